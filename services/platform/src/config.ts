@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Env entries shared by every service; each service extends this in its own config.ts. */
+export const baseEnv = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/warmline'),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  AMQP_URL: z.url().default('amqp://guest:guest@127.0.0.1:5672'),
+  /** Shared secret that signs the identity the gateway forwards to internal services. */
+  IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters'),
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses `env` with the shape; on failure throws a ConfigError whose message is one line
+ * naming every bad variable, e.g. `Invalid configuration: IDENTITY_SECRET: Required`.
+ */
+export function parseConfig<S extends z.ZodRawShape>(
+  shape: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<z.ZodObject<S>> {
+  const result = z.object(shape).safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => {
+    const name = i.path.join('.');
+    const missing = env[name] === undefined || env[name] === '';
+    return `${name}: ${missing ? 'is required but not set' : i.message}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
+/**
+ * loadConfig for a process entry point: on a bad environment it prints the one-line reason
+ * and exits with status 78 (EX_CONFIG) instead of starting half-configured.
+ */
+export function loadConfig<S extends z.ZodRawShape>(
+  service: string,
+  shape: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<z.ZodObject<S>> {
+  try {
+    return parseConfig(shape, env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${service}: ${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import pg from 'pg';
+
+/**
+ * Test helpers. Tests talk to the real PostgreSQL, Redis and RabbitMQ (ARCHITECTURE §7);
+ * a service that is unreachable makes the test fail with a message that says which and how
+ * to start it, never pass or skip.
+ */
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEST_AMQP_URL = process.env.TEST_AMQP_URL ?? process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+export const TEST_IDENTITY_SECRET = 'test-identity-secret-0123456789abcdef';
+
+/** A short name unique to this run, for databases, queues, exchanges and Redis keys. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+}
+
+/** Fails with a clear message when a TCP service does not answer. */
+export async function requireService(name: string, url: string): Promise<void> {
+  const u = new URL(url);
+  const port = Number(u.port) || ({ 'postgres:': 5432, 'redis:': 6379, 'amqp:': 5672 } as Record<string, number>)[u.protocol] || 0;
+  const host = u.hostname;
+  await new Promise<void>((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    socket.setTimeout(3000);
+    socket.once('connect', () => { socket.end(); resolve(); });
+    const fail = (why: string) => {
+      socket.destroy();
+      reject(new Error(`${name} is not reachable at ${host}:${port} (${why}). Start it with 'make services' (infra/scripts/ensure-services.sh).`));
+    };
+    socket.once('timeout', () => fail('timeout'));
+    socket.once('error', (err) => fail(err.message));
+  });
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop: () => Promise<void>;
+}
+
+/** A fresh, empty database for one test file; `drop` removes it. */
+export async function createTestDatabase(prefix = 'wl_test'): Promise<TestDatabase> {
+  await requireService('PostgreSQL', TEST_DATABASE_URL);
+  const name = uniqueName(prefix).toLowerCase();
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** Polls `probe` until it returns a truthy value; fails after `timeoutMs` naming `what`. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  { timeoutMs = 10_000, intervalMs = 50 } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      const reason = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${reason}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
