@@ -9,6 +9,8 @@ export const baseEnv = {
   AMQP_URL: z.url().default('amqp://guest:guest@127.0.0.1:5672'),
   /** Shared secret that signs the identity the gateway forwards to internal services. */
   IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Prefix for every exchange and queue name; tests set a unique one, production none. */
+  BUS_NAMESPACE: z.string().regex(/^[a-z0-9_]+$/).optional(),
 };
 
 export class ConfigError extends Error {
