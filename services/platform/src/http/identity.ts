@@ -10,11 +10,17 @@ import { AppError } from '../errors';
 export const IDENTITY_HEADER = 'x-warmline-identity';
 export const IDENTITY_TTL_SECONDS = 30;
 
+/**
+ * Who the gateway says is asking. A visitor without a session is forwarded too (public
+ * pages such as checkouts call internal services), with `userId: null`.
+ */
 export interface Identity {
-  userId: string;
-  username: string;
+  userId: string | null;
+  username: string | null;
   isAdmin: boolean;
 }
+
+export const ANONYMOUS: Identity = { userId: null, username: null, isAdmin: false };
 
 interface SignedIdentity extends Identity {
   exp: number;
@@ -37,8 +43,10 @@ export function verifyIdentity(secret: string, token: string | undefined, now = 
   try {
     const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as SignedIdentity;
     if (typeof body.exp !== 'number' || body.exp * 1000 < now) return null;
-    if (typeof body.userId !== 'string' || typeof body.isAdmin !== 'boolean') return null;
-    return { userId: body.userId, username: String(body.username), isAdmin: body.isAdmin };
+    if (typeof body.isAdmin !== 'boolean') return null;
+    if (body.userId === null) return ANONYMOUS;
+    if (typeof body.userId !== 'string' || typeof body.username !== 'string') return null;
+    return { userId: body.userId, username: body.username, isAdmin: body.isAdmin };
   } catch {
     return null;
   }
@@ -68,8 +76,14 @@ export function requireForwardedIdentity(secret: string) {
   };
 }
 
+/** A logged-in user (any role) is required. */
+export function requireUserIdentity(req: Request, _res: Response, next: NextFunction) {
+  if (!req.identity?.userId) throw new AppError('Unauthorized', 'Not authenticated', 401);
+  next();
+}
+
 export function requireAdminIdentity(req: Request, _res: Response, next: NextFunction) {
-  if (!req.identity) throw new AppError('Unauthorized', 'Not authenticated', 401);
+  if (!req.identity?.userId) throw new AppError('Unauthorized', 'Not authenticated', 401);
   if (!req.identity.isAdmin) throw new AppError('Forbidden', 'Admin access required', 403);
   next();
 }
