@@ -1,0 +1,179 @@
+import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
+import type { Logger } from '../log';
+import { assertExchanges } from './topology';
+
+export interface BusOptions {
+  url: string;
+  log: Logger;
+  /** Shown in RabbitMQ's management UI, so an operator can tell which service holds a connection. */
+  connectionName: string;
+  /** Prefixes every exchange and queue name; tests pass a unique one, production none. */
+  namespace?: string;
+  heartbeatSeconds?: number;
+}
+
+export interface Bus {
+  /** Resolves once the first connection is made and the two exchanges are asserted. */
+  ready(): Promise<void>;
+  /** For /readyz: throws when not connected. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** Applies the namespace to an exchange or queue name. */
+  name(base: string): string;
+}
+
+/** What the relay, consumers and DLQ tools need beyond the public Bus. */
+export interface BusInternals {
+  log: Logger;
+  /** The live connection, or undefined while (re)connecting. */
+  connection(): ChannelModel | undefined;
+  /** Runs `setup` after every future (re)connect; returns a function that unregisters it. */
+  onConnect(setup: (connection: ChannelModel) => Promise<void>): () => void;
+  /** A fresh channel on the live connection, waiting for the first connection if needed. */
+  openChannel(): Promise<Channel>;
+  openConfirmChannel(): Promise<ConfirmChannel>;
+}
+
+const internalsByBus = new WeakMap<Bus, BusInternals>();
+
+export function internalsOf(bus: Bus): BusInternals {
+  const internals = internalsByBus.get(bus);
+  if (!internals) throw new Error('This bus was not made by createBus');
+  return internals;
+}
+
+// Reconnect delays: start fast so a blip costs little, cap so a long outage does not
+// hammer the broker, jitter so a fleet of services does not reconnect in lockstep.
+const FIRST_DELAY_MS = 200;
+const MAX_DELAY_MS = 10_000;
+// A broker that accepts TCP but never answers the handshake must not hang us.
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export function createBus(options: BusOptions): Bus {
+  const { log, connectionName } = options;
+  const namespace = options.namespace;
+  const name = (base: string) => (namespace ? `${namespace}.${base}` : base);
+  const url = withHeartbeat(options.url, options.heartbeatSeconds ?? 15);
+  const where = describe(options.url);
+
+  let current: ChannelModel | undefined;
+  let closed = false;
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let closing: Promise<void> | undefined;
+  const setups = new Set<(connection: ChannelModel) => Promise<void>>();
+
+  let markReady!: () => void;
+  let failReady!: (err: Error) => void;
+  const firstConnection = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    failReady = reject;
+  });
+  firstConnection.catch(() => undefined); // nobody may be waiting when close() rejects it
+
+  async function connect(): Promise<void> {
+    timer = undefined;
+    if (closed) return;
+    let connection: ChannelModel | undefined;
+    try {
+      connection = await amqp.connect(url, {
+        clientProperties: { connection_name: connectionName },
+        timeout: CONNECT_TIMEOUT_MS,
+      });
+      if (closed) {
+        await connection.close().catch(() => undefined);
+        return;
+      }
+      connection.on('error', (err: Error) => log.warn({ err }, 'RabbitMQ connection error'));
+      connection.on('blocked', (reason: string) => log.warn({ reason }, 'RabbitMQ blocked this connection'));
+      connection.on('unblocked', () => log.info('RabbitMQ unblocked this connection'));
+      connection.on('close', () => onLost(connection!));
+      const channel = await connection.createChannel();
+      await assertExchanges(channel, name);
+      await channel.close();
+    } catch (err) {
+      log.warn({ err, broker: where, attempt: failures + 1 }, 'cannot connect to RabbitMQ');
+      await connection?.close().catch(() => undefined);
+      scheduleReconnect();
+      return;
+    }
+    failures = 0;
+    current = connection;
+    log.info({ broker: where, connectionName }, 'connected to RabbitMQ');
+    markReady();
+    // Consumers and the relay re-create their channels on the new connection.
+    for (const setup of setups) {
+      setup(connection).catch((err: unknown) => log.error({ err }, 'bus setup after connect failed'));
+    }
+  }
+
+  function onLost(connection: ChannelModel): void {
+    if (current !== connection) return;
+    current = undefined;
+    if (closed) return;
+    log.warn({ broker: where }, 'lost connection to RabbitMQ; reconnecting');
+    scheduleReconnect();
+  }
+
+  function scheduleReconnect(): void {
+    if (closed || timer) return;
+    const backoff = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** failures);
+    failures += 1;
+    timer = setTimeout(() => void connect(), backoff * (0.8 + Math.random() * 0.4));
+  }
+
+  async function openChannel<C extends Channel>(create: (c: ChannelModel) => Promise<C>): Promise<C> {
+    await firstConnection;
+    if (!current) throw new Error(`RabbitMQ is not connected (${where})`);
+    return create(current);
+  }
+
+  const bus: Bus = {
+    ready: () => firstConnection,
+    async ping() {
+      if (!current) throw new Error(`RabbitMQ is not connected (${where})`);
+    },
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        if (timer) clearTimeout(timer);
+        failReady(new Error('The bus was closed before it connected'));
+        const connection = current;
+        current = undefined;
+        if (connection) {
+          await connection.close().catch(() => undefined);
+          log.info({ broker: where }, 'closed RabbitMQ connection');
+        }
+      })();
+      return closing;
+    },
+    name,
+  };
+
+  internalsByBus.set(bus, {
+    log,
+    connection: () => current,
+    onConnect(setup) {
+      setups.add(setup);
+      return () => setups.delete(setup);
+    },
+    openChannel: () => openChannel((c) => c.createChannel()),
+    openConfirmChannel: () => openChannel((c) => c.createConfirmChannel()),
+  });
+
+  void connect();
+  return bus;
+}
+
+/** Heartbeats detect a dead peer behind a silent network; amqplib takes them from the URL. */
+function withHeartbeat(url: string, seconds: number): string {
+  const parsed = new URL(url);
+  if (!parsed.searchParams.has('heartbeat')) parsed.searchParams.set('heartbeat', String(seconds));
+  return parsed.toString();
+}
+
+/** host:port/vhost without credentials, for logs and error messages. */
+function describe(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || 5672}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+}

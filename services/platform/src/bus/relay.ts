@@ -1,0 +1,222 @@
+import type { ConfirmChannel, Message } from 'amqplib';
+import pg from 'pg';
+import { isCommand, type Envelope } from '@warmline/contracts';
+import type { Pool } from '../db/index';
+import type { Logger } from '../log';
+import { internalsOf, type Bus } from './connection';
+
+export interface OutboxRelayOptions {
+  pool: Pool;
+  databaseUrl: string;
+  /** The schema whose outbox this relay drains; NOTIFYs from other schemas are ignored. */
+  schema: string;
+  bus: Bus;
+  log: Logger;
+  /** Rows per batch, which is also the bound on publishes awaiting a confirm. */
+  batchSize?: number;
+  /** How often to re-send what was not confirmed, in case a NOTIFY was missed or a publish failed. */
+  sweepMs?: number;
+}
+
+interface OutboxRow {
+  id: string;
+  exchange: string;
+  routing_key: string;
+  envelope: Envelope;
+}
+
+const NOTIFY_CHANNEL = 'warmline_outbox';
+const LISTENER_RETRY_MS = 1000;
+
+/**
+ * Publishes committed outbox rows (ARCHITECTURE §3). A row is stamped `published_at` only
+ * after RabbitMQ confirms it, so a broker outage delays events and never loses one; the
+ * worst case (a crash between confirm and stamp) sends a row twice, which consumers absorb
+ * through processed_events.
+ */
+export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise<void> } {
+  const { pool, schema, bus } = options;
+  const log = options.log.child({ component: 'outbox-relay', schema });
+  const batchSize = options.batchSize ?? 100;
+  const internals = internalsOf(bus);
+
+  let stopped = false;
+  let draining: Promise<void> | undefined;
+  let wakeAgain = false;
+  let channel: ConfirmChannel | undefined;
+  let listener: pg.Client | undefined;
+  let listenerTimer: NodeJS.Timeout | undefined;
+  // basic.return arrives before the confirm of the same message, so the confirm callback
+  // can tell that its message was returned.
+  const returned = new Set<string>();
+
+  /** Starts a drain, or asks the running one to look again when it finishes. */
+  function wake(): void {
+    if (stopped) return;
+    if (draining) {
+      wakeAgain = true;
+      return;
+    }
+    draining = drain()
+      .catch((err: unknown) => log.error({ err }, 'outbox relay batch failed'))
+      .finally(() => {
+        draining = undefined;
+      });
+  }
+
+  async function drain(): Promise<void> {
+    do {
+      wakeAgain = false;
+      for (;;) {
+        if (stopped) return;
+        const { sent, failed } = await publishBatch();
+        // A failure means the broker is away: leave the rest to the sweep instead of spinning.
+        if (failed > 0 || sent < batchSize) break;
+      }
+    } while (wakeAgain && !stopped);
+  }
+
+  async function publishBatch(): Promise<{ sent: number; failed: number }> {
+    const ch = await confirmChannel();
+    if (!ch) return { sent: 0, failed: 0 };
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // The row locks last until the stamps commit, so a second relay on the same schema
+      // skips these rows instead of publishing them again.
+      const { rows } = await client.query<OutboxRow>(
+        `SELECT id, exchange, routing_key, envelope FROM outbox
+          WHERE published_at IS NULL
+          ORDER BY created_at, id
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      const results = await Promise.all(rows.map((row) => publish(ch, row)));
+      const confirmed = rows.filter((_, i) => results[i] === undefined).map((r) => r.id);
+      if (confirmed.length > 0) {
+        await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [confirmed]);
+      }
+      const failures = rows.flatMap((row, i) => (results[i] === undefined ? [] : [{ id: row.id, error: results[i] }]));
+      for (const f of failures) {
+        await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [f.id, f.error]);
+      }
+      await client.query('COMMIT');
+      if (confirmed.length > 0) log.debug({ count: confirmed.length }, 'published outbox rows');
+      if (failures.length > 0) {
+        log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
+      }
+      return { sent: rows.length, failed: failures.length };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Resolves undefined once the broker confirms the message, or with why it did not. */
+  function publish(ch: ConfirmChannel, row: OutboxRow): Promise<string | undefined> {
+    const envelope = row.envelope;
+    return new Promise((resolve) => {
+      try {
+        ch.publish(
+          bus.name(row.exchange),
+          row.routing_key,
+          Buffer.from(JSON.stringify(envelope)),
+          {
+            persistent: true,
+            messageId: envelope.id,
+            contentType: 'application/json',
+            type: envelope.type,
+            correlationId: envelope.correlationId,
+            appId: envelope.source,
+            timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
+            // A command nobody is bound to receive yet (its worker never started) comes back
+            // instead of vanishing, and stays in the outbox until its queue exists.
+            mandatory: isCommand(row.routing_key),
+          },
+          (err: unknown) => {
+            if (err) return resolve(err instanceof Error ? err.message : String(err));
+            if (returned.delete(envelope.id)) return resolve(`unroutable: no queue is bound for ${row.routing_key}`);
+            resolve(undefined);
+          },
+        );
+      } catch (err) {
+        resolve(err instanceof Error ? err.message : String(err));
+      }
+    });
+  }
+
+  async function confirmChannel(): Promise<ConfirmChannel | undefined> {
+    if (channel) return channel;
+    const connection = internals.connection();
+    if (!connection) return undefined;
+    try {
+      const ch = await connection.createConfirmChannel();
+      ch.on('error', (err: Error) => log.warn({ err }, 'outbox relay channel error'));
+      ch.on('return', (message: Message) => {
+        if (message.properties.messageId) returned.add(String(message.properties.messageId));
+      });
+      ch.on('close', () => {
+        if (channel === ch) channel = undefined;
+      });
+      channel = ch;
+      return ch;
+    } catch (err) {
+      log.warn({ err }, 'cannot open a channel for the outbox relay');
+      return undefined;
+    }
+  }
+
+  /** A dedicated client, because LISTEN belongs to a session and pooled clients come and go. */
+  async function listen(): Promise<void> {
+    listenerTimer = undefined;
+    if (stopped) return;
+    const client = new pg.Client({ connectionString: options.databaseUrl });
+    const retry = (err?: unknown) => {
+      if (listener !== client) return;
+      listener = undefined;
+      client.end().catch(() => undefined);
+      if (stopped) return;
+      log.warn({ err }, 'outbox listener lost its database connection; reconnecting');
+      listenerTimer = setTimeout(() => void listen(), LISTENER_RETRY_MS);
+    };
+    listener = client;
+    client.on('error', retry);
+    client.on('end', () => retry());
+    client.on('notification', (n) => {
+      if (n.channel === NOTIFY_CHANNEL && n.payload === schema) wake();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      // Rows may have committed while we were not listening.
+      wake();
+    } catch (err) {
+      retry(err);
+    }
+  }
+
+  const unregister = internals.onConnect(async () => wake());
+  const sweep = setInterval(wake, options.sweepMs ?? 2000);
+  void listen();
+  wake();
+
+  return {
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(sweep);
+      if (listenerTimer) clearTimeout(listenerTimer);
+      unregister();
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => undefined);
+      // The batch in flight finishes, so its confirmed rows get their stamps.
+      await draining;
+      await channel?.close().catch(() => undefined);
+      channel = undefined;
+    },
+  };
+}

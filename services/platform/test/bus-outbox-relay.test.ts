@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS_EXCHANGE } from '@warmline/contracts';
+import { createBus, enqueue, startOutboxRelay, type Bus } from '../src/bus/index';
+import { withTransaction } from '../src/db/index';
+import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
+import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy';
+import { startBusFixture, type BusFixture } from './bus-fixture';
+
+let f: BusFixture;
+let proxy: TcpProxy;
+let bus: Bus;
+let relay: { stop(): Promise<void> };
+const received = new Map<string, number>();
+
+beforeAll(async () => {
+  f = await startBusFixture();
+  const broker = new URL(TEST_AMQP_URL);
+  proxy = await startTcpProxy(broker.hostname, Number(broker.port) || 5672);
+  const throughProxy = new URL(TEST_AMQP_URL);
+  throughProxy.hostname = '127.0.0.1';
+  throughProxy.port = String(proxy.port);
+  bus = createBus({ url: throughProxy.toString(), log: f.log, connectionName: 'bus-outbox-relay-test', namespace: f.namespace });
+  await bus.ready();
+
+  // An analyst-style tap, on the test's own direct connection, counts what arrives.
+  const { queue } = await f.channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await f.channel.bindQueue(queue, f.name(EVENTS_EXCHANGE), 'user.deleted');
+  await f.channel.consume(queue, (msg) => {
+    if (!msg) return;
+    const id = String(msg.properties.messageId);
+    received.set(id, (received.get(id) ?? 0) + 1);
+    f.channel.ack(msg);
+  });
+
+  relay = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log });
+});
+
+afterAll(async () => {
+  await relay?.stop();
+  await bus?.close();
+  await proxy?.close();
+  await f?.cleanup();
+});
+
+async function writeUserDeleted(): Promise<string> {
+  const envelope = await withTransaction(f.pool, (tx) =>
+    enqueue(tx, {
+      type: 'user.deleted',
+      data: { userId: randomUUID(), deletedBy: randomUUID() },
+      correlationId: randomUUID(),
+      source: 'bus-test',
+    }),
+  );
+  return envelope.id;
+}
+
+describe('outbox relay', () => {
+  it('when an event is written, then it is published and its outbox row is stamped', async () => {
+    const id = await writeUserDeleted();
+
+    await waitFor('the event to arrive', () => received.has(id));
+    const { rows } = await f.pool.query('SELECT published_at FROM outbox WHERE id = $1', [id]);
+    expect(rows[0].published_at).toBeInstanceOf(Date);
+  });
+
+  it('when RabbitMQ is unreachable while events are written, then every event is delivered once it returns', async () => {
+    proxy.cut();
+    await waitFor('the bus to notice the broker is gone', async () => {
+      try {
+        await bus.ping();
+        return false;
+      } catch {
+        return true;
+      }
+    });
+
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) ids.push(await writeUserDeleted());
+
+    const unpublished = await f.pool.query(
+      'SELECT count(*) AS n FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NULL',
+      [ids],
+    );
+    expect(unpublished.rows[0].n).toBe(50);
+    expect(ids.filter((id) => received.has(id))).toEqual([]);
+
+    await proxy.restore();
+
+    await waitFor('all 50 events to arrive after the broker returns', () => ids.every((id) => received.has(id)), {
+      timeoutMs: 30_000,
+    });
+    await waitFor('every outbox row to be stamped published', async () => {
+      const { rows } = await f.pool.query('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL');
+      return rows[0].n === 0;
+    });
+    await bus.ping();
+  });
+
+  it('when two relays drain the same outbox, then each event is published exactly once', async () => {
+    const second = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log });
+    try {
+      const ids = await Promise.all(Array.from({ length: 200 }, () => writeUserDeleted()));
+
+      await waitFor('every outbox row to be stamped published', async () => {
+        const { rows } = await f.pool.query('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL');
+        return rows[0].n === 0;
+      });
+      // A duplicate would have been queued before its row was stamped; a marker published now
+      // queues behind any such copy, so once it arrives every copy has arrived too.
+      const marker = randomUUID();
+      f.channel.publish(f.name(EVENTS_EXCHANGE), 'user.deleted', Buffer.from('{}'), { messageId: marker });
+      await waitFor('the marker to arrive', () => received.has(marker));
+
+      expect(ids.filter((id) => received.get(id) !== 1)).toEqual([]);
+    } finally {
+      await second.stop();
+    }
+  });
+});
