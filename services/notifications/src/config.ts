@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { baseEnv } from '@warmline/platform/config';
+
+/** `<repo>/var/mail`: where messages land as .eml files when no SMTP server is configured. */
+export const DEFAULT_MAIL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../var/mail');
+
+/** An unset or empty variable means "not configured" (docker-compose passes '' for `${X:-}`). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+export const notificationsEnv = {
+  ...baseEnv,
+  /** Health, readiness and metrics only; the worker serves no API. */
+  NOTIFICATIONS_PORT: z.coerce.number().int().min(0).max(65535).default(3105),
+  /** e.g. smtp://mailpit:1025 or smtps://user:pass@host:465; unset → .eml files in MAIL_DIR. */
+  SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
+  MAIL_FROM: z.string().min(1).default('WarmLine <no-reply@warmline.local>'),
+  MAIL_DIR: z.string().min(1).default(DEFAULT_MAIL_DIR),
+};
+
+export type NotificationsConfig = z.infer<z.ZodObject<typeof notificationsEnv>>;

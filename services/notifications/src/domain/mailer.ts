@@ -1,0 +1,77 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { MailTransportKind } from '../db/email-log';
+
+export interface OutgoingEmail {
+  /** The email.send command id: names the .eml file and ties the message to the log. */
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Delivery {
+  transport: MailTransportKind;
+  /** SMTP message id, or the .eml file's path. */
+  location: string;
+}
+
+export interface Mailer {
+  readonly transport: MailTransportKind;
+  send(message: OutgoingEmail): Promise<Delivery>;
+  close(): void;
+}
+
+/**
+ * Nodemailer to SMTP_URL when it is set; otherwise every message is rendered to an .eml file
+ * under mailDir so a developer can open what would have been sent (ARCHITECTURE §5).
+ */
+export function createMailer(options: { smtpUrl?: string; from: string; mailDir: string }): Mailer {
+  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.from) : fileMailer(options.mailDir, options.from);
+}
+
+function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transporter = nodemailer.createTransport(smtpUrl);
+  return {
+    transport: 'smtp',
+    async send(message) {
+      const info = await transporter.sendMail({ from, ...mailFields(message) });
+      return { transport: 'smtp', location: info.messageId };
+    },
+    close: () => transporter.close(),
+  };
+}
+
+function fileMailer(mailDir: string, from: string): Mailer {
+  const renderer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const dir = path.resolve(mailDir);
+  return {
+    transport: 'file',
+    async send(message) {
+      const info = await renderer.sendMail({ from, ...mailFields(message) });
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, emlFileName(new Date(), message.id));
+      // 'wx': never overwrite a message already on disk.
+      await writeFile(file, info.message as Buffer, { flag: 'wx' });
+      return { transport: 'file', location: file };
+    },
+    close: () => renderer.close(),
+  };
+}
+
+function mailFields(message: OutgoingEmail) {
+  return {
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    ...(message.html === undefined ? {} : { html: message.html }),
+    messageId: `<${message.id}@warmline.local>`,
+  };
+}
+
+/** `<ISO time>-<id>.eml`, with the time's colons as dashes so the name is safe everywhere. */
+export function emlFileName(at: Date, id: string): string {
+  return `${at.toISOString().replaceAll(':', '-')}-${id}.eml`;
+}

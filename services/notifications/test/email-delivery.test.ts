@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import amqp, { type ChannelModel } from 'amqplib';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, type Envelope, type MessageData } from '@warmline/contracts';
+import { parseConfig } from '@warmline/platform/config';
+import { createLogger } from '@warmline/platform/log';
+import {
+  createTestDatabase,
+  freePort,
+  requireService,
+  TEST_AMQP_URL,
+  TEST_IDENTITY_SECRET,
+  uniqueName,
+  waitFor,
+  type TestDatabase,
+} from '@warmline/platform/testing/index';
+import { notificationsEnv } from '../src/config';
+import { EMAIL_QUEUE } from '../src/events/subscriptions';
+import { startNotifications, NOTIFICATIONS_SCHEMA, type NotificationsOptions } from '../src/service';
+
+/**
+ * The notifications worker against the real PostgreSQL and RabbitMQ: email.send commands are
+ * published onto the (namespaced) commands exchange exactly as the outbox relay does.
+ */
+
+type EmailSend = MessageData<'email.send'>;
+
+let db: TestDatabase;
+let broker: ChannelModel;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+beforeAll(async () => {
+  await requireService('RabbitMQ', TEST_AMQP_URL);
+  db = await createTestDatabase('wl_notifications');
+  broker = await amqp.connect(TEST_AMQP_URL);
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+afterAll(async () => {
+  await broker?.close();
+  await db?.drop();
+});
+
+interface Worker {
+  url: string;
+  namespace: string;
+  mailDir: string;
+  stop(): Promise<void>;
+  send(envelope: Envelope<EmailSend>): Promise<void>;
+  messagesIn(queue: string): Promise<number>;
+}
+
+/** A worker in its own broker namespace and mail directory, removed after the test. */
+async function startWorker(env: Record<string, string> = {}, options: NotificationsOptions = {}): Promise<Worker> {
+  const namespace = uniqueName('t').toLowerCase();
+  const mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-mail-'));
+  const config = parseConfig(notificationsEnv, {
+    DATABASE_URL: db.url,
+    AMQP_URL: TEST_AMQP_URL,
+    IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+    BUS_NAMESPACE: namespace,
+    NOTIFICATIONS_PORT: '0',
+    MAIL_DIR: mailDir,
+    ...env,
+  });
+  const running = await startNotifications(config, createLogger('notifications', 'silent'), options);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await running.stop();
+  };
+  const name = (base: string) => `${namespace}.${base}`;
+  const channel = await broker.createConfirmChannel();
+  cleanups.push(async () => {
+    await stop();
+    for (const q of [EMAIL_QUEUE, `${EMAIL_QUEUE}.retry`, `${EMAIL_QUEUE}.dlq`]) await channel.deleteQueue(name(q));
+    await channel.deleteExchange(name(EVENTS_EXCHANGE));
+    await channel.deleteExchange(name(COMMANDS_EXCHANGE));
+    await channel.close();
+    await rm(mailDir, { recursive: true, force: true });
+  });
+  return {
+    url: running.url,
+    namespace,
+    mailDir,
+    stop,
+    async send(envelope) {
+      channel.publish(name(COMMANDS_EXCHANGE), envelope.type, Buffer.from(JSON.stringify(envelope)), {
+        persistent: true,
+        contentType: 'application/json',
+        messageId: envelope.id,
+      });
+      await channel.waitForConfirms();
+    },
+    async messagesIn(queue) {
+      return (await channel.checkQueue(name(queue))).messageCount;
+    },
+  };
+}
+
+function emailCommand(data: Partial<EmailSend> = {}): Envelope<EmailSend> {
+  return {
+    id: randomUUID(),
+    type: 'email.send',
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    source: 'notifications-test',
+    correlationId: randomUUID(),
+    data: {
+      to: 'agent@example.com',
+      subject: 'Reset your WarmLine password',
+      text: 'Open this link to choose a new password: http://localhost:3000/reset-password?token=abc',
+      html: '<p>Open <a href="http://localhost:3000/reset-password?token=abc">this link</a>.</p>',
+      template: 'password-reset',
+      ...data,
+    },
+  };
+}
+
+/** Bodies are quoted-printable: undo soft line breaks and =XX escapes to read them. */
+function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+async function emlFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
+}
+
+async function emailLog(commandId: string) {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const result = await client.query(
+      `SELECT command_id, recipient, subject, template, transport, location FROM ${NOTIFICATIONS_SCHEMA}.email_log WHERE command_id = $1`,
+      [commandId],
+    );
+    return result.rows as Array<Record<string, string>>;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('notifications worker', () => {
+  it('when an email.send command arrives without SMTP_URL, then exactly one .eml file holds the recipient, subject, text and html parts', async () => {
+    const worker = await startWorker();
+    const command = emailCommand();
+
+    await worker.send(command);
+
+    const files = await waitFor('the .eml file', async () => {
+      const found = await emlFiles(worker.mailDir);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T[\\d-]+\\.\\d{3}Z-${command.id}\\.eml$`));
+    const eml = await readFile(path.join(worker.mailDir, files[0]!), 'utf8');
+    expect(eml).toMatch(/^To: agent@example\.com$/m);
+    expect(eml).toMatch(/^Subject: Reset your WarmLine password$/m);
+    expect(eml).toMatch(/^From: WarmLine <no-reply@warmline\.local>$/m);
+    expect(eml).toMatch(/^Content-Type: multipart\/alternative/m);
+    expect(eml).toMatch(/^Content-Type: text\/plain/m);
+    expect(eml).toMatch(/^Content-Type: text\/html/m);
+    const body = decodeQuotedPrintable(eml);
+    expect(body).toContain('Open this link to choose a new password: http://localhost:3000/reset-password?token=abc');
+    expect(body).toContain('<p>Open <a href="http://localhost:3000/reset-password?token=abc">this link</a>.</p>');
+
+    const rows = await waitFor('the email_log row with its location', async () => {
+      const found = await emailLog(command.id);
+      return found[0]?.location ? found : undefined;
+    });
+    expect(rows).toEqual([
+      {
+        command_id: command.id,
+        recipient: 'agent@example.com',
+        subject: 'Reset your WarmLine password',
+        template: 'password-reset',
+        transport: 'file',
+        location: path.join(worker.mailDir, files[0]!),
+      },
+    ]);
+  });
+
+  it('when the same command is delivered twice, then one e-mail is written and one email_log row exists', async () => {
+    const worker = await startWorker();
+    const command = emailCommand({ to: 'twice@example.com' });
+
+    await worker.send(command);
+    await waitFor('the first .eml file', async () => (await emlFiles(worker.mailDir)).length === 1);
+    await worker.send(command);
+    // Every delivery has reached the consumer once the queue is empty; stopping drains the
+    // handlers in flight, so after stop() nothing about the second delivery is still pending.
+    await waitFor('the queue to be empty', async () => (await worker.messagesIn(EMAIL_QUEUE)) === 0);
+    await worker.stop();
+
+    expect(await worker.messagesIn(EMAIL_QUEUE)).toBe(0);
+    expect(await worker.messagesIn(`${EMAIL_QUEUE}.retry`)).toBe(0);
+    expect(await worker.messagesIn(`${EMAIL_QUEUE}.dlq`)).toBe(0);
+    expect(await emlFiles(worker.mailDir)).toHaveLength(1);
+    expect(await emailLog(command.id)).toHaveLength(1);
+  });
+
+  it('when the SMTP server refuses connections, then the command is retried and ends in notifications.email.dlq with nothing logged as sent', async () => {
+    const closedPort = await freePort();
+    const worker = await startWorker(
+      { SMTP_URL: `smtp://127.0.0.1:${closedPort}` },
+      { maxAttempts: 3, retryDelaysMs: [50] },
+    );
+    const command = emailCommand({ to: 'nobody@example.com' });
+
+    await worker.send(command);
+
+    await waitFor('the command in the DLQ', async () => (await worker.messagesIn(`${EMAIL_QUEUE}.dlq`)) === 1, {
+      timeoutMs: 20_000,
+    });
+    const channel = await broker.createChannel();
+    try {
+      const dead = await channel.get(`${worker.namespace}.${EMAIL_QUEUE}.dlq`, { noAck: true });
+      expect(dead).not.toBe(false);
+      if (dead === false) return;
+      expect((JSON.parse(dead.content.toString('utf8')) as Envelope).id).toBe(command.id);
+      // Three deliveries failed: the first and two retries.
+      expect(dead.properties.headers?.['warmline-attempts']).toBe(3);
+      expect(String(dead.properties.headers?.['warmline-error'])).toMatch(/ECONNREFUSED|connect/i);
+    } finally {
+      await channel.close();
+    }
+    expect(await emailLog(command.id)).toEqual([]);
+    expect(await emlFiles(worker.mailDir)).toEqual([]);
+  });
+
+  it('when asked for health, then it answers /healthz and /readyz, and refuses /api requests without a forwarded identity', async () => {
+    const worker = await startWorker();
+
+    const health = await fetch(`${worker.url}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`${worker.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', rabbitmq: 'ok' } });
+    const api = await fetch(`${worker.url}/api/emails`);
+    expect(api.status).toBe(401);
+  });
+});
