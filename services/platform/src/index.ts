@@ -6,3 +6,4 @@ export * from './http/app';
 export * from './http/validation';
 export * from './http/identity';
 export * from './db/index';
+export * from './redis';
