@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+import type { PublicUser } from '@warmline/contracts/accounts';
+import { logout } from '../features/auth/api';
+import { Logo } from './brand';
+import { Button } from './button';
+
+/** The logged-in header: who is signed in and a Logout that ends the session on the server. */
+export function AppShell({ user, area, children }: { user: PublicUser; area: string; children: ReactNode }) {
+  const fullName = `${user.firstName} ${user.lastName}`.trim() || user.username;
+  return (
+    <div className="app-shell">
+      <header className="app-header">
+        <div className="app-header__inner">
+          <div className="app-header__brand">
+            <Logo to={user.isAdmin ? '/admin' : '/dashboard'} />
+            <span className="app-header__area">{area}</span>
+          </div>
+          <div className="app-header__user">
+            <span className="app-header__name" data-testid="current-user-name">
+              {fullName}
+            </span>
+            <Button variant="secondary" className="btn--small" onClick={logout}>
+              Logout
+            </Button>
+          </div>
+        </div>
+      </header>
+      <main id="main" className="app-shell__main">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import { Logo } from './brand';
+
+/** The centred card of the account screens (login, forgot and reset password). */
+export function AuthLayout({ title, subtitle, children, icon }: { title: string; subtitle?: ReactNode; children: ReactNode; icon?: ReactNode }) {
+  return (
+    <div className="auth-page">
+      <header className="auth-page__brand">
+        <Logo />
+      </header>
+      <main className="auth-page__main" id="main">
+        <section className="card auth-card" aria-labelledby="auth-title">
+          {icon ? <div className="auth-card__icon">{icon}</div> : null}
+          <h1 id="auth-title" className="auth-card__title">
+            {title}
+          </h1>
+          {subtitle ? <p className="auth-card__subtitle">{subtitle}</p> : null}
+          <div className="auth-card__body">{children}</div>
+        </section>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { PublicUser } from '@warmline/contracts/accounts';
+import { AppShell } from '../../components/app-shell';
+import { usePageTitle } from '../../lib/page-title';
+
+/** The admin back office (spec §2); its tabs are built in the admin issues. */
+export function AdminPage({ user }: { user: PublicUser }) {
+  usePageTitle('Admin Panel');
+  return (
+    <AppShell user={user} area="Admin">
+      <section className="card welcome">
+        <h1 className="welcome__title">Admin Panel</h1>
+        <p>
+          Signed in as {user.firstName} {user.lastName} ({user.username}). Customer search, uploads, user management,
+          partner applications and test campaigns will appear here soon.
+        </p>
+      </section>
+    </AppShell>
+  );
+}

@@ -1,0 +1,17 @@
+import type { ZodType } from 'zod';
+
+/** Field name → first message, from a contracts schema (the spec's own words). */
+export type FieldErrors<T> = Partial<Record<keyof T & string, string>>;
+
+export type Validation<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors<T> };
+
+export function validate<T>(schema: ZodType<T>, values: unknown): Validation<T> {
+  const result = schema.safeParse(values);
+  if (result.success) return { ok: true, data: result.data };
+  const errors: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const key = String(issue.path[0] ?? '');
+    if (!(key in errors)) errors[key] = issue.message;
+  }
+  return { ok: false, errors: errors as FieldErrors<T> };
+}
