@@ -1,0 +1,62 @@
+# WarmLine. `make start` runs the system at http://localhost:3000; `make test` passes the tests.
+# Every target installs or starts what it needs first.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+# apt-get needs root; use sudo when we are not.
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+WITH_ENV := infra/scripts/env.sh
+
+.PHONY: help install services env migrate seed build start test test-tools lint bench clean
+
+help:
+	@echo "make start   install, start PostgreSQL/Redis/RabbitMQ if stopped, migrate, seed, build, run every service"
+	@echo "make test    install, ensure the services, typecheck, run every test"
+	@echo "other: install services env migrate seed build lint bench clean"
+
+# npm ci when node_modules is missing or package-lock.json changed since the last install.
+install: node_modules/.package-lock.json
+node_modules/.package-lock.json: package-lock.json
+	npm ci
+	@touch $@
+
+services:
+	@bash infra/scripts/ensure-services.sh
+
+# var/local.env: random secrets and demo passwords, written once and reused.
+env:
+	@$(WITH_ENV) >/dev/null
+
+migrate: install services
+	@$(WITH_ENV) npx tsx infra/scripts/migrate.ts
+
+seed: migrate
+	@$(WITH_ENV) npx tsx infra/scripts/seed.ts
+
+build: install
+	@if [ -f web/package.json ]; then npm run build -w web; else echo "build: no web/ yet; nothing to build"; fi
+
+start: install services env migrate seed build
+	@$(WITH_ENV) bash infra/scripts/start.sh
+
+# Tools later tests need: docker-compose validates docker-compose.yml without an engine;
+# chromium drives the end-to-end tests.
+test-tools:
+	@if ! command -v docker-compose >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose; fi
+	@if ! command -v chromium >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi
+
+test: install services test-tools
+	npx tsc -p tsconfig.json
+	npx vitest run
+
+lint: install
+	npx tsc -p tsconfig.json
+
+# No benchmarks yet: prints so and writes nothing (docs/benchmarks.md comes with the first one).
+bench:
+	@echo "bench: there are no benchmarks yet; nothing measured, nothing written."
+
+# Build and test output and the .eml files; var/local.env stays (the database's admin was
+# created with its password).
+clean:
+	rm -rf var/mail web/dist coverage test-results

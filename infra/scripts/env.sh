@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Local development environment.
+#   infra/scripts/env.sh            writes var/local.env on first use (random secrets and
+#                                   passwords) and prints its path
+#   infra/scripts/env.sh CMD ARGS   the same, then runs CMD with those variables exported;
+#                                   a variable already set in the shell wins over the file
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ENV_FILE="${WARMLINE_ENV_FILE:-var/local.env}"
+
+random_hex() { # $1 = bytes
+  if command -v openssl >/dev/null 2>&1; then openssl rand -hex "$1"
+  else node -e "process.stdout.write(require('node:crypto').randomBytes($1).toString('hex'))"; fi
+}
+
+if [[ ! -f "$ENV_FILE" ]]; then
+  mkdir -p "$(dirname "$ENV_FILE")"
+  umask 077
+  cat >"$ENV_FILE" <<ENV
+# Written by infra/scripts/env.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ) for local development.
+# Kept between runs; variables set in your shell override these. Delete it for new secrets
+# (and reset the database, whose admin keeps the password it was created with).
+IDENTITY_SECRET=$(random_hex 32)
+SESSION_SECRET=$(random_hex 32)
+ADMIN_USERNAME=admin
+ADMIN_PASSWORD=$(random_hex 9)
+DEMO_AGENT_PASSWORD=$(random_hex 9)
+ENV
+  echo "env: wrote $ENV_FILE with new secrets and demo passwords" >&2
+fi
+
+[[ $# -eq 0 ]] && { echo "$ENV_FILE"; exit 0; }
+
+while IFS= read -r line || [[ -n "$line" ]]; do
+  [[ "$line" =~ ^[[:space:]]*(#|$) ]] && continue
+  key="${line%%=*}"
+  value="${line#*=}"
+  [[ "$key" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue
+  [[ -z "${!key+set}" ]] && export "$key=$value"
+done <"$ENV_FILE"
+
+exec "$@"

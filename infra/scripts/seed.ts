@@ -1,0 +1,43 @@
+/**
+ * `make seed`: the demo accounts of `make start` — an admin (ADMIN_USERNAME/ADMIN_PASSWORD)
+ * and a demo agent (DEMO_AGENT_USERNAME, default demo.agent / DEMO_AGENT_PASSWORD). Accounts
+ * that exist are left as they are. Run after `make migrate`.
+ */
+import { z } from 'zod';
+import { baseEnv, loadConfig } from '@warmline/platform/config';
+import { createLogger } from '@warmline/platform/log';
+import { createPool } from '@warmline/platform/db/index';
+import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
+import { seedDemoAccounts } from '@warmline/gateway/seed';
+
+const config = loadConfig('seed', {
+  DATABASE_URL: baseEnv.DATABASE_URL,
+  LOG_LEVEL: baseEnv.LOG_LEVEL,
+  ADMIN_USERNAME: z.string().min(1),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters'),
+  ADMIN_EMAIL: z.preprocess((v) => (v === '' ? undefined : v), z.email().default('admin@warmline.local')),
+  DEMO_AGENT_USERNAME: z.string().min(1).default('demo.agent'),
+  DEMO_AGENT_PASSWORD: z.string().min(8, 'must be at least 8 characters'),
+});
+const log = createLogger('seed', config.LOG_LEVEL);
+const pool = createPool(config.DATABASE_URL, GATEWAY_SCHEMA);
+try {
+  const outcome = await seedDemoAccounts(pool, {
+    admin: { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL },
+    agent: {
+      username: config.DEMO_AGENT_USERNAME,
+      password: config.DEMO_AGENT_PASSWORD,
+      email: 'demo.agent@warmline.local',
+      role: 'Insurance Agent',
+    },
+  });
+  log.info({ admin: config.ADMIN_USERNAME, agent: config.DEMO_AGENT_USERNAME, outcome }, 'demo accounts ready');
+  if (outcome.admin === 'exists' || outcome.agent === 'exists') {
+    log.info('an account that already existed keeps the password it was created with');
+  }
+} catch (err) {
+  log.fatal({ err }, 'seeding failed');
+  process.exitCode = 1;
+} finally {
+  await pool.end();
+}

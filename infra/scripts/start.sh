@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# `make start`'s last step: every process of infra/services.json under one supervisor
+# (concurrently) with prefixed logs; Ctrl-C stops them all, and so does one of them dying.
+# Expects the environment from infra/scripts/env.sh (the Makefile runs us through it).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+mapfile -t NAMES < <(node -e 'for (const s of require("./infra/services.json").services) console.log(s.name)')
+COMMANDS=()
+for name in "${NAMES[@]}"; do
+  COMMANDS+=("exec node_modules/.bin/tsx services/$name/src/main.ts")
+done
+NAME_LIST="$(IFS=,; echo "${NAMES[*]}")"
+
+PORT="${GATEWAY_PORT:-3000}"
+URL="http://localhost:$PORT"
+
+node_modules/.bin/concurrently \
+  --names "$NAME_LIST" --prefix-colors auto --prefix "[{name}]" --pad-prefix \
+  --kill-others --kill-signal SIGTERM \
+  "${COMMANDS[@]}" &
+SUPERVISOR=$!
+
+# Ctrl-C reaches every process of the terminal's group; from a script or `kill`, pass it on.
+trap 'kill -TERM "$SUPERVISOR" 2>/dev/null || true' INT TERM
+
+announce() {
+  local deadline=$((SECONDS + 120))
+  until curl -fsS -o /dev/null "$URL/healthz" 2>/dev/null; do
+    kill -0 "$SUPERVISOR" 2>/dev/null || return 0
+    if ((SECONDS >= deadline)); then
+      echo "start: $URL/healthz did not answer within 120 s; see the logs above." >&2
+      return 0
+    fi
+    sleep 1
+  done
+  cat <<MSG
+
+  WarmLine is up at $URL
+
+  Demo logins (from var/local.env unless set in your shell):
+    admin       ${ADMIN_USERNAME:-<ADMIN_USERNAME not set>} / ${ADMIN_PASSWORD:-<ADMIN_PASSWORD not set>}
+    demo agent  ${DEMO_AGENT_USERNAME:-demo.agent} / ${DEMO_AGENT_PASSWORD:-<DEMO_AGENT_PASSWORD not set>}
+
+  Ctrl-C stops every service.
+
+MSG
+}
+announce &
+ANNOUNCER=$!
+
+set +e
+wait "$SUPERVISOR"
+STATUS=$?
+# A signal interrupts `wait`; wait again for the services to finish shutting down.
+while kill -0 "$SUPERVISOR" 2>/dev/null; do wait "$SUPERVISOR"; STATUS=$?; done
+kill "$ANNOUNCER" 2>/dev/null
+wait "$ANNOUNCER" 2>/dev/null
+exit "$STATUS"

@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../src/testing/index';
+
+/** The scripts behind `make start`: infra/scripts/env.sh and infra/scripts/migrate.ts. */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const services = (
+  JSON.parse(await readFile(path.join(ROOT, 'infra/services.json'), 'utf8')) as { services: Array<{ name: string }> }
+).services;
+
+function run(command: string, args: string[], env: Record<string, string>) {
+  return spawnSync(command, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+  });
+}
+
+describe('infra/scripts/env.sh', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'wl-env-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const printEnv = ['bash', '-c', 'printf "%s\\n" "$IDENTITY_SECRET" "$SESSION_SECRET" "$ADMIN_USERNAME" "$ADMIN_PASSWORD" "$DEMO_AGENT_PASSWORD"'];
+
+  it('when run the first time, then it writes random secrets and passwords readable only by the owner, and later runs reuse them', async () => {
+    const file = path.join(dir, 'first.env');
+    const first = run('infra/scripts/env.sh', printEnv, { WARMLINE_ENV_FILE: file });
+    expect(first.status).toBe(0);
+    const [identity, session, admin, adminPassword, agentPassword] = first.stdout.trim().split('\n');
+    expect(identity).toMatch(/^[0-9a-f]{64}$/);
+    expect(session).toMatch(/^[0-9a-f]{64}$/);
+    expect(session).not.toBe(identity);
+    expect(admin).toBe('admin');
+    expect(adminPassword!.length).toBeGreaterThanOrEqual(12);
+    expect(agentPassword!.length).toBeGreaterThanOrEqual(12);
+    expect((await stat(file)).mode & 0o077).toBe(0);
+
+    const second = run('infra/scripts/env.sh', printEnv, { WARMLINE_ENV_FILE: file });
+    expect(second.stdout).toBe(first.stdout);
+  });
+
+  it('when a variable is already set in the shell, then the shell value wins over the file', () => {
+    const file = path.join(dir, 'shell-wins.env');
+    const result = run('infra/scripts/env.sh', printEnv, { WARMLINE_ENV_FILE: file, ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'from-the-shell' });
+    expect(result.status).toBe(0);
+    const [, , admin, adminPassword] = result.stdout.trim().split('\n');
+    expect(admin).toBe('boss');
+    expect(adminPassword).toBe('from-the-shell');
+  });
+});
+
+describe('infra/scripts/migrate.ts', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('wl_ops_migrate');
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('when run against an empty database, then every service of infra/services.json has its schema migrated, and a second run changes nothing', async () => {
+    const first = run(TSX, ['infra/scripts/migrate.ts'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
+    expect(first.stderr + first.stdout).not.toMatch(/"level":(50|60)/);
+    expect(first.status).toBe(0);
+
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const counts = async () => {
+        const found: Record<string, number> = {};
+        for (const { name } of services) {
+          const r = await client.query(`SELECT count(*)::int AS n FROM ${name}.pgmigrations`);
+          found[name] = (r.rows[0] as { n: number }).n;
+        }
+        return found;
+      };
+      const before = await counts();
+      // Each schema holds at least the platform's outbox migration and one of its own.
+      for (const { name } of services) expect(before[name], name).toBeGreaterThanOrEqual(2);
+
+      const second = run(TSX, ['infra/scripts/migrate.ts'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
+      expect(second.status).toBe(0);
+      expect(await counts()).toEqual(before);
+    } finally {
+      await client.end();
+    }
+  });
+});
