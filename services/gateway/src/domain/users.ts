@@ -1,0 +1,39 @@
+import type { PublicUser, UserRole } from '@warmline/contracts';
+import type { Queryable } from '@warmline/platform';
+import { insertUser, type UserRecord } from '../db/users';
+import { hashPassword } from './passwords';
+
+/** The only shape in which a user leaves the gateway: no password, no hash. */
+export function toPublicUser(user: Omit<UserRecord, 'passwordHash'>): PublicUser {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phone: user.phone,
+    agencyName: user.agencyName,
+    role: user.role,
+    isAdmin: user.isAdmin,
+    liveTransferPrice: Number(user.liveTransferPrice).toFixed(2),
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export interface NewAccount {
+  username: string;
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+  phone?: string;
+  agencyName?: string;
+  role?: UserRole;
+  isAdmin?: boolean;
+}
+
+/** Creates an account with its password hashed; the caller handles a taken username or e-mail. */
+export async function createAccount(db: Queryable, account: NewAccount): Promise<UserRecord> {
+  const { password, ...rest } = account;
+  return insertUser(db, { ...rest, passwordHash: await hashPassword(password) });
+}

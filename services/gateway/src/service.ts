@@ -1,0 +1,142 @@
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  closeRedis,
+  closeServer,
+  createHttpApp,
+  createLogger,
+  createPool,
+  createRedis,
+  listen,
+  pingDatabase,
+  pingRedis,
+  runMigrations,
+  type Logger,
+} from '@warmline/platform';
+import { createBus, startOutboxRelay } from '@warmline/platform/bus/index';
+import type { GatewayConfig } from './config';
+import type { AccountsContext } from './domain/context';
+import { ensureFirstAdmin } from './domain/first-admin';
+import { Throttle } from './domain/throttle';
+import { accountRoutes } from './http/account-routes';
+import { csrfProtection } from './http/csrf';
+import { forwarding, forwardRoutes, type ForwardRoute } from './http/forwarding';
+import { Sessions } from './http/sessions';
+import { mountSpa } from './http/spa';
+import { userAdminRoutes } from './http/user-admin-routes';
+
+export const GATEWAY_SCHEMA = 'gateway';
+export const GATEWAY_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+
+export interface GatewayOptions {
+  log?: Logger;
+  /** Extra forwarded routes (tests add a stand-in internal service), checked with the table's. */
+  forwardRoutes?: ForwardRoute[];
+}
+
+export interface RunningGateway {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The public entry point: accounts and sessions, admin user management, forwarding of other
+ * services' /api routes with a signed identity, and the SPA. Listens on GATEWAY_PORT (0 picks
+ * a free port, for tests).
+ */
+export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
+  const log = options.log ?? createLogger('gateway', config.LOG_LEVEL);
+  await runMigrations({ databaseUrl: config.DATABASE_URL, schema: GATEWAY_SCHEMA, dir: GATEWAY_MIGRATIONS_DIR, log });
+
+  const stops: Array<[name: string, close: () => Promise<unknown>]> = [];
+  const stop = async () => {
+    // Reverse order of start: HTTP first so no new work arrives, connections last.
+    for (const [name, close] of [...stops].reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        log.warn({ err, name }, 'error while stopping the gateway');
+      }
+    }
+    stops.length = 0;
+  };
+
+  try {
+    const pool = createPool(config.DATABASE_URL, GATEWAY_SCHEMA);
+    stops.push(['postgres', () => pool.end()]);
+    const redis = await createRedis(config.REDIS_URL, log);
+    stops.push(['redis', () => closeRedis(redis)]);
+    const bus = createBus({
+      url: config.AMQP_URL,
+      log,
+      connectionName: 'gateway',
+      ...(config.BUS_NAMESPACE ? { namespace: config.BUS_NAMESPACE } : {}),
+    });
+    stops.push(['rabbitmq', () => bus.close()]);
+    const relay = startOutboxRelay({ pool, databaseUrl: config.DATABASE_URL, schema: GATEWAY_SCHEMA, bus, log });
+    stops.push(['outbox relay', () => relay.stop()]);
+
+    await ensureFirstAdmin(
+      pool,
+      { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL },
+      log,
+    );
+
+    const sessions = new Sessions(redis, {
+      secret: config.SESSION_SECRET,
+      redisPrefix: config.REDIS_PREFIX,
+      idleMinutes: config.SESSION_IDLE_MINUTES,
+      absoluteHours: config.SESSION_ABSOLUTE_HOURS,
+    });
+    const ctx: AccountsContext = {
+      pool,
+      log,
+      throttle: new Throttle(redis, config.REDIS_PREFIX),
+      sessions,
+      publicUrl: config.PUBLIC_URL,
+    };
+    let spaServed = false;
+
+    const app = createHttpApp({
+      service: 'gateway',
+      log,
+      readiness: [
+        ['postgres', () => pingDatabase(pool)],
+        ['redis', () => pingRedis(redis)],
+        ['rabbitmq', () => bus.ping()],
+      ],
+      // Sessions, CSRF and forwarding come before the JSON parser so forwarded bodies
+      // (webhooks, uploads) reach their service byte for byte.
+      mountBeforeBodyParsing: (app) => {
+        app.use('/api', sessions.middleware, sessions.loadUser(pool), csrfProtection(config.PUBLIC_URL));
+        app.use(
+          '/api',
+          forwarding({
+            routes: [...forwardRoutes(config), ...(options.forwardRoutes ?? [])],
+            identitySecret: config.IDENTITY_SECRET,
+            log,
+          }),
+        );
+      },
+      mount: (app) => {
+        app.use(accountRoutes(ctx, sessions));
+        app.use(userAdminRoutes(ctx));
+        spaServed = mountSpa(app, config.WEB_DIST_DIR);
+      },
+    });
+
+    const server = await listen(app, config.GATEWAY_PORT);
+    stops.push(['http', () => closeServer(server)]);
+    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}`;
+    log.info(
+      spaServed ? { url, spa: config.WEB_DIST_DIR } : { url, spa: `not built (${config.WEB_DIST_DIR} has no index.html)` },
+      'gateway started',
+    );
+    return { url, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,254 @@
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@warmline/platform';
+import { TEST_REDIS_URL } from '@warmline/platform/testing/index';
+import { ensureFirstAdmin } from '../src/domain/first-admin';
+import { Browser, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+
+/** Login, the current user, logout, sessions and throttling, through the real gateway. */
+
+let gw: GatewayFixture;
+
+beforeAll(async () => {
+  gw = await startGatewayFixture();
+});
+
+afterAll(async () => {
+  await gw?.cleanup();
+});
+
+describe('login', () => {
+  it('when a field is missing or of the wrong type, then the answer is 400 with the spec message', async () => {
+    const browser = gw.browser();
+    const cases: Array<[unknown, string]> = [
+      [{}, 'Username is required'],
+      [{ password: 'x' }, 'Username is required'],
+      [{ username: '   ', password: 'x' }, 'Username is required'],
+      [{ username: 'someone' }, 'Password is required'],
+      [{ username: 'someone', password: '' }, 'Password is required'],
+      [{ username: 42, password: true }, 'Username is required'],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await browser.post('/api/login', body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.json.error).toBe(message);
+    }
+  });
+
+  it('when the body is not valid JSON, then the answer is a clear 400', async () => {
+    const answer = await gw.browser().request('POST', '/api/login', {
+      body: '{"username": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toBe('Request body is not valid JSON');
+  });
+
+  it('when the password is wrong or the user unknown, then both get the same 401 answer', async () => {
+    const { user } = await gw.createAgent();
+    const wrongPassword = await gw.browser().post('/api/login', { username: user.username, password: 'not-the-password' });
+    const unknownUser = await gw.browser().post('/api/login', { username: 'nobody_by_that_name', password: 'not-the-password' });
+    expect(wrongPassword.status).toBe(401);
+    expect(unknownUser.status).toBe(401);
+    expect(wrongPassword.json).toEqual({ error: 'Invalid credentials' });
+    expect(unknownUser.text).toBe(wrongPassword.text);
+  });
+
+  it('when an agent logs in, then the answer is the public user and a secure session cookie is set', async () => {
+    const { user, password } = await gw.createAgent({ firstName: 'Dana', role: 'Agency Owner' });
+    const browser = gw.browser();
+    // Usernames are case-insensitive.
+    const answer = await browser.post('/api/login', { username: user.username.toUpperCase(), password });
+
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      firstName: 'Dana',
+      lastName: 'Agent',
+      phone: '',
+      agencyName: '',
+      role: 'Agency Owner',
+      isAdmin: false,
+      liveTransferPrice: '35.00',
+      createdAt: user.createdAt.toISOString(),
+    });
+    expect(answer.text).not.toContain('$argon2');
+    expect(answer.text).not.toContain(password);
+    const cookie = answer.headers.getSetCookie().find((c) => c.startsWith('warmline.sid='));
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/; HttpOnly/i);
+    expect(cookie).toMatch(/; SameSite=Lax/i);
+    expect(cookie).toMatch(/; Path=\//i);
+    // Plain http here; behind an https proxy the cookie is Secure (see the next test).
+    expect(cookie).not.toMatch(/; Secure/i);
+  });
+
+  it('when the request arrived over https through a trusted proxy, then the session cookie is Secure', async () => {
+    const { user, password } = await gw.createAgent();
+    const answer = await gw.browser().post('/api/login', { username: user.username, password }, {
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.getSetCookie().find((c) => c.startsWith('warmline.sid='))).toMatch(/; Secure/i);
+  });
+
+  it('when the first admin logs in, then the answer says isAdmin', async () => {
+    const answer = await gw.browser().post('/api/login', gw.admin);
+    expect(answer.status).toBe(200);
+    expect(answer.json.isAdmin).toBe(true);
+    expect(answer.json.username).toBe(gw.admin.username);
+  });
+
+  it('when someone logs in again, then the session gets a new id and the old id no longer works', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+    const firstCookie = browser.sessionCookie!;
+    const firstId = browser.sessionId;
+
+    await browser.login(user.username, password);
+    expect(browser.sessionId).toBeDefined();
+    expect(browser.sessionId).not.toBe(firstId);
+
+    const replay = new Browser(gw.url);
+    replay.cookies.set('warmline.sid', firstCookie);
+    expect((await replay.get('/api/current-user')).status).toBe(401);
+    expect((await browser.get('/api/current-user')).status).toBe(200);
+  });
+});
+
+describe('current user and logout', () => {
+  it('when nobody is logged in, then current-user answers 401 Not authenticated', async () => {
+    const answer = await gw.browser().get('/api/current-user');
+    expect(answer.status).toBe(401);
+    expect(answer.json).toEqual({ error: 'Not authenticated' });
+  });
+
+  it('when an agent with a session asks, then current-user returns that agent without any hash', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+    const answer = await browser.get('/api/current-user');
+    expect(answer.status).toBe(200);
+    expect(answer.json.id).toBe(user.id);
+    expect(answer.json.isAdmin).toBe(false);
+    expect(answer.text).not.toContain('$argon2');
+  });
+
+  it('when an agent logs out, then they are redirected to /login and the session is gone for good', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+    const cookieBefore = browser.sessionCookie!;
+
+    const answer = await browser.get('/api/logout');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toBe('/login');
+    expect(browser.sessionCookie).toBeUndefined();
+    expect((await browser.get('/api/current-user')).status).toBe(401);
+
+    // The old cookie, replayed, does not bring the session back.
+    const replay = new Browser(gw.url);
+    replay.cookies.set('warmline.sid', cookieBefore);
+    expect((await replay.get('/api/current-user')).status).toBe(401);
+  });
+
+  it('when a session was opened longer ago than the absolute lifetime, then it is ended even if active', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+    const redis = createClient({ url: TEST_REDIS_URL });
+    await redis.connect();
+    try {
+      const key = `${gw.config.REDIS_PREFIX}sess:${browser.sessionId}`;
+      // The idle expiry is the key's TTL, pushed forward by each request.
+      const ttl = await redis.ttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(gw.config.SESSION_IDLE_MINUTES * 60);
+      // Pretend the login happened just over SESSION_ABSOLUTE_HOURS ago.
+      const stored = JSON.parse((await redis.get(key))!) as { loginAt: number };
+      stored.loginAt = Date.now() - gw.config.SESSION_ABSOLUTE_HOURS * 3_600_000 - 60_000;
+      await redis.set(key, JSON.stringify(stored), { expiration: { type: 'EX', value: ttl } });
+
+      expect((await browser.get('/api/current-user')).status).toBe(401);
+      expect(await redis.exists(key)).toBe(0);
+    } finally {
+      await redis.close();
+    }
+  });
+});
+
+describe('login throttling', () => {
+  it('when a username has 5 failed attempts, then the next attempt is refused with 429 and Retry-After, even with the right password', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    const ip = { 'x-forwarded-for': '198.51.100.7' };
+    for (let i = 0; i < 5; i++) {
+      expect((await browser.post('/api/login', { username: user.username, password: 'wrong-password' }, { headers: ip })).status).toBe(401);
+    }
+    const refused = await browser.post('/api/login', { username: user.username, password }, { headers: ip });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.json.error).toMatch(/^Too many failed login attempts\. Please try again in \d+ minutes?\.$/);
+
+    // Another user from the same address is not affected.
+    const other = await gw.createAgent();
+    expect((await browser.post('/api/login', { username: other.user.username, password: other.password }, { headers: ip })).status).toBe(200);
+  });
+
+  it('when a login succeeds, then the failures counted for that username start again from zero', async () => {
+    const { user, password } = await gw.createAgent();
+    const ip = { 'x-forwarded-for': '198.51.100.8' };
+    const browser = gw.browser();
+    for (let i = 0; i < 4; i++) await browser.post('/api/login', { username: user.username, password: 'wrong' }, { headers: ip });
+    await browser.post('/api/login', { username: user.username, password }, { headers: ip });
+    for (let i = 0; i < 4; i++) await browser.post('/api/login', { username: user.username, password: 'wrong' }, { headers: ip });
+    expect((await browser.post('/api/login', { username: user.username, password }, { headers: ip })).status).toBe(200);
+  });
+
+  it('when one address fails 20 times across usernames, then further logins from it are refused with 429', async () => {
+    const ip = { 'x-forwarded-for': '203.0.113.50' };
+    const browser = gw.browser();
+    for (let i = 0; i < 20; i++) {
+      const answer = await browser.post('/api/login', { username: `guess_${i}`, password: 'guess' }, { headers: ip });
+      expect(answer.status).toBe(401);
+    }
+    const { user, password } = await gw.createAgent();
+    const refused = await browser.post('/api/login', { username: user.username, password }, { headers: ip });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The same user from elsewhere still gets in.
+    expect((await browser.post('/api/login', { username: user.username, password }, { headers: { 'x-forwarded-for': '203.0.113.51' } })).status).toBe(200);
+  });
+});
+
+describe('first admin', () => {
+  it('when an admin already exists, then ADMIN_USERNAME at a later start creates no second admin', async () => {
+    await ensureFirstAdmin(gw.pool, { username: 'another_admin', password: 'another-password' }, createLogger('test', 'silent'));
+    const { rows } = await gw.pool.query<{ username: string }>('SELECT username FROM users WHERE is_admin');
+    expect(rows.map((r) => r.username)).toEqual([gw.admin.username]);
+  });
+});
+
+describe('the SPA and unknown routes', () => {
+  it('when a browser opens a deep link, then it gets the SPA index; an unknown /api route is a JSON 404', async () => {
+    const browser = gw.browser();
+    const page = await browser.get('/reset-password?token=abc');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<div id="root">');
+
+    const api = await browser.get('/api/no-such-route');
+    expect(api.status).toBe(404);
+    expect(api.json.error).toMatch(/Not found/);
+
+    expect((await browser.get('/assets/missing.js')).status).toBe(404);
+  });
+
+  it('when every dependency answers, then /readyz reports postgres, redis and rabbitmq ready', async () => {
+    const answer = await gw.browser().get('/readyz');
+    expect(answer.status).toBe(200);
+    expect(answer.json.checks).toEqual({ postgres: 'ok', redis: 'ok', rabbitmq: 'ok' });
+  });
+});

@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import amqp from 'amqplib';
+import { createClient } from 'redis';
+import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, type UserRole } from '@warmline/contracts';
+import { createLogger, createPool, parseConfig, type Pool } from '@warmline/platform';
+import {
+  createTestDatabase,
+  requireService,
+  TEST_AMQP_URL,
+  TEST_DATABASE_URL,
+  TEST_IDENTITY_SECRET,
+  TEST_REDIS_URL,
+  uniqueName,
+  type TestDatabase,
+} from '@warmline/platform/testing/index';
+import { gatewayEnv, type GatewayConfig } from '../src/config';
+import type { UserRecord } from '../src/db/users';
+import { createAccount } from '../src/domain/users';
+import type { ForwardRoute } from '../src/http/forwarding';
+import { GATEWAY_SCHEMA, startGateway } from '../src/service';
+
+/**
+ * A gateway started in-process on a free port for one test file, against the real
+ * PostgreSQL (its own database), Redis (its own key prefix) and RabbitMQ (its own namespace).
+ */
+export interface GatewayFixture {
+  url: string;
+  config: GatewayConfig;
+  db: TestDatabase;
+  /** A pool on the gateway schema, to arrange and inspect data. */
+  pool: Pool;
+  admin: { username: string; password: string };
+  /** A customer account with a known password (data factory: unique names every call). */
+  createAgent(overrides?: Partial<AgentSpec>): Promise<{ user: UserRecord; password: string }>;
+  browser(): Browser;
+  /** Stops this gateway (the database, Redis keys and broker names stay until cleanup). */
+  stopGateway(): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export interface AgentSpec {
+  username: string;
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  role: UserRole;
+}
+
+export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
+
+export async function requireAllServices(): Promise<void> {
+  await requireService('PostgreSQL', TEST_DATABASE_URL);
+  await requireService('Redis', TEST_REDIS_URL);
+  await requireService('RabbitMQ', TEST_AMQP_URL);
+}
+
+export async function startGatewayFixture(
+  options: { env?: Record<string, string>; forwardRoutes?: ForwardRoute[]; db?: TestDatabase } = {},
+): Promise<GatewayFixture> {
+  await requireAllServices();
+  const db = options.db ?? (await createTestDatabase('wl_gateway'));
+  const namespace = uniqueName('t').toLowerCase();
+  const redisPrefix = `${uniqueName('t')}:`;
+  const admin = { username: `admin_${randomBytes(3).toString('hex')}`, password: 'admin-password-1' };
+  const webDist = await mkdtemp(path.join(os.tmpdir(), 'wl-web-'));
+  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>WarmLine</title><div id="root"></div>');
+
+  const config = parseConfig(gatewayEnv, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: db.url,
+    REDIS_URL: TEST_REDIS_URL,
+    AMQP_URL: TEST_AMQP_URL,
+    IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+    BUS_NAMESPACE: namespace,
+    SESSION_SECRET,
+    GATEWAY_PORT: '0',
+    REDIS_PREFIX: redisPrefix,
+    ADMIN_USERNAME: admin.username,
+    ADMIN_PASSWORD: admin.password,
+    WEB_DIST_DIR: webDist,
+    ...options.env,
+  });
+  const gateway = await startGateway(config, {
+    log: createLogger('gateway', 'silent'),
+    ...(options.forwardRoutes ? { forwardRoutes: options.forwardRoutes } : {}),
+  });
+  const pool = createPool(db.url, GATEWAY_SCHEMA);
+  let stopped = false;
+  const stopGateway = async () => {
+    if (stopped) return;
+    stopped = true;
+    await gateway.stop();
+  };
+
+  return {
+    url: gateway.url,
+    config,
+    db,
+    pool,
+    admin,
+    async createAgent(overrides = {}) {
+      const tag = randomBytes(4).toString('hex');
+      const spec: AgentSpec = {
+        username: `agent_${tag}`,
+        email: `agent_${tag}@example.com`,
+        password: `agent-password-${tag}`,
+        firstName: 'Avery',
+        lastName: 'Agent',
+        role: 'Insurance Agent',
+        ...overrides,
+      };
+      const user = await createAccount(pool, spec);
+      return { user, password: spec.password };
+    },
+    browser: () => new Browser(gateway.url),
+    stopGateway,
+    async cleanup() {
+      await stopGateway();
+      pool.on('error', () => undefined);
+      await pool.end();
+      if (!options.db) await db.drop();
+      await deleteRedisKeys(redisPrefix);
+      await deleteBusNames(namespace);
+      await rm(webDist, { recursive: true, force: true });
+    },
+  };
+}
+
+async function deleteRedisKeys(prefix: string): Promise<void> {
+  const redis = createClient({ url: TEST_REDIS_URL });
+  await redis.connect();
+  try {
+    for await (const keys of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+      if (keys.length > 0) await redis.del(keys);
+    }
+  } finally {
+    await redis.close();
+  }
+}
+
+/** Removes the namespace's exchanges (and any consumer queues a test names). */
+export async function deleteBusNames(namespace: string, queues: string[] = []): Promise<void> {
+  const connection = await amqp.connect(TEST_AMQP_URL);
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of queues) {
+      for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) await channel.deleteQueue(`${namespace}.${name}`);
+    }
+    await channel.deleteExchange(`${namespace}.${EVENTS_EXCHANGE}`);
+    await channel.deleteExchange(`${namespace}.${COMMANDS_EXCHANGE}`);
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: any;
+}
+
+export interface RequestOptions {
+  json?: unknown;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** A minimal browser: keeps the cookies the gateway sets and sends them back. */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  get(path: string, options?: RequestOptions) {
+    return this.request('GET', path, options);
+  }
+  post(path: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request('POST', path, { ...options, json });
+  }
+  patch(path: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request('PATCH', path, { ...options, json });
+  }
+  delete(path: string, options: RequestOptions = {}) {
+    return this.request('DELETE', path, { headers: { 'x-requested-with': 'XMLHttpRequest', ...options.headers } });
+  }
+
+  async login(username: string, password: string): Promise<Answer> {
+    const answer = await this.post('/api/login', { username, password });
+    if (answer.status !== 200) throw new Error(`login of ${username} failed: ${answer.status} ${answer.text}`);
+    return answer;
+  }
+
+  /** The session cookie's raw value (signed session id), if any. */
+  get sessionCookie(): string | undefined {
+    return this.cookies.get('warmline.sid');
+  }
+
+  /** The session id inside the signed cookie (`s:<id>.<signature>`). */
+  get sessionId(): string | undefined {
+    const raw = this.sessionCookie;
+    if (!raw) return undefined;
+    return /^s:([^.]+)\./.exec(decodeURIComponent(raw))?.[1];
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    let body: string | undefined = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (cookie) headers.cookie = cookie;
+    Object.assign(headers, options.headers);
+    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now());
+      if (!value || expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+}
