@@ -1,3 +1,5 @@
 export * from './envelope';
 export * from './messages';
 export * from './accounts';
+export * from './pricing';
+export * from './orders';

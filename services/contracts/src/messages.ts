@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderKindSchema, paymentProviderSchema } from './orders';
 
 /**
  * The registry of every event (published on `warmline.events`, routing key = type) and
@@ -27,6 +28,46 @@ export const userPriceChangedV1 = z.object({
 
 export const passwordResetCompletedV1 = z.object({ userId: z.uuid() });
 
+/**
+ * What every order event says about the order: enough for a receipt, a sales notice or an
+ * analyst's revenue count, never card data. Amounts are integer cents.
+ */
+const orderFacts = {
+  orderId: z.uuid(),
+  kind: orderKindSchema,
+  /** The package tier ('premium', 'high-volume', 'ringcloud', …); null for kinds without tiers. */
+  tier: z.string().min(1).nullable(),
+  count: z.number().int().positive(),
+  unitPriceCents: z.number().int().nonnegative(),
+  amountCents: z.number().int().nonnegative(),
+  currency: z.literal('usd'),
+  /** 'Premium Volume Package: 60 transfers × $37.00' */
+  description: z.string().min(1),
+  /** Null when an anonymous visitor bought from a public checkout. */
+  buyerUserId: z.uuid().nullable(),
+  /** Where the receipt goes, when the buyer gave one. */
+  billingEmail: z.email().optional(),
+};
+
+export const orderCreatedV1 = z.object(orderFacts);
+
+export const paymentSucceededV1 = z.object({
+  ...orderFacts,
+  provider: paymentProviderSchema,
+  paymentIntentId: z.string().min(1),
+  paidAt: z.iso.datetime({ offset: true }),
+});
+
+export const paymentFailedV1 = z.object({
+  ...orderFacts,
+  provider: paymentProviderSchema,
+  paymentIntentId: z.string().min(1),
+  /** The provider's reason for the buyer, e.g. 'Your card was declined.' */
+  failureMessage: z.string().min(1),
+  /** The provider's code, e.g. 'card_declined' / 'insufficient_funds', when it gave one. */
+  failureCode: z.string().min(1).optional(),
+});
+
 export const emailSendV1 = z.object({
   to: z.email(),
   subject: z.string().min(1),
@@ -41,6 +82,9 @@ export const events = {
   'user.deleted': { 1: userDeletedV1 },
   'user.price_changed': { 1: userPriceChangedV1 },
   'password_reset.completed': { 1: passwordResetCompletedV1 },
+  'order.created': { 1: orderCreatedV1 },
+  'payment.succeeded': { 1: paymentSucceededV1 },
+  'payment.failed': { 1: paymentFailedV1 },
 } as const;
 
 export const commands = {

@@ -1,0 +1,246 @@
+import { z } from 'zod';
+import {
+  CURRENCY,
+  PricingError,
+  RINGCLOUD_PACKAGE_PREFIX,
+  dollarsToCents,
+  formatUsd,
+  quotePackage,
+  type PackageQuote,
+} from './pricing';
+
+/**
+ * Bodies of the orders API (spec §7): the payment intent every checkout asks for, and the
+ * sandbox card confirmation. The server prices every order from `pricing.ts`; the amount the
+ * browser sends is only checked against it.
+ */
+
+/** Orders the orders service keeps: package checkouts, aged-lead purchases, call-transfer orders. */
+export const ORDER_KINDS = ['package', 'lead', 'transfer'] as const;
+export const orderKindSchema = z.enum(ORDER_KINDS);
+export type OrderKind = z.infer<typeof orderKindSchema>;
+
+export const ORDER_STATUSES = ['pending', 'paid', 'failed'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
+export const paymentProviderSchema = z.enum(PAYMENT_PROVIDERS);
+export type PaymentProviderName = z.infer<typeof paymentProviderSchema>;
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+const optionalText = (max: number, message: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string({ error: message }).trim().max(max, message).optional(),
+  );
+
+/** Billing details the card form collects; every field optional (a package checkout sends none). */
+export const billingDetailsSchema = z.object({
+  name: optionalText(200, 'Billing name must be at most 200 characters'),
+  email: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string({ error: 'Invalid email address' }).trim().pipe(z.email('Invalid email address')).optional(),
+  ),
+  phone: optionalText(40, 'Billing phone must be at most 40 characters'),
+});
+export type BillingDetails = z.infer<typeof billingDetailsSchema>;
+
+/** An amount in dollars as the checkouts send it (number or numeric text), kept as cents. */
+const amountInDollars = z
+  .union([z.number(), z.string().trim().regex(/^\d+(\.\d{1,2})?$/, 'Amount must be a number in dollars')], {
+    error: (issue) => (issue.input === undefined ? 'Amount is required' : 'Amount must be a number in dollars'),
+  })
+  .transform((v, ctx) => {
+    const dollars = typeof v === 'number' ? v : Number(v);
+    if (!Number.isFinite(dollars) || dollars <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'Amount must be greater than 0' });
+      return z.NEVER;
+    }
+    try {
+      return dollarsToCents(dollars);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : 'Amount must be a number in dollars' });
+      return z.NEVER;
+    }
+  });
+
+/** A tier as the checkouts send it; absent means the special-pricing checkout (/checkout). */
+const tierField = z
+  .string({ error: 'Unknown package tier' })
+  .trim()
+  .optional();
+
+/**
+ * `POST /api/create-payment-intent`, every variant of spec §7:
+ * - special pricing: `{ amount, callCount }`
+ * - high volume: `{ amount, callCount, tier: 'high-volume' }` (pricePerCall / volume are ignored)
+ * - premium / enterprise / ultimate: `{ amount, callCount, tier }`
+ * - the second brand: `{ amount, packageType: 'RingCloud <lead type>', calls, callCount: 1,
+ *   tier: 'ringcloud', ageRange? }` — `calls` is the number of transfers or callbacks; Aged
+ *   Leads come in a pack of 100 and need `ageRange`.
+ * Plus optional `billing` and `idempotencyKey` (also accepted as the Idempotency-Key header).
+ *
+ * The parsed value carries the server's quote; a count out of range, an unknown tier or an
+ * amount that differs from the quote is an issue with a message a buyer can read.
+ */
+export const createPaymentIntentBody = z
+  .object({
+    amount: amountInDollars,
+    callCount: z.unknown().optional(),
+    tier: tierField,
+    packageType: z.string({ error: 'Package type must be text' }).trim().optional(),
+    calls: z.unknown().optional(),
+    ageRange: z.string({ error: 'Age range must be text' }).trim().optional(),
+    billing: billingDetailsSchema.optional(),
+    idempotencyKey: z.uuid({ error: 'Idempotency key must be a UUID' }).optional(),
+  })
+  .transform((body, ctx) => {
+    const tier = body.tier === undefined || body.tier === '' || body.tier === 'standard' ? 'special' : body.tier;
+    let leadType: string | undefined;
+    if (tier === 'ringcloud') {
+      if (!body.packageType?.startsWith(RINGCLOUD_PACKAGE_PREFIX)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['packageType'],
+          message: `Package type must be '${RINGCLOUD_PACKAGE_PREFIX}' followed by a lead type`,
+        });
+        return z.NEVER;
+      }
+      leadType = body.packageType.slice(RINGCLOUD_PACKAGE_PREFIX.length).trim();
+    }
+    let quote: PackageQuote;
+    try {
+      quote = quotePackage({
+        tier,
+        count: tier === 'ringcloud' ? body.calls : body.callCount,
+        ...(leadType !== undefined ? { leadType } : {}),
+        ...(body.ageRange ? { ageRange: body.ageRange } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof PricingError)) throw err;
+      const countField = tier === 'ringcloud' ? 'calls' : 'callCount';
+      const path = { tier: 'tier', count: countField, leadType: 'packageType', ageRange: 'ageRange', amount: 'amount' }[err.field];
+      ctx.addIssue({ code: 'custom', path: [path], message: err.message });
+      return z.NEVER;
+    }
+    if (body.amount !== quote.amountCents) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: `Amount does not match the price: expected ${formatUsd(quote.amountCents)}`,
+      });
+      return z.NEVER;
+    }
+    return {
+      quote,
+      billing: body.billing,
+      idempotencyKey: body.idempotencyKey,
+    };
+  });
+export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentBody>;
+export type CreatePaymentIntentRequest = z.output<typeof createPaymentIntentBody>;
+
+export interface CreatePaymentIntentResponse {
+  clientSecret: string;
+  orderId: string;
+  /** Dollars, as the checkouts send it. */
+  amount: number;
+  amountCents: number;
+  currency: typeof CURRENCY;
+  paymentProvider: PaymentProviderName;
+}
+
+/** `GET /api/config`: which card form the SPA shows. */
+export interface PaymentConfigResponse {
+  paymentProvider: PaymentProviderName;
+  stripePublishableKey?: string;
+}
+
+export interface OrderStatusResponse {
+  orderId: string;
+  kind: OrderKind;
+  status: OrderStatus;
+  tier: string;
+  count: number;
+  unitPriceCents: number;
+  amountCents: number;
+  currency: string;
+  description: string;
+  createdAt: string;
+  paidAt: string | null;
+  failureMessage: string | null;
+}
+
+/* ------------------------------------------------- sandbox card confirmation ---------- */
+
+/** The Luhn checksum every card number satisfies. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+
+const wholeNumber = (message: string) =>
+  z
+    .union([z.number(), z.string().trim().regex(/^\d+$/, message)], { error: message })
+    .transform((v) => Number(v))
+    .refine((n) => Number.isInteger(n), message);
+
+/**
+ * The sandbox card form's body (`POST /api/payments/sandbox/confirm`), with Stripe's own
+ * wording for a card that cannot be charged at all. Declines (a well-formed card the bank
+ * refuses) are decided by the server, not here.
+ */
+export const sandboxConfirmBody = z
+  .object({
+    clientSecret: z.string({ error: 'Payment session is missing' }).trim().min(1, 'Payment session is missing'),
+    cardNumber: z
+      .string({ error: 'Your card number is incomplete.' })
+      .transform((v) => v.replace(/[\s-]/g, ''))
+      .superRefine((digits, ctx) => {
+        if (!/^\d*$/.test(digits)) ctx.addIssue({ code: 'custom', message: 'Your card number is invalid.' });
+        else if (digits.length < 13) ctx.addIssue({ code: 'custom', message: 'Your card number is incomplete.' });
+        else if (digits.length > 19 || !passesLuhn(digits)) ctx.addIssue({ code: 'custom', message: 'Your card number is invalid.' });
+      }),
+    expMonth: wholeNumber("Your card's expiration date is incomplete.").refine(
+      (m) => m >= 1 && m <= 12,
+      "Your card's expiration month is invalid.",
+    ),
+    expYear: wholeNumber("Your card's expiration date is incomplete.").transform((y) => (y < 100 ? 2000 + y : y)),
+    cvc: z
+      .string({ error: "Your card's security code is incomplete." })
+      .trim()
+      .superRefine((cvc, ctx) => {
+        if (!/^\d*$/.test(cvc)) ctx.addIssue({ code: 'custom', message: "Your card's security code is invalid." });
+        else if (cvc.length < 3) ctx.addIssue({ code: 'custom', message: "Your card's security code is incomplete." });
+        else if (cvc.length > 4) ctx.addIssue({ code: 'custom', message: "Your card's security code is invalid." });
+      }),
+    billing: billingDetailsSchema.optional(),
+  })
+  .superRefine((card, ctx) => {
+    // A card is valid through the last day of its expiry month.
+    const now = new Date();
+    const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
+    if (card.expYear * 12 + (card.expMonth - 1) < thisMonth) {
+      ctx.addIssue({ code: 'custom', path: ['expYear'], message: "Your card's expiration date is in the past." });
+    }
+    if (card.expYear > now.getUTCFullYear() + 50) {
+      ctx.addIssue({ code: 'custom', path: ['expYear'], message: "Your card's expiration year is invalid." });
+    }
+  });
+export type SandboxConfirmInput = z.input<typeof sandboxConfirmBody>;
+export type SandboxConfirmRequest = z.output<typeof sandboxConfirmBody>;
+
+export interface SandboxConfirmResponse {
+  status: 'succeeded';
+  orderId: string;
+  paymentIntentId: string;
+}
