@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_EXCHANGE } from '@warmline/contracts';
-import { createBus, enqueue, startOutboxRelay, type Bus } from '../src/bus/index';
+import { createBus, enqueue, startConsumer, startOutboxRelay, subscribe, type Bus } from '../src/bus/index';
 import { withTransaction } from '../src/db/index';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy';
@@ -115,6 +115,39 @@ describe('outbox relay', () => {
       expect(ids.filter((id) => received.get(id) !== 1)).toEqual([]);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('when a command is written before its worker has a queue, then it waits in the outbox and reaches the worker once the queue exists', async () => {
+    const command = await withTransaction(f.pool, (tx) =>
+      enqueue(tx, {
+        type: 'email.send',
+        data: { to: 'agent@example.com', subject: 'Reset your password', text: 'link', template: 'password-reset' },
+        correlationId: randomUUID(),
+        source: 'bus-test',
+      }),
+    );
+    const row = await waitFor('the relay to find the command unroutable', async () => {
+      const { rows } = await f.pool.query('SELECT attempts, last_error, published_at FROM outbox WHERE id = $1', [command.id]);
+      return rows[0].attempts > 0 ? rows[0] : undefined;
+    });
+    expect(row.published_at).toBeNull();
+    expect(row.last_error).toMatch(/unroutable/);
+
+    const sent: string[] = [];
+    f.consumerQueues.add('relay-mailer');
+    const worker = await startConsumer({
+      bus,
+      pool: f.pool,
+      queue: 'relay-mailer',
+      subscriptions: [subscribe('email.send', async (data, ctx) => void sent.push(`${ctx.envelope.id} ${data.subject}`))],
+      log: f.log,
+    });
+    try {
+      await waitFor('the worker to receive the command', () => sent.length > 0, { timeoutMs: 15_000 });
+      expect(sent).toEqual([`${command.id} Reset your password`]);
+    } finally {
+      await worker.stop();
     }
   });
 });

@@ -88,7 +88,7 @@ export function createBus(options: BusOptions): Bus {
       connection.on('blocked', (reason: string) => log.warn({ reason }, 'RabbitMQ blocked this connection'));
       connection.on('unblocked', () => log.info('RabbitMQ unblocked this connection'));
       connection.on('close', () => onLost(connection!));
-      const channel = await connection.createChannel();
+      const channel = quiet(await connection.createChannel());
       await assertExchanges(channel, name);
       await channel.close();
     } catch (err) {
@@ -125,7 +125,17 @@ export function createBus(options: BusOptions): Bus {
   async function openChannel<C extends Channel>(create: (c: ChannelModel) => Promise<C>): Promise<C> {
     await firstConnection;
     if (!current) throw new Error(`RabbitMQ is not connected (${where})`);
-    return create(current);
+    return quiet(await create(current));
+  }
+
+  /**
+   * A channel error (a 404 on checkQueue, say) reaches its caller through the failed call; an
+   * 'error' event with no listener would instead be thrown into amqplib and take the whole
+   * connection down with it.
+   */
+  function quiet<C extends Channel>(channel: C): C {
+    channel.on('error', (err: Error) => log.debug({ err }, 'RabbitMQ closed a channel'));
+    return channel;
   }
 
   const bus: Bus = {

@@ -148,9 +148,14 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
           'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
           [queue, envelope.id],
         );
-        if (fresh.rowCount === 0) handlerLog.debug('duplicate delivery ignored');
-        else await subscription.handler(envelope.data, { envelope, db: client, log: handlerLog });
-        await client.query('COMMIT');
+        if (fresh.rowCount === 0) {
+          await client.query('COMMIT');
+          handlerLog.debug('duplicate delivery ignored');
+        } else {
+          await subscription.handler(envelope.data, { envelope, db: client, log: handlerLog });
+          await client.query('COMMIT');
+          handlerLog.debug('handled');
+        }
       } catch (err) {
         error = err;
         await client.query('ROLLBACK').catch(() => undefined);

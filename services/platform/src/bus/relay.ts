@@ -69,25 +69,27 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       wakeAgain = false;
       for (;;) {
         if (stopped) return;
-        const { sent, failed } = await publishBatch();
-        // A failure means the broker is away: leave the rest to the sweep instead of spinning.
-        if (failed > 0 || sent < batchSize) break;
+        const { tried, failed } = await publishBatch();
+        // Nothing confirmed means the broker is away (or only stuck rows are left): leave the
+        // rest to the sweep instead of spinning.
+        if (tried < batchSize || failed === tried) break;
       }
     } while (wakeAgain && !stopped);
   }
 
-  async function publishBatch(): Promise<{ sent: number; failed: number }> {
+  async function publishBatch(): Promise<{ tried: number; failed: number }> {
     const ch = await confirmChannel();
-    if (!ch) return { sent: 0, failed: 0 };
+    if (!ch) return { tried: 0, failed: 0 };
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
       // The row locks last until the stamps commit, so a second relay on the same schema
-      // skips these rows instead of publishing them again.
+      // skips these rows instead of publishing them again. Rows that failed before go after
+      // fresh ones, so a command nobody can receive yet does not hold back everything else.
       const { rows } = await client.query<OutboxRow>(
         `SELECT id, exchange, routing_key, envelope FROM outbox
           WHERE published_at IS NULL
-          ORDER BY created_at, id
+          ORDER BY attempts > 0, created_at, id
           LIMIT $1
           FOR UPDATE SKIP LOCKED`,
         [batchSize],
@@ -106,7 +108,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       if (failures.length > 0) {
         log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
       }
-      return { sent: rows.length, failed: failures.length };
+      return { tried: rows.length, failed: failures.length };
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
