@@ -1,0 +1,188 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, parseConfig } from '@warmline/platform';
+import { TEST_AMQP_URL, TEST_IDENTITY_SECRET, waitFor } from '@warmline/platform/testing/index';
+import { notificationsEnv } from '@warmline/notifications/config';
+import { EMAIL_QUEUE } from '@warmline/notifications/events/subscriptions';
+import { startNotifications } from '@warmline/notifications/service';
+import { deleteBusNames, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+
+/**
+ * The whole reset flow as a user lives it: the link is read from the e-mail the notifications
+ * worker delivered (an .eml file, as without SMTP_URL), not from the database.
+ */
+
+let gw: GatewayFixture;
+let mailDir: string;
+let stopNotifications: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  gw = await startGatewayFixture();
+  mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-gateway-mail-'));
+  // The worker shares the gateway's broker namespace (and test database, in its own schema).
+  const notifications = await startNotifications(
+    parseConfig(notificationsEnv, {
+      DATABASE_URL: gw.config.DATABASE_URL,
+      AMQP_URL: TEST_AMQP_URL,
+      IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+      BUS_NAMESPACE: gw.config.BUS_NAMESPACE,
+      NOTIFICATIONS_PORT: '0',
+      MAIL_DIR: mailDir,
+    }),
+    createLogger('notifications', 'silent'),
+  );
+  stopNotifications = notifications.stop;
+});
+
+afterAll(async () => {
+  await stopNotifications?.();
+  await gw?.cleanup();
+  if (gw) await deleteBusNames(gw.config.BUS_NAMESPACE!, [EMAIL_QUEUE]);
+  if (mailDir) await rm(mailDir, { recursive: true, force: true });
+});
+
+interface DeliveredMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The messages delivered to `to` so far. */
+async function mailsTo(to: string): Promise<DeliveredMail[]> {
+  const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml'));
+  const mails = await Promise.all(files.map(async (f) => parseEml(await readFile(path.join(mailDir, f), 'utf8'))));
+  return mails.filter((m) => m.to === to);
+}
+
+function parseEml(eml: string): DeliveredMail {
+  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(eml)?.[1]?.trim() ?? '';
+  const part = (type: string) => {
+    const match = new RegExp(`Content-Type: ${type}[^\\n]*\\n(?:[^\\n]+\\n)*?\\n([\\s\\S]*?)\\n--`, 'i').exec(eml);
+    const body = match?.[1] ?? '';
+    return /Content-Transfer-Encoding: quoted-printable/i.test(match?.[0] ?? '') ? decodeQuotedPrintable(body) : body;
+  };
+  return { to: header('To'), subject: header('Subject'), text: part('text/plain'), html: part('text/html') };
+}
+
+function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+function resetLinkIn(mail: DeliveredMail): URL {
+  const link = /(https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_%-]+)/.exec(mail.text)?.[1];
+  if (!link) throw new Error(`no reset link in the e-mail text:\n${mail.text}`);
+  return new URL(link);
+}
+
+describe('password reset', () => {
+  it('when an agent resets the password from the e-mailed link, then only the new password works and old sessions end', async () => {
+    const { user, password: oldPassword } = await gw.createAgent();
+    const newPassword = 'a-brand-new-password';
+
+    // A session opened before the reset, e.g. on a forgotten laptop.
+    const laptop = gw.browser();
+    await laptop.login(user.username, oldPassword);
+    expect((await laptop.get('/api/current-user')).status).toBe(200);
+
+    const browser = gw.browser();
+    const requested = await browser.post('/api/forgot-password', { email: user.email.toUpperCase() });
+    expect(requested.status).toBe(200);
+    expect(requested.json).toEqual({ message: 'If an account exists for that email, a reset link has been sent.' });
+
+    const [mail] = await waitFor('the reset e-mail to be delivered', async () => {
+      const mails = await mailsTo(user.email);
+      return mails.length > 0 ? mails : undefined;
+    }, { timeoutMs: 20_000 });
+    expect(mail!.subject).toBe('Reset your WarmLine password');
+    const link = resetLinkIn(mail!);
+    expect(`${link.origin}${link.pathname}`).toBe(`${gw.config.PUBLIC_URL}/reset-password`);
+    expect(mail!.html).toContain(`href="${link.href.replaceAll('&', '&amp;')}"`);
+    const token = link.searchParams.get('token')!;
+    // At least 128 bits of randomness: 32 bytes base64url-encoded.
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Only the hash is stored.
+    const stored = await gw.pool.query<{ token_hash: string }>('SELECT token_hash FROM password_reset_tokens');
+    expect(stored.rows.map((r) => r.token_hash)).not.toContain(token);
+
+    expect((await browser.post('/api/validate-reset-token', { token })).json).toEqual({ valid: true });
+
+    const reset = await browser.post('/api/reset-password', { token, password: newPassword });
+    expect(reset.status).toBe(200);
+
+    expect((await gw.browser().post('/api/login', { username: user.username, password: oldPassword })).status).toBe(401);
+    expect((await gw.browser().post('/api/login', { username: user.username, password: newPassword })).status).toBe(200);
+    expect((await laptop.get('/api/current-user')).status).toBe(401);
+
+    // Single use.
+    expect((await browser.post('/api/validate-reset-token', { token })).json).toEqual({ valid: false });
+    const again = await browser.post('/api/reset-password', { token, password: 'yet-another-password' });
+    expect(again.status).toBe(400);
+    expect(again.json).toEqual({ error: 'Invalid or Expired Link' });
+
+    // The fact is announced without any secret in it.
+    const events = await gw.pool.query<{ envelope: { type: string; data: unknown } }>(
+      "SELECT envelope FROM outbox WHERE routing_key = 'password_reset.completed'",
+    );
+    expect(events.rows.map((r) => r.envelope.data)).toContainEqual({ userId: user.id });
+  });
+
+  it('when the address has no account, then the answer is the same and no e-mail is sent', async () => {
+    const known = await gw.createAgent();
+    const unknownAddress = 'nobody-here@example.com';
+    const forUnknown = await gw.browser().post('/api/forgot-password', { email: unknownAddress });
+    const forKnown = await gw.browser().post('/api/forgot-password', { email: known.user.email });
+    expect(forUnknown.status).toBe(200);
+    expect(forUnknown.text).toBe(forKnown.text);
+
+    // Once the known address's mail has arrived, the unknown one's would have too.
+    await waitFor('the e-mail to the known address', async () => (await mailsTo(known.user.email)).length > 0, { timeoutMs: 20_000 });
+    expect(await mailsTo(unknownAddress)).toEqual([]);
+  });
+
+  it('when a token is unknown or expired, then it is invalid and cannot reset a password', async () => {
+    const { user, password } = await gw.createAgent();
+    expect((await gw.browser().post('/api/validate-reset-token', { token: 'made-up-token' })).json).toEqual({ valid: false });
+    const madeUp = await gw.browser().post('/api/reset-password', { token: 'made-up-token', password: 'whatever-password' });
+    expect(madeUp.status).toBe(400);
+    expect(madeUp.json.error).toBe('Invalid or Expired Link');
+
+    await gw.browser().post('/api/forgot-password', { email: user.email });
+    const [mail] = await waitFor('the reset e-mail', async () => {
+      const mails = await mailsTo(user.email);
+      return mails.length > 0 ? mails : undefined;
+    }, { timeoutMs: 20_000 });
+    const token = resetLinkIn(mail!).searchParams.get('token')!;
+    // An hour later…
+    await gw.pool.query("UPDATE password_reset_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [user.id]);
+    expect((await gw.browser().post('/api/validate-reset-token', { token })).json).toEqual({ valid: false });
+    const expired = await gw.browser().post('/api/reset-password', { token, password: 'whatever-password' });
+    expect(expired.status).toBe(400);
+    expect(expired.json.error).toBe('Invalid or Expired Link');
+    expect((await gw.browser().post('/api/login', { username: user.username, password })).status).toBe(200);
+  });
+
+  it('when the inputs are bad, then the answers are 400 with the spec messages', async () => {
+    const browser = gw.browser();
+    expect((await browser.post('/api/forgot-password', { email: 'not-an-email' })).json.error).toBe('Please enter a valid email address');
+    expect((await browser.post('/api/forgot-password', {})).json.error).toBe('Please enter a valid email address');
+    expect((await browser.post('/api/reset-password', { token: 'x', password: 'short' })).json.error).toBe('Password must be at least 8 characters');
+    expect((await browser.post('/api/reset-password', { password: 'long-enough' })).json.error).toBe('No reset token');
+    expect((await browser.post('/api/validate-reset-token', { token: 7 })).status).toBe(400);
+  });
+
+  it('when one address asks for many reset links, then requests beyond the limit get 429 with Retry-After', async () => {
+    const browser = gw.browser();
+    const email = 'flooded@example.com';
+    const ip = { 'x-forwarded-for': '192.0.2.90' };
+    for (let i = 0; i < 5; i++) expect((await browser.post('/api/forgot-password', { email }, { headers: ip })).status).toBe(200);
+    const refused = await browser.post('/api/forgot-password', { email }, { headers: ip });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.json.error).toMatch(/^Too many password reset requests/);
+  });
+});
