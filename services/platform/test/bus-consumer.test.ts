@@ -151,4 +151,39 @@ describe('consumer', () => {
       await proxy.close();
     }
   });
+
+  it('when a consumer stops while a handler runs, then it waits for the handler and acks its message', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    f.consumerQueues.add('consumer-drain');
+    const consumer = await startConsumer({
+      bus,
+      pool: f.pool,
+      queue: 'consumer-drain',
+      subscriptions: [
+        subscribe('user.deleted', async (data, ctx) => {
+          started = true;
+          await gate;
+          await recordDeletion('consumer-drain', ctx, data.userId);
+        }),
+      ],
+      log: f.log,
+    });
+    const envelope = userDeletedEnvelope();
+    publishRaw(f, 'user.deleted', envelope, envelope.id);
+    await waitFor('the handler to start', () => started);
+
+    let stopped = false;
+    const stopping = consumer.stop().then(() => (stopped = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+
+    expect(await deletionsBy('consumer-drain', envelope.id)).toBe(1);
+    // Its channel is closed now, so an unacked message would be back in the queue.
+    const { messageCount } = await f.channel.checkQueue(f.name('consumer-drain'));
+    expect(messageCount).toBe(0);
+  });
 });

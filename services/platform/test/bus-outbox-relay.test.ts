@@ -150,4 +150,31 @@ describe('outbox relay', () => {
       await worker.stop();
     }
   });
+
+  it('when the relay loses its LISTEN connection, then it reconnects and is woken by new events again', async () => {
+    // Only NOTIFY can wake this relay: its sweep is an hour away.
+    await relay.stop();
+    const listening = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log, sweepMs: 3_600_000 });
+    const listenerPid = async () => {
+      const { rows } = await f.pool.query(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN%'`,
+        [`outbox-listener ${f.schema}`],
+      );
+      return rows[0]?.pid as number | undefined;
+    };
+    try {
+      const first = await waitFor('the relay to listen', listenerPid);
+      await f.pool.query('SELECT pg_terminate_backend($1)', [first]);
+      await waitFor('the relay to listen again', async () => {
+        const pid = await listenerPid();
+        return pid !== undefined && pid !== first;
+      });
+
+      const id = await writeUserDeleted();
+
+      await waitFor('the event to arrive', () => received.has(id));
+    } finally {
+      await listening.stop();
+    }
+  });
 });

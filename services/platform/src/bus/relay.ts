@@ -175,7 +175,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   async function listen(): Promise<void> {
     listenerTimer = undefined;
     if (stopped) return;
-    const client = new pg.Client({ connectionString: options.databaseUrl });
+    const client = new pg.Client({ connectionString: options.databaseUrl, application_name: `outbox-listener ${schema}` });
     const retry = (err?: unknown) => {
       if (listener !== client) return;
       listener = undefined;

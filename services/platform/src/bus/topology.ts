@@ -8,7 +8,9 @@ import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, exchangeFor, type MessageType } fro
  * Per consumer queue Q:
  *   Q        durable, bound to the routing keys it subscribes to
  *   Q.retry  failed messages wait here for their per-message TTL, then RabbitMQ dead-letters
- *            them back to Q through the default exchange
+ *            them back to Q through the default exchange. TTLs expire only at the head of a
+ *            queue, so a message waiting 30 s can hold back a 1 s one queued behind it: a
+ *            retry may come late, never lost.
  *   Q.dlq    messages that failed every attempt, or could not be parsed; inspected and
  *            replayed with `npm run dlq`
  */
