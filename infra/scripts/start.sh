@@ -22,7 +22,8 @@ node_modules/.bin/concurrently \
 SUPERVISOR=$!
 
 # Ctrl-C reaches every process of the terminal's group; from a script or `kill`, pass it on.
-trap 'kill -TERM "$SUPERVISOR" 2>/dev/null || true' INT TERM
+STOPPING=
+trap 'STOPPING=1; kill -TERM "$SUPERVISOR" 2>/dev/null || true' INT TERM
 
 announce() {
   local deadline=$((SECONDS + 120))
@@ -56,4 +57,6 @@ STATUS=$?
 while kill -0 "$SUPERVISOR" 2>/dev/null; do wait "$SUPERVISOR"; STATUS=$?; done
 kill "$ANNOUNCER" 2>/dev/null
 wait "$ANNOUNCER" 2>/dev/null
+# Stopped on request (Ctrl-C, SIGTERM): that is a clean end, whatever the children's codes.
+[[ -n "$STOPPING" ]] && exit 0
 exit "$STATUS"
