@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@warmline/platform';
 import { TEST_REDIS_URL } from '@warmline/platform/testing/index';
 import { ensureFirstAdmin } from '../src/domain/first-admin';
+import { seedDemoAccounts } from '../src/seed';
 import { Browser, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /** Login, the current user, logout, sessions and throttling, through the real gateway. */
@@ -226,9 +227,28 @@ describe('login throttling', () => {
 
 describe('first admin', () => {
   it('when an admin already exists, then ADMIN_USERNAME at a later start creates no second admin', async () => {
+    const admins = async () =>
+      (await gw.pool.query<{ username: string }>('SELECT username FROM users WHERE is_admin ORDER BY username')).rows.map((r) => r.username);
+    const before = await admins();
+    expect(before).toContain(gw.admin.username);
     await ensureFirstAdmin(gw.pool, { username: 'another_admin', password: 'another-password' }, createLogger('test', 'silent'));
-    const { rows } = await gw.pool.query<{ username: string }>('SELECT username FROM users WHERE is_admin');
-    expect(rows.map((r) => r.username)).toEqual([gw.admin.username]);
+    expect(await admins()).toEqual(before);
+  });
+});
+
+describe('demo accounts', () => {
+  it('when the demo seed runs twice, then the accounts are created once and both can log in', async () => {
+    const accounts = {
+      admin: { username: 'demo_admin', password: 'demo-admin-password', email: 'demo.admin@example.com' },
+      agent: { username: 'demo_agent', password: 'demo-agent-password', email: 'demo.agent@example.com', role: 'Agency Owner' as const },
+    };
+    expect(await seedDemoAccounts(gw.pool, accounts)).toEqual({ admin: 'created', agent: 'created' });
+    expect(await seedDemoAccounts(gw.pool, accounts)).toEqual({ admin: 'exists', agent: 'exists' });
+
+    const admin = await gw.browser().post('/api/login', { username: 'demo_admin', password: 'demo-admin-password' });
+    expect(admin.json).toEqual(expect.objectContaining({ isAdmin: true, email: 'demo.admin@example.com' }));
+    const agent = await gw.browser().post('/api/login', { username: 'demo_agent', password: 'demo-agent-password' });
+    expect(agent.json).toEqual(expect.objectContaining({ isAdmin: false, role: 'Agency Owner', agencyName: 'Demo Agency' }));
   });
 });
 
