@@ -62,6 +62,16 @@ export async function createTestDatabase(prefix = 'wl_test'): Promise<TestDataba
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
       try {
+        // pool.end() resolves before its sockets are gone; forcing them off at once makes
+        // the closing clients emit errors in the test process. Give them a moment first.
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await c.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (!rows[0]?.n) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await c.end();
