@@ -1,0 +1,383 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { parseConfig, createPool, createLogger } from '@warmline/platform';
+import {
+  createTestDatabase,
+  freePort,
+  requireService,
+  TEST_AMQP_URL,
+  TEST_IDENTITY_SECRET,
+  TEST_REDIS_URL,
+  uniqueName,
+  type TestDatabase,
+} from '@warmline/platform/testing/index';
+import { gatewayEnv } from '@warmline/gateway/config';
+import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
+import { seedDemoAccounts } from '@warmline/gateway/seed';
+import { notificationsEnv } from '@warmline/notifications/config';
+import { startNotifications } from '@warmline/notifications/service';
+
+/**
+ * The end-to-end harness: the whole system in this process (gateway serving the built SPA,
+ * the notifications worker writing .eml files), on free ports, with its own database, bus
+ * namespace, Redis prefix and mail directory, driven by Debian's Chromium through
+ * playwright-core.
+ */
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_DIR = path.join(REPO_ROOT, 'web');
+export const WEB_DIST_DIR = path.join(WEB_DIR, 'dist');
+export const TEST_RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+// ---------------------------------------------------------------- the SPA build
+
+function newestChange(target: string): number {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestChange(path.join(target, entry)));
+  return newest;
+}
+
+/** Whether web/dist is missing or older than the SPA's sources (or its contracts). */
+export function spaBuildIsStale(): boolean {
+  const index = path.join(WEB_DIST_DIR, 'index.html');
+  if (!existsSync(index)) return true;
+  const built = statSync(index).mtimeMs;
+  const sources = [
+    path.join(WEB_DIR, 'src'),
+    path.join(WEB_DIR, 'index.html'),
+    path.join(WEB_DIR, 'vite.config.ts'),
+    path.join(WEB_DIR, 'package.json'),
+    path.join(REPO_ROOT, 'services/contracts/src'),
+  ];
+  return sources.some((source) => existsSync(source) && newestChange(source) > built);
+}
+
+/**
+ * Builds the SPA when it is missing or stale. A lock directory keeps two test files from
+ * building at once; the second waits and then finds the build fresh.
+ */
+export async function ensureSpaBuilt(): Promise<void> {
+  if (!spaBuildIsStale()) return;
+  const lock = path.join(WEB_DIR, '.e2e-build-lock');
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`Gave up waiting for ${lock}; remove it if no build is running`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    if (!spaBuildIsStale()) return;
+    execFileSync('npm', ['run', 'build', '-w', 'web'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A private copy of the build for one running system, so a rebuild of web/dist while the
+ * tests run (another terminal, `make build`) cannot pull files from under the browser.
+ * Copies again when it caught a build half-written.
+ */
+async function snapshotSpaBuild(into: string): Promise<string> {
+  for (let attempt = 1; ; attempt += 1) {
+    rmSync(into, { recursive: true, force: true });
+    cpSync(WEB_DIST_DIR, into, { recursive: true });
+    if (isCompleteBuild(into)) return into;
+    if (attempt >= 20) throw new Error(`${WEB_DIST_DIR} is incomplete (a build still running?); run 'npm run build -w web'`);
+    await new Promise((r) => setTimeout(r, 500));
+    await ensureSpaBuilt();
+  }
+}
+
+function isCompleteBuild(dir: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(dir, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[] }>;
+    const files = Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.css ?? [])]);
+    return existsSync(path.join(dir, 'index.html')) && files.every((file) => existsSync(path.join(dir, file)));
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------- the system
+
+export interface Account {
+  username: string;
+  password: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface RunningSystem {
+  /** The gateway's address, e.g. http://127.0.0.1:41234 (also its PUBLIC_URL). */
+  url: string;
+  mailDir: string;
+  admin: Account;
+  customer: Account;
+  stop(): Promise<void>;
+}
+
+/** Starts gateway + notifications against the real PostgreSQL, Redis and RabbitMQ. */
+export async function startSystem(): Promise<RunningSystem> {
+  await ensureSpaBuilt();
+  await requireService('Redis', TEST_REDIS_URL);
+  await requireService('RabbitMQ', TEST_AMQP_URL);
+  const database: TestDatabase = await createTestDatabase('wl_e2e');
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'warmline-e2e-'));
+  const mailDir = path.join(workDir, 'mail');
+  mkdirSync(mailDir);
+  const redisPrefix = `${uniqueName('e2e')}:`;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const shared = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error',
+    DATABASE_URL: database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    AMQP_URL: TEST_AMQP_URL,
+    IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+    BUS_NAMESPACE: uniqueName('t').toLowerCase(),
+  };
+
+  const stops: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const close of stops.reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        console.warn('e2e harness: error while stopping', err);
+      }
+    }
+  };
+  stops.push(() => database.drop());
+  stops.push(() => rm(workDir, { recursive: true, force: true }));
+  stops.push(() => deleteRedisKeys(redisPrefix));
+
+  try {
+    const webDistDir = await snapshotSpaBuild(path.join(workDir, 'web-dist'));
+    const notificationsConfig = parseConfig(notificationsEnv, { ...shared, NOTIFICATIONS_PORT: '0', MAIL_DIR: mailDir });
+    const notifications = await startNotifications(
+      notificationsConfig,
+      createLogger('notifications', notificationsConfig.LOG_LEVEL),
+    );
+    stops.push(() => notifications.stop());
+    const gateway = await startGateway(
+      parseConfig(gatewayEnv, {
+        ...shared,
+        GATEWAY_PORT: String(port),
+        PUBLIC_URL: url,
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+        REDIS_PREFIX: redisPrefix,
+        WEB_DIST_DIR: webDistDir,
+      }),
+    );
+    stops.push(() => gateway.stop());
+
+    const admin: Account = {
+      username: 'e2e-admin',
+      password: 'admin password 1',
+      email: 'e2e-admin@example.com',
+      firstName: 'Ada',
+      lastName: 'Admin',
+    };
+    const customer: Account = {
+      username: 'e2e-agent',
+      password: 'agent password 1',
+      email: 'e2e-agent@example.com',
+      firstName: 'Carla',
+      lastName: 'Customer',
+    };
+    const pool = createPool(database.url, GATEWAY_SCHEMA);
+    try {
+      await seedDemoAccounts(pool, { admin, agent: customer });
+    } finally {
+      await pool.end();
+    }
+    return { url, mailDir, admin, customer, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function deleteRedisKeys(prefix: string): Promise<void> {
+  const client = createClient({ url: TEST_REDIS_URL });
+  await client.connect();
+  try {
+    const keys: string[] = [];
+    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) keys.push(...batch);
+    if (keys.length) await client.del(keys);
+  } finally {
+    await client.close();
+  }
+}
+
+// ---------------------------------------------------------------- mail
+
+/** Every message written to the mail directory so far, decoded from quoted-printable. */
+export async function readMail(mailDir: string): Promise<string[]> {
+  const files = (await readdir(mailDir, { recursive: true })).filter((f) => f.endsWith('.eml')).sort();
+  return Promise.all(files.map(async (f) => decodeQuotedPrintable(await readFile(path.join(mailDir, f), 'utf8'))));
+}
+
+function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** Waits for a message to `to` that carries a reset link, and returns the link. */
+export async function waitForResetLink(mailDir: string, to: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const message of await readMail(mailDir)) {
+      if (!message.toLowerCase().includes(to.toLowerCase())) continue;
+      const link = /https?:\/\/[^\s"'<>]+\/reset-password\?token=[A-Za-z0-9_%.~-]+/.exec(message)?.[0];
+      if (link) return link;
+    }
+    if (Date.now() > deadline) throw new Error(`No e-mail with a reset link for ${to} arrived in ${mailDir} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// ---------------------------------------------------------------- the browser
+
+/** Headless Debian Chromium; fails with how to install it when it is missing. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH}: the end-to-end tests need it. ` +
+        "`make test` installs it (apt-get install -y chromium); or run 'apt-get install -y chromium' yourself.",
+    );
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A folder name from a test's full name ('e2e/accounts.e2e.test.ts > logging in > when …'). */
+function safeName(fullName: string): string {
+  const [file = '', ...names] = fullName.split(' > ');
+  return (
+    [path.basename(file), ...names]
+      .join('--')
+      .replace(/[^A-Za-z0-9 _.-]+/g, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      .slice(0, 150) || 'unnamed-test'
+  );
+}
+
+export interface E2E {
+  readonly system: RunningSystem;
+  readonly browser: Browser;
+  /** A fresh browser context (own cookies and storage) per test. */
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Opens a path of the system in the test's page. */
+  open(pathname: string): Promise<void>;
+  /** A path of the current page, e.g. '/dashboard'. */
+  pathname(): string;
+}
+
+/**
+ * Registers the hooks of an end-to-end test file: the system and the browser for the whole
+ * file, a new context and page per test, and on failure a screenshot and the page's console
+ * under test-results/<test name>/.
+ */
+export function useE2E(options: { viewport?: { width: number; height: number } } = {}): E2E {
+  let system: RunningSystem | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  let consoleLines: string[] = [];
+
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`e2e: ${what} is not ready (did beforeAll fail?)`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    system = await startSystem();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  beforeEach(async () => {
+    consoleLines = [];
+    context = await need(browser, 'the browser').newContext({
+      baseURL: need(system, 'the system').url,
+      viewport: options.viewport ?? { width: 1280, height: 800 },
+    });
+    page = await context.newPage();
+    page.on('console', (message) => consoleLines.push(`[${message.type()}] ${message.text()}`));
+    page.on('pageerror', (error) => consoleLines.push(`[pageerror] ${error.stack ?? error.message}`));
+    page.on('requestfailed', (request) =>
+      consoleLines.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`),
+    );
+  });
+
+  afterEach(async ({ task }) => {
+    try {
+      if (task.result?.state === 'fail' && page) {
+        const dir = path.join(TEST_RESULTS_DIR, safeName(task.fullName ?? task.name));
+        mkdirSync(dir, { recursive: true });
+        await page.screenshot({ path: path.join(dir, 'screenshot.png'), fullPage: true }).catch((err: Error) => {
+          consoleLines.push(`[harness] screenshot failed: ${err.message}`);
+        });
+        writeFileSync(path.join(dir, 'console.log'), [`url: ${page.url()}`, ...consoleLines].join('\n') + '\n');
+      }
+    } finally {
+      await context?.close();
+      context = undefined;
+      page = undefined;
+    }
+  });
+
+  return {
+    get system() {
+      return need(system, 'the system');
+    },
+    get browser() {
+      return need(browser, 'the browser');
+    },
+    get context() {
+      return need(context, 'the browser context');
+    },
+    get page() {
+      return need(page, 'the page');
+    },
+    async open(pathname: string) {
+      await need(page, 'the page').goto(pathname);
+    },
+    pathname() {
+      return new URL(need(page, 'the page').url()).pathname;
+    },
+  };
+}
