@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { baseEnv, ConfigError } from '@warmline/platform/config';
+import { paymentProviderSchema, type PaymentProviderName } from '@warmline/contracts';
+
+/** An unset or empty variable means "not configured" (docker-compose passes '' for `${X:-}`). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+export const ordersEnv = {
+  ...baseEnv,
+  ORDERS_PORT: z.coerce.number().int().min(0).max(65535).default(3102),
+  /**
+   * 'sandbox' (cards confirmed by this service, Stripe's test numbers) or 'stripe'. Unset:
+   * stripe when STRIPE_SECRET_KEY is set, else sandbox — except in production, where the
+   * sandbox must be chosen explicitly so a missing key never silently takes fake payments.
+   */
+  PAYMENT_PROVIDER: optional(paymentProviderSchema),
+  STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_/, "must start with 'sk_' (or 'rk_')")),
+  STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_/, "must start with 'pk_'")),
+  /** Verifies `POST /api/webhooks/stripe`; without it that route answers 503. */
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_/, "must start with 'whsec_'")),
+  /** Where the Stripe SDK sends API calls (tests point it at a local stand-in). */
+  STRIPE_API_BASE: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+};
+
+export type OrdersConfig = z.infer<z.ZodObject<typeof ordersEnv>>;
+
+/**
+ * The payment provider this configuration asks for; throws a one-line ConfigError when the
+ * combination cannot work (stripe without keys, an implicit sandbox in production).
+ */
+export function resolvePaymentProvider(config: OrdersConfig): PaymentProviderName {
+  const provider = config.PAYMENT_PROVIDER ?? (config.STRIPE_SECRET_KEY ? 'stripe' : 'sandbox');
+  if (provider === 'stripe') {
+    const needed = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'] as const;
+    const missing: string[] = needed.filter((name) => !config[name]);
+    // In production an order could never be marked paid without the webhook.
+    if (config.NODE_ENV === 'production' && !config.STRIPE_WEBHOOK_SECRET) missing.push('STRIPE_WEBHOOK_SECRET');
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration: the stripe payment provider needs ${missing.join(', ')}`,
+      );
+    }
+  }
+  if (provider === 'sandbox' && config.NODE_ENV === 'production' && config.PAYMENT_PROVIDER !== 'sandbox') {
+    throw new ConfigError(
+      'Invalid configuration: PAYMENT_PROVIDER: no real payments are configured in production; set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or PAYMENT_PROVIDER=sandbox to take test payments on purpose',
+    );
+  }
+  return provider;
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { withTransaction } from '@warmline/platform/db/index';
+import { enqueue } from '@warmline/platform/bus/index';
+import { AppError, conflict } from '@warmline/platform/errors';
+import type { Identity } from '@warmline/platform/http/identity';
+import type { CreatePaymentIntentRequest, EventData, PackageQuote } from '@warmline/contracts';
+import {
+  attachIntent,
+  findIntentOfOrder,
+  findOrder,
+  findOrderByIdempotencyKey,
+  insertPackageOrder,
+  insertPaymentIntent,
+  type PackageOrder,
+  type PaymentIntentRow,
+} from '../db/orders';
+import { SOURCE, type OrdersContext } from './context';
+
+export interface CreatePackageOrderInput {
+  /** The parsed body: it already carries the server's quote (the browser's amount matched it). */
+  request: CreatePaymentIntentRequest;
+  /** From the body or the Idempotency-Key header; the same key gives back the same order. */
+  idempotencyKey: string | undefined;
+  buyer: Identity;
+  correlationId: string;
+}
+
+export interface PackageOrderWithIntent {
+  order: PackageOrder;
+  intent: PaymentIntentRow;
+  /** True when this answered a retry of an earlier request. */
+  replayed: boolean;
+}
+
+/**
+ * A checkout asks to pay: record the pending order and `order.created` in one transaction,
+ * then give it a payment intent at the provider. A retry with the same idempotency key
+ * returns the same order and client secret, also when the first attempt died half-way
+ * (order recorded, intent not yet created).
+ */
+export async function createPackageOrder(ctx: OrdersContext, input: CreatePackageOrderInput): Promise<PackageOrderWithIntent> {
+  const { quote, billing } = input.request;
+  const key = input.idempotencyKey;
+
+  let order = key ? await findOrderByIdempotencyKey(ctx.pool, key) : null;
+  let replayed = order !== null;
+  if (!order) {
+    order = await withTransaction(ctx.pool, async (db) => {
+      const inserted = await insertPackageOrder(db, {
+        id: randomUUID(),
+        quote,
+        buyerUserId: input.buyer.userId,
+        billing,
+        idempotencyKey: key,
+        provider: ctx.provider.name,
+      });
+      if (inserted) {
+        await enqueue(db, { type: 'order.created', data: orderFacts(inserted), correlationId: input.correlationId, source: SOURCE });
+      }
+      return inserted;
+    });
+    if (!order && key) {
+      // A concurrent request with the same key committed first.
+      order = await findOrderByIdempotencyKey(ctx.pool, key);
+      replayed = true;
+    }
+    if (!order) throw new Error('The order was neither inserted nor found');
+  }
+  if (replayed) assertSameOrder(order, quote, input.buyer);
+
+  const intent = await ensureIntent(ctx, order);
+  return { order, intent, replayed };
+}
+
+/** The same key must mean the same purchase by the same buyer; anything else is a client bug or a guess. */
+function assertSameOrder(order: PackageOrder, quote: PackageQuote, buyer: Identity): void {
+  const same =
+    order.tier === quote.tier &&
+    order.count === quote.count &&
+    order.amountCents === quote.amountCents &&
+    order.leadType === (quote.leadType ?? null) &&
+    order.ageRange === (quote.ageRange ?? null) &&
+    order.buyerUserId === buyer.userId;
+  if (!same) throw conflict('This idempotency key was already used for a different order');
+}
+
+/** One intent per order, created under the order's row lock so concurrent retries cannot make two. */
+async function ensureIntent(ctx: OrdersContext, order: PackageOrder): Promise<PaymentIntentRow> {
+  return withTransaction(ctx.pool, async (db) => {
+    await findOrder(db, order.id, { forUpdate: true });
+    const existing = await findIntentOfOrder(db, order.id);
+    if (existing) return existing;
+    let created;
+    try {
+      created = await ctx.provider.createIntent({
+        orderId: order.id,
+        amountCents: order.amountCents,
+        currency: order.currency,
+        description: order.description,
+        // Per order, so a retry after a lost answer finds the intent Stripe already made.
+        idempotencyKey: `warmline-order-${order.id}`,
+        metadata: intentMetadata(order),
+        ...(order.billingEmail ? { receiptEmail: order.billingEmail } : {}),
+      });
+    } catch (err) {
+      ctx.log.error({ err: err instanceof AppError && err.cause ? err.cause : err, orderId: order.id, provider: ctx.provider.name }, 'creating the payment intent failed');
+      throw err;
+    }
+    const intent = await insertPaymentIntent(db, {
+      id: created.id,
+      provider: ctx.provider.name,
+      orderId: order.id,
+      clientSecret: created.clientSecret,
+      amountCents: order.amountCents,
+    });
+    await attachIntent(db, order.id, created.id);
+    return intent;
+  });
+}
+
+function intentMetadata(order: PackageOrder): Record<string, string> {
+  return {
+    orderId: order.id,
+    tier: order.tier,
+    count: String(order.count),
+    ...(order.leadType ? { leadType: order.leadType } : {}),
+    ...(order.ageRange ? { ageRange: order.ageRange } : {}),
+  };
+}
+
+/** What every order event says about a package order. */
+export function orderFacts(order: PackageOrder): EventData<'order.created'> {
+  return {
+    orderId: order.id,
+    kind: 'package',
+    tier: order.tier,
+    count: order.count,
+    unitPriceCents: order.unitPriceCents,
+    amountCents: order.amountCents,
+    currency: order.currency,
+    description: order.description,
+    buyerUserId: order.buyerUserId,
+    ...(order.billingEmail ? { billingEmail: order.billingEmail } : {}),
+  };
+}
+
+/**
+ * The order as its buyer may see it: anyone holding the id of an anonymous order (the
+ * success page after a public checkout), otherwise only the buyer and admins.
+ */
+export async function orderForViewer(ctx: OrdersContext, orderId: string, viewer: Identity): Promise<PackageOrder> {
+  const order = await findOrder(ctx.pool, orderId);
+  const visible =
+    order !== null && (order.buyerUserId === null || order.buyerUserId === viewer.userId || viewer.isAdmin);
+  if (!order || !visible) throw new AppError('OrderNotFound', 'Order not found', 404);
+  return order;
+}

@@ -1,0 +1,206 @@
+import { timingSafeEqual } from 'node:crypto';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import { withTransaction } from '@warmline/platform/db/index';
+import { enqueue } from '@warmline/platform/bus/index';
+import { AppError } from '@warmline/platform/errors';
+import type { BillingDetails, PaymentProviderName, SandboxConfirmRequest, SandboxConfirmResponse } from '@warmline/contracts';
+import {
+  findIntent,
+  findOrder,
+  markOrderFailed,
+  markOrderPaid,
+  recordWebhookEvent,
+  setIntentStatus,
+  updateBilling,
+  type PackageOrder,
+} from '../db/orders';
+import { SOURCE, type OrdersContext } from './context';
+import { orderFacts } from './package-orders';
+import { intentIdOfClientSecret } from './payment-provider';
+import { sandboxCardOutcome } from './sandbox-cards';
+
+/**
+ * The outcome of a payment, whoever reports it: the sandbox's card form or Stripe's webhook.
+ * Both providers go through these two functions, so an order is paid (and `payment.succeeded`
+ * published) exactly once however many times and ways the news arrives.
+ */
+
+export interface PaymentReport {
+  intentId: string;
+  provider: PaymentProviderName;
+  /** The provider's event id; a repeat of a recorded one changes nothing. */
+  eventId?: string;
+  eventType?: string;
+  /** Billing details given at payment time (the second brand's checkout sends them). */
+  billing?: BillingDetails;
+  correlationId: string;
+}
+
+export type PaymentOutcome =
+  | { outcome: 'recorded'; order: PackageOrder }
+  | { outcome: 'already-paid'; order: PackageOrder }
+  | { outcome: 'duplicate-event' }
+  | { outcome: 'unknown-intent' };
+
+/** The provider took the money: the order becomes paid and `payment.succeeded` is enqueued, once. */
+export async function recordPaymentSucceeded(ctx: OrdersContext, report: PaymentReport): Promise<PaymentOutcome> {
+  return withTransaction(ctx.pool, async (db) => {
+    if (report.eventId && !(await recordWebhookEvent(db, report.provider, report.eventId, report.eventType ?? 'payment.succeeded'))) {
+      return { outcome: 'duplicate-event' };
+    }
+    const intent = await findIntent(db, report.intentId, { forUpdate: true });
+    if (!intent) return { outcome: 'unknown-intent' };
+    const current = await findOrder(db, intent.orderId, { forUpdate: true });
+    if (!current) throw new Error(`Payment intent ${intent.id} points at missing order ${intent.orderId}`);
+    if (current.status === 'paid') return { outcome: 'already-paid', order: current };
+
+    if (report.billing) await updateBilling(db, current.id, report.billing);
+    await setIntentStatus(db, intent.id, 'succeeded', null);
+    const order = await markOrderPaid(db, current.id);
+    await enqueue(db, {
+      type: 'payment.succeeded',
+      data: {
+        ...orderFacts(order),
+        provider: intent.provider,
+        paymentIntentId: intent.id,
+        paidAt: (order.paidAt ?? new Date()).toISOString(),
+      },
+      correlationId: report.correlationId,
+      source: SOURCE,
+    });
+    ctx.log.info({ orderId: order.id, intentId: intent.id, provider: intent.provider, amountCents: order.amountCents }, 'order paid');
+    return { outcome: 'recorded', order };
+  });
+}
+
+export interface PaymentFailureReport extends PaymentReport {
+  /** For the buyer, e.g. 'Your card was declined.' */
+  message: string;
+  code?: string;
+}
+
+/**
+ * The provider refused the card: the order is marked failed with the reason and stays
+ * payable (the buyer may retry with another card); `payment.failed` is enqueued. A failure
+ * reported after the order was paid (an earlier attempt arriving late) changes nothing.
+ */
+export async function recordPaymentFailed(ctx: OrdersContext, report: PaymentFailureReport): Promise<PaymentOutcome> {
+  return withTransaction(ctx.pool, async (db) => {
+    if (report.eventId && !(await recordWebhookEvent(db, report.provider, report.eventId, report.eventType ?? 'payment.failed'))) {
+      return { outcome: 'duplicate-event' };
+    }
+    const intent = await findIntent(db, report.intentId, { forUpdate: true });
+    if (!intent) return { outcome: 'unknown-intent' };
+    const current = await findOrder(db, intent.orderId, { forUpdate: true });
+    if (!current) throw new Error(`Payment intent ${intent.id} points at missing order ${intent.orderId}`);
+    if (current.status === 'paid') return { outcome: 'already-paid', order: current };
+
+    if (report.billing) await updateBilling(db, current.id, report.billing);
+    await setIntentStatus(db, intent.id, 'requires_payment_method', report.message);
+    const order = await markOrderFailed(db, current.id, report.message);
+    await enqueue(db, {
+      type: 'payment.failed',
+      data: {
+        ...orderFacts(order),
+        provider: intent.provider,
+        paymentIntentId: intent.id,
+        failureMessage: report.message,
+        ...(report.code ? { failureCode: report.code } : {}),
+      },
+      correlationId: report.correlationId,
+      source: SOURCE,
+    });
+    ctx.log.info({ orderId: order.id, intentId: intent.id, code: report.code }, 'payment failed');
+    return { outcome: 'recorded', order };
+  });
+}
+
+/* ------------------------------------------------------------------- sandbox ---------- */
+
+/**
+ * The sandbox card form was submitted. A test card that succeeds takes the same path as
+ * Stripe's `payment_intent.succeeded`; a declined one records the failure and answers 402
+ * with Stripe's message. Confirming an intent that is already paid changes nothing.
+ */
+export async function confirmSandboxPayment(
+  ctx: OrdersContext,
+  card: SandboxConfirmRequest,
+  correlationId: string,
+): Promise<SandboxConfirmResponse> {
+  if (ctx.provider.name !== 'sandbox') {
+    throw new AppError('SandboxDisabled', 'Sandbox payments are not enabled on this site', 404);
+  }
+  const intentId = intentIdOfClientSecret(card.clientSecret);
+  const intent = intentId ? await findIntent(ctx.pool, intentId) : null;
+  if (!intent || intent.provider !== 'sandbox' || !sameSecret(intent.clientSecret, card.clientSecret)) {
+    throw new AppError('PaymentSessionNotFound', 'Payment session not found; please start the payment again', 404);
+  }
+  const answer: SandboxConfirmResponse = { status: 'succeeded', orderId: intent.orderId, paymentIntentId: intent.id };
+  if (intent.status === 'succeeded') return answer;
+
+  const outcome = sandboxCardOutcome(card.cardNumber);
+  const report = { intentId: intent.id, provider: 'sandbox' as const, correlationId, ...(card.billing ? { billing: card.billing } : {}) };
+  if (outcome.succeeded) {
+    await recordPaymentSucceeded(ctx, report);
+    return answer;
+  }
+  const failed = await recordPaymentFailed(ctx, { ...report, message: outcome.message, code: outcome.declineCode ?? outcome.code });
+  // A concurrent confirmation with a good card won: the order is paid after all.
+  if (failed.outcome === 'already-paid') return answer;
+  throw new AppError('CardDeclined', outcome.message, 402, {
+    code: outcome.code,
+    ...(outcome.declineCode ? { declineCode: outcome.declineCode } : {}),
+    orderId: intent.orderId,
+  });
+}
+
+function sameSecret(stored: string, given: string): boolean {
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/* -------------------------------------------------------------------- stripe ---------- */
+
+export type StripeEventOutcome = PaymentOutcome | { outcome: 'ignored' };
+
+const emailSchema = z.email();
+
+/**
+ * A verified Stripe event. Payment intents' outcomes go through the same functions as the
+ * sandbox's; other event types are acknowledged and ignored (the endpoint should subscribe
+ * only to `payment_intent.succeeded` and `payment_intent.payment_failed`).
+ */
+export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event, correlationId: string): Promise<StripeEventOutcome> {
+  switch (event.type) {
+    case 'payment_intent.succeeded': {
+      const intent = event.data.object;
+      const email = emailSchema.safeParse(intent.receipt_email);
+      return recordPaymentSucceeded(ctx, {
+        intentId: intent.id,
+        provider: 'stripe',
+        eventId: event.id,
+        eventType: event.type,
+        correlationId,
+        ...(email.success ? { billing: { email: email.data } } : {}),
+      });
+    }
+    case 'payment_intent.payment_failed': {
+      const intent = event.data.object;
+      const error = intent.last_payment_error;
+      const code = error?.decline_code ?? error?.code;
+      return recordPaymentFailed(ctx, {
+        intentId: intent.id,
+        provider: 'stripe',
+        eventId: event.id,
+        eventType: event.type,
+        correlationId,
+        message: error?.message || 'Your payment could not be processed.',
+        ...(code ? { code } : {}),
+      });
+    }
+    default:
+      return { outcome: 'ignored' };
+  }
+}

@@ -1,0 +1,92 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { badRequest } from '@warmline/platform/errors';
+import { parseInput } from '@warmline/platform/http/validation';
+import { ANONYMOUS } from '@warmline/platform/http/identity';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  createPaymentIntentBody,
+  sandboxConfirmBody,
+  type CreatePaymentIntentResponse,
+  type OrderStatusResponse,
+  type PaymentConfigResponse,
+} from '@warmline/contracts';
+import type { OrdersContext } from '../domain/context';
+import { createPackageOrder, orderForViewer } from '../domain/package-orders';
+import { confirmSandboxPayment } from '../domain/payments';
+
+const uuid = z.uuid();
+
+/**
+ * The orders API. Every route is reached through the gateway with its signed identity;
+ * the checkouts are public pages, so an anonymous visitor (userId null) may buy.
+ */
+export function ordersRoutes(ctx: OrdersContext): Router {
+  const router = Router();
+
+  router.get('/api/config', (_req, res) => {
+    const answer: PaymentConfigResponse = ctx.provider.publicConfig();
+    res.json(answer);
+  });
+
+  router.post('/api/create-payment-intent', async (req, res) => {
+    const request = parseInput(createPaymentIntentBody, req.body);
+    const idempotencyKey = idempotencyKeyOf(req, request.idempotencyKey);
+    const { order, intent, replayed } = await createPackageOrder(ctx, {
+      request,
+      idempotencyKey,
+      buyer: req.identity ?? ANONYMOUS,
+      correlationId: req.id,
+    });
+    const answer: CreatePaymentIntentResponse = {
+      clientSecret: intent.clientSecret,
+      orderId: order.id,
+      amount: order.amountCents / 100,
+      amountCents: order.amountCents,
+      currency: order.currency,
+      paymentProvider: intent.provider,
+    };
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(replayed ? 200 : 201).json(answer);
+  });
+
+  router.post('/api/payments/sandbox/confirm', async (req, res) => {
+    const card = parseInput(sandboxConfirmBody, req.body);
+    res.json(await confirmSandboxPayment(ctx, card, req.id));
+  });
+
+  router.get('/api/orders/:id/status', async (req, res) => {
+    const id = uuid.safeParse(req.params.id);
+    if (!id.success) throw badRequest('Order id must be a UUID');
+    const order = await orderForViewer(ctx, id.data, req.identity ?? ANONYMOUS);
+    const answer: OrderStatusResponse = {
+      orderId: order.id,
+      kind: 'package',
+      status: order.status,
+      tier: order.tier,
+      count: order.count,
+      unitPriceCents: order.unitPriceCents,
+      amountCents: order.amountCents,
+      currency: order.currency,
+      description: order.description,
+      createdAt: order.createdAt.toISOString(),
+      paidAt: order.paidAt?.toISOString() ?? null,
+      failureMessage: order.failureMessage,
+    };
+    res.json(answer);
+  });
+
+  return router;
+}
+
+/** The key from the body or the Idempotency-Key header (they must agree when both are sent). */
+function idempotencyKeyOf(req: Request, fromBody: string | undefined): string | undefined {
+  const header = req.header(IDEMPOTENCY_KEY_HEADER)?.trim();
+  if (!header) return fromBody;
+  if (!uuid.safeParse(header).success) throw badRequest('Idempotency key must be a UUID');
+  const key = header.toLowerCase();
+  if (fromBody && fromBody.toLowerCase() !== key) {
+    throw badRequest('The Idempotency-Key header and the idempotencyKey in the body differ');
+  }
+  return key;
+}

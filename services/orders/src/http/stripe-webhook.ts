@@ -1,0 +1,46 @@
+import express, { Router } from 'express';
+import Stripe from 'stripe';
+import { AppError, badRequest } from '@warmline/platform/errors';
+import { requireForwardedIdentity } from '@warmline/platform/http/identity';
+import type { OrdersContext } from '../domain/context';
+import { handleStripeEvent } from '../domain/payments';
+
+export const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';
+
+/**
+ * `POST /api/webhooks/stripe`, mounted before the JSON parser: Stripe signs the exact bytes
+ * it sent, so the body is read raw and verified before anything parses it. It comes through
+ * the gateway (anonymous identity, body streamed untouched). Each event id is handled once;
+ * a repeat answers 200 and changes nothing, so Stripe stops retrying it.
+ */
+export function stripeWebhookRoutes(ctx: OrdersContext, options: { identitySecret: string; webhookSecret: string | undefined }): Router {
+  const router = Router();
+  router.post(
+    STRIPE_WEBHOOK_PATH,
+    requireForwardedIdentity(options.identitySecret),
+    express.raw({ type: () => true, limit: '1mb' }),
+    async (req, res) => {
+      if (!options.webhookSecret) {
+        // A 5xx makes Stripe retry, so events sent before the secret is configured are not lost.
+        throw new AppError('WebhookNotConfigured', 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)', 503);
+      }
+      const signature = req.header('stripe-signature');
+      if (!signature) throw badRequest('Missing Stripe-Signature header');
+      const payload: unknown = req.body;
+      if (!Buffer.isBuffer(payload) || payload.length === 0) throw badRequest('Empty webhook body');
+
+      let event: Stripe.Event;
+      try {
+        event = Stripe.webhooks.constructEvent(payload, signature, options.webhookSecret);
+      } catch (err) {
+        req.log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'stripe webhook refused');
+        throw badRequest(`Invalid Stripe signature: ${err instanceof Error ? err.message : 'verification failed'}`);
+      }
+
+      const result = await handleStripeEvent(ctx, event, req.id);
+      req.log.info({ eventId: event.id, type: event.type, outcome: result.outcome }, 'stripe webhook handled');
+      res.json({ received: true, outcome: result.outcome });
+    },
+  );
+  return router;
+}
