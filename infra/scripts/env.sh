@@ -25,6 +25,10 @@ SESSION_SECRET=$(random_hex 32)
 ADMIN_USERNAME=admin
 ADMIN_PASSWORD=$(random_hex 9)
 DEMO_AGENT_PASSWORD=$(random_hex 9)
+# Test payments (Stripe's test card numbers); docker-compose runs in production mode, where
+# the sandbox must be chosen explicitly. Set STRIPE_SECRET_KEY/STRIPE_PUBLISHABLE_KEY and
+# PAYMENT_PROVIDER=stripe for real ones.
+PAYMENT_PROVIDER=sandbox
 ENV
   echo "env: wrote $ENV_FILE with new secrets and demo passwords" >&2
 fi

@@ -17,6 +17,7 @@ const SECRETS = {
   SESSION_SECRET: 'compose-test-session-secret-0123456789',
   ADMIN_USERNAME: 'admin',
   ADMIN_PASSWORD: 'compose-test-password',
+  PAYMENT_PROVIDER: 'sandbox',
 };
 
 interface ComposeService {
