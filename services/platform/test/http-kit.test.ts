@@ -75,7 +75,7 @@ describe('the HTTP kit', () => {
   it('when the body is not JSON, then the answer is 400, not 500', async () => {
     const res = await post('/api/widgets', '{"name":');
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe('Request body is not valid JSON');
+    expect(((await res.json()) as { error: string }).error).toBe('Request body is not valid JSON');
   });
 
   it('when a body is valid, then the route sees it and the forwarded identity', async () => {
@@ -120,7 +120,7 @@ describe('the HTTP kit', () => {
     dependencyUp = false;
     const down = await fetch(`${base}/readyz`);
     expect(down.status).toBe(503);
-    expect((await down.json()).checks.postgres).toBe('down: connection refused');
+    expect(((await down.json()) as { checks: Record<string, string> }).checks.postgres).toBe('down: connection refused');
     dependencyUp = true;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
   });
