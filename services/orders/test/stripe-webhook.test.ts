@@ -112,7 +112,7 @@ describe('POST /api/webhooks/stripe', () => {
     const answer = await deliver(payload, sign(payload, 'whsec_not_ours'));
 
     expect(answer.status).toBe(400);
-    expect(String(answer.body.error)).toMatch(/^Invalid Stripe signature/);
+    expect(answer.body.error).toBe('Invalid Stripe signature: No signatures found matching the expected signature for payload.');
     expect((await orderStatus(orderId)).status).toBe('pending');
     expect(await eventsFor('payment.succeeded', orderId)).toHaveLength(0);
   });
@@ -136,7 +136,7 @@ describe('POST /api/webhooks/stripe', () => {
     const answer = await deliver(payload, sign(payload, WEBHOOK_SECRET, tenMinutesAgo));
 
     expect(answer.status).toBe(400);
-    expect(String(answer.body.error)).toMatch(/Timestamp outside the tolerance zone/);
+    expect(answer.body.error).toBe('Invalid Stripe signature: Timestamp outside the tolerance zone');
     expect((await orderStatus(orderId)).status).toBe('pending');
   });
 

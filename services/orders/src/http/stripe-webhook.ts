@@ -33,8 +33,10 @@ export function stripeWebhookRoutes(ctx: OrdersContext, options: { identitySecre
       try {
         event = Stripe.webhooks.constructEvent(payload, signature, options.webhookSecret);
       } catch (err) {
-        req.log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'stripe webhook refused');
-        throw badRequest(`Invalid Stripe signature: ${err instanceof Error ? err.message : 'verification failed'}`);
+        const reason = err instanceof Error ? err.message : String(err);
+        req.log.warn({ reason }, 'stripe webhook refused');
+        // Stripe's first sentence says what was wrong; the rest is advice for developers.
+        throw badRequest(`Invalid Stripe signature: ${reason.trim().split(/(?<=\.)\s/)[0] ?? 'verification failed'}`);
       }
 
       const result = await handleStripeEvent(ctx, event, req.id);
