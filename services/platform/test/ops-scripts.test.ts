@@ -5,7 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMigrations } from '../src/db/index';
 import { createTestDatabase, type TestDatabase } from '../src/testing/index';
+import { serviceMigrations } from '../../../infra/scripts/migrations';
 
 /** The scripts behind `make start`: infra/scripts/env.sh and infra/scripts/migrate.ts. */
 
@@ -97,5 +99,25 @@ describe('infra/scripts/migrate.ts', () => {
     } finally {
       await client.end();
     }
+  });
+});
+
+describe('migrations when every service starts at once', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase('wl_ops_parallel');
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('when every service, twice over, migrates the same database at the same moment, then all of them succeed', async () => {
+    const all = await serviceMigrations();
+    // `make start` runs every service at once and each migrates at start; two replicas of one
+    // service would also race on the same schema.
+    const runs = [...all, ...all].map((m) => runMigrations({ databaseUrl: db.url, schema: m.schema, dir: m.dir }));
+    const results = await Promise.allSettled(runs);
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+    expect(failures).toEqual([]);
   });
 });

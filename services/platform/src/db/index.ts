@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -73,6 +74,10 @@ export async function runMigrations(options: {
     migrationsSchema: options.schema,
     createMigrationsSchema: true,
     checkOrder: false,
+    // Services start together against one database: each schema has its own advisory lock,
+    // and a second process migrating the same schema waits for the first instead of failing.
+    lockValue: migrationLockId(options.schema),
+    advisoryLockMode: 'wait',
     logger: {
       info: (m: string) => log?.debug(m),
       warn: (m: string) => log?.warn(m),
@@ -84,6 +89,11 @@ export async function runMigrations(options: {
 
 export async function pingDatabase(pool: pg.Pool): Promise<void> {
   await pool.query('select 1');
+}
+
+/** A stable advisory-lock id per schema (48 bits of its hash, a safe integer). */
+function migrationLockId(schema: string): number {
+  return createHash('sha256').update(`warmline-migrations:${schema}`).digest().readUIntBE(0, 6);
 }
 
 function assertSchemaName(schema: string): void {
