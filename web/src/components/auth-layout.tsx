@@ -2,7 +2,20 @@ import type { ReactNode } from 'react';
 import { Logo } from './brand';
 
 /** The centred card of the account screens (login, forgot and reset password). */
-export function AuthLayout({ title, subtitle, children, icon }: { title: string; subtitle?: ReactNode; children: ReactNode; icon?: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  icon,
+  tone = 'brand',
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  icon?: ReactNode;
+  /** Colour of the icon's disc: brand, success (done) or danger (a broken link). */
+  tone?: 'brand' | 'success' | 'danger';
+}) {
   return (
     <div className="auth-page">
       <header className="auth-page__brand">
@@ -10,7 +23,7 @@ export function AuthLayout({ title, subtitle, children, icon }: { title: string;
       </header>
       <main className="auth-page__main" id="main">
         <section className="card auth-card" aria-labelledby="auth-title">
-          {icon ? <div className="auth-card__icon">{icon}</div> : null}
+          {icon ? <div className={`auth-card__icon auth-card__icon--${tone}`}>{icon}</div> : null}
           <h1 id="auth-title" className="auth-card__title">
             {title}
           </h1>

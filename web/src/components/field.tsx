@@ -13,7 +13,7 @@ export function TextField({ label, error, hint, className, ...input }: TextField
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = [hint && !error ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className={['field', className ?? ''].filter(Boolean).join(' ')}>
       <Label.Root className="field__label" htmlFor={id}>
@@ -26,7 +26,7 @@ export function TextField({ label, error, hint, className, ...input }: TextField
         aria-describedby={describedBy}
         {...input}
       />
-      {hint ? (
+      {hint && !error ? (
         <p id={hintId} className="field__hint">
           {hint}
         </p>
@@ -46,7 +46,7 @@ export function PasswordField({ label, error, hint, className, ...input }: Omit<
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const [visible, setVisible] = useState(false);
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = [hint && !error ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className={['field', className ?? ''].filter(Boolean).join(' ')}>
       <Label.Root className="field__label" htmlFor={id}>
@@ -72,7 +72,7 @@ export function PasswordField({ label, error, hint, className, ...input }: Omit<
           {visible ? <EyeOffIcon /> : <EyeIcon />}
         </button>
       </div>
-      {hint ? (
+      {hint && !error ? (
         <p id={hintId} className="field__hint">
           {hint}
         </p>

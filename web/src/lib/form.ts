@@ -15,3 +15,11 @@ export function validate<T>(schema: ZodType<T>, values: unknown): Validation<T> 
   }
   return { ok: false, errors: errors as FieldErrors<T> };
 }
+
+/** Moves focus to the first field with an error, so keyboard and screen reader users land on it. */
+export function focusFirstError(form: HTMLFormElement, errors: Record<string, string | undefined>): void {
+  const first = Object.keys(errors).find((name) => errors[name]);
+  if (!first) return;
+  const field = form.elements.namedItem(first);
+  if (field instanceof HTMLElement) field.focus();
+}

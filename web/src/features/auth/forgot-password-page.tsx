@@ -7,7 +7,7 @@ import { TextField } from '../../components/field';
 import { MailIcon } from '../../components/icons';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
-import { validate } from '../../lib/form';
+import { focusFirstError, validate } from '../../lib/form';
 import { usePageTitle } from '../../lib/page-title';
 import { useForgotPassword } from './api';
 
@@ -59,6 +59,7 @@ export function ForgotPasswordPage() {
     const result = validate(forgotPasswordBody, { email });
     if (!result.ok) {
       setError(result.errors.email);
+      focusFirstError(event.currentTarget, result.errors);
       return;
     }
     setError(undefined);

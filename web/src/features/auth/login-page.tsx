@@ -6,7 +6,7 @@ import { Button } from '../../components/button';
 import { PasswordField, TextField } from '../../components/field';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
-import { validate, type FieldErrors } from '../../lib/form';
+import { focusFirstError, validate, type FieldErrors } from '../../lib/form';
 import { usePageTitle } from '../../lib/page-title';
 import { useLogin, type LoginInput } from './api';
 
@@ -30,6 +30,7 @@ export function LoginPage() {
     const result = validate(loginBody, values);
     if (!result.ok) {
       setErrors(result.errors);
+      focusFirstError(event.currentTarget, result.errors);
       return;
     }
     setErrors({});

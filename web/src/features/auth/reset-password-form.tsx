@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { resetPasswordForm } from '@warmline/contracts/accounts';
 import { Button } from '../../components/button';
 import { PasswordField } from '../../components/field';
-import { validate, type FieldErrors } from '../../lib/form';
+import { focusFirstError, validate, type FieldErrors } from '../../lib/form';
 
 type ResetValues = { password: string; confirmPassword: string };
 
@@ -16,6 +16,7 @@ export function ResetPasswordForm({ onSubmit, busy = false }: { onSubmit: (passw
     const result = validate(resetPasswordForm, values);
     if (!result.ok) {
       setErrors(result.errors);
+      focusFirstError(event.currentTarget, result.errors);
       return;
     }
     setErrors({});

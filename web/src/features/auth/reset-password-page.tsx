@@ -31,7 +31,7 @@ export function ResetPasswordPage() {
 
   if (!token) {
     return (
-      <AuthLayout title="Invalid Reset Link" icon={<AlertIcon />}>
+      <AuthLayout title="Invalid Reset Link" icon={<AlertIcon />} tone="danger">
         <p className="auth-card__text">No reset token was found in this link. Please use the link from your e-mail, or ask for a new one.</p>
         <RequestNewLink />
       </AuthLayout>
@@ -40,7 +40,7 @@ export function ResetPasswordPage() {
 
   if (done) {
     return (
-      <AuthLayout title="Password Reset Complete" icon={<CheckIcon />}>
+      <AuthLayout title="Password Reset Complete" icon={<CheckIcon />} tone="success">
         <p className="auth-card__text">Your password has been changed. Sign in with your new password.</p>
         <ButtonLink to="/login" block>
           Continue to Login
@@ -53,7 +53,7 @@ export function ResetPasswordPage() {
 
   if (rejected || check.isError || !check.data?.valid) {
     return (
-      <AuthLayout title="Invalid or Expired Link" icon={<AlertIcon />}>
+      <AuthLayout title="Invalid or Expired Link" icon={<AlertIcon />} tone="danger">
         <p className="auth-card__text">
           This password reset link is invalid or has expired. A link works once and for 1 hour.
         </p>
