@@ -236,5 +236,6 @@ describe('GET /api/config', () => {
     const answer = await orders.call('GET', '/api/config');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ paymentProvider: 'sandbox' });
+    expect((await orders.call('GET', '/api/payments/config')).body).toEqual({ paymentProvider: 'sandbox' });
   });
 });

@@ -24,7 +24,8 @@ const uuid = z.uuid();
 export function ordersRoutes(ctx: OrdersContext): Router {
   const router = Router();
 
-  router.get('/api/config', (_req, res) => {
+  // Also under /api/payments/config, in case the gateway answers /api/config itself (site settings).
+  router.get(['/api/config', '/api/payments/config'], (_req, res) => {
     const answer: PaymentConfigResponse = ctx.provider.publicConfig();
     res.json(answer);
   });
