@@ -17,11 +17,19 @@ export interface ForwardRoute {
 }
 
 /**
- * The table of forwarded routes. Empty until the internal services exist; each service's
- * issue adds its prefixes here, e.g. `{ prefix: '/api/aged-leads', target: config.CATALOG_URL }`.
+ * The table of forwarded routes: every /api path an internal service answers, in one place.
+ * Each service's issue adds its prefixes here.
  */
-export function forwardRoutes(_config: GatewayConfig): ForwardRoute[] {
-  return [];
+export function forwardRoutes(config: GatewayConfig): ForwardRoute[] {
+  return [
+    // orders: package checkouts (public), payment provider config, sandbox card confirmation,
+    // order status, and Stripe's webhook (raw body, no session, CSRF-exempt).
+    { prefix: '/api/create-payment-intent', target: config.ORDERS_URL },
+    { prefix: '/api/config', target: config.ORDERS_URL },
+    { prefix: '/api/payments', target: config.ORDERS_URL },
+    { prefix: '/api/orders', target: config.ORDERS_URL },
+    { prefix: '/api/webhooks/stripe', target: config.ORDERS_URL },
+  ];
 }
 
 /** Headers that concern one hop only, or that must never reach an internal service. */
