@@ -6,8 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import amqp from 'amqplib';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { parseConfig, createPool, createLogger } from '@warmline/platform';
 import {
   createTestDatabase,
@@ -23,6 +25,7 @@ import { gatewayEnv } from '@warmline/gateway/config';
 import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
 import { seedDemoAccounts } from '@warmline/gateway/seed';
 import { notificationsEnv } from '@warmline/notifications/config';
+import { EMAIL_QUEUE } from '@warmline/notifications/events/subscriptions';
 import { startNotifications } from '@warmline/notifications/service';
 
 /**
@@ -176,6 +179,7 @@ export async function startSystem(): Promise<RunningSystem> {
   stops.push(() => database.drop());
   stops.push(() => rm(workDir, { recursive: true, force: true }));
   stops.push(() => deleteRedisKeys(redisPrefix));
+  stops.push(() => deleteBrokerNames(shared.BUS_NAMESPACE));
 
   try {
     const webDistDir = await snapshotSpaBuild(path.join(workDir, 'web-dist'));
@@ -233,6 +237,21 @@ async function deleteRedisKeys(prefix: string): Promise<void> {
     if (keys.length) await client.del(keys);
   } finally {
     await client.close();
+  }
+}
+
+/** Removes this run's queues and exchanges (names are `<namespace>.<base>`, as the bus makes them). */
+async function deleteBrokerNames(namespace: string): Promise<void> {
+  const connection = await amqp.connect(TEST_AMQP_URL);
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of [EMAIL_QUEUE, `${EMAIL_QUEUE}.retry`, `${EMAIL_QUEUE}.dlq`]) {
+      await channel.deleteQueue(`${namespace}.${queue}`);
+    }
+    for (const exchange of [EVENTS_EXCHANGE, COMMANDS_EXCHANGE]) await channel.deleteExchange(`${namespace}.${exchange}`);
+    await channel.close();
+  } finally {
+    await connection.close();
   }
 }
 
