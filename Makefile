@@ -7,7 +7,7 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 WITH_ENV := infra/scripts/env.sh
 
-.PHONY: help install services env migrate seed build start test test-tools lint bench clean
+.PHONY: help install services env migrate seed build start test test-tools typecheck lint bench clean
 
 help:
 	@echo "make start   install, start PostgreSQL/Redis/RabbitMQ if stopped, migrate, seed, build, run every service"
@@ -45,12 +45,16 @@ test-tools:
 	@if ! command -v docker-compose >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose; fi
 	@if ! command -v chromium >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi
 
-test: install services test-tools
-	npx tsc -p tsconfig.json
+test: install services test-tools typecheck
 	npx vitest run
 
-lint: install
+# Services and scripts, the SPA, and the end-to-end harness each have their own tsconfig.
+typecheck: install
 	npx tsc -p tsconfig.json
+	npx tsc -p web
+	npx tsc -p e2e
+
+lint: typecheck
 
 # The one measurement so far is the SPA's landing-route JavaScript size, printed (and held to
 # its budget) by the web build; docs/benchmarks.md records it. No timing benchmarks yet, so
