@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, parseConfig } from '@warmline/platform';
 import { TEST_AMQP_URL, TEST_IDENTITY_SECRET, waitFor } from '@warmline/platform/testing/index';
 import { notificationsEnv } from '@warmline/notifications/config';
-import { EMAIL_QUEUE } from '@warmline/notifications/events/subscriptions';
+import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
 import { startNotifications } from '@warmline/notifications/service';
 import { deleteBusNames, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopNotifications?.();
   await gw?.cleanup();
-  if (gw) await deleteBusNames(gw.config.BUS_NAMESPACE!, [EMAIL_QUEUE]);
+  if (gw) await deleteBusNames(gw.config.BUS_NAMESPACE!, NOTIFICATIONS_QUEUES);
   if (mailDir) await rm(mailDir, { recursive: true, force: true });
 });
 

@@ -18,6 +18,11 @@ export const notificationsEnv = {
   SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
   MAIL_FROM: z.string().min(1).default('WarmLine <no-reply@warmline.local>'),
   MAIL_DIR: z.string().min(1).default(DEFAULT_MAIL_DIR),
+  /** The sales team's inbox: told of every paid package order (and other sales news). */
+  SALES_TEAM_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default('sales@warmline.local'),
+  ),
 };
 
 export type NotificationsConfig = z.infer<z.ZodObject<typeof notificationsEnv>>;

@@ -4,17 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createPool, pingDatabase, runMigrations } from '@warmline/platform/db/index';
 import { closeServer, createHttpApp, listen } from '@warmline/platform/http/app';
-import { createBus, startConsumer } from '@warmline/platform/bus/index';
+import { createBus, startConsumer, startOutboxRelay } from '@warmline/platform/bus/index';
 import type { NotificationsConfig } from './config';
 import { createMailer } from './domain/mailer';
-import { EMAIL_QUEUE, subscriptions } from './events/subscriptions';
+import { consumers } from './events/subscriptions';
 
 export const NOTIFICATIONS_SCHEMA = 'notifications';
 export const NOTIFICATIONS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
 /** Retry tuning for tests; production uses the bus's defaults. */
 export interface NotificationsOptions {
-  /** Deliveries before a failing command goes to `notifications.email.dlq`. */
+  /** Deliveries before a failing message goes to `<queue>.dlq`. */
   maxAttempts?: number;
   /** Wait before retry n is the n-th entry (the last one repeats). */
   retryDelaysMs?: number[];
@@ -26,8 +26,10 @@ export interface RunningNotifications {
 }
 
 /**
- * The e-mail worker: migrates its schema, consumes email.send from `notifications.email`
- * and serves health, readiness and metrics on NOTIFICATIONS_PORT (0 picks a free port).
+ * The e-mail worker: migrates its schema, consumes email.send from `notifications.email` and
+ * the events that become e-mails (each on its own queue, see events/subscriptions.ts), relays
+ * the email.send commands those events produce from its outbox, and serves health, readiness
+ * and metrics on NOTIFICATIONS_PORT (0 picks a free port).
  */
 export async function startNotifications(
   config: NotificationsConfig,
@@ -72,17 +74,22 @@ export async function startNotifications(
     stops.push(() => pool.end());
     stops.push(() => bus.close());
     stops.push(async () => mailer.close());
+    // Events become email.send commands in this schema's outbox (one send per command).
+    const relay = startOutboxRelay({ pool, databaseUrl: config.DATABASE_URL, schema: NOTIFICATIONS_SCHEMA, bus, log });
+    stops.push(() => relay.stop());
     await bus.ready();
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      queue: EMAIL_QUEUE,
-      subscriptions: subscriptions({ mailer }),
-      log,
-      ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
-      ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
-    });
-    stops.push(() => consumer.stop());
+    for (const { queue, subscriptions } of consumers({ mailer, salesTeamEmail: config.SALES_TEAM_EMAIL })) {
+      const consumer = await startConsumer({
+        bus,
+        pool,
+        queue,
+        subscriptions,
+        log,
+        ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+        ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
+      });
+      stops.push(() => consumer.stop());
+    }
 
     const app = createHttpApp({
       service: 'notifications',

@@ -1,26 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import amqp, { type ChannelModel } from 'amqplib';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, type Envelope, type MessageData } from '@warmline/contracts';
-import { parseConfig } from '@warmline/platform/config';
-import { createLogger } from '@warmline/platform/log';
-import {
-  createTestDatabase,
-  freePort,
-  requireService,
-  TEST_AMQP_URL,
-  TEST_IDENTITY_SECRET,
-  uniqueName,
-  waitFor,
-  type TestDatabase,
-} from '@warmline/platform/testing/index';
-import { notificationsEnv } from '../src/config';
+import { describe, expect, it } from 'vitest';
+import { type Envelope, type MessageData } from '@warmline/contracts';
+import { freePort, waitFor } from '@warmline/platform/testing/index';
 import { EMAIL_QUEUE } from '../src/events/subscriptions';
-import { startNotifications, NOTIFICATIONS_SCHEMA, type NotificationsOptions } from '../src/service';
+import { decodeQuotedPrintable, emlFiles, notificationsTestBed } from './worker-fixture';
 
 /**
  * The notifications worker against the real PostgreSQL and RabbitMQ: email.send commands are
@@ -29,82 +14,9 @@ import { startNotifications, NOTIFICATIONS_SCHEMA, type NotificationsOptions } f
 
 type EmailSend = MessageData<'email.send'>;
 
-let db: TestDatabase;
-let broker: ChannelModel;
-const cleanups: Array<() => Promise<unknown>> = [];
-
-beforeAll(async () => {
-  await requireService('RabbitMQ', TEST_AMQP_URL);
-  db = await createTestDatabase('wl_notifications');
-  broker = await amqp.connect(TEST_AMQP_URL);
-});
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-afterAll(async () => {
-  await broker?.close();
-  await db?.drop();
-});
-
-interface Worker {
-  url: string;
-  namespace: string;
-  mailDir: string;
-  stop(): Promise<void>;
-  send(envelope: Envelope<EmailSend>): Promise<void>;
-  messagesIn(queue: string): Promise<number>;
-}
-
-/** A worker in its own broker namespace and mail directory, removed after the test. */
-async function startWorker(env: Record<string, string> = {}, options: NotificationsOptions = {}): Promise<Worker> {
-  const namespace = uniqueName('t').toLowerCase();
-  const mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-mail-'));
-  const config = parseConfig(notificationsEnv, {
-    DATABASE_URL: db.url,
-    AMQP_URL: TEST_AMQP_URL,
-    IDENTITY_SECRET: TEST_IDENTITY_SECRET,
-    BUS_NAMESPACE: namespace,
-    NOTIFICATIONS_PORT: '0',
-    MAIL_DIR: mailDir,
-    ...env,
-  });
-  const running = await startNotifications(config, createLogger('notifications', 'silent'), options);
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await running.stop();
-  };
-  const name = (base: string) => `${namespace}.${base}`;
-  const channel = await broker.createConfirmChannel();
-  cleanups.push(async () => {
-    await stop();
-    for (const q of [EMAIL_QUEUE, `${EMAIL_QUEUE}.retry`, `${EMAIL_QUEUE}.dlq`]) await channel.deleteQueue(name(q));
-    await channel.deleteExchange(name(EVENTS_EXCHANGE));
-    await channel.deleteExchange(name(COMMANDS_EXCHANGE));
-    await channel.close();
-    await rm(mailDir, { recursive: true, force: true });
-  });
-  return {
-    url: running.url,
-    namespace,
-    mailDir,
-    stop,
-    async send(envelope) {
-      channel.publish(name(COMMANDS_EXCHANGE), envelope.type, Buffer.from(JSON.stringify(envelope)), {
-        persistent: true,
-        contentType: 'application/json',
-        messageId: envelope.id,
-      });
-      await channel.waitForConfirms();
-    },
-    async messagesIn(queue) {
-      return (await channel.checkQueue(name(queue))).messageCount;
-    },
-  };
-}
+const bed = notificationsTestBed();
+const startWorker = bed.startWorker;
+const emailLog = bed.emailLog;
 
 function emailCommand(data: Partial<EmailSend> = {}): Envelope<EmailSend> {
   return {
@@ -123,31 +35,6 @@ function emailCommand(data: Partial<EmailSend> = {}): Envelope<EmailSend> {
       ...data,
     },
   };
-}
-
-/** Bodies are quoted-printable: undo soft line breaks and =XX escapes to read them. */
-function decodeQuotedPrintable(text: string): string {
-  return text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
-async function emlFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
-}
-
-async function emailLog(commandId: string) {
-  const client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  try {
-    const result = await client.query(
-      `SELECT command_id, recipient, subject, template, transport, location FROM ${NOTIFICATIONS_SCHEMA}.email_log WHERE command_id = $1`,
-      [commandId],
-    );
-    return result.rows as Array<Record<string, string>>;
-  } finally {
-    await client.end();
-  }
 }
 
 describe('notifications worker', () => {
@@ -222,7 +109,7 @@ describe('notifications worker', () => {
     await waitFor('the command in the DLQ', async () => (await worker.messagesIn(`${EMAIL_QUEUE}.dlq`)) === 1, {
       timeoutMs: 20_000,
     });
-    const channel = await broker.createChannel();
+    const channel = await bed.broker.createChannel();
     try {
       const dead = await channel.get(`${worker.namespace}.${EMAIL_QUEUE}.dlq`, { noAck: true });
       expect(dead).not.toBe(false);

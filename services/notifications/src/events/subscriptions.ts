@@ -1,11 +1,36 @@
 import { subscribe, type Subscription } from '@warmline/platform/bus/index';
 import type { Mailer } from '../domain/mailer';
+import { paymentSucceededHandler } from './payment-succeeded';
 import { sendEmailHandler } from './send-email';
 
-/** The queue the worker consumes; its retry queue and DLQ are `<queue>.retry` and `<queue>.dlq`. */
+/** The email.send commands; its retry queue and DLQ are `<queue>.retry` and `<queue>.dlq`. */
 export const EMAIL_QUEUE = 'notifications.email';
+/** Payment events that turn into e-mails (receipts, the sales team's notice). */
+export const PAYMENT_EMAILS_QUEUE = 'notifications.payment-emails';
 
-/** Everything the notifications worker consumes, and which handler runs for it. */
-export function subscriptions(deps: { mailer: Mailer }): Subscription[] {
-  return [subscribe('email.send', sendEmailHandler(deps.mailer))];
+export interface NotificationsDeps {
+  mailer: Mailer;
+  salesTeamEmail: string;
 }
+
+export interface Consumer {
+  queue: string;
+  subscriptions: Subscription[];
+}
+
+/**
+ * Everything the notifications worker consumes: one durable queue per purpose, and which
+ * handler runs for each message type on it. The worker starts one consumer per entry.
+ */
+export function consumers(deps: NotificationsDeps): Consumer[] {
+  return [
+    { queue: EMAIL_QUEUE, subscriptions: [subscribe('email.send', sendEmailHandler(deps.mailer))] },
+    {
+      queue: PAYMENT_EMAILS_QUEUE,
+      subscriptions: [subscribe('payment.succeeded', paymentSucceededHandler({ salesTeamEmail: deps.salesTeamEmail }))],
+    },
+  ];
+}
+
+/** Every queue name above, for tools and tests that clean a broker namespace up. */
+export const NOTIFICATIONS_QUEUES = [EMAIL_QUEUE, PAYMENT_EMAILS_QUEUE];
