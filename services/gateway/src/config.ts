@@ -34,6 +34,33 @@ export const gatewayEnv = {
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
   PARTNERS_URL: z.url().default('http://127.0.0.1:3103'),
   INGESTION_URL: z.url().default('http://127.0.0.1:3104'),
+  /** Contact details the public pages show (GET /api/site-config). */
+  SUPPORT_PHONE: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).default('(555) 010-0199')),
+  SUPPORT_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default('support@warmline.local'),
+  ),
+  /** The landing page's testimonial: the agent's name, their words and who they are. */
+  TESTIMONIAL_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).default('Sarah Mitchell')),
+  TESTIMONIAL_TITLE: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().trim().min(1).default('Agency Owner, Mitchell Insurance Group'),
+  ),
+  TESTIMONIAL_QUOTE: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .trim()
+      .min(1)
+      .default(
+        'WarmLine transformed our agency. The live transfers are qualified prospects who are ready to talk, and our closing rate has never been higher.',
+      ),
+  ),
+  /** The booking widget embedded in the landing page's Schedule a Call section; unset → a plain link. */
+  BOOKING_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  ),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayEnv>>;

@@ -23,6 +23,7 @@ import { accountRoutes } from './http/account-routes';
 import { csrfProtection } from './http/csrf';
 import { forwarding, forwardRoutes, type ForwardRoute } from './http/forwarding';
 import { Sessions } from './http/sessions';
+import { siteConfigRoutes } from './http/site-config-routes';
 import { mountSpa } from './http/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
 
@@ -120,6 +121,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         );
       },
       mount: (app) => {
+        app.use(siteConfigRoutes(config));
         app.use(accountRoutes(ctx, sessions));
         app.use(userAdminRoutes(ctx));
         spaServed = mountSpa(app, config.WEB_DIST_DIR);

@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import type { SiteConfigResponse } from '@warmline/contracts/site-config';
+import type { GatewayConfig } from '../config';
+
+/** What the public pages show from configuration, built once at start (it changes only with the config). */
+export function siteConfigOf(config: GatewayConfig): SiteConfigResponse {
+  return {
+    supportPhone: config.SUPPORT_PHONE,
+    supportEmail: config.SUPPORT_EMAIL,
+    testimonial: { name: config.TESTIMONIAL_NAME, quote: config.TESTIMONIAL_QUOTE, title: config.TESTIMONIAL_TITLE },
+    bookingUrl: config.BOOKING_URL ?? null,
+  };
+}
+
+/**
+ * `GET /api/site-config`: public, no session needed (the landing page asks before anyone logs
+ * in). `/api/config` is the orders service's payment configuration; this is the site's own.
+ */
+export function siteConfigRoutes(config: GatewayConfig): Router {
+  const answer = siteConfigOf(config);
+  const router = Router();
+  router.get('/api/site-config', (_req, res) => {
+    // Shared caches may keep it briefly; a config change shows within five minutes.
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.json(answer);
+  });
+  return router;
+}
