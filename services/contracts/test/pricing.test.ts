@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AGED_LEAD_PRICES_CENTS,
+  BUFFER_SECONDS,
   DEFAULT_CALLBACK_PRICE_CENTS,
   DEFAULT_LIVE_TRANSFER_PRICE,
   DEFAULT_LIVE_TRANSFER_PRICE_CENTS,
@@ -122,6 +123,55 @@ describe('high-volume checkout (spec §9)', () => {
       '200+ transfers: $28 each',
     ]);
     expect(highVolumeBandLabel(highVolumeBand(250))).toBe('200+ transfers: $28 each');
+  });
+});
+
+describe('every row of spec §9 at its edges, as the pages and checkouts show them', () => {
+  it('when the high-volume count sits on either side of a band edge, then the total is count × that band\'s rate', () => {
+    const total = (count: number) => formatUsd(quotePackage({ tier: 'high-volume', count }).amountCents);
+    expect(refusal({ tier: 'high-volume', count: 49 })).toBeDefined();
+    expect([50, 99, 100, 149, 150, 199, 200].map(total)).toEqual([
+      '$1,600.00', // 50 × $32
+      '$3,168.00', // 99 × $32
+      '$3,000.00', // 100 × $30
+      '$4,470.00', // 149 × $30
+      '$4,350.00', // 150 × $29
+      '$5,771.00', // 199 × $29
+      '$5,600.00', // 200 × $28
+    ]);
+    expect(total(10000)).toBe('$280,000.00');
+  });
+
+  it("when each checkout is at its maximum, then it still prices, and one more is refused", () => {
+    const maxima = { special: 1000, premium: 2000, enterprise: 5000, ultimate: 10000 } as const;
+    for (const [tier, max] of Object.entries(maxima)) {
+      expect(quotePackage({ tier, count: max }).amountCents).toBe(max * PACKAGE_CHECKOUTS[tier as keyof typeof maxima].unitPriceCents);
+      expect(refusal({ tier, count: max + 1 })).toMatch(/packages allow 1 to/);
+    }
+    expect(formatUsd(quotePackage({ tier: 'ultimate', count: 10000 }).amountCents)).toBe('$320,000.00');
+  });
+
+  it('when a pricing page sends the buyer on, then each page and checkout has the route and Back link of spec §2', () => {
+    expect(Object.values(PRICING_PAGES).map((p) => [p.path, p.checkoutPath])).toEqual([
+      ['/standard-pricing', '/checkout'],
+      ['/special-pricing', '/checkout'],
+      ['/premium-pricing', '/checkout-premium'],
+      ['/enterprise-pricing', '/checkout-enterprise'],
+      ['/ultimate-pricing', '/checkout-ultimate'],
+    ]);
+    expect(Object.values(PACKAGE_CHECKOUTS).map((c) => [c.path, c.backPath])).toEqual([
+      ['/checkout', '/special-pricing'],
+      ['/checkout-premium', '/premium-pricing'],
+      ['/checkout-enterprise', '/enterprise-pricing'],
+      ['/checkout-ultimate', '/ultimate-pricing'],
+    ]);
+    expect(PACKAGE_CHECKOUTS.premium.title).toBe('Premium Volume Package');
+    expect(PACKAGE_CHECKOUTS.enterprise.title).toBe('Enterprise Volume Package');
+    expect(PACKAGE_CHECKOUTS.ultimate.title).toBe('Ultimate Volume Package');
+  });
+
+  it('when a transfer is shorter than the buffer, then it is not charged: the buffer is 120 seconds', () => {
+    expect(BUFFER_SECONDS).toBe(120);
   });
 });
 
