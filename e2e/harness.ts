@@ -23,7 +23,7 @@ import {
 } from '@warmline/platform/testing/index';
 import { gatewayEnv } from '@warmline/gateway/config';
 import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
-import { seedDemoAccounts } from '@warmline/gateway/seed';
+import { seedDemoAccounts, seedDemoSalespeople } from '@warmline/gateway/seed';
 import { notificationsEnv } from '@warmline/notifications/config';
 import { EMAIL_QUEUE } from '@warmline/notifications/events/subscriptions';
 import { startNotifications } from '@warmline/notifications/service';
@@ -218,6 +218,7 @@ export async function startSystem(): Promise<RunningSystem> {
     const pool = createPool(database.url, GATEWAY_SCHEMA);
     try {
       await seedDemoAccounts(pool, { admin, agent: customer });
+      await seedDemoSalespeople(pool);
     } finally {
       await pool.end();
     }

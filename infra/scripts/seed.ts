@@ -8,7 +8,7 @@ import { baseEnv, loadConfig } from '@warmline/platform/config';
 import { createLogger } from '@warmline/platform/log';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
-import { seedDemoAccounts } from '@warmline/gateway/seed';
+import { seedDemoAccounts, seedDemoSalespeople, DEMO_SALESPERSON } from '@warmline/gateway/seed';
 
 const config = loadConfig('seed', {
   DATABASE_URL: baseEnv.DATABASE_URL,
@@ -32,6 +32,8 @@ try {
     },
   });
   log.info({ admin: config.ADMIN_USERNAME, agent: config.DEMO_AGENT_USERNAME, outcome }, 'demo accounts ready');
+  const [salesperson] = await seedDemoSalespeople(pool);
+  log.info({ referralSurvey: `/${DEMO_SALESPERSON.slug}`, outcome: salesperson }, 'demo salesperson ready');
   if (outcome.admin === 'exists' || outcome.agent === 'exists') {
     log.info('an account that already existed keeps the password it was created with');
   }

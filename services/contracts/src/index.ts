@@ -3,3 +3,4 @@ export * from './messages';
 export * from './accounts';
 export * from './pricing';
 export * from './orders';
+export * from './surveys';

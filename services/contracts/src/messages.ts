@@ -18,6 +18,20 @@ export const accountRegisteredV1 = z.object({
   role: z.string(),
 });
 
+/**
+ * A survey was submitted and its account created (one of the funnels of spec §2). Thin: the
+ * answers stay in the gateway; the sales notice is an e-mail command sent in the same transaction.
+ */
+export const surveySubmittedV1 = z.object({
+  responseId: z.uuid(),
+  userId: z.uuid(),
+  /** 'WarmLine' or 'RingCloud'. */
+  brand: z.string().min(1),
+  /** The marker of the funnel: 'Survey Form', 'RingCloud', or the referring salesperson's name. */
+  salesperson: z.string().min(1),
+  leadType: z.string().min(1),
+});
+
 export const userDeletedV1 = z.object({ userId: z.uuid(), deletedBy: z.uuid() });
 
 export const userPriceChangedV1 = z.object({
@@ -79,6 +93,7 @@ export const emailSendV1 = z.object({
 
 export const events = {
   'account.registered': { 1: accountRegisteredV1 },
+  'survey.submitted': { 1: surveySubmittedV1 },
   'user.deleted': { 1: userDeletedV1 },
   'user.price_changed': { 1: userPriceChangedV1 },
   'password_reset.completed': { 1: passwordResetCompletedV1 },

@@ -30,6 +30,11 @@ export const gatewayEnv = {
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:.-]+$/).default('warmline:gateway:'),
   /** The SPA build served with history fallback, when it exists. */
   WEB_DIST_DIR: z.string().default(path.join(REPO_ROOT, 'web/dist')),
+  /** The sales team's inbox: told of every account a survey creates, with the answers. */
+  SALES_TEAM_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default('sales@warmline.local'),
+  ),
   CATALOG_URL: z.url().default('http://127.0.0.1:3101'),
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
   PARTNERS_URL: z.url().default('http://127.0.0.1:3103'),

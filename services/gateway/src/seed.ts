@@ -1,5 +1,7 @@
 import type { UserRole } from '@warmline/contracts';
 import type { Pool } from '@warmline/platform';
+import { isValidSalespersonSlug } from '@warmline/contracts';
+import { insertSalespersonIfMissing } from './db/salespeople';
 import { findUserByUsername, isUniqueViolation } from './db/users';
 import { createAccount } from './domain/users';
 
@@ -42,4 +44,25 @@ async function ensureAccount(pool: Pool, account: DemoAccount, isAdmin: boolean)
     }
     throw err;
   }
+}
+
+/** The demo salesperson: the referral survey at /john (spec §2 /{name}). */
+export const DEMO_SALESPERSON = { slug: 'john', displayName: 'John Smith' } as const;
+
+/**
+ * Creates the demo salesperson when the slug is missing; running it again changes nothing.
+ * Same pool requirements as seedDemoAccounts.
+ */
+export async function seedDemoSalespeople(
+  pool: Pool,
+  salespeople: ReadonlyArray<{ slug: string; displayName: string }> = [DEMO_SALESPERSON],
+): Promise<SeedOutcome[]> {
+  const outcomes: SeedOutcome[] = [];
+  for (const salesperson of salespeople) {
+    if (!isValidSalespersonSlug(salesperson.slug)) {
+      throw new Error(`Cannot seed salesperson '${salesperson.slug}': a slug is lower-case words joined by '-' and not a route name`);
+    }
+    outcomes.push((await insertSalespersonIfMissing(pool, salesperson)) ? 'created' : 'exists');
+  }
+  return outcomes;
 }

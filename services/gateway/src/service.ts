@@ -26,6 +26,7 @@ import { Sessions } from './http/sessions';
 import { siteConfigRoutes } from './http/site-config-routes';
 import { mountSpa } from './http/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
+import { surveyRoutes } from './http/survey-routes';
 
 export const GATEWAY_SCHEMA = 'gateway';
 export const GATEWAY_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -124,6 +125,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use(siteConfigRoutes(config));
         app.use(accountRoutes(ctx, sessions));
         app.use(userAdminRoutes(ctx));
+        app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL }));
         spaServed = mountSpa(app, config.WEB_DIST_DIR);
       },
     });
