@@ -10,6 +10,7 @@ import type { OrdersContext } from './domain/context';
 import { createPaymentProvider, type PaymentProvider } from './domain/payment-provider';
 import { ordersRoutes } from './http/routes';
 import { stripeWebhookRoutes } from './http/stripe-webhook';
+import { internalLeadOrderRoutes } from './http/internal-lead-orders';
 
 export const ORDERS_SCHEMA = 'orders';
 export const ORDERS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -77,6 +78,7 @@ export async function startOrders(
       },
       mount: (a) => {
         a.use(ordersRoutes(ctx));
+        a.use(internalLeadOrderRoutes(ctx));
       },
     });
     const server = await listen(app, config.ORDERS_PORT);

@@ -1,10 +1,12 @@
 import type { Queryable } from '@warmline/platform/db/index';
-import type { BillingDetails, OrderStatus, PackageQuote, PaymentProviderName } from '@warmline/contracts';
+import type { BillingDetails, OrderKind, OrderStatus, PackageQuote, PaymentProviderName } from '@warmline/contracts';
 
 /** Queries of the `orders` schema (the pool's search_path points there). */
 
 export interface PackageOrder {
   id: string;
+  /** 'package' for the checkouts; 'lead' for aged-lead purchases (tier 'aged-leads'). */
+  kind: OrderKind;
   tier: string;
   leadType: string | null;
   ageRange: string | null;
@@ -35,12 +37,13 @@ export interface PaymentIntentRow {
   status: 'requires_payment_method' | 'succeeded';
 }
 
-const ORDER_COLUMNS = `id, tier, lead_type, age_range, count, unit_price_cents, amount_cents, currency, description,
+const ORDER_COLUMNS = `id, kind, tier, lead_type, age_range, count, unit_price_cents, amount_cents, currency, description,
   status, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider,
   provider_intent_id, failure_message, created_at, paid_at`;
 
 interface OrderRecord {
   id: string;
+  kind: OrderKind;
   tier: string;
   lead_type: string | null;
   age_range: string | null;
@@ -65,6 +68,7 @@ interface OrderRecord {
 function toOrder(r: OrderRecord): PackageOrder {
   return {
     id: r.id,
+    kind: r.kind,
     tier: r.tier,
     leadType: r.lead_type,
     ageRange: r.age_range,

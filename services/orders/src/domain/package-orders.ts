@@ -85,7 +85,7 @@ function assertSameOrder(order: PackageOrder, quote: PackageQuote, buyer: Identi
 }
 
 /** One intent per order, created under the order's row lock so concurrent retries cannot make two. */
-async function ensureIntent(ctx: OrdersContext, order: PackageOrder): Promise<PaymentIntentRow> {
+export async function ensureIntent(ctx: OrdersContext, order: PackageOrder): Promise<PaymentIntentRow> {
   return withTransaction(ctx.pool, async (db) => {
     await findOrder(db, order.id, { forUpdate: true });
     const existing = await findIntentOfOrder(db, order.id);
@@ -132,7 +132,7 @@ function intentMetadata(order: PackageOrder): Record<string, string> {
 export function orderFacts(order: PackageOrder): EventData<'order.created'> {
   return {
     orderId: order.id,
-    kind: 'package',
+    kind: order.kind,
     tier: order.tier,
     count: order.count,
     unitPriceCents: order.unitPriceCents,

@@ -62,7 +62,7 @@ export function ordersRoutes(ctx: OrdersContext): Router {
     const order = await orderForViewer(ctx, id.data, req.identity ?? ANONYMOUS);
     const answer: OrderStatusResponse = {
       orderId: order.id,
-      kind: 'package',
+      kind: order.kind,
       status: order.status,
       tier: order.tier,
       count: order.count,

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from './pricing';
+import type { PaymentProviderName } from './orders';
+
+/**
+ * The aged-lead market (spec §2 Dashboard, §3 Aged lead, §4, §5 Lead filter and bulk purchase,
+ * §9): what the catalog service answers and accepts. Prices per lead are
+ * `AGED_LEAD_PRICES_CENTS` in pricing.ts, by the lead's age at the time of the request.
+ */
+
+/** Spec §9: aged-lead page size 50, up to 5 page buttons. */
+export const AGED_LEAD_PAGE_SIZE = 50;
+export const AGED_LEAD_PAGE_BUTTONS = 5;
+/** How many leads one bulk purchase may hold (a page is 50; ten pages of selection is plenty). */
+export const BULK_PURCHASE_MAX_LEADS = 500;
+/** An unpaid reservation is released after this long. */
+export const LEAD_RESERVATION_MINUTES = 15;
+/** Youngest and oldest listed ages, in whole days (both included). */
+export const AGED_LEAD_MIN_AGE_DAYS = 30;
+export const AGED_LEAD_MAX_AGE_DAYS = 180;
+/** Filter text limits: long enough for every state and a few area codes, short enough to stay cheap. */
+export const LEAD_FILTER_MAX_LENGTH = 300;
+export const LEAD_FILTER_MAX_TERMS = 60;
+
+/** The US states, DC and Puerto Rico: where leads come from (state codes are stored upper-case). */
+export const US_STATE_CODES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
+  'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC',
+  'ND', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+] as const;
+export type UsStateCode = (typeof US_STATE_CODES)[number];
+
+export const agedLeadAgeRangeSchema = z.enum(AGED_LEAD_AGE_RANGES);
+
+const pageParam = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, 'Page must be a whole number of 1 or more')], {
+    error: 'Page must be a whole number of 1 or more',
+  })
+  .transform((v) => Number(v))
+  .refine((n) => Number.isSafeInteger(n) && n >= 1, 'Page must be a whole number of 1 or more')
+  .refine((n) => n <= 1_000_000, 'Page must be at most 1000000');
+
+const filterParam = z
+  .string({ error: 'Filter must be text' })
+  .max(LEAD_FILTER_MAX_LENGTH, `Filter must be at most ${LEAD_FILTER_MAX_LENGTH} characters`);
+
+/** `GET /api/aged-leads?page=N&filter=…` and `GET /api/my-leads?page=N&filter=…`. */
+export const leadListQuery = z.object({
+  page: pageParam.optional().default(1),
+  filter: filterParam.optional().default(''),
+});
+export type LeadListQuery = z.output<typeof leadListQuery>;
+
+/** `GET /api/my-leads/export.csv?filter=…`. */
+export const leadExportQuery = z.object({ filter: filterParam.optional().default('') });
+
+/**
+ * One lead of the market as a buyer sees it before buying: the name masked (first word whole,
+ * last word's first 3 characters then X's), the phone masked to its area code, no e-mail.
+ */
+export interface MarketLead {
+  id: string;
+  /** 'John SmiXX' */
+  name: string;
+  /** '(512) XXX-XXXX' */
+  phone: string;
+  state: string;
+  /** Age in whole days at the time of the request. */
+  actualAge: number;
+  currentAgeRange: AgedLeadAgeRange;
+  /** Dollars, e.g. 2.5. */
+  currentPrice: number;
+  priceCents: number;
+  /** ISO date-time the prospect filled the form. */
+  formFillTime: string;
+}
+
+export interface LeadPage<T> {
+  leads: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export type MarketLeadsResponse = LeadPage<MarketLead>;
+
+/** A lead the buyer bought: every detail, with the date and the price paid. */
+export interface PurchasedLead {
+  id: string;
+  name: string;
+  phone: string;
+  email: string | null;
+  state: string;
+  formFillTime: string;
+  source: string;
+  /** The consent record as the lead source sent it (e.g. a TrustedForm certificate, the consent text). */
+  consent: Record<string, unknown>;
+  ageRangeAtPurchase: AgedLeadAgeRange;
+  /** Dollars. */
+  pricePaid: number;
+  priceCents: number;
+  purchasedAt: string;
+  orderId: string;
+}
+
+export type MyLeadsResponse = LeadPage<PurchasedLead>;
+
+/** `POST /api/bulk-purchase-leads`: the leads to buy; the server prices them. */
+export const bulkPurchaseBody = z.object({
+  leadIds: z
+    .array(z.uuid({ error: 'Each lead id must be a UUID' }), {
+      error: 'Please select at least one lead to purchase.',
+    })
+    .min(1, 'Please select at least one lead to purchase.')
+    .max(BULK_PURCHASE_MAX_LEADS, `At most ${BULK_PURCHASE_MAX_LEADS} leads can be bought at once`)
+    // The same lead twice is one lead.
+    .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
+});
+export type BulkPurchaseInput = z.input<typeof bulkPurchaseBody>;
+export type BulkPurchaseRequest = z.output<typeof bulkPurchaseBody>;
+
+export interface BulkPurchaseResponse {
+  orderId: string;
+  /** Dollars. */
+  total: number;
+  totalCents: number;
+  leadCount: number;
+  clientSecret: string;
+  paymentProvider: PaymentProviderName;
+  /** When the reservation ends if the order is not paid. */
+  reservedUntil: string;
+}
+
+export const LEADS_UNAVAILABLE_MESSAGE = 'Some leads are no longer available';
+
+/** The 409 answer when any lead could not be reserved (nothing was reserved then). */
+export interface LeadsUnavailableResponse {
+  error: typeof LEADS_UNAVAILABLE_MESSAGE;
+  unavailableLeadIds: string[];
+}
+
+/* ------------------------------------------------ catalog → orders (internal) ---------- */
+
+/** Leads of one age range in a lead order, at that range's price. */
+export const leadOrderLineSchema = z.object({
+  ageRange: agedLeadAgeRangeSchema,
+  count: z.number().int().positive(),
+  unitPriceCents: z.number().int().positive(),
+});
+export type LeadOrderLine = z.infer<typeof leadOrderLineSchema>;
+
+/**
+ * `POST /api/internal/lead-orders` (orders service; never forwarded by the gateway): the
+ * catalog has reserved leads for the buyer named by the signed identity and asks for the
+ * payment. `orderId` is the reservation's id, so a retry gives back the same order. The orders
+ * service recomputes the amount from the pricing table and refuses a mismatch.
+ */
+export const createLeadOrderBody = z.object({
+  orderId: z.uuid(),
+  lines: z.array(leadOrderLineSchema).min(1).max(AGED_LEAD_AGE_RANGES.length),
+  amountCents: z.number().int().positive(),
+});
+export type CreateLeadOrderRequest = z.infer<typeof createLeadOrderBody>;
+
+export interface CreateLeadOrderResponse {
+  orderId: string;
+  clientSecret: string;
+  amountCents: number;
+  leadCount: number;
+  paymentProvider: PaymentProviderName;
+}
+
+/* ------------------------------------------------------------- dashboard ---------- */
+
+/** A training video the dashboard embeds (spec §2: 8 videos, 7 from one site and 1 from another). */
+export interface TrainingVideo {
+  title: string;
+  /** An embeddable https address (a player page meant for an iframe). */
+  embedUrl: string;
+}

@@ -1,0 +1,99 @@
+import { withTransaction } from '@warmline/platform/db/index';
+import { enqueue } from '@warmline/platform/bus/index';
+import { badRequest, conflict } from '@warmline/platform/errors';
+import type { Identity } from '@warmline/platform/http/identity';
+import { AGED_LEAD_AGE_RANGES, AGED_LEAD_PRICES_CENTS, formatUsd } from '@warmline/contracts';
+import type { CreateLeadOrderRequest, LeadOrderLine } from '@warmline/contracts/catalog';
+import { findOrder, type PackageOrder, type PaymentIntentRow } from '../db/orders';
+import { findLeadOrderLines, insertLeadOrder } from '../db/lead-orders';
+import { SOURCE, type OrdersContext } from './context';
+import { ensureIntent, orderFacts } from './package-orders';
+
+export interface CreateLeadOrderInput {
+  request: CreateLeadOrderRequest;
+  /** The buyer, as the catalog vouches for them with a signed identity. */
+  buyer: Identity;
+  correlationId: string;
+}
+
+/**
+ * The catalog has reserved aged leads for a buyer and asks for the payment: record a pending
+ * lead order (kind 'lead') and `order.created` in one transaction, then give it a payment
+ * intent through the same provider as every checkout. The amount is recomputed here from the
+ * pricing table; a line priced otherwise is refused. The order id is the catalog's reservation
+ * id, so asking again (a retry after a lost answer) returns the same order and client secret.
+ */
+export async function createLeadOrder(
+  ctx: OrdersContext,
+  input: CreateLeadOrderInput,
+): Promise<{ order: PackageOrder; intent: PaymentIntentRow; replayed: boolean }> {
+  const buyerUserId = input.buyer.userId;
+  if (!buyerUserId) throw badRequest('A lead order needs a buyer');
+  const priced = priceLeadOrder(input.request);
+
+  let replayed = false;
+  let order = await withTransaction(ctx.pool, async (db) => {
+    const inserted = await insertLeadOrder(db, {
+      id: input.request.orderId,
+      buyerUserId,
+      leadCount: priced.leadCount,
+      unitPriceCents: priced.unitPriceCents,
+      amountCents: priced.amountCents,
+      description: priced.description,
+      lines: priced.lines,
+      provider: ctx.provider.name,
+    });
+    if (inserted) {
+      await enqueue(db, { type: 'order.created', data: orderFacts(inserted), correlationId: input.correlationId, source: SOURCE });
+    }
+    return inserted;
+  });
+  if (!order) {
+    order = await findOrder(ctx.pool, input.request.orderId);
+    if (!order) throw new Error('The lead order was neither inserted nor found');
+    replayed = true;
+    const sameLines = JSON.stringify(await findLeadOrderLines(ctx.pool, order.id)) === JSON.stringify(priced.lines);
+    if (order.kind !== 'lead' || order.buyerUserId !== buyerUserId || order.amountCents !== priced.amountCents || !sameLines) {
+      throw conflict('This order id was already used for a different order');
+    }
+  }
+  const intent = await ensureIntent(ctx, order);
+  return { order, intent, replayed };
+}
+
+interface PricedLeadOrder {
+  lines: LeadOrderLine[];
+  leadCount: number;
+  amountCents: number;
+  unitPriceCents: number;
+  description: string;
+}
+
+/** Prices the lines from the contracts table; the catalog's prices and total must agree. */
+export function priceLeadOrder(request: CreateLeadOrderRequest): PricedLeadOrder {
+  const lines: LeadOrderLine[] = [];
+  for (const range of AGED_LEAD_AGE_RANGES) {
+    const line = request.lines.find((l) => l.ageRange === range);
+    if (!line) continue;
+    if (request.lines.filter((l) => l.ageRange === range).length > 1) throw badRequest(`Age range ${range} is listed twice`);
+    const price = AGED_LEAD_PRICES_CENTS[range];
+    if (line.unitPriceCents !== price) {
+      throw badRequest(`Leads aged ${range} days cost ${formatUsd(price)} each, not ${formatUsd(line.unitPriceCents)}`);
+    }
+    lines.push({ ageRange: range, count: line.count, unitPriceCents: price });
+  }
+  const leadCount = lines.reduce((n, l) => n + l.count, 0);
+  const amountCents = lines.reduce((sum, l) => sum + l.count * l.unitPriceCents, 0);
+  if (amountCents !== request.amountCents) {
+    throw badRequest(`Amount does not match the price: expected ${formatUsd(amountCents)}`);
+  }
+  const unitPriceCents = lines.length === 1 ? (lines[0]?.unitPriceCents ?? 0) : 0;
+  const parts = lines.map((l) => `${l.count} × ${formatUsd(l.unitPriceCents)} (${l.ageRange} days)`).join(', ');
+  return {
+    lines,
+    leadCount,
+    amountCents,
+    unitPriceCents,
+    description: `Aged leads: ${leadCount} ${leadCount === 1 ? 'lead' : 'leads'} — ${parts}`,
+  };
+}

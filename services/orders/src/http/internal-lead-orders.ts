@@ -1,0 +1,32 @@
+import { Router } from 'express';
+import { parseInput } from '@warmline/platform/http/validation';
+import { requireUserIdentity } from '@warmline/platform/http/identity';
+import { createLeadOrderBody, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
+import type { OrdersContext } from '../domain/context';
+import { createLeadOrder } from '../domain/lead-orders';
+
+export const INTERNAL_LEAD_ORDERS_PATH = '/api/internal/lead-orders';
+
+/**
+ * `POST /api/internal/lead-orders`: called by the catalog service, never by a browser — the
+ * gateway's forwarding table has no /api/internal route, so only a service holding the
+ * identity secret reaches it. The signed identity names the buyer.
+ */
+export function internalLeadOrderRoutes(ctx: OrdersContext): Router {
+  const router = Router();
+  router.post(INTERNAL_LEAD_ORDERS_PATH, requireUserIdentity, async (req, res) => {
+    const request = parseInput(createLeadOrderBody, req.body);
+    const buyer = req.identity;
+    if (!buyer) throw new Error('requireUserIdentity let a request without identity through');
+    const { order, intent, replayed } = await createLeadOrder(ctx, { request, buyer, correlationId: req.id });
+    const answer: CreateLeadOrderResponse = {
+      orderId: order.id,
+      clientSecret: intent.clientSecret,
+      amountCents: order.amountCents,
+      leadCount: order.count,
+      paymentProvider: intent.provider,
+    };
+    res.status(replayed ? 200 : 201).json(answer);
+  });
+  return router;
+}
