@@ -3,4 +3,5 @@ export * from './messages';
 export * from './accounts';
 export * from './pricing';
 export * from './orders';
+export * from './catalog';
 export * from './surveys';

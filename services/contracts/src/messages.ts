@@ -82,6 +82,23 @@ export const paymentFailedV1 = z.object({
   failureCode: z.string().min(1).optional(),
 });
 
+/**
+ * Aged leads were sold to a buyer: the catalog marked them sold after the buyer's lead order
+ * was paid. Thin: ids, counts and money, never the leads' contact details. When the order was
+ * paid after its reservation ended and some leads had meanwhile gone to someone else, those
+ * are `undeliveredLeadIds` and `refundDueCents` is what the buyer paid for them.
+ */
+export const leadsPurchasedV1 = z.object({
+  orderId: z.uuid(),
+  buyerUserId: z.uuid(),
+  leadIds: z.array(z.uuid()).max(500),
+  leadCount: z.number().int().nonnegative(),
+  amountCents: z.number().int().nonnegative(),
+  purchasedAt: z.iso.datetime({ offset: true }),
+  undeliveredLeadIds: z.array(z.uuid()).max(500),
+  refundDueCents: z.number().int().nonnegative(),
+});
+
 export const emailSendV1 = z.object({
   to: z.email(),
   subject: z.string().min(1),
@@ -100,6 +117,7 @@ export const events = {
   'order.created': { 1: orderCreatedV1 },
   'payment.succeeded': { 1: paymentSucceededV1 },
   'payment.failed': { 1: paymentFailedV1 },
+  'leads.purchased': { 1: leadsPurchasedV1 },
 } as const;
 
 export const commands = {
