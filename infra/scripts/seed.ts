@@ -1,7 +1,8 @@
 /**
  * `make seed`: the demo accounts of `make start` — an admin (ADMIN_USERNAME/ADMIN_PASSWORD)
- * and a demo agent (DEMO_AGENT_USERNAME, default demo.agent / DEMO_AGENT_PASSWORD). Accounts
- * that exist are left as they are. Run after `make migrate`.
+ * and a demo agent (DEMO_AGENT_USERNAME, default demo.agent / DEMO_AGENT_PASSWORD). Existing
+ * demo accounts get these passwords again, so the printed logins always work. Run after
+ * `make migrate`.
  */
 import { z } from 'zod';
 import { baseEnv, loadConfig } from '@warmline/platform/config';
@@ -34,8 +35,8 @@ try {
   log.info({ admin: config.ADMIN_USERNAME, agent: config.DEMO_AGENT_USERNAME, outcome }, 'demo accounts ready');
   const [salesperson] = await seedDemoSalespeople(pool);
   log.info({ referralSurvey: `/${DEMO_SALESPERSON.slug}`, outcome: salesperson }, 'demo salesperson ready');
-  if (outcome.admin === 'exists' || outcome.agent === 'exists') {
-    log.info('an account that already existed keeps the password it was created with');
+  if (outcome.admin === 'reset' || outcome.agent === 'reset') {
+    log.info('a demo account that already existed got the password from var/local.env again');
   }
 } catch (err) {
   log.fatal({ err }, 'seeding failed');

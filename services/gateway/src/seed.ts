@@ -2,7 +2,8 @@ import type { UserRole } from '@warmline/contracts';
 import type { Pool } from '@warmline/platform';
 import { isValidSalespersonSlug } from '@warmline/contracts';
 import { insertSalespersonIfMissing } from './db/salespeople';
-import { findUserByUsername, isUniqueViolation } from './db/users';
+import { findUserByUsername, isUniqueViolation, updatePasswordHash } from './db/users';
+import { hashPassword, verifyPassword } from './domain/passwords';
 import { createAccount } from './domain/users';
 
 export interface DemoAccount {
@@ -17,24 +18,34 @@ export interface DemoAccount {
 }
 
 export type SeedOutcome = 'created' | 'exists';
+export type DemoAccountOutcome = 'created' | 'reset' | 'unchanged';
 
 /**
- * Creates the demo admin and demo agent when their usernames are missing; running it again
- * changes nothing (an existing account keeps its password). `pool` must use the gateway
- * schema (createPool(url, GATEWAY_SCHEMA)) and the gateway migrations must have run.
+ * Creates the demo admin and demo agent when their usernames are missing. An existing demo
+ * account gets the configured password again ('reset'), so the logins `make start` prints
+ * always work, even after var/local.env was regenerated. `pool` must use the gateway schema
+ * (createPool(url, GATEWAY_SCHEMA)) and the gateway migrations must have run.
  */
 export async function seedDemoAccounts(
   pool: Pool,
   accounts: { admin: DemoAccount; agent: DemoAccount },
-): Promise<{ admin: SeedOutcome; agent: SeedOutcome }> {
+): Promise<{ admin: DemoAccountOutcome; agent: DemoAccountOutcome }> {
   return {
     admin: await ensureAccount(pool, { firstName: 'Demo', lastName: 'Admin', ...accounts.admin }, true),
     agent: await ensureAccount(pool, { firstName: 'Demo', lastName: 'Agent', agencyName: 'Demo Agency', ...accounts.agent }, false),
   };
 }
 
-async function ensureAccount(pool: Pool, account: DemoAccount, isAdmin: boolean): Promise<SeedOutcome> {
-  if (await findUserByUsername(pool, account.username)) return 'exists';
+async function ensureAccount(pool: Pool, account: DemoAccount, isAdmin: boolean): Promise<DemoAccountOutcome> {
+  const existing = await findUserByUsername(pool, account.username);
+  if (existing) {
+    if (existing.isAdmin !== isAdmin) {
+      throw new Error(`Cannot seed '${account.username}': an account with that username exists with another role`);
+    }
+    if (await verifyPassword(existing.passwordHash, account.password)) return 'unchanged';
+    await updatePasswordHash(pool, existing.id, await hashPassword(account.password));
+    return 'reset';
+  }
   try {
     await createAccount(pool, { ...account, isAdmin });
     return 'created';

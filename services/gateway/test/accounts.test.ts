@@ -243,12 +243,41 @@ describe('demo accounts', () => {
       agent: { username: 'demo_agent', password: 'demo-agent-password', email: 'demo.agent@example.com', role: 'Agency Owner' as const },
     };
     expect(await seedDemoAccounts(gw.pool, accounts)).toEqual({ admin: 'created', agent: 'created' });
-    expect(await seedDemoAccounts(gw.pool, accounts)).toEqual({ admin: 'exists', agent: 'exists' });
+    expect(await seedDemoAccounts(gw.pool, accounts)).toEqual({ admin: 'unchanged', agent: 'unchanged' });
 
     const admin = await gw.browser().post('/api/login', { username: 'demo_admin', password: 'demo-admin-password' });
     expect(admin.json).toEqual(expect.objectContaining({ isAdmin: true, email: 'demo.admin@example.com' }));
     const agent = await gw.browser().post('/api/login', { username: 'demo_agent', password: 'demo-agent-password' });
     expect(agent.json).toEqual(expect.objectContaining({ isAdmin: false, role: 'Agency Owner', agencyName: 'Demo Agency' }));
+  });
+
+  it('when var/local.env got new demo passwords, then the next seed gives the existing demo accounts those passwords', async () => {
+    const first = {
+      admin: { username: 'demo_admin2', password: 'first-admin-password', email: 'demo.admin2@example.com' },
+      agent: { username: 'demo_agent2', password: 'first-agent-password', email: 'demo.agent2@example.com' },
+    };
+    await seedDemoAccounts(gw.pool, first);
+    const regenerated = {
+      admin: { ...first.admin, password: 'second-admin-password' },
+      agent: { ...first.agent, password: 'second-agent-password' },
+    };
+    expect(await seedDemoAccounts(gw.pool, regenerated)).toEqual({ admin: 'reset', agent: 'reset' });
+
+    expect((await gw.browser().post('/api/login', { username: 'demo_admin2', password: 'second-admin-password' })).status).toBe(200);
+    expect((await gw.browser().post('/api/login', { username: 'demo_agent2', password: 'first-agent-password' })).status).toBe(401);
+  });
+
+  it('when a customer already holds the demo admin username, then the seed refuses instead of promoting them', async () => {
+    await seedDemoAccounts(gw.pool, {
+      admin: { username: 'demo_admin3', password: 'admin-password-3', email: 'demo.admin3@example.com' },
+      agent: { username: 'taken_by_agent', password: 'agent-password-3', email: 'taken.by.agent@example.com' },
+    });
+    await expect(
+      seedDemoAccounts(gw.pool, {
+        admin: { username: 'taken_by_agent', password: 'admin-password-4', email: 'demo.admin4@example.com' },
+        agent: { username: 'demo_agent4', password: 'agent-password-4', email: 'demo.agent4@example.com' },
+      }),
+    ).rejects.toThrow("Cannot seed 'taken_by_agent': an account with that username exists with another role");
   });
 });
 
