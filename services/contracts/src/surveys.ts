@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { USER_ROLES } from './accounts';
+export * from './salespeople';
 import {
   AGED_LEAD_AGE_RANGES,
   PricingError,
@@ -337,12 +338,6 @@ export interface SavedSurvey {
   createdAt: string;
 }
 
-/** `GET /api/salespeople/{slug}`: a salesperson whose referral survey is open. */
-export interface PublicSalesperson {
-  slug: string;
-  displayName: string;
-}
-
 /** `GET /api/{slug}-responses` rows (spec §3 "Test-campaign response"). */
 export interface SurveyResponseRecord {
   id: string;
@@ -367,23 +362,6 @@ export interface SurveyResponseRecord {
   totalPrice: number | null;
   salesperson: string;
   createdAt: string;
-}
-
-/** A salesperson's slug: lower-case words joined by '-', as it appears in /{slug}. */
-export const SALESPERSON_SLUG_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
-
-/**
- * First path segments the SPA or the API already uses: a salesperson named like one of these
- * could never be reached at /{slug} or would shadow /api/{slug}-survey's fixed neighbours.
- */
-export const RESERVED_SALESPERSON_SLUGS: readonly string[] = [
-  'survey', 'ringcloud', 'ringcloud-checkout', 'survey-success', 'thank-you', 'pricing', 'checkout',
-  'login', 'logout', 'forgot-password', 'reset-password', 'dashboard', 'admin', 'admin-orders',
-  'transfer-checkout', 'affnetwork', 'brightcalldocs', 'get-started', 'onboarding-success', 'user', 'api',
-];
-
-export function isValidSalespersonSlug(slug: string): boolean {
-  return SALESPERSON_SLUG_PATTERN.test(slug) && slug.length <= 60 && !RESERVED_SALESPERSON_SLUGS.includes(slug);
 }
 
 /* ------------------------------------------------------- the campaign order ---------- */
