@@ -25,14 +25,16 @@ import { gatewayEnv } from '@warmline/gateway/config';
 import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
 import { seedDemoAccounts, seedDemoSalespeople } from '@warmline/gateway/seed';
 import { notificationsEnv } from '@warmline/notifications/config';
-import { EMAIL_QUEUE } from '@warmline/notifications/events/subscriptions';
+import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
 import { startNotifications } from '@warmline/notifications/service';
+import { ordersEnv } from '@warmline/orders/config';
+import { startOrders } from '@warmline/orders/service';
 
 /**
  * The end-to-end harness: the whole system in this process (gateway serving the built SPA,
- * the notifications worker writing .eml files), on free ports, with its own database, bus
- * namespace, Redis prefix and mail directory, driven by Debian's Chromium through
- * playwright-core.
+ * the orders service with the sandbox payment provider, the notifications worker writing .eml
+ * files), on free ports, with its own database, bus namespace, Redis prefix and mail
+ * directory, driven by Debian's Chromium through playwright-core.
  */
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -139,12 +141,14 @@ export interface RunningSystem {
   /** The gateway's address, e.g. http://127.0.0.1:41234 (also its PUBLIC_URL). */
   url: string;
   mailDir: string;
+  /** The run's own database (every service's schema), for tests that check what was stored. */
+  databaseUrl: string;
   admin: Account;
   customer: Account;
   stop(): Promise<void>;
 }
 
-/** Starts gateway + notifications against the real PostgreSQL, Redis and RabbitMQ. */
+/** Starts gateway + orders + notifications against the real PostgreSQL, Redis and RabbitMQ. */
 export async function startSystem(): Promise<RunningSystem> {
   await ensureSpaBuilt();
   await requireService('Redis', TEST_REDIS_URL);
@@ -189,6 +193,10 @@ export async function startSystem(): Promise<RunningSystem> {
       createLogger('notifications', notificationsConfig.LOG_LEVEL),
     );
     stops.push(() => notifications.stop());
+    // Card payments are confirmed by the orders service itself (Stripe's test cards).
+    const ordersConfig = parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox' });
+    const orders = await startOrders(ordersConfig, createLogger('orders', ordersConfig.LOG_LEVEL));
+    stops.push(() => orders.stop());
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
         ...shared,
@@ -197,6 +205,7 @@ export async function startSystem(): Promise<RunningSystem> {
         SESSION_SECRET: randomBytes(32).toString('hex'),
         REDIS_PREFIX: redisPrefix,
         WEB_DIST_DIR: webDistDir,
+        ORDERS_URL: orders.url,
       }),
     );
     stops.push(() => gateway.stop());
@@ -222,7 +231,7 @@ export async function startSystem(): Promise<RunningSystem> {
     } finally {
       await pool.end();
     }
-    return { url, mailDir, admin, customer, stop };
+    return { url, mailDir, databaseUrl: database.url, admin, customer, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -246,8 +255,8 @@ async function deleteBrokerNames(namespace: string): Promise<void> {
   const connection = await amqp.connect(TEST_AMQP_URL);
   try {
     const channel = await connection.createChannel();
-    for (const queue of [EMAIL_QUEUE, `${EMAIL_QUEUE}.retry`, `${EMAIL_QUEUE}.dlq`]) {
-      await channel.deleteQueue(`${namespace}.${queue}`);
+    for (const base of NOTIFICATIONS_QUEUES) {
+      for (const queue of [base, `${base}.retry`, `${base}.dlq`]) await channel.deleteQueue(`${namespace}.${queue}`);
     }
     for (const exchange of [EVENTS_EXCHANGE, COMMANDS_EXCHANGE]) await channel.deleteExchange(`${namespace}.${exchange}`);
     await channel.close();
@@ -264,10 +273,12 @@ export async function readMail(mailDir: string): Promise<string[]> {
   return Promise.all(files.map(async (f) => decodeQuotedPrintable(await readFile(path.join(mailDir, f), 'utf8'))));
 }
 
+/** Undoes soft line breaks and =XX escapes; the escaped bytes are UTF-8 ('×' is =C3=97). */
 function decodeQuotedPrintable(text: string): string {
-  return text
+  const bytes = text
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
 /** Waits for a message to `to` that carries a reset link, and returns the link. */

@@ -24,6 +24,7 @@ const PremiumCheckoutPage = lazyPage(checkout, 'PremiumCheckoutPage');
 const EnterpriseCheckoutPage = lazyPage(checkout, 'EnterpriseCheckoutPage');
 const UltimateCheckoutPage = lazyPage(checkout, 'UltimateCheckoutPage');
 const HighVolumeCheckoutPage = lazyPage(checkout, 'HighVolumeCheckoutPage');
+const OnboardingSuccessPage = lazyPage(() => import('./features/onboarding/onboarding-success-page'), 'OnboardingSuccessPage');
 const ThankYouPage = lazyPage(checkout, 'ThankYouPage');
 const survey = () => import('./features/survey/survey-pages');
 const SurveyPage = lazyPage(survey, 'SurveyPage');
@@ -68,6 +69,7 @@ export function AppRoutes() {
       <Route path="/checkout-enterprise" element={<Page><EnterpriseCheckoutPage /></Page>} />
       <Route path="/checkout-ultimate" element={<Page><UltimateCheckoutPage /></Page>} />
       <Route path="/checkout-high-volume" element={<Page><HighVolumeCheckoutPage /></Page>} />
+      <Route path="/onboarding-success" element={<Page><OnboardingSuccessPage /></Page>} />
       <Route path="/survey" element={<Page><SurveyPage /></Page>} />
       <Route path="/survey-success" element={<Page><SurveySuccessPage /></Page>} />
       <Route path="/get-started" element={<GetStartedRedirect />} />

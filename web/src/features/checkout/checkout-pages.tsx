@@ -1,21 +1,25 @@
 import { ComingSoonPage } from '../../components/coming-soon-page';
+import { CHECKOUTS } from './checkout-specs';
+import { PackageCheckout } from './package-checkout';
 
-/** Package checkouts (spec §2 "Checkout screens"); built in the checkout issue. */
+/** The package checkouts (spec §2 "Checkout screens"); /checkout is the special-pricing one. */
 export function CheckoutPage() {
-  return <ComingSoonPage title="Checkout" />;
+  return <PackageCheckout spec={CHECKOUTS.special} />;
 }
 export function PremiumCheckoutPage() {
-  return <ComingSoonPage title="Premium Volume Package" />;
+  return <PackageCheckout spec={CHECKOUTS.premium} />;
 }
 export function EnterpriseCheckoutPage() {
-  return <ComingSoonPage title="Enterprise Volume Package" />;
+  return <PackageCheckout spec={CHECKOUTS.enterprise} />;
 }
 export function UltimateCheckoutPage() {
-  return <ComingSoonPage title="Ultimate Volume Package" />;
+  return <PackageCheckout spec={CHECKOUTS.ultimate} />;
 }
 export function HighVolumeCheckoutPage() {
-  return <ComingSoonPage title="High-Volume Package" />;
+  return <PackageCheckout spec={CHECKOUTS['high-volume']} />;
 }
+
+/** /thank-you belongs to the second brand's funnel (issue 5), which replaces this stand-in. */
 export function ThankYouPage() {
   return <ComingSoonPage title="Thank You!" />;
 }
