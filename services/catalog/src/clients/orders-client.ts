@@ -1,0 +1,48 @@
+import { AppError } from '@warmline/platform/errors';
+import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import type { CreateLeadOrderRequest, CreateLeadOrderResponse } from '@warmline/contracts/catalog';
+
+/** The orders service, as the catalog uses it: it takes the payment of reserved leads. */
+export interface OrdersClient {
+  createLeadOrder(buyer: Identity, request: CreateLeadOrderRequest, correlationId: string): Promise<CreateLeadOrderResponse>;
+}
+
+/** The payment could not be opened; the buyer may simply try again. */
+export class PaymentUnavailable extends AppError {
+  constructor(cause: unknown) {
+    super('PaymentUnavailable', 'The payment service is unavailable, please try again shortly', 502);
+    this.cause = cause;
+  }
+}
+
+/**
+ * Calls `POST /api/internal/lead-orders` with the buyer's identity signed with the shared
+ * secret, exactly as the gateway would sign it (docs/adr/0001-identity-forwarding.md).
+ */
+export function httpOrdersClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): OrdersClient {
+  const url = new URL('/api/internal/lead-orders', options.baseUrl).toString();
+  return {
+    async createLeadOrder(buyer, request, correlationId) {
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            [IDENTITY_HEADER]: signIdentity(options.identitySecret, buyer),
+            'x-request-id': correlationId,
+          },
+          body: JSON.stringify(request),
+          signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+        });
+      } catch (err) {
+        throw new PaymentUnavailable(err);
+      }
+      const text = await response.text();
+      if (!response.ok) {
+        throw new PaymentUnavailable(new Error(`orders answered ${response.status}: ${text.slice(0, 500)}`));
+      }
+      return JSON.parse(text) as CreateLeadOrderResponse;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Queryable } from '@warmline/platform/db/index';
+
+/** Queries of the `catalog` schema about the inventory itself (the pool's search_path points there). */
+
+export interface NewAgedLead {
+  id: string;
+  name: string;
+  /** Ten digits. */
+  phone: string;
+  email: string | null;
+  /** Upper-case state code. */
+  state: string;
+  formFillTime: Date;
+  source: string;
+  consent: Record<string, unknown>;
+}
+
+/**
+ * Inserts leads in one statement (unnest of column arrays): thousands per round trip, and the
+ * stock trigger runs once per statement. Returns how many were inserted (an id already
+ * present is skipped).
+ */
+export async function insertLeads(db: Queryable, leads: NewAgedLead[]): Promise<number> {
+  if (leads.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO aged_leads (id, name, phone, email, state, form_fill_time, source, consent)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::jsonb[])
+     ON CONFLICT (id) DO NOTHING`,
+    [
+      leads.map((l) => l.id),
+      leads.map((l) => l.name),
+      leads.map((l) => l.phone),
+      leads.map((l) => l.email),
+      leads.map((l) => l.state),
+      leads.map((l) => l.formFillTime.toISOString()),
+      leads.map((l) => l.source),
+      leads.map((l) => JSON.stringify(l.consent)),
+    ],
+  );
+  return rowCount ?? 0;
+}
+
+export async function countLeads(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM aged_leads');
+  return rows[0]?.n ?? 0;
+}

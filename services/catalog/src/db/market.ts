@@ -1,0 +1,174 @@
+import type { Queryable } from '@warmline/platform/db/index';
+import type { ListingWindow } from '../domain/lead-age';
+import { endOfUtcDay, startOfUtcDay, utcDay } from '../domain/market-pages';
+
+/**
+ * The market's reads. They run inside one read-only REPEATABLE READ transaction per request
+ * (see domain/market.ts), so the counts and the page agree with each other.
+ *
+ * Where the cost goes, for a million leads:
+ * - per-day counts come from `lead_stock` (a few rows per day and state/area code), except on
+ *   the two days the listing window cuts through, which are counted exactly on the market index;
+ * - the page itself starts at the day `locatePage` found and skips at most that day's leads,
+ *   reading the state / area-code / market indexes only (no table rows until the last 50).
+ */
+
+/** The part of the filter answered by state and area-code indexes; `all` = no filter. */
+export type StateOrAreaFilter = { all: true } | { all: false; states: string[]; areaCodes: string[] };
+
+export interface ExceptionRow {
+  /** 'held': reserved by another buyer right now; 'phone': matched by a 5-digit term. */
+  kind: 'held' | 'phone';
+  id: string;
+  state: string;
+  phone: string;
+  formFillTime: Date;
+}
+
+/**
+ * The few listed-window leads the day counts cannot know about: those another buyer holds
+ * right now (hidden from this viewer), and those a 5-digit term matches through the phone.
+ */
+export async function marketExceptions(
+  db: Queryable,
+  p: { now: Date; window: ListingWindow; viewerId: string; phoneDigits: string[] },
+): Promise<ExceptionRow[]> {
+  const { rows } = await db.query<{ kind: 'held' | 'phone'; id: string; state: string; phone: string; form_fill_time: Date }>(
+    `SELECT 'held' AS kind, l.id, l.state, l.phone, l.form_fill_time
+       FROM lead_reservations r
+       JOIN lead_reservation_items i ON i.order_id = r.order_id
+       JOIN aged_leads l ON l.id = i.lead_id
+      WHERE r.status = 'held' AND r.expires_at > $1 AND r.buyer_user_id <> $2
+        AND l.held_by_order_id = r.order_id AND l.held_until > $1 AND l.sold_at IS NULL
+        AND l.form_fill_time > $3 AND l.form_fill_time <= $4
+     UNION ALL
+     SELECT 'phone', id, state, phone, form_fill_time
+       FROM aged_leads
+      WHERE cardinality($5::text[]) > 0 AND phone_fives && $5::text[] AND sold_at IS NULL
+        AND form_fill_time > $3 AND form_fill_time <= $4`,
+    [p.now, p.viewerId, p.window.oldestExclusive, p.window.newest, p.phoneDigits],
+  );
+  return rows.map((r) => ({ kind: r.kind, id: r.id, state: r.state, phone: r.phone, formFillTime: r.form_fill_time }));
+}
+
+/**
+ * Unsold leads in the window per UTC day ('2026-05-01' → n) that match the state/area-code
+ * part of the filter. Whole days inside the window come from lead_stock; the first and last
+ * day, which the window cuts through, are counted row by row on the indexes.
+ */
+export async function stateOrAreaDayCounts(
+  db: Queryable,
+  p: { window: ListingWindow; filter: StateOrAreaFilter },
+): Promise<Map<string, number>> {
+  const oldestDay = utcDay(p.window.oldestExclusive);
+  const newestDay = utcDay(p.window.newest);
+  const params: unknown[] = [
+    oldestDay,
+    newestDay,
+    p.window.oldestExclusive,
+    endOfUtcDay(oldestDay),
+    startOfUtcDay(newestDay),
+    p.window.newest,
+  ];
+  let match = 'TRUE';
+  if (!p.filter.all) {
+    params.push(p.filter.states, p.filter.areaCodes);
+    match = '(state = ANY($7::text[]) OR area_code = ANY($8::text[]))';
+  }
+  const { rows } = await db.query<{ day: string; n: number }>(
+    `SELECT fill_day::text AS day, sum(leads)::int AS n
+       FROM lead_stock
+      WHERE fill_day > $1::date AND fill_day < $2::date AND ${match}
+      GROUP BY fill_day
+     UNION ALL
+     SELECT (form_fill_time AT TIME ZONE 'UTC')::date::text, count(*)::int
+       FROM aged_leads
+      WHERE sold_at IS NULL AND ${match}
+        AND ((form_fill_time > $3 AND form_fill_time < $4) OR (form_fill_time >= $5 AND form_fill_time <= $6))
+      GROUP BY 1`,
+    params,
+  );
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.day, (counts.get(r.day) ?? 0) + r.n);
+  return counts;
+}
+
+export interface MarketRow {
+  id: string;
+  name: string;
+  phone: string;
+  state: string;
+  formFillTime: Date;
+}
+
+/** Beyond this many states a filter is dense: one walk of the market index beats a walk per state. */
+const MAX_STATE_WALKS = 6;
+
+/**
+ * One page of the listing, newest first: the leads matching the filter, from the start of
+ * `startDay` on, after skipping `skip` of them. Hidden leads (`excludedIds`) never appear.
+ * Leads matched only by a 5-digit term come in as `phoneMatchIds`.
+ */
+export async function marketPage(
+  db: Queryable,
+  p: {
+    window: ListingWindow;
+    startDay: string;
+    skip: number;
+    limit: number;
+    filter: StateOrAreaFilter;
+    phoneMatchIds: string[];
+    excludedIds: string[];
+  },
+): Promise<MarketRow[]> {
+  // $1..$4 are shared by every branch: the window, where the page starts, and the hidden leads.
+  const params: unknown[] = [p.window.oldestExclusive, p.window.newest, endOfUtcDay(p.startDay), p.excludedIds];
+  const listed = `sold_at IS NULL AND form_fill_time > $1 AND form_fill_time <= $2 AND form_fill_time < $3 AND id <> ALL($4::uuid[])`;
+  const add = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const order = 'ORDER BY form_fill_time DESC, id DESC';
+
+  let ids: string;
+  if (p.filter.all) {
+    ids = `SELECT id, form_fill_time FROM aged_leads WHERE ${listed} ${order} OFFSET ${add(p.skip)} LIMIT ${add(p.limit)}`;
+  } else if (p.filter.states.length > MAX_STATE_WALKS) {
+    ids = `SELECT id, form_fill_time FROM aged_leads
+            WHERE ${listed} AND (state = ANY(${add(p.filter.states)}::text[]) OR area_code = ANY(${add(p.filter.areaCodes)}::text[])
+                                 OR id = ANY(${add(p.phoneMatchIds)}::uuid[]))
+            ${order} OFFSET ${add(p.skip)} LIMIT ${add(p.limit)}`;
+  } else {
+    // A walk down each state's and each area code's index, each stopping after skip + limit
+    // leads; their merge holds the page. A lead in both a state and an area code of the
+    // filter comes twice, hence DISTINCT.
+    // Added only when a walk uses it: PostgreSQL refuses a parameter no statement part types.
+    let enoughParam: string | undefined;
+    const enough = () => (enoughParam ??= add(p.skip + p.limit));
+    const walks: string[] = [];
+    if (p.filter.states.length > 0) {
+      walks.push(`SELECT w.id, w.form_fill_time FROM unnest(${add(p.filter.states)}::text[]) AS f(state)
+                  CROSS JOIN LATERAL (SELECT id, form_fill_time FROM aged_leads
+                                       WHERE ${listed} AND state = f.state ${order} LIMIT ${enough()}) AS w`);
+    }
+    if (p.filter.areaCodes.length > 0) {
+      walks.push(`SELECT w.id, w.form_fill_time FROM unnest(${add(p.filter.areaCodes)}::text[]) AS f(area_code)
+                  CROSS JOIN LATERAL (SELECT id, form_fill_time FROM aged_leads
+                                       WHERE ${listed} AND area_code = f.area_code ${order} LIMIT ${enough()}) AS w`);
+    }
+    if (p.phoneMatchIds.length > 0) {
+      walks.push(`SELECT id, form_fill_time FROM aged_leads WHERE ${listed} AND id = ANY(${add(p.phoneMatchIds)}::uuid[])`);
+    }
+    if (walks.length === 0) return [];
+    ids = `SELECT DISTINCT id, form_fill_time FROM (${walks.join(' UNION ALL ')}) AS walks
+            ${order} OFFSET ${add(p.skip)} LIMIT ${add(p.limit)}`;
+  }
+
+  const { rows } = await db.query<{ id: string; name: string; phone: string; state: string; form_fill_time: Date }>(
+    `SELECT l.id, l.name, l.phone, l.state, l.form_fill_time
+       FROM (${ids}) AS page JOIN aged_leads l ON l.id = page.id
+      ORDER BY page.form_fill_time DESC, page.id DESC`,
+    params,
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, phone: r.phone, state: r.state, formFillTime: r.form_fill_time }));
+}

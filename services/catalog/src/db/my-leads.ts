@@ -1,0 +1,80 @@
+import type { Queryable } from '@warmline/platform/db/index';
+import type { AgedLeadAgeRange } from '@warmline/contracts';
+import type { LeadFilter } from '../domain/lead-filter';
+
+/** One buyer's purchased leads. Every query is bound to `sold_to_user_id`: no buyer reads another's. */
+
+export interface PurchasedRow {
+  id: string;
+  name: string;
+  phone: string;
+  email: string | null;
+  state: string;
+  formFillTime: Date;
+  source: string;
+  consent: Record<string, unknown>;
+  ageRange: AgedLeadAgeRange;
+  priceCents: number;
+  soldAt: Date;
+  orderId: string;
+}
+
+const MATCHES = `($2::boolean OR state = ANY($3::text[]) OR area_code = ANY($4::text[]) OR phone_fives && $5::text[])`;
+
+function filterParams(filter: LeadFilter): unknown[] {
+  return [filter.all, filter.states, filter.areaCodes, filter.phoneDigits];
+}
+
+export async function countPurchasedLeads(db: Queryable, buyerUserId: string, filter: LeadFilter): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM aged_leads WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES}`,
+    [buyerUserId, ...filterParams(filter)],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Newest purchase first; `page` omitted = all of them (the CSV export). */
+export async function purchasedLeads(
+  db: Queryable,
+  buyerUserId: string,
+  filter: LeadFilter,
+  page?: { offset: number; limit: number },
+): Promise<PurchasedRow[]> {
+  const params = [buyerUserId, ...filterParams(filter)];
+  const paging = page ? `OFFSET $6 LIMIT $7` : '';
+  if (page) params.push(page.offset, page.limit);
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    phone: string;
+    email: string | null;
+    state: string;
+    form_fill_time: Date;
+    source: string;
+    consent: Record<string, unknown>;
+    sold_age_range: AgedLeadAgeRange;
+    sold_price_cents: number;
+    sold_at: Date;
+    sold_order_id: string;
+  }>(
+    `SELECT id, name, phone, email, state, form_fill_time, source, consent, sold_age_range, sold_price_cents, sold_at, sold_order_id
+       FROM aged_leads
+      WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES}
+      ORDER BY sold_at DESC, id DESC ${paging}`,
+    params,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    phone: r.phone,
+    email: r.email,
+    state: r.state,
+    formFillTime: r.form_fill_time,
+    source: r.source,
+    consent: r.consent,
+    ageRange: r.sold_age_range,
+    priceCents: r.sold_price_cents,
+    soldAt: r.sold_at,
+    orderId: r.sold_order_id,
+  }));
+}

@@ -1,0 +1,176 @@
+import type { Queryable } from '@warmline/platform/db/index';
+import type { AgedLeadAgeRange } from '@warmline/contracts';
+import type { ListingWindow } from '../domain/lead-age';
+
+/** Queries of reservations, holds and sales. */
+
+export type ReservationStatus = 'held' | 'paid' | 'released' | 'expired';
+
+export interface Reservation {
+  orderId: string;
+  buyerUserId: string;
+  status: ReservationStatus;
+  leadCount: number;
+  amountCents: number;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface ReservedItem {
+  leadId: string;
+  ageRange: AgedLeadAgeRange;
+  priceCents: number;
+}
+
+/**
+ * Locks the rows of these leads in id order. Every writer of holds and sales locks this way
+ * first, so two purchases of overlapping leads wait for each other instead of deadlocking.
+ */
+export async function lockLeads(db: Queryable, leadIds: string[]): Promise<void> {
+  await db.query('SELECT id FROM aged_leads WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [leadIds]);
+}
+
+/**
+ * Holds for this order every lead of `leadIds` that is still for sale: unsold, in the listing
+ * window, and not held by another buyer (an expired hold counts as none; the buyer's own hold
+ * from an earlier, unpaid order moves to this one). Returns the leads it could hold.
+ */
+export async function holdLeads(
+  db: Queryable,
+  p: { leadIds: string[]; orderId: string; buyerUserId: string; now: Date; until: Date; window: ListingWindow },
+): Promise<Array<{ id: string; formFillTime: Date }>> {
+  const { rows } = await db.query<{ id: string; form_fill_time: Date }>(
+    `UPDATE aged_leads
+        SET held_by_order_id = $2, held_by_user_id = $3, held_until = $5
+      WHERE id = ANY($1::uuid[])
+        AND sold_at IS NULL
+        AND form_fill_time > $6 AND form_fill_time <= $7
+        AND (held_until IS NULL OR held_until <= $4 OR held_by_user_id = $3)
+      RETURNING id, form_fill_time`,
+    [p.leadIds, p.orderId, p.buyerUserId, p.now, p.until, p.window.oldestExclusive, p.window.newest],
+  );
+  return rows.map((r) => ({ id: r.id, formFillTime: r.form_fill_time }));
+}
+
+export async function insertReservation(db: Queryable, r: Omit<Reservation, 'status'>, items: ReservedItem[]): Promise<void> {
+  await db.query(
+    `INSERT INTO lead_reservations (order_id, buyer_user_id, lead_count, amount_cents, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [r.orderId, r.buyerUserId, r.leadCount, r.amountCents, r.createdAt, r.expiresAt],
+  );
+  await db.query(
+    `INSERT INTO lead_reservation_items (order_id, lead_id, age_range, price_cents)
+     SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::int[])`,
+    [r.orderId, items.map((i) => i.leadId), items.map((i) => i.ageRange), items.map((i) => i.priceCents)],
+  );
+}
+
+interface ReservationRecord {
+  order_id: string;
+  buyer_user_id: string;
+  status: ReservationStatus;
+  lead_count: number;
+  amount_cents: number;
+  created_at: Date;
+  expires_at: Date;
+}
+
+const toReservation = (r: ReservationRecord): Reservation => ({
+  orderId: r.order_id,
+  buyerUserId: r.buyer_user_id,
+  status: r.status,
+  leadCount: r.lead_count,
+  amountCents: r.amount_cents,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+export async function findReservation(db: Queryable, orderId: string, options: { forUpdate?: boolean } = {}): Promise<Reservation | null> {
+  const { rows } = await db.query<ReservationRecord>(
+    `SELECT order_id, buyer_user_id, status, lead_count, amount_cents, created_at, expires_at
+       FROM lead_reservations WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [orderId],
+  );
+  return rows[0] ? toReservation(rows[0]) : null;
+}
+
+export async function reservedItems(db: Queryable, orderId: string): Promise<ReservedItem[]> {
+  const { rows } = await db.query<{ lead_id: string; age_range: AgedLeadAgeRange; price_cents: number }>(
+    'SELECT lead_id, age_range, price_cents FROM lead_reservation_items WHERE order_id = $1 ORDER BY lead_id',
+    [orderId],
+  );
+  return rows.map((r) => ({ leadId: r.lead_id, ageRange: r.age_range, priceCents: r.price_cents }));
+}
+
+export async function closeReservation(
+  db: Queryable,
+  orderId: string,
+  status: Exclude<ReservationStatus, 'held'>,
+  reason: string,
+  at: Date,
+): Promise<void> {
+  await db.query('UPDATE lead_reservations SET status = $2, close_reason = $3, closed_at = $4 WHERE order_id = $1', [
+    orderId,
+    status,
+    reason,
+    at,
+  ]);
+}
+
+/** Lets go of the leads this order still holds (a newer order of the same buyer may hold some). */
+export async function releaseHolds(db: Queryable, orderId: string): Promise<number> {
+  // Locked in id order first, like every other writer (see lockLeads).
+  await db.query(
+    `SELECT id FROM aged_leads
+      WHERE id IN (SELECT lead_id FROM lead_reservation_items WHERE order_id = $1) AND held_by_order_id = $1
+      ORDER BY id FOR UPDATE`,
+    [orderId],
+  );
+  const { rowCount } = await db.query(
+    `UPDATE aged_leads SET held_by_order_id = NULL, held_by_user_id = NULL, held_until = NULL
+      WHERE id IN (SELECT lead_id FROM lead_reservation_items WHERE order_id = $1) AND held_by_order_id = $1`,
+    [orderId],
+  );
+  return rowCount ?? 0;
+}
+
+/** Held reservations whose time is up, oldest first. */
+export async function expiredReservationIds(db: Queryable, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ order_id: string }>(
+    `SELECT order_id FROM lead_reservations
+      WHERE status = 'held' AND expires_at <= $1
+      ORDER BY expires_at LIMIT $2`,
+    [now, limit],
+  );
+  return rows.map((r) => r.order_id);
+}
+
+/**
+ * Sells the order's leads to its buyer: each one nobody has bought and nobody else holds right
+ * now (held by this order, not held, held past its time, or held by the same buyer's other
+ * order). Returns the ids sold. A sold lead is never sold again: the WHERE clause skips it,
+ * and the aged_leads_sold_once trigger refuses any change to a sale.
+ */
+export async function sellReservedLeads(db: Queryable, p: { orderId: string; buyerUserId: string; soldAt: Date }): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE aged_leads l
+        SET sold_to_user_id = $2, sold_order_id = $1, sold_at = $3,
+            sold_price_cents = i.price_cents, sold_age_range = i.age_range,
+            held_by_order_id = NULL, held_by_user_id = NULL, held_until = NULL
+       FROM lead_reservation_items i
+      WHERE i.order_id = $1 AND l.id = i.lead_id AND l.sold_at IS NULL
+        AND (l.held_until IS NULL OR l.held_by_order_id = $1 OR l.held_until <= $3 OR l.held_by_user_id = $2)
+      RETURNING l.id`,
+    [p.orderId, p.buyerUserId, p.soldAt],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Records each item's outcome: sold, or undelivered (owed back to the buyer). */
+export async function recordItemOutcomes(db: Queryable, orderId: string, soldIds: string[]): Promise<void> {
+  await db.query(
+    `UPDATE lead_reservation_items SET outcome = CASE WHEN lead_id = ANY($2::uuid[]) THEN 'sold' ELSE 'undelivered' END
+      WHERE order_id = $1`,
+    [orderId, soldIds],
+  );
+}

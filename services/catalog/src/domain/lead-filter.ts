@@ -1,0 +1,55 @@
+import { badRequest } from '@warmline/platform/errors';
+import { LEAD_FILTER_MAX_TERMS, US_STATE_CODES } from '@warmline/contracts/catalog';
+
+/**
+ * The lead filter of spec §5: comma-separated terms, case-insensitive; a lead matches when
+ * ANY term matches it:
+ * - a term contained in the lead's state ('tx' → TX; 'a' → every state with an A in it);
+ * - a 3-character term equal to the phone's area code ('512');
+ * - a 5-digit term, a zip code, which the old site could only check against the phone: it
+ *   matches when the phone contains those five digits.
+ * Every term gets the state check; empty terms are ignored; no terms at all shows every lead.
+ *
+ * States are stored as upper-case codes from US_STATE_CODES, so "contained in the state" is
+ * resolved here to the list of codes, and the database compares codes with its indexes.
+ */
+export interface LeadFilter {
+  /** The terms as given (trimmed, upper-cased, empty ones dropped). */
+  terms: string[];
+  /** No terms: every lead. */
+  all: boolean;
+  /** State codes that contain at least one term. */
+  states: string[];
+  /** 3-character terms, compared with the phone's area code. */
+  areaCodes: string[];
+  /** 5-digit terms, looked for anywhere in the phone. */
+  phoneDigits: string[];
+}
+
+export function parseLeadFilter(text: string | undefined): LeadFilter {
+  const terms = [...new Set((text ?? '').split(',').map((t) => t.trim().toUpperCase()).filter(Boolean))];
+  if (terms.length > LEAD_FILTER_MAX_TERMS) {
+    throw badRequest(`Use at most ${LEAD_FILTER_MAX_TERMS} filter terms`);
+  }
+  const states = US_STATE_CODES.filter((code) => terms.some((term) => code.includes(term)));
+  // A phone holds only digits, so a 3-character term with a letter can only match a state.
+  const areaCodes = terms.filter((t) => /^\d{3}$/.test(t));
+  const phoneDigits = terms.filter((t) => /^\d{5}$/.test(t));
+  return { terms, all: terms.length === 0, states, areaCodes, phoneDigits };
+}
+
+/** Whether a filter can match anything at all (a filter of only unknown words cannot). */
+export function canMatch(filter: LeadFilter): boolean {
+  return filter.all || filter.states.length > 0 || filter.areaCodes.length > 0 || filter.phoneDigits.length > 0;
+}
+
+/** The part of the filter the database's state and area-code indexes answer. */
+export function matchesStateOrAreaCode(filter: LeadFilter, lead: { state: string; phone: string }): boolean {
+  return filter.states.includes(lead.state) || filter.areaCodes.includes(lead.phone.slice(0, 3));
+}
+
+/** The whole rule, for one lead. */
+export function matchesLeadFilter(filter: LeadFilter, lead: { state: string; phone: string }): boolean {
+  if (filter.all) return true;
+  return matchesStateOrAreaCode(filter, lead) || filter.phoneDigits.some((digits) => lead.phone.includes(digits));
+}

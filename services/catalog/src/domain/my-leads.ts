@@ -1,0 +1,81 @@
+import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type PurchasedLead } from '@warmline/contracts/catalog';
+import { countPurchasedLeads, purchasedLeads, type PurchasedRow } from '../db/my-leads';
+import { inReadSnapshot } from '../db/snapshot';
+import type { CatalogContext } from './context';
+import { toCsv } from './csv';
+import { canMatch, parseLeadFilter } from './lead-filter';
+import { formatPhone } from './masking';
+
+/**
+ * My Leads: the leads this buyer bought, with every detail, the purchase date and the price
+ * paid, filtered with the market's filter rule. Only ever the caller's own.
+ */
+export async function listMyLeads(ctx: CatalogContext, buyerUserId: string, query: { page: number; filter: string }): Promise<MyLeadsResponse> {
+  const filter = parseLeadFilter(query.filter);
+  const answer = (leads: PurchasedLead[], total: number): MyLeadsResponse => ({ leads, total, page: query.page, pageSize: AGED_LEAD_PAGE_SIZE });
+  if (!canMatch(filter)) return answer([], 0);
+  return inReadSnapshot(ctx.pool, async (db) => {
+    const total = await countPurchasedLeads(db, buyerUserId, filter);
+    const rows = await purchasedLeads(db, buyerUserId, filter, { offset: (query.page - 1) * AGED_LEAD_PAGE_SIZE, limit: AGED_LEAD_PAGE_SIZE });
+    return answer(rows.map(toPurchasedLead), total);
+  });
+}
+
+function toPurchasedLead(row: PurchasedRow): PurchasedLead {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: formatPhone(row.phone),
+    email: row.email,
+    state: row.state,
+    formFillTime: row.formFillTime.toISOString(),
+    source: row.source,
+    consent: row.consent,
+    ageRangeAtPurchase: row.ageRange,
+    pricePaid: row.priceCents / 100,
+    priceCents: row.priceCents,
+    purchasedAt: row.soldAt.toISOString(),
+    orderId: row.orderId,
+  };
+}
+
+export const MY_LEADS_CSV_HEADER = [
+  'Name',
+  'Phone',
+  'Email',
+  'State',
+  'Form Fill Time (UTC)',
+  'Age Range (days)',
+  'Source',
+  'Price Paid (USD)',
+  'Purchased At (UTC)',
+  'Order ID',
+  'Lead ID',
+  'Consent',
+];
+
+/**
+ * The buyer's leads (all of them, or those the filter matches) as CSV, newest purchase first.
+ * Times are ISO 8601 in UTC so spreadsheets and CRMs read them without guessing a format.
+ */
+export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string, filterText: string): Promise<string> {
+  const filter = parseLeadFilter(filterText);
+  const rows = canMatch(filter) ? await purchasedLeads(ctx.pool, buyerUserId, filter) : [];
+  return toCsv(
+    MY_LEADS_CSV_HEADER,
+    rows.map((r) => [
+      r.name,
+      formatPhone(r.phone),
+      r.email,
+      r.state,
+      r.formFillTime.toISOString(),
+      r.ageRange,
+      r.source,
+      (r.priceCents / 100).toFixed(2),
+      r.soldAt.toISOString(),
+      r.orderId,
+      r.id,
+      JSON.stringify(r.consent),
+    ]),
+  );
+}

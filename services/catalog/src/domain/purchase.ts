@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { withTransaction } from '@warmline/platform/db/index';
+import { conflict } from '@warmline/platform/errors';
+import type { Identity } from '@warmline/platform/http/identity';
+import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from '@warmline/contracts';
+import {
+  LEAD_RESERVATION_MINUTES,
+  LEADS_UNAVAILABLE_MESSAGE,
+  type BulkPurchaseResponse,
+  type LeadOrderLine,
+} from '@warmline/contracts/catalog';
+import { PaymentUnavailable } from '../clients/orders-client';
+import { closeReservation, holdLeads, insertReservation, lockLeads, releaseHolds, type ReservedItem } from '../db/reservations';
+import type { CatalogContext } from './context';
+import { listingWindow, priceLead } from './lead-age';
+
+/**
+ * `POST /api/bulk-purchase-leads`: the whole flow of buying aged leads, up to the payment form.
+ * 1. Reserve every chosen lead for this buyer for 15 minutes — all of them or none: if any is
+ *    sold, too young or old, or held by another buyer, nothing is held and the answer is 409
+ *    naming those leads.
+ * 2. Price them now, from the pricing table, by each lead's age today.
+ * 3. Open the payment: the orders service records a lead order under the reservation's id and
+ *    returns the client secret. If it cannot, the reservation is released again (502).
+ * The leads are sold when the payment succeeds (events/lead-payments.ts).
+ */
+export async function purchaseLeads(
+  ctx: CatalogContext,
+  buyer: Identity & { userId: string },
+  leadIds: string[],
+  correlationId: string,
+): Promise<BulkPurchaseResponse> {
+  const now = ctx.clock();
+  const orderId = randomUUID();
+  const reservedUntil = new Date(now.getTime() + LEAD_RESERVATION_MINUTES * 60_000);
+
+  const items = await withTransaction(ctx.pool, async (db) => {
+    await lockLeads(db, leadIds);
+    const held = await holdLeads(db, {
+      leadIds,
+      orderId,
+      buyerUserId: buyer.userId,
+      now,
+      until: reservedUntil,
+      window: listingWindow(now),
+    });
+    if (held.length !== leadIds.length) {
+      const got = new Set(held.map((l) => l.id));
+      // Throwing rolls the holds back: all or none.
+      throw conflict(LEADS_UNAVAILABLE_MESSAGE, { unavailableLeadIds: leadIds.filter((id) => !got.has(id)) });
+    }
+    const priced: ReservedItem[] = held.map((lead) => {
+      const pricing = priceLead(lead.formFillTime, now);
+      // holdLeads only holds leads inside the listing window, which all have a price.
+      if (!pricing) throw new Error(`Lead ${lead.id} was held outside the listing window`);
+      return { leadId: lead.id, ageRange: pricing.ageRange, priceCents: pricing.priceCents };
+    });
+    const amountCents = priced.reduce((sum, i) => sum + i.priceCents, 0);
+    await insertReservation(
+      db,
+      { orderId, buyerUserId: buyer.userId, leadCount: priced.length, amountCents, createdAt: now, expiresAt: reservedUntil },
+      priced,
+    );
+    return priced;
+  });
+
+  const lines = orderLines(items);
+  const amountCents = items.reduce((sum, i) => sum + i.priceCents, 0);
+  let order;
+  try {
+    order = await ctx.orders.createLeadOrder(buyer, { orderId, lines, amountCents }, correlationId);
+  } catch (err) {
+    ctx.log.error({ err: err instanceof PaymentUnavailable && err.cause ? err.cause : err, orderId }, 'opening the lead payment failed; reservation released');
+    await withTransaction(ctx.pool, async (db) => {
+      await releaseHolds(db, orderId);
+      await closeReservation(db, orderId, 'released', 'the payment could not be opened', ctx.clock());
+    });
+    throw err instanceof PaymentUnavailable ? err : new PaymentUnavailable(err);
+  }
+  ctx.log.info({ orderId, leadCount: items.length, amountCents }, 'leads reserved and payment opened');
+  return {
+    orderId,
+    total: amountCents / 100,
+    totalCents: amountCents,
+    leadCount: items.length,
+    clientSecret: order.clientSecret,
+    paymentProvider: order.paymentProvider,
+    reservedUntil: reservedUntil.toISOString(),
+  };
+}
+
+/** How many leads of each age range, at its price: what the orders service charges for. */
+export function orderLines(items: ReservedItem[]): LeadOrderLine[] {
+  const lines: LeadOrderLine[] = [];
+  for (const range of AGED_LEAD_AGE_RANGES as readonly AgedLeadAgeRange[]) {
+    const ofRange = items.filter((i) => i.ageRange === range);
+    const first = ofRange[0];
+    if (first) lines.push({ ageRange: range, count: ofRange.length, unitPriceCents: first.priceCents });
+  }
+  return lines;
+}

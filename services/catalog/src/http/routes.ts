@@ -1,0 +1,52 @@
+import { Router, type Request } from 'express';
+import { unauthorized } from '@warmline/platform/errors';
+import { requireUserIdentity, type Identity } from '@warmline/platform/http/identity';
+import { parseInput } from '@warmline/platform/http/validation';
+import { bulkPurchaseBody, leadExportQuery, leadListQuery } from '@warmline/contracts/catalog';
+import type { CatalogContext } from '../domain/context';
+import { listMarketLeads } from '../domain/market';
+import { exportMyLeadsCsv, listMyLeads } from '../domain/my-leads';
+import { purchaseLeads } from '../domain/purchase';
+
+/**
+ * The aged-lead market's API, reached through the gateway with a signed identity. Every route
+ * is for logged-in users only; My Leads answers only the caller's own leads.
+ */
+export function catalogRoutes(ctx: CatalogContext): Router {
+  const router = Router();
+  router.use(['/api/aged-leads', '/api/bulk-purchase-leads', '/api/my-leads'], requireUserIdentity);
+
+  router.get('/api/aged-leads', async (req, res) => {
+    const query = parseInput(leadListQuery, req.query);
+    res.json(await listMarketLeads(ctx, buyerOf(req).userId, query));
+  });
+
+  router.post('/api/bulk-purchase-leads', async (req, res) => {
+    const { leadIds } = parseInput(bulkPurchaseBody, req.body);
+    res.status(201).json(await purchaseLeads(ctx, buyerOf(req), leadIds, req.id));
+  });
+
+  router.get('/api/my-leads', async (req, res) => {
+    const query = parseInput(leadListQuery, req.query);
+    res.json(await listMyLeads(ctx, buyerOf(req).userId, query));
+  });
+
+  router.get('/api/my-leads/export.csv', async (req, res) => {
+    const { filter } = parseInput(leadExportQuery, req.query);
+    const csv = await exportMyLeadsCsv(ctx, buyerOf(req).userId, filter);
+    const day = ctx.clock().toISOString().slice(0, 10);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="warmline-my-leads-${day}.csv"`);
+    // Contact details: never kept by a shared cache.
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.send(csv);
+  });
+
+  return router;
+}
+
+function buyerOf(req: Request): Identity & { userId: string } {
+  const identity = req.identity;
+  if (!identity?.userId) throw unauthorized();
+  return { ...identity, userId: identity.userId };
+}

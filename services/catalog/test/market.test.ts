@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MarketLead } from '@warmline/contracts/catalog';
+import type { NewAgedLead } from '../src/db/leads';
+import { matchesLeadFilter, parseLeadFilter } from '../src/domain/lead-filter';
+import { maskName, maskPhone } from '../src/domain/masking';
+import { agent, phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
+
+/** GET /api/aged-leads: paging, totals, the filter rule and masking, against the real database. */
+
+let fx: CatalogFixture;
+const viewer = agent('viewer');
+const otherBuyer = agent('other');
+let inventory: NewAgedLead[] = [];
+/** Leads a viewer may see: 30..180 days old, unsold, not held by someone else. */
+let listed: NewAgedLead[] = [];
+/** What the buyer who holds some leads sees: those too. */
+let listedForHolder: NewAgedLead[] = [];
+
+const STATES: Array<[state: string, areaCodes: string[]]> = [
+  ['TX', ['512', '214', '713']],
+  ['CA', ['415', '213']],
+  ['NY', ['212']],
+  ['FL', ['305', '407']],
+  ['PA', ['215']],
+];
+
+beforeAll(async () => {
+  fx = await startCatalogFixture();
+  // 400 leads on ~200 different days, so whole days come from the stock table and the two
+  // days the window cuts through are counted exactly; ages 25..200 days, some hours apart.
+  const specs = Array.from({ length: 400 }, (_, i) => {
+    const [state, codes] = STATES[i % STATES.length] as [string, string[]];
+    const areaCode = codes[i % codes.length] as string;
+    return { ageDays: 25 + ((i * 37) % 176), ageHours: (i * 5) % 24, state, phone: phoneIn(areaCode) };
+  });
+  // The window's edges exactly: 29 / 30 and 180 / 181 days, a minute on either side of the line.
+  specs.push(
+    { ageDays: 29, ageHours: 23.99, state: 'TX', phone: phoneIn('512') },
+    { ageDays: 30, ageHours: 0.01, state: 'TX', phone: phoneIn('512') },
+    { ageDays: 180, ageHours: 23.99, state: 'TX', phone: phoneIn('512') },
+    { ageDays: 181, ageHours: 0.01, state: 'TX', phone: phoneIn('512') },
+  );
+  // A zip-code match: a New York number with 75201 (a Dallas zip) inside it.
+  specs.push({ ageDays: 44, ageHours: 2, state: 'NY', phone: '2127520155' });
+  inventory = await fx.addLeads(specs);
+
+  // Some are sold (to someone), some held by another buyer right now.
+  const sold = inventory.filter((_, i) => i % 23 === 0 && i < 400);
+  await fx.pool.query(
+    `UPDATE aged_leads SET sold_to_user_id = $2, sold_order_id = gen_random_uuid(), sold_at = now(), sold_price_cents = 250, sold_age_range = '30-60'
+      WHERE id = ANY($1::uuid[])`,
+    [sold.map((l) => l.id), otherBuyer.userId],
+  );
+  const heldIds = inventory.filter((_, i) => i % 29 === 1 && i < 400).map((l) => l.id);
+  const heldOrder = '00000000-0000-4000-8000-000000000001';
+  await fx.pool.query(
+    `INSERT INTO lead_reservations (order_id, buyer_user_id, lead_count, amount_cents, created_at, expires_at)
+     VALUES ($1, $2, $3, 100, now(), now() + interval '15 minutes')`,
+    [heldOrder, otherBuyer.userId, heldIds.length],
+  );
+  await fx.pool.query(
+    `INSERT INTO lead_reservation_items (order_id, lead_id, age_range, price_cents) SELECT $1, id, '30-60', 250 FROM unnest($2::uuid[]) AS id`,
+    [heldOrder, heldIds],
+  );
+  await fx.pool.query(
+    `UPDATE aged_leads SET held_by_order_id = $1, held_by_user_id = $2, held_until = now() + interval '15 minutes' WHERE id = ANY($3::uuid[])`,
+    [heldOrder, otherBuyer.userId, heldIds],
+  );
+  const soldIds = new Set(sold.map((l) => l.id));
+  const held = new Set(heldIds);
+  const now = fx.now().getTime();
+  listedForHolder = inventory
+    .filter((l) => {
+      const age = Math.floor((now - l.formFillTime.getTime()) / 86_400_000);
+      return age >= 30 && age <= 180 && !soldIds.has(l.id);
+    })
+    .sort((a, b) => b.formFillTime.getTime() - a.formFillTime.getTime() || (a.id < b.id ? 1 : -1));
+  listed = listedForHolder.filter((l) => !held.has(l.id));
+});
+
+afterAll(async () => {
+  await fx?.cleanup();
+});
+
+async function everyPage(filter: string, as = viewer): Promise<{ ids: string[]; totals: number[]; pages: MarketLead[][] }> {
+  const pages: MarketLead[][] = [];
+  const totals: number[] = [];
+  for (let page = 1; page < 50; page += 1) {
+    const answer = await fx.call('GET', `/api/aged-leads?page=${page}&filter=${encodeURIComponent(filter)}`, { identity: as });
+    expect(answer.status).toBe(200);
+    totals.push(Number(answer.body.total));
+    const leads = answer.body.leads as MarketLead[];
+    if (leads.length === 0) break;
+    pages.push(leads);
+  }
+  return { ids: pages.flat().map((l) => l.id), totals, pages };
+}
+
+describe('listing aged leads', () => {
+  it('when a buyer pages through, then every listed lead comes once, newest first, 50 a page, with the same total on every page', async () => {
+    const { ids, totals, pages } = await everyPage('');
+
+    expect(ids).toEqual(listed.map((l) => l.id));
+    expect(new Set(totals)).toEqual(new Set([listed.length]));
+    expect(pages.slice(0, -1).every((p) => p.length === 50)).toBe(true);
+  });
+
+  it('answers { leads, total, page, pageSize: 50 }, and a page past the end is empty with the total', async () => {
+    const last = Math.ceil(listed.length / 50);
+
+    const answer = await fx.call('GET', `/api/aged-leads?page=${last + 1}`, { identity: viewer });
+
+    expect(answer.body).toEqual({ leads: [], total: listed.length, page: last + 1, pageSize: 50 });
+  });
+
+  it('lists leads from 30 through 180 days old, and neither the 29- nor the 181-day-old one', async () => {
+    const { ids } = await everyPage('');
+    const [young, thirty, oneEighty, old] = inventory.slice(400, 404) as [NewAgedLead, NewAgedLead, NewAgedLead, NewAgedLead];
+
+    expect(ids).toContain(thirty.id);
+    expect(ids).toContain(oneEighty.id);
+    expect(ids).not.toContain(young.id);
+    expect(ids).not.toContain(old.id);
+  });
+
+  it('prices each lead by its age today and shows its age range', async () => {
+    const { pages } = await everyPage('');
+    for (const lead of pages.flat()) {
+      const expected = lead.actualAge <= 60 ? ['30-60', 250] : lead.actualAge <= 90 ? ['60-90', 200] : ['90-180', 150];
+      expect([lead.currentAgeRange, lead.priceCents]).toEqual(expected);
+      expect(lead.currentPrice).toBe(lead.priceCents / 100);
+    }
+  });
+
+  it.each(['TX', 'tx', 'CA,TX', 'ca , ny', 'a', '512', '512,TX', '213,CA', '75201', '75201,FL', 'Y', 'texas', '999'])(
+    "when filtering by '%s', then exactly the matching leads come, with their count as the total",
+    async (filter) => {
+      const rule = parseLeadFilter(filter);
+      const expected = listed.filter((l) => matchesLeadFilter(rule, l)).map((l) => l.id);
+
+      const { ids, totals } = await everyPage(filter);
+
+      expect(ids).toEqual(expected);
+      expect(totals[0]).toBe(expected.length);
+    },
+  );
+
+  it('finds the lead whose phone holds a 5-digit zip code', async () => {
+    const { ids } = await everyPage('75201');
+    expect(ids).toEqual([inventory[404]?.id]);
+  });
+
+  it('hides leads another buyer holds, but shows that buyer their own held leads', async () => {
+    const { rows } = await fx.pool.query<{ id: string }>('SELECT id FROM aged_leads WHERE held_by_user_id = $1', [otherBuyer.userId]);
+    const heldIds = rows.map((r) => r.id);
+    expect(heldIds.length).toBeGreaterThan(0);
+
+    const mine = await everyPage('', otherBuyer);
+
+    expect((await everyPage('')).ids.filter((id) => heldIds.includes(id))).toEqual([]);
+    expect(listedForHolder.length).toBeGreaterThan(listed.length);
+    expect(mine.ids).toEqual(listedForHolder.map((l) => l.id));
+    expect(mine.totals[0]).toBe(listedForHolder.length);
+  });
+
+  it('never sends a name, phone or e-mail unmasked', async () => {
+    const answers: string[] = [];
+    for (const filter of ['', 'TX', '512', '75201']) {
+      for (const page of [1, 2, 5]) {
+        const answer = await fx.call('GET', `/api/aged-leads?page=${page}&filter=${filter}`, { identity: viewer });
+        answers.push(answer.text);
+        for (const lead of answer.body.leads as Array<Record<string, unknown>>) {
+          expect(Object.keys(lead).sort()).toEqual(
+            ['actualAge', 'currentAgeRange', 'currentPrice', 'formFillTime', 'id', 'name', 'phone', 'priceCents', 'state'].sort(),
+          );
+          const source = inventory.find((l) => l.id === lead.id) as NewAgedLead;
+          expect(lead.name).toBe(maskName(source.name));
+          expect(lead.phone).toBe(maskPhone(source.phone));
+        }
+      }
+    }
+    const all = answers.join('\n');
+    for (const lead of inventory) {
+      expect(all).not.toContain(lead.phone);
+      expect(all).not.toContain(lead.phone.slice(3));
+      expect(all).not.toContain(lead.email as string);
+      expect(all).not.toContain(lead.name);
+    }
+    expect(all).not.toContain('consent');
+  });
+
+  it('answers only logged-in users, and refuses a bad page or filter with 400', async () => {
+    const anonymous = await fx.call('GET', '/api/aged-leads', {});
+    const unsigned = await fx.call('GET', '/api/aged-leads', { identity: null });
+    const badPage = await fx.call('GET', '/api/aged-leads?page=0', { identity: viewer });
+    const textPage = await fx.call('GET', '/api/aged-leads?page=two', { identity: viewer });
+    const longFilter = await fx.call('GET', `/api/aged-leads?filter=${'x'.repeat(301)}`, { identity: viewer });
+
+    expect(anonymous.status).toBe(401);
+    expect(unsigned.status).toBe(401);
+    expect(badPage.status).toBe(400);
+    expect(badPage.body.error).toBe('Page must be a whole number of 1 or more');
+    expect(textPage.status).toBe(400);
+    expect(longFilter.status).toBe(400);
+    expect(longFilter.body.error).toBe('Filter must be at most 300 characters');
+  });
+
+  it('keeps the per-day stock equal to the unsold leads after inserts and sales', async () => {
+    const { rows } = await fx.pool.query<{ bad: number }>(
+      `SELECT count(*)::int AS bad FROM (
+         SELECT (form_fill_time AT TIME ZONE 'UTC')::date AS fill_day, state, area_code, count(*)::int AS n
+           FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2, 3) AS actual
+       FULL JOIN (SELECT * FROM lead_stock WHERE leads > 0) AS s USING (fill_day, state, area_code)
+      WHERE actual.n IS DISTINCT FROM s.leads`,
+    );
+    expect(rows[0]?.bad).toBe(0);
+  });
+});
