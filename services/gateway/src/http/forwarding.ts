@@ -22,6 +22,10 @@ export interface ForwardRoute {
  */
 export function forwardRoutes(config: GatewayConfig): ForwardRoute[] {
   return [
+    // catalog: the aged-lead market, bulk purchases and the buyer's own leads (My Leads, CSV).
+    { prefix: '/api/aged-leads', target: config.CATALOG_URL },
+    { prefix: '/api/bulk-purchase-leads', target: config.CATALOG_URL },
+    { prefix: '/api/my-leads', target: config.CATALOG_URL },
     // orders: package checkouts (public), payment provider config, sandbox card confirmation,
     // order status, and Stripe's webhook (raw body, no session, CSRF-exempt).
     { prefix: '/api/create-payment-intent', target: config.ORDERS_URL },
