@@ -1,9 +1,10 @@
 import { Suspense, type ReactNode } from 'react';
 import { Route, Routes, useParams } from 'react-router-dom';
+import { Button } from './components/button';
 import { PageSpinner } from './components/spinner';
 import { RequireAdmin, RequireSession } from './features/auth/guards';
 import { GetStartedRedirect } from './features/get-started/get-started-redirect';
-import { isReferralSlug } from './features/referral/referral-slugs';
+import { useReferralSalesperson } from './features/referral/referral-slugs';
 import { lazyPage } from './lib/lazy-page';
 
 /*
@@ -25,7 +26,7 @@ const EnterpriseCheckoutPage = lazyPage(checkout, 'EnterpriseCheckoutPage');
 const UltimateCheckoutPage = lazyPage(checkout, 'UltimateCheckoutPage');
 const HighVolumeCheckoutPage = lazyPage(checkout, 'HighVolumeCheckoutPage');
 const OnboardingSuccessPage = lazyPage(() => import('./features/onboarding/onboarding-success-page'), 'OnboardingSuccessPage');
-const ThankYouPage = lazyPage(checkout, 'ThankYouPage');
+const ThankYouPage = lazyPage(() => import('./features/thank-you/thank-you-page'), 'ThankYouPage');
 const survey = () => import('./features/survey/survey-pages');
 const SurveyPage = lazyPage(survey, 'SurveyPage');
 const SurveySuccessPage = lazyPage(survey, 'SurveySuccessPage');
@@ -48,10 +49,29 @@ function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageSpinner />}>{children}</Suspense>;
 }
 
-/** /{name} is a referral survey only for a known salesperson; anything else is a 404. */
+/** /{name} is a referral survey only for an active salesperson (the gateway says); anything else is a 404. */
 function ReferralOrNotFound() {
   const { name } = useParams();
-  return <Page>{isReferralSlug(name) ? <ReferralSurveyPage /> : <NotFoundPage />}</Page>;
+  const referral = useReferralSalesperson(name);
+  if (referral.state === 'checking') return <PageSpinner />;
+  if (referral.state === 'error') {
+    return (
+      <div className="page-message" role="alert">
+        <h1>We could not load this page</h1>
+        <p>Please check your connection and try again.</p>
+        <Button onClick={referral.retry}>Try again</Button>
+      </div>
+    );
+  }
+  return (
+    <Page>
+      {referral.state === 'found' ? (
+        <ReferralSurveyPage salesperson={{ slug: referral.slug, displayName: referral.displayName }} />
+      ) : (
+        <NotFoundPage />
+      )}
+    </Page>
+  );
 }
 
 export function AppRoutes() {

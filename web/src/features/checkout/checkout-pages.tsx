@@ -1,4 +1,3 @@
-import { ComingSoonPage } from '../../components/coming-soon-page';
 import { CHECKOUTS } from './checkout-specs';
 import { PackageCheckout } from './package-checkout';
 
@@ -17,9 +16,4 @@ export function UltimateCheckoutPage() {
 }
 export function HighVolumeCheckoutPage() {
   return <PackageCheckout spec={CHECKOUTS['high-volume']} />;
-}
-
-/** /thank-you belongs to the second brand's funnel (issue 5), which replaces this stand-in. */
-export function ThankYouPage() {
-  return <ComingSoonPage title="Thank You!" />;
 }

@@ -1,9 +1,26 @@
-/**
- * Salespeople whose referral survey lives at /{name} (spec §2). Empty until the referral
- * issue adds its lookup: until then every unknown one-segment path is a 404, never a survey.
- */
-export const REFERRAL_SLUGS: readonly string[] = [];
+import { SALESPERSON_SLUG_PATTERN } from '@warmline/contracts/salespeople';
+import { useSalesperson } from './api';
 
-export function isReferralSlug(name: string | undefined): boolean {
-  return name !== undefined && REFERRAL_SLUGS.includes(name.toLowerCase());
+/**
+ * Whether /{name} is a referral survey (spec §2): the gateway knows the salespeople
+ * (GET /api/salespeople/{slug}). A name that cannot be a slug is a 404 without asking.
+ */
+export function referralSlugOf(name: string | undefined): string | null {
+  const slug = name?.toLowerCase();
+  return slug && SALESPERSON_SLUG_PATTERN.test(slug) ? slug : null;
+}
+
+export type ReferralLookup =
+  | { state: 'checking' }
+  | { state: 'found'; slug: string; displayName: string }
+  | { state: 'not-found' }
+  | { state: 'error'; retry(): void };
+
+export function useReferralSalesperson(name: string | undefined): ReferralLookup {
+  const slug = referralSlugOf(name);
+  const lookup = useSalesperson(slug);
+  if (slug === null) return { state: 'not-found' };
+  if (lookup.isPending) return { state: 'checking' };
+  if (lookup.isError) return { state: 'error', retry: () => void lookup.refetch() };
+  return lookup.data ? { state: 'found', ...lookup.data } : { state: 'not-found' };
 }

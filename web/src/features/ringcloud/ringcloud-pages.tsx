@@ -1,9 +1,155 @@
-import { ComingSoonPage } from '../../components/coming-soon-page';
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { RINGCLOUD_PRICING, formatUsd } from '@warmline/contracts/pricing';
+import { SURVEY_FUNNELS, ringcloudPaymentIntentBody, type SurveyLeadType } from '@warmline/contracts/surveys';
+import type { CreatePaymentIntentResponse } from '@warmline/contracts/orders';
+import { Button } from '../../components/button';
+import { toast } from '../../components/toast-store';
+import { usePageTitle } from '../../lib/page-title';
+import { newIdempotencyKey, useCreatePaymentIntent } from '../payments/api';
+import { PaymentForm, showPaymentFailureToast } from '../payments/payment-form';
+import { SurveyLayout } from '../survey/survey-layout';
+import { SurveyWizard } from '../survey/survey-wizard';
+import { useSurveySubmission } from '../survey/use-survey-submission';
+import { clearRingcloudSurvey, readRingcloudSurvey, saveRingcloudSurvey, type RingcloudCheckoutData } from './ringcloud-storage';
+import './ringcloud.css';
 
-/** The second brand's survey and checkout (spec §2); built in a later issue. */
+const FUNNEL = SURVEY_FUNNELS.ringcloud;
+const { perUnit, agedLeads } = RINGCLOUD_PRICING;
+
+/** The second brand's prices beside its lead types (spec §9), from the contracts table. */
+const LEAD_TYPE_HINTS: Partial<Record<SurveyLeadType, string>> = {
+  'Live Transfers': `${formatUsd(perUnit['Live Transfers'].unitPriceCents)} per transfer`,
+  'Call-Backs': `${formatUsd(perUnit['Call-Backs'].unitPriceCents)} per callback`,
+  'Aged Leads': `From ${formatUsd(Math.min(...Object.values(agedLeads.unitPriceCents)))} per lead, ${agedLeads.leadCount} leads`,
+};
+
+/** /ringcloud: the second brand's survey; it creates the account, then on to the card checkout. */
 export function RingcloudSurveyPage() {
-  return <ComingSoonPage title="RingCloud Survey" />;
+  usePageTitle('RingCloud · Get Started');
+  const navigate = useNavigate();
+  const { submit, submitting, fieldError } = useSurveySubmission({ funnel: 'ringcloud' }, FUNNEL.salesperson!, (answers) => {
+    saveRingcloudSurvey(answers);
+    void navigate('/ringcloud-checkout');
+  });
+  return (
+    <SurveyLayout brand="RingCloud" title="Get Started with RingCloud" subtitle="Tell us about your agency, choose your leads, and check out in minutes.">
+      <SurveyWizard
+        funnel={FUNNEL}
+        leadTypeHints={LEAD_TYPE_HINTS}
+        notice={<p>Next you will see your order summary and pay securely by card.</p>}
+        submitLabel="Continue to Checkout"
+        submitting={submitting}
+        fieldError={fieldError}
+        onSubmit={submit}
+      />
+    </SurveyLayout>
+  );
 }
+
+/**
+ * /ringcloud-checkout: the order the survey's answers make, priced from the contracts table
+ * (the orders service prices it again and refuses any other amount), and the card payment
+ * with billing name, e-mail and phone. Without saved answers it goes back to /ringcloud.
+ */
 export function RingcloudCheckoutPage() {
-  return <ComingSoonPage title="RingCloud Checkout" />;
+  usePageTitle('RingCloud · Checkout');
+  const [data] = useState(readRingcloudSurvey);
+  if (!data) return <Navigate to="/ringcloud" replace />;
+  return <RingcloudCheckout data={data} />;
+}
+
+function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
+  const navigate = useNavigate();
+  const { answers, order } = data;
+  // One key per visit: a retried or doubled request (StrictMode, a slow network) makes one order.
+  const [idempotencyKey] = useState(newIdempotencyKey);
+  const [session, setSession] = useState<CreatePaymentIntentResponse | null>(null);
+  const createIntent = useCreatePaymentIntent({ onSuccess: setSession });
+  const { mutate } = createIntent;
+
+  useEffect(() => {
+    mutate({ ...ringcloudPaymentIntentBody(order), idempotencyKey });
+  }, [mutate, order, idempotencyKey]);
+
+  const quantity =
+    order.leadType === 'Aged Leads'
+      ? `${order.quote.count} leads (${order.ageRange} days)`
+      : `${order.quote.count} ${order.quote.count === 1 ? perUnit[order.leadType].unit : perUnit[order.leadType].units}`;
+
+  const summary = (
+    <section className="order-summary" aria-labelledby="order-summary-title">
+      <h2 id="order-summary-title" className="order-summary__title">
+        Order Summary
+      </h2>
+      <dl className="order-summary__rows">
+        <div>
+          <dt>Package</dt>
+          <dd>RingCloud {order.leadType}</dd>
+        </div>
+        <div>
+          <dt>Quantity</dt>
+          <dd>{quantity}</dd>
+        </div>
+        <div>
+          <dt>Price</dt>
+          <dd>
+            {formatUsd(order.quote.unitPriceCents)} per {order.leadType === 'Aged Leads' ? 'lead' : perUnit[order.leadType].unit}
+          </dd>
+        </div>
+        <div>
+          <dt>Working states</dt>
+          <dd>{answers.workingStates}</dd>
+        </div>
+        <div className="order-summary__total">
+          <dt>Total</dt>
+          <dd>{formatUsd(order.quote.amountCents)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+
+  return (
+    <SurveyLayout brand="RingCloud" title="Complete Your Order" subtitle={`Thank you, ${answers.firstName}. Review your order and pay securely by card.`} footer={false}>
+      <div className="ringcloud-checkout">
+        {summary}
+        <section className="ringcloud-checkout__payment" aria-labelledby="payment-title">
+          <h2 id="payment-title" className="order-summary__title">
+            Payment Information
+          </h2>
+          {session ? (
+            <PaymentForm
+              clientSecret={session.clientSecret}
+              amountCents={session.amountCents}
+              billingFields={{ name: 'required', email: 'required', phone: 'required' }}
+              defaultBilling={{
+                name: `${answers.firstName} ${answers.lastName}`.trim(),
+                email: answers.email,
+                phone: answers.phone,
+              }}
+              onSuccess={() => {
+                clearRingcloudSurvey();
+                toast({ title: 'Payment Successful', description: 'Your order has been processed successfully.', variant: 'success' });
+                void navigate('/thank-you', { replace: true });
+              }}
+              onError={showPaymentFailureToast}
+            />
+          ) : createIntent.isError ? (
+            <div className="payment-alert" role="alert">
+              <p className="payment-alert__title">Failed to create payment intent</p>
+              <p>Please try again in a moment.</p>
+              <Button variant="secondary" onClick={() => mutate({ ...ringcloudPaymentIntentBody(order), idempotencyKey })}>
+                Try again
+              </Button>
+            </div>
+          ) : (
+            <div className="spinner-block payment-loading" role="status">
+              <span className="spinner" aria-hidden="true" />
+              <span>Preparing your payment…</span>
+            </div>
+          )}
+        </section>
+      </div>
+    </SurveyLayout>
+  );
 }
