@@ -1,4 +1,5 @@
 import { BUFFER_SECONDS } from '@warmline/contracts/pricing';
+import './buffer-protection.css';
 
 /** The buffer policy shared by every tier (spec §1), as the pricing pages and checkouts show it. */
 export const BUFFER_TITLE = `${BUFFER_SECONDS}-Second Buffer Protection`;

@@ -88,7 +88,7 @@ function PricingTierPage({ id }: { id: PricingPageId }) {
         <div className="pricing-cards">
           <section className="rate-card" aria-labelledby="rate-title">
             <h2 id="rate-title" className="rate-card__label">
-              Per transfer
+              Your rate
             </h2>
             <p className="rate-card__price">
               {page.wasPriceCents ? (
@@ -175,7 +175,14 @@ export function PricingPage() {
                 <h2 className="tier__name">{COPY[id].title}</h2>
                 <p className="tier__band">{capitalise(page.callsPerDayLabel)}</p>
                 <p className="tier__price">
-                  {page.wasPriceCents ? <del className="tier__was">{formatRate(page.wasPriceCents)}</del> : null}
+                  {page.wasPriceCents ? (
+                    <del className="tier__was">{formatRate(page.wasPriceCents)}</del>
+                  ) : (
+                    // Keeps every tier's price on the same line as the one with a crossed-out rate.
+                    <span className="tier__was" aria-hidden="true">
+                      &nbsp;
+                    </span>
+                  )}
                   <span className="tier__amount">{formatRate(page.priceCents)}</span>
                   <span className="tier__unit">per transfer</span>
                 </p>
