@@ -467,3 +467,20 @@ describe('referral surveys (/api/{slug}-survey, /api/{slug}-responses)', () => {
     expect(rows[0].n).toBe(1);
   });
 });
+
+describe('probing for taken accounts', () => {
+  // Last in this file: it uses up this IP's allowance of conflicts.
+  it('when one address keeps sending taken usernames, then it is refused with 429 after 20 conflicts, valid surveys included', async () => {
+    const { user } = await gw.createAgent();
+    const statuses: number[] = [];
+    for (let i = 0; i < 25 && !statuses.includes(429); i += 1) {
+      statuses.push((await gw.browser().post('/api/survey', mainSurvey({ username: user.username }))).status);
+    }
+    expect(statuses.filter((s) => s === 409).length).toBeLessThanOrEqual(20);
+    expect(statuses.at(-1)).toBe(429);
+    const valid = await gw.browser().post('/api/survey', mainSurvey());
+    expect(valid.status).toBe(429);
+    expect(valid.json.error).toMatch(/^Too many sign-up attempts with taken usernames or emails\. Please try again in \d+ minutes?\.$/);
+    expect(Number(valid.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
