@@ -1,8 +1,9 @@
 /**
  * `make seed`: the demo accounts of `make start` — an admin (ADMIN_USERNAME/ADMIN_PASSWORD)
  * and a demo agent (DEMO_AGENT_USERNAME, default demo.agent / DEMO_AGENT_PASSWORD). Existing
- * demo accounts get these passwords again, so the printed logins always work. Run after
- * `make migrate`.
+ * demo accounts get these passwords again, so the printed logins always work. Also a few
+ * thousand demo aged leads for the market (topped up when fewer than 1000 are listable). Run
+ * after `make migrate`.
  */
 import { z } from 'zod';
 import { baseEnv, loadConfig } from '@warmline/platform/config';
@@ -10,6 +11,8 @@ import { createLogger } from '@warmline/platform/log';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { seedDemoAccounts, seedDemoSalespeople, DEMO_SALESPERSON } from '@warmline/gateway/seed';
+import { CATALOG_SCHEMA } from '@warmline/catalog/service';
+import { seedDemoLeads } from '@warmline/catalog/demo-leads';
 
 const config = loadConfig('seed', {
   DATABASE_URL: baseEnv.DATABASE_URL,
@@ -22,6 +25,7 @@ const config = loadConfig('seed', {
 });
 const log = createLogger('seed', config.LOG_LEVEL);
 const pool = createPool(config.DATABASE_URL, GATEWAY_SCHEMA);
+const catalogPool = createPool(config.DATABASE_URL, CATALOG_SCHEMA);
 try {
   const outcome = await seedDemoAccounts(pool, {
     admin: { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL },
@@ -35,6 +39,8 @@ try {
   log.info({ admin: config.ADMIN_USERNAME, agent: config.DEMO_AGENT_USERNAME, outcome }, 'demo accounts ready');
   const [salesperson] = await seedDemoSalespeople(pool);
   log.info({ referralSurvey: `/${DEMO_SALESPERSON.slug}`, outcome: salesperson }, 'demo salesperson ready');
+  const leads = await seedDemoLeads(catalogPool);
+  log.info(leads, 'demo aged leads ready');
   if (outcome.admin === 'reset' || outcome.agent === 'reset') {
     log.info('a demo account that already existed got the password from var/local.env again');
   }
@@ -43,4 +49,5 @@ try {
   process.exitCode = 1;
 } finally {
   await pool.end();
+  await catalogPool.end();
 }

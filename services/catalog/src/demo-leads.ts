@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import type { Pool } from '@warmline/platform/db/index';
+import { insertLeads, type NewAgedLead } from './db/leads';
+import { DAY_MS } from './domain/lead-age';
+
+/**
+ * Demo and benchmark inventory: realistic-looking aged leads (made-up people with real US
+ * area codes for their states) spread over every state and over 10 to 200 days of age, so the
+ * market shows leads of each age range and hides the ones too young or too old. Deterministic
+ * for a given seed, apart from ids.
+ */
+
+/** A few real area codes per state (the first is the largest city's). */
+export const AREA_CODES: Record<string, string[]> = {
+  AL: ['205', '251', '256', '334'], AK: ['907'], AZ: ['602', '480', '520', '623'], AR: ['501', '479', '870'],
+  CA: ['213', '310', '415', '619', '714', '818', '916', '949'], CO: ['303', '719', '720', '970'], CT: ['203', '860'],
+  DE: ['302'], DC: ['202'], FL: ['305', '407', '813', '904', '954', '561'], GA: ['404', '470', '678', '706', '912'],
+  HI: ['808'], ID: ['208'], IL: ['312', '630', '708', '773', '847'], IN: ['317', '219', '260', '812'],
+  IA: ['515', '319', '563'], KS: ['316', '785', '913'], KY: ['502', '859', '270'], LA: ['504', '225', '318', '337'],
+  ME: ['207'], MD: ['410', '301', '443'], MA: ['617', '508', '781', '978'], MI: ['313', '248', '616', '734'],
+  MN: ['612', '651', '763', '952'], MS: ['601', '228', '662'], MO: ['314', '816', '417', '573'], MT: ['406'],
+  NE: ['402', '308'], NV: ['702', '775'], NH: ['603'], NJ: ['201', '609', '732', '973'], NM: ['505', '575'],
+  NY: ['212', '347', '516', '518', '716', '718'], NC: ['704', '919', '336', '910'], ND: ['701'],
+  OH: ['614', '216', '513', '330', '419'], OK: ['405', '918', '580'], OR: ['503', '541', '971'],
+  PA: ['215', '412', '610', '717', '814'], PR: ['787', '939'], RI: ['401'], SC: ['803', '843', '864'], SD: ['605'],
+  TN: ['615', '901', '865', '423'], TX: ['512', '214', '713', '210', '817', '832', '972', '915'],
+  UT: ['801', '385', '435'], VT: ['802'], VA: ['703', '757', '804', '540'], WA: ['206', '253', '425', '509'],
+  WV: ['304'], WI: ['414', '608', '920'], WY: ['307'],
+};
+
+/** Rough share of leads per state: big states sell more policies. */
+const WEIGHT: Record<string, number> = { CA: 12, TX: 10, FL: 8, NY: 6, PA: 4, IL: 4, OH: 4, GA: 4, NC: 4, MI: 3 };
+
+const FIRST_NAMES = [
+  'James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William',
+  'Barbara', 'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Carlos', 'Karen', 'Daniel', 'Lisa',
+  'Matthew', 'Nancy', 'Anthony', 'Betty', 'Mark', 'Maria', 'Jose', 'Sandra', 'Luis', 'Ashley', 'Kevin', 'Emily',
+  'Brian', 'Donna', 'George', 'Michelle', 'Wei', 'Aisha', 'Ana', 'Kim', 'Tyrone', 'Priya', 'Bo', 'Al',
+];
+const MIDDLE_NAMES = ['Ann', 'Lee', 'Marie', 'James', 'Lynn', 'Ray', 'Jo'];
+const LAST_NAMES = [
+  'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez',
+  'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez',
+  'Thompson', 'White', 'Harris', 'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen',
+  'King', 'Wright', 'Scott', 'Nguyen', 'Hill', 'Flores', 'Green', 'Adams', 'Nelson', 'Baker', 'Hall', 'Rivera',
+  'Campbell', 'Mitchell', 'Carter', 'Roberts', 'Wu', 'Ng', 'Patel', 'Kowalski', "O'Brien", 'Washington',
+];
+const SOURCES = ['facebook-lead-form', 'google-search', 'final-expense-landing', 'medicare-quote-site', 'tiktok-ads', 'radio-callback'];
+const MAIL_HOSTS = ['gmail.com', 'yahoo.com', 'outlook.com', 'aol.com', 'icloud.com'];
+
+/** mulberry32: a small, fast, seedable generator. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface DemoLeadOptions {
+  now?: Date;
+  seed?: number;
+  /** Ages drawn uniformly from this range, in days (fractional: leads are spread over the day). */
+  minAgeDays?: number;
+  maxAgeDays?: number;
+}
+
+/** An endless supply of demo leads; take as many as needed. */
+export function* demoLeads(options: DemoLeadOptions = {}): Generator<NewAgedLead> {
+  const now = (options.now ?? new Date()).getTime();
+  const rnd = random(options.seed ?? 20_251_121);
+  const minAge = options.minAgeDays ?? 10;
+  const maxAge = options.maxAgeDays ?? 200;
+  const states = Object.keys(AREA_CODES);
+  const weighted = states.flatMap((s) => Array<string>(WEIGHT[s] ?? 1).fill(s));
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
+  for (;;) {
+    const state = pick(weighted);
+    const area = pick(AREA_CODES[state] as string[]);
+    const exchange = 200 + Math.floor(rnd() * 800);
+    const line = Math.floor(rnd() * 10_000);
+    const first = pick(FIRST_NAMES);
+    const last = pick(LAST_NAMES);
+    const middle = rnd() < 0.15 ? ` ${pick(MIDDLE_NAMES)}` : '';
+    const formFillTime = new Date(now - (minAge + rnd() * (maxAge - minAge)) * DAY_MS);
+    const email = rnd() < 0.8 ? `${first}.${last}${Math.floor(rnd() * 100)}@${pick(MAIL_HOSTS)}`.toLowerCase().replace(/'/g, '') : null;
+    const ip = `${11 + Math.floor(rnd() * 200)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${1 + Math.floor(rnd() * 254)}`;
+    const source = pick(SOURCES);
+    yield {
+      id: randomUUID(),
+      name: `${first}${middle} ${last}`,
+      phone: `${area}${exchange}${String(line).padStart(4, '0')}`,
+      email,
+      state,
+      formFillTime,
+      source,
+      consent: {
+        tcpaConsent: true,
+        consentText:
+          'By submitting this form I agree to be contacted by licensed insurance agents by phone, text and e-mail, including by automated means. Consent is not a condition of purchase.',
+        consentedAt: formFillTime.toISOString(),
+        ipAddress: ip,
+        pageUrl: `https://quotes.example.com/${source}`,
+        trustedFormCertUrl: `https://cert.trustedform.com/${randomUUID().replace(/-/g, '')}`,
+      },
+    };
+  }
+}
+
+/**
+ * Inserts `count` demo leads in batches (one multi-row statement each); `onProgress` hears
+ * the running total after every batch.
+ */
+export async function insertDemoLeads(
+  pool: Pool,
+  count: number,
+  options: DemoLeadOptions & { batchSize?: number; onProgress?: (inserted: number) => void } = {},
+): Promise<number> {
+  const batchSize = options.batchSize ?? 5000;
+  const source = demoLeads(options);
+  let inserted = 0;
+  while (inserted < count) {
+    const batch: NewAgedLead[] = [];
+    const size = Math.min(batchSize, count - inserted);
+    for (let i = 0; i < size; i += 1) batch.push(source.next().value as NewAgedLead);
+    inserted += await insertLeads(pool, batch);
+    options.onProgress?.(inserted);
+  }
+  return inserted;
+}
+
+/**
+ * A large load (benchmarks: a million leads) without paying per-row index and stock upkeep:
+ * the market's indexes are dropped and rebuilt afterwards from their own definitions, the
+ * stock trigger is paused and the stock recounted once, and two connections insert at once.
+ * Meant for a database the services are not busy with (it locks the table while it rebuilds).
+ */
+export async function bulkLoadDemoLeads(
+  pool: Pool,
+  count: number,
+  options: DemoLeadOptions & { onProgress?: (inserted: number) => void } = {},
+): Promise<number> {
+  const { rows: indexes } = await pool.query<{ name: string; definition: string }>(
+    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i WHERE i.indrelid = 'aged_leads'::regclass AND NOT i.indisprimary`,
+  );
+  for (const index of indexes) await pool.query(`DROP INDEX ${index.name}`);
+  await pool.query('ALTER TABLE aged_leads DISABLE TRIGGER aged_leads_stock_insert');
+  let inserted = 0;
+  try {
+    const workers = 2;
+    const share = Math.ceil(count / workers);
+    const seed = options.seed ?? 20_251_121;
+    await Promise.all(
+      Array.from({ length: workers }, (_, w) =>
+        insertDemoLeads(pool, Math.max(0, Math.min(share, count - w * share)), {
+          ...options,
+          seed: seed + w,
+          onProgress: () => undefined,
+          batchSize: 5000,
+        }).then((n) => {
+          inserted += n;
+          options.onProgress?.(inserted);
+        }),
+      ),
+    );
+  } finally {
+    await pool.query('ALTER TABLE aged_leads ENABLE TRIGGER aged_leads_stock_insert');
+    await rebuildLeadStock(pool);
+    const client = await pool.connect();
+    try {
+      await client.query("SET maintenance_work_mem = '256MB'");
+      for (const index of indexes) await client.query(index.definition);
+    } finally {
+      client.release();
+    }
+  }
+  return inserted;
+}
+
+/** Recounts lead_stock from the leads themselves (after a load that bypassed its trigger). */
+export async function rebuildLeadStock(pool: Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('LOCK TABLE aged_leads IN SHARE MODE');
+    await client.query('DELETE FROM lead_stock');
+    await client.query(
+      `INSERT INTO lead_stock (fill_day, state, area_code, leads)
+       SELECT (form_fill_time AT TIME ZONE 'UTC')::date, state, area_code, count(*)
+         FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2, 3`,
+    );
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** Unsold leads a buyer could see right now (30 to 180 days old). */
+export async function countListableLeads(pool: Pool, now = new Date()): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM aged_leads
+      WHERE sold_at IS NULL AND form_fill_time > $1 AND form_fill_time <= $2`,
+    [new Date(now.getTime() - 181 * DAY_MS), new Date(now.getTime() - 30 * DAY_MS)],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** How many demo leads `make start` adds when the market runs low, and what "low" is. */
+export const DEMO_LEAD_BATCH = 3000;
+const DEMO_LEADS_LOW = 1000;
+
+/**
+ * `make start`'s demo inventory: a few thousand leads across states and ages. Adds a batch
+ * when fewer than 1000 are listable (a first start, or demo leads that have aged out), so
+ * running it again does not keep growing the table.
+ */
+export async function seedDemoLeads(pool: Pool, now = new Date()): Promise<{ added: number; listable: number }> {
+  const before = await countListableLeads(pool, now);
+  if (before >= DEMO_LEADS_LOW) return { added: 0, listable: before };
+  const added = await insertDemoLeads(pool, DEMO_LEAD_BATCH, { now, seed: now.getTime() % 2 ** 31 });
+  return { added, listable: await countListableLeads(pool, now) };
+}
