@@ -1,26 +1,12 @@
-import { createRequire } from 'node:module';
-import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useE2E, waitForResetLink } from './harness';
+import { seriousViolations, useE2E, waitForResetLink } from './harness';
 
 /**
  * axe-core scans of the account screens, each in the state a person meets it. Serious and
  * critical violations fail the test; the list printed names the rule and the elements.
  */
 const e2e = useE2E();
-const axeScript = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeScript });
-  const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function scan(pathname: string, ready: (page: Page) => Promise<void>, viewport?: { width: number; height: number }) {
   const { page } = e2e;

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { readMail, useE2E } from './harness';
+import { readMail, seriousViolations, useE2E } from './harness';
 
 /**
  * The public site, pricing pages and package checkouts against the real system (issue 4):
@@ -241,13 +241,33 @@ describe('the public pages', () => {
       ['Enterprise Pricing', '/enterprise-pricing'],
       ['Ultimate Pricing', '/ultimate-pricing'],
     ] as const) {
-      expect(await page.getByRole('link', { name: `See ${name}` }).getAttribute('href')).toBe(path);
+      expect(await page.getByRole('link', { name: `See details of ${name}` }).getAttribute('href')).toBe(path);
     }
-    await page.getByRole('link', { name: 'See Ultimate Pricing' }).click();
+    await page.getByRole('link', { name: 'See details of Ultimate Pricing' }).click();
     await waitForPath(page, '/ultimate-pricing');
     await page.getByText('Best Rate Available', { exact: true }).waitFor();
     await page.getByText('$28', { exact: true }).waitFor();
     await page.getByText('White-label options').waitFor();
     expect(await page.getByRole('link', { name: "Let's get started!" }).getAttribute('href')).toBe('/checkout-ultimate');
   });
+});
+
+describe('accessibility of the public pages and checkouts', () => {
+  for (const width of [390, 1280]) {
+    it(`when the landing page, the pricing pages and a checkout with its payment form are scanned at ${width} px, then axe finds nothing serious`, async () => {
+      const { page } = e2e;
+      await page.setViewportSize({ width, height: 844 });
+      for (const path of ['/', '/pricing', '/special-pricing', '/ultimate-pricing', '/checkout-high-volume']) {
+        await e2e.open(path);
+        await page.locator('h1').first().waitFor();
+        expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
+      }
+      await e2e.open('/checkout-premium');
+      await proceedButton(page).click();
+      await page.getByRole('heading', { name: 'Order Summary' }).waitFor();
+      await page.getByRole('button', { name: /Complete Payment/ }).click();
+      await page.getByText('Name on card is required', { exact: true }).waitFor();
+      expect({ path: '/checkout-premium', violations: await seriousViolations(page) }).toEqual({ path: '/checkout-premium', violations: [] });
+    });
+  }
 });

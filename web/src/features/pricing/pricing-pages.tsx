@@ -187,8 +187,8 @@ export function PricingPage() {
                   <span className="tier__unit">per transfer</span>
                 </p>
                 {page.badge ? <p className="pricing-badge pricing-badge--small">{page.badge}</p> : <p className="tier__spacer" />}
-                <Link to={page.path} className="btn btn--secondary btn--block" aria-label={`See ${COPY[id].title}`}>
-                  See details
+                <Link to={page.path} className="btn btn--secondary btn--block">
+                  See details<span className="visually-hidden"> of {COPY[id].title}</span>
                 </Link>
               </li>
             );
