@@ -31,10 +31,14 @@ import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptio
 import { startNotifications } from '@warmline/notifications/service';
 import { ordersEnv } from '@warmline/orders/config';
 import { startOrders } from '@warmline/orders/service';
+import { catalogEnv } from '@warmline/catalog/config';
+import { LEAD_PAYMENTS_QUEUE } from '@warmline/catalog/events/subscriptions';
+import { startCatalog } from '@warmline/catalog/service';
 
 /**
  * The end-to-end harness: the whole system in this process (gateway serving the built SPA,
- * the orders service with the sandbox payment provider, the notifications worker writing .eml
+ * the orders service with the sandbox payment provider, the catalog (aged leads), the
+ * notifications worker writing .eml
  * files), on free ports, with its own database, bus namespace, Redis prefix and mail
  * directory, driven by Debian's Chromium through playwright-core.
  */
@@ -150,7 +154,7 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
-/** Starts gateway + orders + notifications against the real PostgreSQL, Redis and RabbitMQ. */
+/** Starts gateway + orders + catalog + notifications against the real PostgreSQL, Redis and RabbitMQ. */
 export async function startSystem(): Promise<RunningSystem> {
   await ensureSpaBuilt();
   await requireService('Redis', TEST_REDIS_URL);
@@ -199,6 +203,9 @@ export async function startSystem(): Promise<RunningSystem> {
     const ordersConfig = parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox' });
     const orders = await startOrders(ordersConfig, createLogger('orders', ordersConfig.LOG_LEVEL));
     stops.push(() => orders.stop());
+    const catalogConfig = parseConfig(catalogEnv, { ...shared, CATALOG_PORT: '0', ORDERS_URL: orders.url });
+    const catalog = await startCatalog(catalogConfig, createLogger('catalog', catalogConfig.LOG_LEVEL));
+    stops.push(() => catalog.stop());
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
         ...shared,
@@ -208,6 +215,7 @@ export async function startSystem(): Promise<RunningSystem> {
         REDIS_PREFIX: redisPrefix,
         WEB_DIST_DIR: webDistDir,
         ORDERS_URL: orders.url,
+        CATALOG_URL: catalog.url,
       }),
     );
     stops.push(() => gateway.stop());
@@ -257,7 +265,7 @@ async function deleteBrokerNames(namespace: string): Promise<void> {
   const connection = await amqp.connect(TEST_AMQP_URL);
   try {
     const channel = await connection.createChannel();
-    for (const base of NOTIFICATIONS_QUEUES) {
+    for (const base of [...NOTIFICATIONS_QUEUES, LEAD_PAYMENTS_QUEUE]) {
       for (const queue of [base, `${base}.retry`, `${base}.dlq`]) await channel.deleteQueue(`${namespace}.${queue}`);
     }
     for (const exchange of [EVENTS_EXCHANGE, COMMANDS_EXCHANGE]) await channel.deleteExchange(`${namespace}.${exchange}`);
