@@ -178,3 +178,8 @@ export interface TrainingVideo {
   /** An embeddable https address (a player page meant for an iframe). */
   embedUrl: string;
 }
+
+/** `GET /api/dashboard-config` (gateway, logged-in users). */
+export interface DashboardConfigResponse {
+  trainingVideos: TrainingVideo[];
+}

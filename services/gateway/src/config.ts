@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { baseEnv } from '@warmline/platform';
+import { trainingVideosEnv } from './domain/training-videos';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -66,6 +67,8 @@ export const gatewayEnv = {
     (v) => (v === '' ? undefined : v),
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   ),
+  /** The dashboard's training videos: `Title | https://embed-address` entries separated by `;`. */
+  TRAINING_VIDEOS: trainingVideosEnv,
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayEnv>>;

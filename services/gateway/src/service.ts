@@ -24,6 +24,7 @@ import { csrfProtection } from './http/csrf';
 import { forwarding, forwardRoutes, type ForwardRoute } from './http/forwarding';
 import { Sessions } from './http/sessions';
 import { siteConfigRoutes } from './http/site-config-routes';
+import { dashboardConfigRoutes } from './http/dashboard-config-routes';
 import { mountSpa } from './http/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
 import { surveyRoutes } from './http/survey-routes';
@@ -123,6 +124,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       },
       mount: (app) => {
         app.use(siteConfigRoutes(config));
+        app.use(dashboardConfigRoutes(config));
         app.use(accountRoutes(ctx, sessions));
         app.use(userAdminRoutes(ctx));
         app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL }));
