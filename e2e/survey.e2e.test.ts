@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { AxeResults } from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { readMail, useE2E } from './harness';
+import { readMail, seriousViolations, useE2E } from './harness';
 
 /** The three survey funnels against the real system in headless Chromium (issue 5). */
 const e2e = useE2E();
@@ -229,19 +227,6 @@ describe('referral surveys', () => {
 });
 
 describe('accessibility of the survey screens', () => {
-  const axeScript = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-  async function seriousViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ path: axeScript });
-    const results = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe;
-      return axe.run(document, { resultTypes: ['violations'] });
-    });
-    return results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
   it('when each step (with its messages), the success pages and the RingCloud checkout are scanned, then axe finds nothing serious', async () => {
     const { page } = e2e;
     await page.setViewportSize({ width: 390, height: 844 });
