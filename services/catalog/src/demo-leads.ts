@@ -181,18 +181,20 @@ export async function bulkLoadDemoLeads(
   return inserted;
 }
 
-/** Recounts lead_stock from the leads themselves (after a load that bypassed its trigger). */
+/** Recounts lead_stock and lead_stock_daily from the leads themselves (after a load that bypassed its trigger). */
 export async function rebuildLeadStock(pool: Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await client.query('LOCK TABLE aged_leads IN SHARE MODE');
     await client.query('DELETE FROM lead_stock');
+    await client.query('DELETE FROM lead_stock_daily');
     await client.query(
       `INSERT INTO lead_stock (fill_day, state, area_code, leads)
        SELECT (form_fill_time AT TIME ZONE 'UTC')::date, state, area_code, count(*)
          FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2, 3`,
     );
+    await client.query('INSERT INTO lead_stock_daily (fill_day, leads) SELECT fill_day, sum(leads) FROM lead_stock GROUP BY 1');
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -62,5 +62,10 @@ describe('demo leads', () => {
       WHERE actual.n IS DISTINCT FROM s.leads`,
     );
     expect(rows[0]?.bad).toBe(0);
+    const { rows: daily } = await pool.query<{ bad: number }>(
+      `SELECT count(*)::int AS bad FROM (SELECT fill_day, sum(leads)::int AS n FROM lead_stock GROUP BY 1) AS s
+       FULL JOIN lead_stock_daily d USING (fill_day) WHERE s.n IS DISTINCT FROM d.leads`,
+    );
+    expect(daily[0]?.bad).toBe(0);
   });
 });

@@ -214,5 +214,13 @@ describe('listing aged leads', () => {
       WHERE actual.n IS DISTINCT FROM s.leads`,
     );
     expect(rows[0]?.bad).toBe(0);
+    const { rows: daily } = await fx.pool.query<{ bad: number }>(
+      `SELECT count(*)::int AS bad FROM (
+         SELECT (form_fill_time AT TIME ZONE 'UTC')::date AS fill_day, count(*)::int AS n
+           FROM aged_leads WHERE sold_at IS NULL GROUP BY 1) AS actual
+       FULL JOIN (SELECT * FROM lead_stock_daily WHERE leads > 0) AS d USING (fill_day)
+      WHERE actual.n IS DISTINCT FROM d.leads`,
+    );
+    expect(daily[0]?.bad).toBe(0);
   });
 });

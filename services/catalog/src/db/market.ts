@@ -53,8 +53,9 @@ export async function marketExceptions(
 
 /**
  * Unsold leads in the window per UTC day ('2026-05-01' → n) that match the state/area-code
- * part of the filter. Whole days inside the window come from lead_stock; the first and last
- * day, which the window cuts through, are counted row by row on the indexes.
+ * part of the filter. Whole days inside the window come from lead_stock_daily (no filter) or
+ * lead_stock; the first and last day, which the window cuts through, are counted row by row on
+ * the indexes (one range each, so each is an index-only count).
  */
 export async function stateOrAreaDayCounts(
   db: Queryable,
@@ -71,21 +72,22 @@ export async function stateOrAreaDayCounts(
     p.window.newest,
   ];
   let match = 'TRUE';
+  // Unfiltered: one row per day. Filtered: the day's rows of the filter's states and area codes.
+  let wholeDays = `SELECT fill_day::text AS day, leads AS n FROM lead_stock_daily WHERE fill_day > $1::date AND fill_day < $2::date`;
   if (!p.filter.all) {
     params.push(p.filter.states, p.filter.areaCodes);
     match = '(state = ANY($7::text[]) OR area_code = ANY($8::text[]))';
+    wholeDays = `SELECT fill_day::text AS day, sum(leads)::int AS n FROM lead_stock
+                  WHERE fill_day > $1::date AND fill_day < $2::date AND ${match} GROUP BY fill_day`;
   }
   const { rows } = await db.query<{ day: string; n: number }>(
-    `SELECT fill_day::text AS day, sum(leads)::int AS n
-       FROM lead_stock
-      WHERE fill_day > $1::date AND fill_day < $2::date AND ${match}
-      GROUP BY fill_day
+    `${wholeDays}
      UNION ALL
-     SELECT (form_fill_time AT TIME ZONE 'UTC')::date::text, count(*)::int
-       FROM aged_leads
-      WHERE sold_at IS NULL AND ${match}
-        AND ((form_fill_time > $3 AND form_fill_time < $4) OR (form_fill_time >= $5 AND form_fill_time <= $6))
-      GROUP BY 1`,
+     SELECT $1::date::text, count(*)::int FROM aged_leads
+      WHERE sold_at IS NULL AND ${match} AND form_fill_time > $3 AND form_fill_time < $4
+     UNION ALL
+     SELECT $2::date::text, count(*)::int FROM aged_leads
+      WHERE sold_at IS NULL AND ${match} AND form_fill_time >= $5 AND form_fill_time <= $6`,
     params,
   );
   const counts = new Map<string, number>();
