@@ -76,9 +76,15 @@ describe('buying aged leads', () => {
     expect(await visibleTo(agent('someone'), ids)).toEqual([]);
     expect((await visibleTo(buyer, ids)).sort()).toEqual([...ids].sort());
 
+    const pending = await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: buyer });
+    expect(pending.body).toMatchObject({ orderId, status: 'held', leadCount: 4, soldLeadCount: 0 });
+    expect((await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: agent('nosy') })).status).toBe(404);
+
     const paid = await fx.callOrders('POST', '/api/payments/sandbox/confirm', { body: testCard(String(reserved.body.clientSecret)), identity: buyer });
     expect(paid.status).toBe(200);
     await waitFor('the leads sold', async () => (await reservationStatus(orderId)) === 'paid', { timeoutMs: 20_000 });
+    const done = await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: buyer });
+    expect(done.body).toMatchObject({ status: 'paid', leadCount: 4, soldLeadCount: 4 });
 
     const rows = await leadRows(ids);
     expect(rows.every((r) => r.sold_to_user_id === buyer.userId && r.sold_order_id === orderId && r.held_by_user_id === null)).toBe(true);

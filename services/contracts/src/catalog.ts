@@ -131,6 +131,20 @@ export interface BulkPurchaseResponse {
   reservedUntil: string;
 }
 
+/**
+ * `GET /api/bulk-purchase-leads/{orderId}`: where the buyer's purchase stands. The leads are
+ * sold when the payment's success reaches the catalog, a moment after the card form succeeds.
+ */
+export interface BulkPurchaseStatusResponse {
+  orderId: string;
+  /** held: waiting for payment; paid: sold; released / expired: given back unpaid. */
+  status: 'held' | 'paid' | 'released' | 'expired';
+  leadCount: number;
+  /** Leads sold to the buyer (paid orders; fewer than leadCount only when some were owed back). */
+  soldLeadCount: number;
+  reservedUntil: string;
+}
+
 export const LEADS_UNAVAILABLE_MESSAGE = 'Some leads are no longer available';
 
 /** The 409 answer when any lead could not be reserved (nothing was reserved then). */

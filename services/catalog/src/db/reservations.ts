@@ -94,6 +94,14 @@ export async function findReservation(db: Queryable, orderId: string, options: {
   return rows[0] ? toReservation(rows[0]) : null;
 }
 
+export async function soldItemCount(db: Queryable, orderId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM lead_reservation_items WHERE order_id = $1 AND outcome = 'sold'",
+    [orderId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 export async function reservedItems(db: Queryable, orderId: string): Promise<ReservedItem[]> {
   const { rows } = await db.query<{ lead_id: string; age_range: AgedLeadAgeRange; price_cents: number }>(
     'SELECT lead_id, age_range, price_cents FROM lead_reservation_items WHERE order_id = $1 ORDER BY lead_id',

@@ -1,16 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@warmline/platform/db/index';
-import { conflict } from '@warmline/platform/errors';
+import { conflict, notFound } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from '@warmline/contracts';
 import {
   LEAD_RESERVATION_MINUTES,
   LEADS_UNAVAILABLE_MESSAGE,
   type BulkPurchaseResponse,
+  type BulkPurchaseStatusResponse,
   type LeadOrderLine,
 } from '@warmline/contracts/catalog';
 import { PaymentUnavailable } from '../clients/orders-client';
-import { closeReservation, holdLeads, insertReservation, lockLeads, releaseHolds, type ReservedItem } from '../db/reservations';
+import {
+  closeReservation,
+  findReservation,
+  holdLeads,
+  insertReservation,
+  lockLeads,
+  releaseHolds,
+  soldItemCount,
+  type ReservedItem,
+} from '../db/reservations';
 import type { CatalogContext } from './context';
 import { listingWindow, priceLead } from './lead-age';
 
@@ -86,6 +96,19 @@ export async function purchaseLeads(
     clientSecret: order.clientSecret,
     paymentProvider: order.paymentProvider,
     reservedUntil: reservedUntil.toISOString(),
+  };
+}
+
+/** Where one of the buyer's purchases stands; another buyer's (or an unknown) order is not found. */
+export async function purchaseStatus(ctx: CatalogContext, buyerUserId: string, orderId: string): Promise<BulkPurchaseStatusResponse> {
+  const reservation = await findReservation(ctx.pool, orderId);
+  if (!reservation || reservation.buyerUserId !== buyerUserId) throw notFound('Purchase not found');
+  return {
+    orderId,
+    status: reservation.status,
+    leadCount: reservation.leadCount,
+    soldLeadCount: reservation.status === 'paid' ? await soldItemCount(ctx.pool, orderId) : 0,
+    reservedUntil: reservation.expiresAt.toISOString(),
   };
 }
 

@@ -1,17 +1,20 @@
 import { Router, type Request } from 'express';
-import { unauthorized } from '@warmline/platform/errors';
+import { z } from 'zod';
+import { badRequest, unauthorized } from '@warmline/platform/errors';
 import { requireUserIdentity, type Identity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
 import { bulkPurchaseBody, leadExportQuery, leadListQuery } from '@warmline/contracts/catalog';
 import type { CatalogContext } from '../domain/context';
 import { listMarketLeads } from '../domain/market';
 import { exportMyLeadsCsv, listMyLeads } from '../domain/my-leads';
-import { purchaseLeads } from '../domain/purchase';
+import { purchaseLeads, purchaseStatus } from '../domain/purchase';
 
 /**
  * The aged-lead market's API, reached through the gateway with a signed identity. Every route
  * is for logged-in users only; My Leads answers only the caller's own leads.
  */
+const uuid = z.uuid();
+
 export function catalogRoutes(ctx: CatalogContext): Router {
   const router = Router();
   router.use(['/api/aged-leads', '/api/bulk-purchase-leads', '/api/my-leads'], requireUserIdentity);
@@ -24,6 +27,12 @@ export function catalogRoutes(ctx: CatalogContext): Router {
   router.post('/api/bulk-purchase-leads', async (req, res) => {
     const { leadIds } = parseInput(bulkPurchaseBody, req.body);
     res.status(201).json(await purchaseLeads(ctx, buyerOf(req), leadIds, req.id));
+  });
+
+  router.get('/api/bulk-purchase-leads/:orderId', async (req, res) => {
+    const orderId = uuid.safeParse(req.params.orderId);
+    if (!orderId.success) throw badRequest('Order id must be a UUID');
+    res.json(await purchaseStatus(ctx, buyerOf(req).userId, orderId.data.toLowerCase()));
   });
 
   router.get('/api/my-leads', async (req, res) => {
