@@ -200,7 +200,7 @@ export async function startSystem(): Promise<RunningSystem> {
     );
     stops.push(() => notifications.stop());
     // Card payments are confirmed by the orders service itself (Stripe's test cards).
-    const ordersConfig = parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox' });
+    const ordersConfig = parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox', GATEWAY_URL: url });
     const orders = await startOrders(ordersConfig, createLogger('orders', ordersConfig.LOG_LEVEL));
     stops.push(() => orders.stop());
     const catalogConfig = parseConfig(catalogEnv, { ...shared, CATALOG_PORT: '0', ORDERS_URL: orders.url });

@@ -5,3 +5,4 @@ export * from './pricing';
 export * from './orders';
 export * from './catalog';
 export * from './surveys';
+export * from './transfers';

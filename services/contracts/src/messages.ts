@@ -99,6 +99,32 @@ export const leadsPurchasedV1 = z.object({
   refundDueCents: z.number().int().nonnegative(),
 });
 
+/**
+ * A call-transfer order was paid (spec §2 Buy Call Transfers): what operations need to set the
+ * transfers up and the agent's confirmation needs — the states, hours, volume and the number
+ * to transfer to, with the agent's contact. Published with `payment.succeeded` in the same
+ * transaction; never card data.
+ */
+export const transferOrderPaidV1 = z.object({
+  orderId: z.uuid(),
+  buyerUserId: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.email(),
+  phone: z.string(),
+  /** The phone the transfers are delivered to. */
+  transferNumber: z.string().min(1),
+  totalTransfers: z.number().int().positive(),
+  transfersPerDay: z.number().int().positive(),
+  transferHours: z.string().min(1),
+  /** US state codes, e.g. ['TX', 'OK']. */
+  selectedStates: z.array(z.string().length(2)).min(1),
+  unitPriceCents: z.number().int().nonnegative(),
+  amountCents: z.number().int().positive(),
+  currency: z.literal('usd'),
+  paidAt: z.iso.datetime({ offset: true }),
+});
+
 export const emailSendV1 = z.object({
   to: z.email(),
   subject: z.string().min(1),
@@ -118,6 +144,7 @@ export const events = {
   'payment.succeeded': { 1: paymentSucceededV1 },
   'payment.failed': { 1: paymentFailedV1 },
   'leads.purchased': { 1: leadsPurchasedV1 },
+  'transfer_order.paid': { 1: transferOrderPaidV1 },
 } as const;
 
 export const commands = {

@@ -36,6 +36,11 @@ export const gatewayEnv = {
     (v) => (v === '' ? undefined : v),
     z.email('must be an e-mail address').default('sales@warmline.local'),
   ),
+  /** The recruiting team's inbox: the dashboard's 'Contact Recruiting Team' requests go there. */
+  RECRUITING_TEAM_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default('recruiting@warmline.local'),
+  ),
   CATALOG_URL: z.url().default('http://127.0.0.1:3101'),
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
   PARTNERS_URL: z.url().default('http://127.0.0.1:3103'),

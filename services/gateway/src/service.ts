@@ -28,6 +28,8 @@ import { dashboardConfigRoutes } from './http/dashboard-config-routes';
 import { mountSpa } from './http/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
 import { surveyRoutes } from './http/survey-routes';
+import { recruitingRoutes } from './http/recruiting-routes';
+import { internalUserRoutes } from './http/internal-user-routes';
 
 export const GATEWAY_SCHEMA = 'gateway';
 export const GATEWAY_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -128,6 +130,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use(accountRoutes(ctx, sessions));
         app.use(userAdminRoutes(ctx));
         app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL }));
+        app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));
+        // For internal services only (signed identity); before the SPA's history fallback.
+        app.use(internalUserRoutes({ pool, identitySecret: config.IDENTITY_SECRET }));
         spaServed = mountSpa(app, config.WEB_DIST_DIR);
       },
     });

@@ -23,6 +23,11 @@ export const notificationsEnv = {
     (v) => (v === '' ? undefined : v),
     z.email('must be an e-mail address').default('sales@warmline.local'),
   ),
+  /** The operations team's inbox: told of every paid call-transfer order, to set the transfers up. */
+  OPERATIONS_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default('operations@warmline.local'),
+  ),
 };
 
 export type NotificationsConfig = z.infer<z.ZodObject<typeof notificationsEnv>>;

@@ -78,7 +78,7 @@ export async function startNotifications(
     const relay = startOutboxRelay({ pool, databaseUrl: config.DATABASE_URL, schema: NOTIFICATIONS_SCHEMA, bus, log });
     stops.push(() => relay.stop());
     await bus.ready();
-    for (const { queue, subscriptions } of consumers({ mailer, salesTeamEmail: config.SALES_TEAM_EMAIL })) {
+    for (const { queue, subscriptions } of consumers({ mailer, salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL })) {
       const consumer = await startConsumer({
         bus,
         pool,

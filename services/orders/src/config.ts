@@ -21,6 +21,8 @@ export const ordersEnv = {
   STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_/, "must start with 'whsec_'")),
   /** Where the Stripe SDK sends API calls (tests point it at a local stand-in). */
   STRIPE_API_BASE: optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  /** The gateway's internal address: owner of users, asked for a buyer's per-transfer price. */
+  GATEWAY_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('http://127.0.0.1:3000'),
 };
 
 export type OrdersConfig = z.infer<z.ZodObject<typeof ordersEnv>>;

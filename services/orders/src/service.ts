@@ -11,6 +11,8 @@ import { createPaymentProvider, type PaymentProvider } from './domain/payment-pr
 import { ordersRoutes } from './http/routes';
 import { stripeWebhookRoutes } from './http/stripe-webhook';
 import { internalLeadOrderRoutes } from './http/internal-lead-orders';
+import { transferOrderRoutes } from './http/transfer-order-routes';
+import { httpUsersClient } from './clients/users-client';
 
 export const ORDERS_SCHEMA = 'orders';
 export const ORDERS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -79,6 +81,7 @@ export async function startOrders(
       mount: (a) => {
         a.use(ordersRoutes(ctx));
         a.use(internalLeadOrderRoutes(ctx));
+        a.use(transferOrderRoutes({ ...ctx, users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }));
       },
     });
     const server = await listen(app, config.ORDERS_PORT);

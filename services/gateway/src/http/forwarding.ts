@@ -33,6 +33,9 @@ export function forwardRoutes(config: GatewayConfig): ForwardRoute[] {
     { prefix: '/api/payments', target: config.ORDERS_URL },
     { prefix: '/api/orders', target: config.ORDERS_URL },
     { prefix: '/api/webhooks/stripe', target: config.ORDERS_URL },
+    // orders: live transfer orders (a logged-in agent orders; admins list them).
+    { prefix: '/api/call-transfer-order', target: config.ORDERS_URL },
+    { prefix: '/api/transfer-orders', target: config.ORDERS_URL },
   ];
 }
 

@@ -14,6 +14,8 @@ export const SOURCE = 'notifications';
  */
 export function paymentSucceededHandler(deps: { salesTeamEmail: string }): Handler<'payment.succeeded'> {
   return async (order, { envelope, db, log }) => {
+    // A transfer order's agent and operations are told by transfer_order.paid (its details), once.
+    if (order.kind === 'transfer') return;
     const receipt = receiptEmail(order, { salesTeamEmail: deps.salesTeamEmail });
     const outgoing = [receipt, salesNoticeEmail(order, deps.salesTeamEmail)].filter((m) => m !== undefined);
     for (const data of outgoing) {

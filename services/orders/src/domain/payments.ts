@@ -19,6 +19,7 @@ import { SOURCE, type OrdersContext } from './context';
 import { orderFacts } from './package-orders';
 import { intentIdOfClientSecret } from './payment-provider';
 import { sandboxCardOutcome } from './sandbox-cards';
+import { recordTransferOrderPaid } from './transfer-orders';
 
 /**
  * The outcome of a payment, whoever reports it: the sandbox's card form or Stripe's webhook.
@@ -69,6 +70,8 @@ export async function recordPaymentSucceeded(ctx: OrdersContext, report: Payment
       correlationId: report.correlationId,
       source: SOURCE,
     });
+    // A transfer order becomes paid in the same transaction, announced once with its details.
+    if (order.kind === 'transfer') await recordTransferOrderPaid(db, order, report.correlationId, ctx.log);
     ctx.log.info({ orderId: order.id, intentId: intent.id, provider: intent.provider, amountCents: order.amountCents }, 'order paid');
     return { outcome: 'recorded', order };
   });

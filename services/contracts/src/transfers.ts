@@ -1,0 +1,339 @@
+import { z } from 'zod';
+import { US_STATE_CODES, type UsStateCode } from './catalog';
+import { dollarsToCents, formatUsd, PricingError } from './pricing';
+
+/**
+ * Live call transfers ordered from the dashboard (spec §2 Buy Call Transfers, §3 Call-transfer
+ * order form and Transfer order, §5, §7), and the Insurance Recruiting request. One schema for
+ * the SPA's form and the orders service, so both say the spec's words.
+ */
+
+export const TRANSFER_LEAD_TYPE = 'Live Transfers';
+
+/** Spec §4: display values of a transfer order. Paid happens on payment; the rest are the team's. */
+export const TRANSFER_ORDER_STATUSES = ['pending', 'paid', 'completed', 'cancelled'] as const;
+export type TransferOrderStatus = (typeof TRANSFER_ORDER_STATUSES)[number];
+
+/** Far above any real order, and small enough that a total always fits a card payment. */
+export const MAX_TRANSFERS_PER_ORDER = 10_000;
+export const MAX_CALLS_PER_DAY = 10_000;
+/** Card payments have a floor and a ceiling (Stripe: $0.50 and $999,999.99). */
+export const MIN_TRANSFER_ORDER_CENTS = 50;
+export const MAX_TRANSFER_ORDER_CENTS = 99_999_999;
+
+export const TRANSFER_ORDER_MESSAGES = {
+  totalTransfers: 'Must be at least 1 transfer',
+  callsPerDay: 'Must be at least 1 call per day',
+  transferHours: 'Please specify transfer hours',
+  transferPhone: 'Phone number must be at least 10 digits',
+  workingStates: 'Please specify working states',
+} as const;
+
+/* ------------------------------------------------------------------ states ---------- */
+
+const STATE_NAMES: Record<UsStateCode, string> = {
+  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
+  CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia',
+  HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas',
+  KY: 'Kentucky', LA: 'Louisiana', ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts',
+  MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi', MO: 'Missouri', MT: 'Montana',
+  NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey', NM: 'New Mexico',
+  NY: 'New York', NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma',
+  OR: 'Oregon', PA: 'Pennsylvania', PR: 'Puerto Rico', RI: 'Rhode Island', SC: 'South Carolina',
+  SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VT: 'Vermont', VA: 'Virginia',
+  WA: 'Washington', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
+};
+
+/** The states an agent can take transfers in, alphabetical by name (the multi-select's options). */
+export const US_STATES: ReadonlyArray<{ code: UsStateCode; name: string }> = US_STATE_CODES.map((code) => ({
+  code,
+  name: STATE_NAMES[code],
+})).sort((a, b) => a.name.localeCompare(b.name));
+
+export function stateName(code: string): string {
+  return STATE_NAMES[code as UsStateCode] ?? code;
+}
+
+const BY_NAME = new Map(US_STATES.map((s) => [s.name.toLowerCase(), s.code]));
+const IS_CODE = new Set<string>(US_STATE_CODES);
+
+export type WorkingStatesResult = { ok: true; states: UsStateCode[] } | { ok: false; message: string };
+
+/**
+ * Working states as a list of codes: from a list ('TX', 'ok', 'Texas') or a comma-separated
+ * text ('TX, OK' — what the survey stored). Codes and full names count, in any case; repeats
+ * are dropped, the order kept. Anything else is named in the message.
+ */
+export function parseWorkingStates(input: unknown): WorkingStatesResult {
+  let terms: unknown[];
+  if (typeof input === 'string') terms = input.split(/[,;\n]/);
+  else if (Array.isArray(input)) terms = input;
+  else if (input === undefined || input === null) terms = [];
+  else return { ok: false, message: TRANSFER_ORDER_MESSAGES.workingStates };
+
+  const states: UsStateCode[] = [];
+  const unknown: string[] = [];
+  for (const term of terms) {
+    if (typeof term !== 'string') return { ok: false, message: 'Working states must be state codes such as TX' };
+    const text = term.trim().replace(/\s+/g, ' ');
+    if (!text) continue;
+    const code = IS_CODE.has(text.toUpperCase()) ? (text.toUpperCase() as UsStateCode) : BY_NAME.get(text.toLowerCase());
+    if (code) {
+      if (!states.includes(code)) states.push(code);
+    } else if (!unknown.includes(text)) {
+      unknown.push(text);
+    }
+  }
+  if (unknown.length > 0) {
+    const named = unknown.slice(0, 5).map((t) => `'${t.slice(0, 40)}'`).join(', ');
+    return {
+      ok: false,
+      message: unknown.length === 1 ? `${named} is not a US state code` : `${named} are not US state codes`,
+    };
+  }
+  if (states.length === 0) return { ok: false, message: TRANSFER_ORDER_MESSAGES.workingStates };
+  return { ok: true, states };
+}
+
+/**
+ * The states of a saved survey's free text that are recognisable, for pre-filling the form
+ * (unknown words are left for the agent to choose again, not refused).
+ */
+export function recognisedStates(text: string | null | undefined): UsStateCode[] {
+  if (!text) return [];
+  const found: UsStateCode[] = [];
+  for (const term of text.split(/[,;\n/]|\band\b/i)) {
+    const result = parseWorkingStates([term]);
+    if (result.ok) for (const code of result.states) if (!found.includes(code)) found.push(code);
+  }
+  return found;
+}
+
+/* -------------------------------------------------------------- the order form ---------- */
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** A whole count of at least 1, from a number input (number or its text). */
+const atLeastOne = (message: string, unit: string, max: number) =>
+  z.unknown().transform((value, ctx): number => {
+    const n = isBlank(value) ? Number.NaN : typeof value === 'number' ? value : Number(String(value).trim());
+    if (!Number.isFinite(n) || n < 1) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    if (!Number.isInteger(n)) {
+      ctx.addIssue({ code: 'custom', message: `Must be a whole number of ${unit}` });
+      return z.NEVER;
+    }
+    if (n > max) {
+      ctx.addIssue({ code: 'custom', message: `Must be at most ${max.toLocaleString('en-US')} ${unit}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const transferPhone = z
+  .string({ error: TRANSFER_ORDER_MESSAGES.transferPhone })
+  .trim()
+  .max(30, 'Phone number must be at most 30 characters')
+  .refine((v) => v.replace(/\D/g, '').length >= 10, TRANSFER_ORDER_MESSAGES.transferPhone);
+
+const workingStates = z.unknown().transform((value, ctx): UsStateCode[] => {
+  const result = parseWorkingStates(value);
+  if (!result.ok) {
+    ctx.addIssue({ code: 'custom', message: result.message });
+    return z.NEVER;
+  }
+  return result.states;
+});
+
+/** The price the browser computed, in dollars (number or numeric text), as cents. */
+const browserPrice = z
+  .union([z.number(), z.string().trim().regex(/^\d+(\.\d{1,2})?$/, 'Price must be a number in dollars')], {
+    error: 'Price must be a number in dollars',
+  })
+  .transform((v, ctx) => {
+    try {
+      return dollarsToCents(typeof v === 'number' ? v : Number(v));
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: err instanceof PricingError ? err.message : 'Price must be a number in dollars' });
+      return z.NEVER;
+    }
+  });
+
+/** The order form's fields (spec §3), as the SPA validates them before sending. */
+export const callTransferOrderFormSchema = z.object({
+  totalTransfers: atLeastOne(TRANSFER_ORDER_MESSAGES.totalTransfers, 'transfers', MAX_TRANSFERS_PER_ORDER),
+  callsPerDay: atLeastOne(TRANSFER_ORDER_MESSAGES.callsPerDay, 'calls per day', MAX_CALLS_PER_DAY),
+  transferHours: z
+    .string({ error: TRANSFER_ORDER_MESSAGES.transferHours })
+    .trim()
+    .min(1, TRANSFER_ORDER_MESSAGES.transferHours)
+    .max(200, 'Transfer hours must be at most 200 characters'),
+  transferPhone,
+  workingStates,
+});
+
+/**
+ * `POST /api/call-transfer-order` (spec §7): the form's fields, leadType 'Live Transfers' and
+ * the price the browser computed (totalTransfers × the agent's per-transfer price). The server
+ * prices the order itself; a `price` that differs is refused.
+ */
+export const callTransferOrderBody = callTransferOrderFormSchema.extend({
+  leadType: z.preprocess(
+    (v) => (isBlank(v) ? undefined : v),
+    z.literal(TRANSFER_LEAD_TYPE, { error: `Lead type must be '${TRANSFER_LEAD_TYPE}'` }).optional(),
+  ),
+  price: z.preprocess((v) => (isBlank(v) ? undefined : v), browserPrice.optional()),
+});
+export type CallTransferOrderInput = z.input<typeof callTransferOrderBody>;
+export type CallTransferOrderRequest = z.output<typeof callTransferOrderBody>;
+
+/** What the form holds while the agent types (every input's value; states as a list). */
+export interface CallTransferOrderFormValues {
+  totalTransfers: string;
+  callsPerDay: string;
+  transferHours: string;
+  transferPhone: string;
+  workingStates: UsStateCode[];
+}
+
+/* ------------------------------------------------------------------- pricing ---------- */
+
+/** '31.50' (a liveTransferPrice) → 3150; null when it is not a price. */
+export function priceTextToCents(text: string): number | null {
+  if (!/^\d+(\.\d{1,2})?$/.test(text.trim())) return null;
+  return Math.round(Number(text.trim()) * 100);
+}
+
+/** 63000 → '630.00' (spec §3: totals are decimal strings). */
+export function centsToDecimal(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+export type TransferQuote =
+  | { ok: true; unitPriceCents: number; totalCents: number }
+  | { ok: false; message: string };
+
+/** totalTransfers × the agent's own price, within what a card payment can take. */
+export function quoteTransfers(totalTransfers: number, unitPriceCents: number): TransferQuote {
+  const totalCents = totalTransfers * unitPriceCents;
+  if (totalCents < MIN_TRANSFER_ORDER_CENTS) {
+    return {
+      ok: false,
+      message: `Your price of ${formatUsd(unitPriceCents)} per transfer makes a total of ${formatUsd(totalCents)}; a card payment must be at least ${formatUsd(MIN_TRANSFER_ORDER_CENTS)}. Please contact support.`,
+    };
+  }
+  if (totalCents > MAX_TRANSFER_ORDER_CENTS) {
+    return {
+      ok: false,
+      message: `A total of ${formatUsd(totalCents)} is more than one card payment can take (${formatUsd(MAX_TRANSFER_ORDER_CENTS)}); please order fewer transfers at a time.`,
+    };
+  }
+  return { ok: true, unitPriceCents, totalCents };
+}
+
+/* ------------------------------------------------------------------ answers ---------- */
+
+export interface CallTransferOrderResponse {
+  orderId: string;
+  clientSecret: string;
+  /** Dollars as a decimal string, e.g. '630.00'. */
+  totalPrice: string;
+  totalPriceCents: number;
+  /** The agent's per-transfer price the order was made at, e.g. '31.50'. */
+  unitPrice: string;
+  totalTransfers: number;
+  paymentProvider: 'sandbox' | 'stripe';
+}
+
+/** A transfer order as admins see it (spec §3 Transfer order). */
+export interface TransferOrderRecord {
+  id: string;
+  userId: string;
+  firstName: string;
+  lastName: string;
+  /** The phone transfers are delivered to. */
+  transferNumber: string;
+  /** The agent's own contact phone and e-mail. */
+  phone: string;
+  email: string;
+  totalTransfers: number;
+  transfersPerDay: number;
+  transferHours: string;
+  selectedStates: UsStateCode[];
+  leadType: typeof TRANSFER_LEAD_TYPE;
+  /** Decimal strings, e.g. '31.50' and '630.00'. */
+  unitPrice: string;
+  totalPrice: string;
+  status: TransferOrderStatus;
+  createdAt: string;
+  paidAt: string | null;
+}
+
+/** The four figures of the admin orders page, computed by the server. */
+export interface TransferOrderStats {
+  totalOrders: number;
+  pendingOrders: number;
+  /** Sum of paid (and completed) orders, a decimal string. */
+  totalRevenue: string;
+  /** Transfers in every order. */
+  totalTransfers: number;
+}
+
+/** `GET /api/transfer-orders` (admins): newest first. */
+export interface TransferOrdersResponse {
+  orders: TransferOrderRecord[];
+  stats: TransferOrderStats;
+}
+
+/**
+ * `GET /internal/users/:id` at the gateway (owner of users), asked by the orders service with
+ * a signed identity: who is ordering and at what per-transfer price.
+ */
+export interface BuyerProfile {
+  id: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  /** Decimal string, e.g. '35.00'. */
+  liveTransferPrice: string;
+}
+
+/* ------------------------------------------------------- insurance recruiting ---------- */
+
+export const RECRUITING_MESSAGES = {
+  needs: 'Please tell us what your agency needs',
+  agentsNeeded: 'Please enter how many agents you need (at least 1)',
+  phone: 'Phone number must be at least 10 digits',
+  email: 'Invalid email address',
+} as const;
+
+/** `POST /api/recruiting-requests`: the Insurance Recruiting view's 'Contact Recruiting Team' form. */
+export const recruitingRequestBody = z.object({
+  needs: z
+    .string({ error: RECRUITING_MESSAGES.needs })
+    .trim()
+    .min(1, RECRUITING_MESSAGES.needs)
+    .max(2000, 'Please keep it under 2000 characters'),
+  agentsNeeded: atLeastOne(RECRUITING_MESSAGES.agentsNeeded, 'agents', 10_000),
+  email: z
+    .string({ error: RECRUITING_MESSAGES.email })
+    .trim()
+    .max(254, RECRUITING_MESSAGES.email)
+    .pipe(z.email(RECRUITING_MESSAGES.email)),
+  phone: z
+    .string({ error: RECRUITING_MESSAGES.phone })
+    .trim()
+    .max(30, 'Phone number must be at most 30 characters')
+    .refine((v) => v.replace(/\D/g, '').length >= 10, RECRUITING_MESSAGES.phone),
+});
+export type RecruitingRequestInput = z.input<typeof recruitingRequestBody>;
+export type RecruitingRequest = z.output<typeof recruitingRequestBody>;
+
+export interface RecruitingRequestResponse {
+  id: string;
+  message: string;
+}

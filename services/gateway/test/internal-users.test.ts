@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform';
+import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
+
+/**
+ * GET /internal/users/:id: where an internal service (orders) reads the agent it acts for,
+ * with the shared secret's signed identity; never through a browser session or the
+ * forwarded /api routes.
+ */
+
+let gw: GatewayFixture;
+let admin: Browser;
+
+beforeAll(async () => {
+  gw = await startGatewayFixture();
+  admin = gw.browser();
+  await admin.login(gw.admin.username, gw.admin.password);
+});
+
+afterAll(async () => {
+  await gw?.cleanup();
+});
+
+function asService(path: string, identity: Identity | null, secret = TEST_IDENTITY_SECRET) {
+  return fetch(new URL(path, gw.url), { headers: identity ? { [IDENTITY_HEADER]: signIdentity(secret, identity) } : {} });
+}
+
+const identityOf = (user: { id: string; username: string }): Identity => ({ userId: user.id, username: user.username, isAdmin: false });
+
+describe('the internal user endpoint', () => {
+  it("when a service asks with the agent's signed identity, then it gets the agent's contact and current price", async () => {
+    const { user } = await gw.createAgent({ firstName: 'Priya', lastName: 'Patel' });
+    await admin.patch(`/api/users/${user.id}/live-transfer-price`, { price: '31.5' });
+
+    const answer = await asService(`/internal/users/${user.id}`, identityOf(user));
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(await answer.json()).toEqual({
+      id: user.id,
+      username: user.username,
+      firstName: 'Priya',
+      lastName: 'Patel',
+      email: user.email,
+      phone: user.phone,
+      liveTransferPrice: '31.50',
+    });
+  });
+
+  it('when the identity is missing, forged or anonymous, then it answers 401', async () => {
+    const { user } = await gw.createAgent();
+
+    expect((await asService(`/internal/users/${user.id}`, null)).status).toBe(401);
+    expect((await asService(`/internal/users/${user.id}`, identityOf(user), 'not-the-secret-0123456789abcdefghij')).status).toBe(401);
+    expect((await asService(`/internal/users/${user.id}`, { userId: null, username: null, isAdmin: false })).status).toBe(401);
+  });
+
+  it("when a service acting for one agent asks for another agent, then it answers 403", async () => {
+    const { user: asker } = await gw.createAgent();
+    const { user: other } = await gw.createAgent();
+
+    const answer = await asService(`/internal/users/${other.id}`, identityOf(asker));
+
+    expect(answer.status).toBe(403);
+  });
+
+  it('when the user does not exist, then it answers 404', async () => {
+    const ghost = { id: randomUUID(), username: 'ghost' };
+
+    expect((await asService(`/internal/users/${ghost.id}`, identityOf(ghost))).status).toBe(404);
+  });
+
+  it('when a logged-in browser asks, through /internal or /api, then its session gives it nothing', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+
+    const direct = await browser.get(`/internal/users/${user.id}`);
+    const forged = await browser.get(`/internal/users/${user.id}`, { headers: { [IDENTITY_HEADER]: 'forged.token' } });
+    const viaApi = await browser.get(`/api/internal/users/${user.id}`);
+
+    expect(direct.status).toBe(401);
+    expect(forged.status).toBe(401);
+    expect(viaApi.status).toBe(404);
+  });
+});

@@ -1,0 +1,154 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import amqp from 'amqplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, parseConfig } from '@warmline/platform';
+import { TEST_AMQP_URL, TEST_IDENTITY_SECRET, waitFor } from '@warmline/platform/testing/index';
+import { notificationsEnv } from '@warmline/notifications/config';
+import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
+import { startNotifications, type RunningNotifications } from '@warmline/notifications/service';
+import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
+
+/**
+ * POST /api/recruiting-requests (dashboard, Insurance Recruiting → 'Contact Recruiting Team'):
+ * stored by the gateway and e-mailed to the recruiting team through the outbox and the
+ * notifications worker (same database and broker namespace, as in production).
+ */
+
+const RECRUITING_TEAM = 'recruiting-team@example.com';
+let gw: GatewayFixture;
+let notifications: RunningNotifications;
+let mailDir: string;
+
+beforeAll(async () => {
+  gw = await startGatewayFixture({ env: { RECRUITING_TEAM_EMAIL: RECRUITING_TEAM } });
+  mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-recruiting-mail-'));
+  notifications = await startNotifications(
+    parseConfig(notificationsEnv, {
+      DATABASE_URL: gw.db.url,
+      AMQP_URL: TEST_AMQP_URL,
+      IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+      BUS_NAMESPACE: gw.config.BUS_NAMESPACE,
+      NOTIFICATIONS_PORT: '0',
+      MAIL_DIR: mailDir,
+    }),
+    createLogger('notifications', 'silent'),
+  );
+});
+
+afterAll(async () => {
+  await notifications?.stop();
+  if (gw) await deleteQueues(gw.config.BUS_NAMESPACE!);
+  await gw?.cleanup();
+  if (mailDir) await rm(mailDir, { recursive: true, force: true });
+});
+
+async function deleteQueues(namespace: string): Promise<void> {
+  const connection = await amqp.connect(TEST_AMQP_URL);
+  try {
+    const channel = await connection.createChannel();
+    for (const base of NOTIFICATIONS_QUEUES) {
+      for (const queue of [base, `${base}.retry`, `${base}.dlq`]) await channel.deleteQueue(`${namespace}.${queue}`);
+    }
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
+}
+
+async function mailToTeam(): Promise<string[]> {
+  const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml')).sort();
+  const messages = await Promise.all(
+    files.map(async (f) =>
+      Buffer.from(
+        (await readFile(path.join(mailDir, f), 'utf8'))
+          .replace(/=\r?\n/g, '')
+          .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+        'latin1',
+      ).toString('utf8'),
+    ),
+  );
+  return messages.filter((m) => /^To: recruiting-team@example\.com$/m.test(m));
+}
+
+async function loggedInAgent(): Promise<{ browser: Browser; id: string; email: string; username: string }> {
+  const { user, password } = await gw.createAgent({ firstName: 'Rosa', lastName: 'Recruiter' });
+  const browser = gw.browser();
+  await browser.login(user.username, password);
+  return { browser, id: user.id, email: user.email, username: user.username };
+}
+
+async function countRequests(): Promise<number> {
+  const { rows } = await gw.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM recruiting_requests');
+  return rows[0]!.n;
+}
+
+describe('recruiting requests', () => {
+  it('when an agent asks for recruiting help, then the request is stored and the recruiting team gets one e-mail with it', async () => {
+    const agent = await loggedInAgent();
+    const needs = 'Two licensed P&C agents for our Austin office, bilingual preferred';
+
+    const answer = await agent.browser.post('/api/recruiting-requests', {
+      needs,
+      agentsNeeded: '3',
+      email: agent.email,
+      phone: '(512) 555-0177',
+    });
+
+    expect(answer.status).toBe(201);
+    expect(answer.json.message).toBe('Your request was sent to our recruiting team.');
+    const { rows } = await gw.pool.query('SELECT * FROM recruiting_requests WHERE id = $1', [answer.json.id]);
+    expect(rows[0]).toMatchObject({
+      user_id: agent.id,
+      first_name: 'Rosa',
+      last_name: 'Recruiter',
+      email: agent.email,
+      phone: '(512) 555-0177',
+      needs,
+      agents_needed: 3,
+    });
+    const [mail] = await waitFor('the recruiting team e-mail', async () => {
+      const found = (await mailToTeam()).filter((m) => m.includes(String(answer.json.id)));
+      return found.length > 0 ? found : undefined;
+    });
+    expect(mail).toMatch(/^Subject: Recruiting request: 3 agents for /m);
+    expect(mail).toContain(needs);
+    expect(mail).toContain('Agents needed: 3');
+    expect(mail).toContain('Name: Rosa Recruiter');
+    expect(mail).toContain(`E-mail: ${agent.email}`);
+    expect(mail).toContain('Phone: (512) 555-0177');
+    const { rows: sends } = await gw.pool.query(
+      "SELECT 1 FROM outbox WHERE routing_key = 'email.send' AND envelope->'data'->>'text' LIKE '%' || $1 || '%'",
+      [answer.json.id],
+    );
+    expect(sends).toHaveLength(1);
+  });
+
+  it('when the form is incomplete, then each field says what is missing and nothing is stored or sent', async () => {
+    const agent = await loggedInAgent();
+    const before = await countRequests();
+
+    const answer = await agent.browser.post('/api/recruiting-requests', { needs: ' ', agentsNeeded: 0, email: 'nope', phone: '123' });
+
+    expect(answer.status).toBe(400);
+    expect(answer.json.issues).toEqual([
+      { path: 'needs', message: 'Please tell us what your agency needs' },
+      { path: 'agentsNeeded', message: 'Please enter how many agents you need (at least 1)' },
+      { path: 'email', message: 'Invalid email address' },
+      { path: 'phone', message: 'Phone number must be at least 10 digits' },
+    ]);
+    expect(await countRequests()).toBe(before);
+  });
+
+  it('when nobody is logged in, then the request is refused with 401', async () => {
+    const answer = await gw.browser().post('/api/recruiting-requests', {
+      needs: 'Agents',
+      agentsNeeded: 1,
+      email: 'someone@example.com',
+      phone: '5125550177',
+    });
+
+    expect(answer.status).toBe(401);
+  });
+});
