@@ -1,19 +1,55 @@
+import { useSearchParams } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { AppShell } from '../../components/app-shell';
 import { usePageTitle } from '../../lib/page-title';
+import { MarketView } from '../aged-leads/market-view';
+import { MyLeadsView } from '../aged-leads/my-leads-view';
+import { DashboardSidebar } from './dashboard-sidebar';
+import { DEFAULT_VIEW, VIEW_LABELS, viewFromParam, type DashboardView } from './dashboard-views';
+import { FacebookCourseView, NotYetView, SupportView, TrainingVideosView } from './info-views';
+import './dashboard.css';
 
-/** The customer dashboard (spec §2); its views are built in the dashboard issue. */
+/**
+ * The customer dashboard (spec §2): the sidebar and one view at a time. Views switch without
+ * reloading; the view is in the URL (`?view=`), so reloading or sharing the link keeps it.
+ */
 export function DashboardPage({ user }: { user: PublicUser }) {
-  usePageTitle('Dashboard');
+  const [params, setParams] = useSearchParams();
+  const view = viewFromParam(params.get('view'));
+  usePageTitle(VIEW_LABELS[view]);
+
+  const show = (next: DashboardView) => {
+    setParams(next === DEFAULT_VIEW ? {} : { view: next });
+    window.scrollTo({ top: 0 });
+  };
+
   return (
     <AppShell user={user} area="Dashboard">
-      <section className="card welcome">
-        <h1 className="welcome__title">Welcome, {user.firstName || user.username}</h1>
-        <p>
-          Buying aged leads, ordering call transfers, training and recruiting help will appear here soon. For anything you
-          need now, contact our support team.
-        </p>
-      </section>
+      <div className="dashboard">
+        <DashboardSidebar view={view} onView={show} greeting={`Welcome, ${user.firstName || user.username}`} />
+        <div className="dashboard__content">
+          <DashboardContent view={view} user={user} show={show} />
+        </div>
+      </div>
     </AppShell>
   );
+}
+
+function DashboardContent({ view, user, show }: { view: DashboardView; user: PublicUser; show(view: DashboardView): void }) {
+  switch (view) {
+    case 'buy-aged-leads':
+      return <MarketView user={user} />;
+    case 'my-leads':
+      return <MyLeadsView onBrowse={() => show('buy-aged-leads')} />;
+    case 'buy-call-transfers':
+      return <NotYetView title="Buy Call Transfers" what="Ordering live call transfers" />;
+    case 'insurance-recruiting':
+      return <NotYetView title="Insurance Recruiting" what="Insurance recruiting help" />;
+    case 'facebook-course':
+      return <FacebookCourseView />;
+    case 'training-videos':
+      return <TrainingVideosView />;
+    case 'support':
+      return <SupportView />;
+  }
 }

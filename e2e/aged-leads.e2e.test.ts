@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createPool } from '@warmline/platform/db/index';
+import { CATALOG_SCHEMA } from '@warmline/catalog/service';
+import { insertLeads, type NewAgedLead } from '@warmline/catalog/db/leads';
+import { seriousViolations, useE2E } from './harness';
+
+/**
+ * The aged-lead market end to end (issue 6): an agent logs in, filters by TX, selects leads
+ * across the page, pays with the sandbox card, sees the success toast, finds the leads in My
+ * Leads and downloads them as CSV.
+ */
+const e2e = useE2E();
+const DAY = 86_400_000;
+
+/** 60 Texas leads aged 40 days ($2.50 each) and 15 Californian ones. */
+const texas: NewAgedLead[] = Array.from({ length: 60 }, (_, i) => ({
+  id: randomUUID(),
+  name: `Tex${String.fromCharCode(65 + (i % 26))} Rancher${i}`,
+  phone: `512${String(3000000 + i * 137).padStart(7, '0')}`,
+  email: `tex${i}@example.com`,
+  state: 'TX',
+  formFillTime: new Date(Date.now() - 40 * DAY - i * 60_000),
+  source: 'facebook-lead-form',
+  consent: { tcpa: true },
+}));
+const california: NewAgedLead[] = Array.from({ length: 15 }, (_, i) => ({
+  id: randomUUID(),
+  name: `Cali Surfer${i}`,
+  phone: `415${String(4000000 + i * 311).padStart(7, '0')}`,
+  email: null,
+  state: 'CA',
+  formFillTime: new Date(Date.now() - 100 * DAY - i * 60_000),
+  source: 'google-search',
+  consent: { tcpa: true },
+}));
+
+beforeAll(async () => {
+  const pool = createPool(e2e.system.databaseUrl, CATALOG_SCHEMA);
+  try {
+    await insertLeads(pool, [...texas, ...california]);
+  } finally {
+    await pool.end();
+  }
+});
+
+async function logIn(page: Page, username: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+}
+
+const selectedCount = (page: Page) => page.getByTestId('selected-count').textContent();
+const selectionTotal = (page: Page) => page.getByTestId('selection-total').textContent();
+
+describe('buying aged leads in the dashboard', () => {
+  it('when an agent filters by TX, selects leads across the page and pays, then the leads are theirs in My Leads and in the CSV', async () => {
+    const { page, system } = e2e;
+    await logIn(page, system.customer.username, system.customer.password);
+    await page.getByRole('heading', { name: 'Buy Aged Leads', level: 1 }).waitFor();
+    await page.getByText('75 leads available').waitFor();
+
+    await page.getByLabel('Filter by state, area code or zip code').fill('TX');
+    await page.getByText('60 leads available').waitFor();
+    const rows = page.locator('.lead-table tbody tr');
+    expect(await rows.count()).toBe(50);
+    // Masked before purchase: first word whole, last word's first 3 letters then X's; area code only.
+    expect(await page.locator('.lead-table__name').first().textContent()).toMatch(/^Tex[A-Z] RanX{5,6}$/);
+    expect(await page.getByText('(512) XXX-XXXX').count()).toBeGreaterThan(0);
+
+    // The whole page, then two leads taken out again.
+    await page.getByLabel('Select all leads on this page').check();
+    expect(await selectedCount(page)).toBe('50 leads selected');
+    expect(await selectionTotal(page)).toBe('$125.00');
+    await rows.nth(3).getByRole('checkbox').uncheck();
+    await rows.nth(27).getByRole('checkbox').uncheck();
+    expect(await selectedCount(page)).toBe('48 leads selected');
+    expect(await selectionTotal(page)).toBe('$120.00');
+
+    await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Complete your purchase' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await dialog.getByLabel('Expiry (MM / YY)').fill(`12 / ${String((new Date().getUTCFullYear() + 2) % 100)}`);
+    await dialog.getByLabel('CVC').fill('123');
+    await dialog.getByRole('button', { name: 'Complete Payment - $120.00' }).click();
+
+    await page.getByText('Bulk Purchase Successful', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByText('Successfully purchased 48 leads.', { exact: true }).waitFor();
+    expect(await selectedCount(page)).toBe('0 leads selected');
+    await page.getByText('12 leads available').waitFor();
+
+    await page.getByRole('link', { name: 'My Leads' }).click();
+    await page.getByRole('heading', { name: 'My Leads', level: 1 }).waitFor();
+    expect(new URL(page.url()).searchParams.get('view')).toBe('my-leads');
+    await page.getByText('48 leads', { exact: true }).waitFor();
+    const bought = texas.slice(0, 50).filter((_, i) => i !== 3 && i !== 27);
+    await page.getByText(bought[0]!.name, { exact: true }).waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^warmline-my-leads-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile(await download.path(), 'utf8');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toContain('Name,Phone,Email,State');
+    expect(lines).toHaveLength(49);
+    for (const lead of bought) expect(csv).toContain(lead.email as string);
+    expect(csv).not.toContain(texas[3]!.email as string);
+
+    // A reload keeps the view.
+    await page.reload();
+    await page.getByRole('heading', { name: 'My Leads', level: 1 }).waitFor();
+  });
+
+  it('when nothing is selected, Buy says so; and changing page or filter clears the selection', async () => {
+    const { page, system } = e2e;
+    await logIn(page, system.customer.username, system.customer.password);
+    await page.getByRole('heading', { name: 'Buy Aged Leads', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
+    await page.getByText('No Leads Selected', { exact: true }).waitFor();
+    await page.getByText('Please select at least one lead to purchase.', { exact: true }).waitFor();
+
+    const rows = page.locator('.lead-table tbody tr');
+    await rows.first().waitFor();
+    await rows.nth(0).getByRole('checkbox').check();
+    await rows.nth(1).getByRole('checkbox').check();
+    expect(await selectedCount(page)).toBe('2 leads selected');
+    await page.getByLabel('Filter by state, area code or zip code').fill('CA');
+    await page.getByText('15 leads available').waitFor();
+    expect(await selectedCount(page)).toBe('0 leads selected');
+    expect(await selectionTotal(page)).toBe('$0.00');
+  });
+
+  it('when an agent opens a shared link to a view, then that view shows, and the sidebar switches views without reloading', async () => {
+    const { page, system } = e2e;
+    await logIn(page, system.customer.username, system.customer.password);
+    await page.goto('/dashboard?view=training-videos');
+    await page.getByRole('heading', { name: 'Training Videos', level: 1 }).waitFor();
+    expect(await page.locator('.video-card iframe').count()).toBe(8);
+    await page.getByText('More training videos will be added soon.').waitFor();
+
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    await page.getByRole('link', { name: 'Facebook Ads Course' }).click();
+    await page.getByText('Coming Soon', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Contact Support' }).click();
+    await page.getByRole('heading', { name: 'Contact Support', level: 1 }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(new URL(page.url()).searchParams.get('view')).toBe('support');
+  });
+
+  it('when the market, My Leads and the payment form are checked with axe, then nothing serious is found', async () => {
+    const { page, system } = e2e;
+    await logIn(page, system.customer.username, system.customer.password);
+    await page.locator('.lead-table tbody tr').first().waitFor();
+    await page.locator('.lead-table tbody tr').first().getByRole('checkbox').check();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
+    await page.getByRole('dialog', { name: 'Complete your purchase' }).getByLabel('Card number').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page.goto('/dashboard?view=my-leads');
+    await page.getByRole('heading', { name: 'My Leads', level: 1 }).waitFor();
+    await page.locator('.lead-table tbody tr').first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

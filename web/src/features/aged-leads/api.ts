@@ -1,0 +1,78 @@
+import { keepPreviousData, useMutation, useQuery, type UseMutationOptions } from '@tanstack/react-query';
+import type {
+  BulkPurchaseResponse,
+  BulkPurchaseStatusResponse,
+  MarketLeadsResponse,
+  MyLeadsResponse,
+} from '@warmline/contracts/catalog';
+import { apiRequest } from '../../lib/api';
+
+/** Hooks of the aged-lead market's API (catalog service through the gateway). Query keys come only from this factory. */
+export const agedLeadKeys = {
+  all: ['aged-leads'] as const,
+  market: () => [...agedLeadKeys.all, 'market'] as const,
+  marketPage: (page: number, filter: string) => [...agedLeadKeys.market(), page, filter] as const,
+  mine: () => [...agedLeadKeys.all, 'mine'] as const,
+  minePage: (page: number, filter: string) => [...agedLeadKeys.mine(), page, filter] as const,
+};
+
+type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn'>;
+
+const listUrl = (path: string, page: number, filter: string) =>
+  `${path}?${new URLSearchParams({ page: String(page), filter }).toString()}`;
+
+/** One page of the market, masked; the previous page stays on screen while the next loads. */
+export function useMarketLeads(page: number, filter: string) {
+  return useQuery({
+    queryKey: agedLeadKeys.marketPage(page, filter),
+    queryFn: ({ signal }) => apiRequest<MarketLeadsResponse>(listUrl('/api/aged-leads', page, filter), { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Reserves the leads and opens their payment; the server prices them. */
+export function useBulkPurchase(options: MutationOptions<BulkPurchaseResponse, { leadIds: string[] }> = {}) {
+  return useMutation({
+    ...options,
+    mutationFn: (body: { leadIds: string[] }) =>
+      apiRequest<BulkPurchaseResponse>('/api/bulk-purchase-leads', { method: 'POST', body }),
+  });
+}
+
+export function fetchPurchaseStatus(orderId: string): Promise<BulkPurchaseStatusResponse> {
+  return apiRequest<BulkPurchaseStatusResponse>(`/api/bulk-purchase-leads/${encodeURIComponent(orderId)}`);
+}
+
+/**
+ * After the card form succeeds, the leads are sold as soon as the payment's news reaches the
+ * catalog (a moment later). Waits for that, asking every half second for up to `timeoutMs`;
+ * resolves with the last answer (which may still be 'held' if it took longer).
+ */
+export async function waitUntilSold(orderId: string, timeoutMs = 15_000): Promise<BulkPurchaseStatusResponse | null> {
+  const deadline = Date.now() + timeoutMs;
+  let last: BulkPurchaseStatusResponse | null = null;
+  for (;;) {
+    try {
+      last = await fetchPurchaseStatus(orderId);
+      if (last.status !== 'held') return last;
+    } catch {
+      // A hiccup while asking: the payment itself went through; keep asking until the deadline.
+    }
+    if (Date.now() > deadline) return last;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** One page of the buyer's purchased leads. */
+export function useMyLeads(page: number, filter: string) {
+  return useQuery({
+    queryKey: agedLeadKeys.minePage(page, filter),
+    queryFn: ({ signal }) => apiRequest<MyLeadsResponse>(listUrl('/api/my-leads', page, filter), { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Where the browser downloads the buyer's leads (a plain link: the session cookie goes along). */
+export function myLeadsCsvUrl(filter: string): string {
+  return filter.trim() ? `/api/my-leads/export.csv?${new URLSearchParams({ filter }).toString()}` : '/api/my-leads/export.csv';
+}

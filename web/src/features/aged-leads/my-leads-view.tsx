@@ -1,0 +1,124 @@
+import { useCallback, useState } from 'react';
+import type { PurchasedLead } from '@warmline/contracts/catalog';
+import { formatUsd } from '@warmline/contracts/pricing';
+import { Button } from '../../components/button';
+import { Spinner } from '../../components/spinner';
+import { errorMessage } from '../../lib/api';
+import { myLeadsCsvUrl, useMyLeads } from './api';
+import { FilterBox } from './filter-box';
+import { Pager } from './pager';
+import './aged-leads.css';
+
+const usDate = (iso: string) => new Date(iso).toLocaleDateString('en-US');
+
+/**
+ * My Leads: the leads this agent bought, in full, with the purchase date and the price paid;
+ * filtered like the market, and downloadable as CSV.
+ */
+export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
+  const [page, setPage] = useState(1);
+  const [filter, setFilter] = useState('');
+  const mine = useMyLeads(page, filter);
+  const leads = mine.data?.leads ?? [];
+  const total = mine.data?.total ?? 0;
+  const totalPages = Math.max(1, Math.ceil(total / (mine.data?.pageSize ?? 50)));
+  const changeFilter = useCallback((next: string) => {
+    setFilter(next.trim());
+    setPage(1);
+  }, []);
+
+  return (
+    <section className="my-leads" aria-labelledby="my-leads-title">
+      <header className="view-header view-header--actions">
+        <div>
+          <h1 id="my-leads-title" className="view-header__title">
+            My Leads
+          </h1>
+          <p className="view-header__lead">Every lead you bought, with full contact details, the date you bought it and the price you paid.</p>
+        </div>
+        <a className="btn btn--secondary" href={myLeadsCsvUrl(filter)} download>
+          Download CSV
+        </a>
+      </header>
+
+      <div className="market__tools">
+        <FilterBox value={filter} onChange={changeFilter} label="Filter your leads by state, area code or zip code" />
+        <p className="market__count" aria-live="polite">
+          {mine.isPending ? 'Loading your leads…' : `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'}`}
+        </p>
+      </div>
+
+      {mine.isPending ? (
+        <Spinner label="Loading your leads…" showLabel />
+      ) : mine.isError ? (
+        <div className="payment-alert" role="alert">
+          <p>Your leads could not be loaded: {errorMessage(mine.error, 'the server did not answer')}.</p>
+          <Button variant="secondary" onClick={() => void mine.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : leads.length === 0 ? (
+        <div className="market__empty">
+          <p>{filter ? 'None of your leads match this filter.' : 'You have not bought any leads yet.'}</p>
+          {filter ? null : <Button onClick={onBrowse}>Buy Aged Leads</Button>}
+        </div>
+      ) : (
+        <div className={mine.isPlaceholderData ? 'lead-table-wrap lead-table-wrap--loading' : 'lead-table-wrap'}>
+          <table className="lead-table lead-table--mine">
+            <caption className="visually-hidden">Your purchased leads, page {page} of {totalPages}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Phone</th>
+                <th scope="col">Email</th>
+                <th scope="col">State</th>
+                <th scope="col">Form filled</th>
+                <th scope="col">Purchased</th>
+                <th scope="col" className="lead-table__price">
+                  Price paid
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {leads.map((lead) => (
+                <PurchasedRow key={lead.id} lead={lead} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <Pager page={page} totalPages={totalPages} onPage={(n) => n >= 1 && n <= totalPages && setPage(n)} label="My lead pages" />
+    </section>
+  );
+}
+
+function PurchasedRow({ lead }: { lead: PurchasedLead }) {
+  return (
+    <tr className="lead-table__row">
+      <td data-label="Name" className="lead-table__name">
+        {lead.name}
+      </td>
+      <td data-label="Phone">
+        <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
+          {lead.phone}
+        </a>
+      </td>
+      <td data-label="Email" className="lead-table__email">
+        {lead.email ? (
+          <a className="link" href={`mailto:${lead.email}`}>
+            {lead.email}
+          </a>
+        ) : (
+          <span className="lead-table__none">—</span>
+        )}
+      </td>
+      <td data-label="State">{lead.state}</td>
+      <td data-label="Form filled">{usDate(lead.formFillTime)}</td>
+      <td data-label="Purchased">{usDate(lead.purchasedAt)}</td>
+      <td data-label="Price paid" className="lead-table__price">
+        {formatUsd(lead.priceCents)}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * The dashboard's views (spec §4: buy-aged-leads is the default) plus My Leads. The current
+ * view lives in the URL (`/dashboard?view=my-leads`), so a reload or a shared link keeps it.
+ */
+export const DASHBOARD_VIEWS = [
+  'buy-aged-leads',
+  'buy-call-transfers',
+  'insurance-recruiting',
+  'my-leads',
+  'facebook-course',
+  'training-videos',
+  'support',
+] as const;
+export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
+
+export const DEFAULT_VIEW: DashboardView = 'buy-aged-leads';
+
+export const VIEW_LABELS: Record<DashboardView, string> = {
+  'buy-aged-leads': 'Buy Aged Leads',
+  'buy-call-transfers': 'Buy Call Transfers',
+  'insurance-recruiting': 'Insurance Recruiting',
+  'my-leads': 'My Leads',
+  'facebook-course': 'Facebook Ads Course',
+  'training-videos': 'Training Videos',
+  support: 'Contact Support',
+};
+
+/** The sidebar's sections, in order. */
+export const SIDEBAR_SECTIONS: Array<{ title: string; views: DashboardView[] }> = [
+  { title: 'Purchase', views: ['buy-aged-leads', 'buy-call-transfers', 'insurance-recruiting'] },
+  { title: 'Your Leads', views: ['my-leads'] },
+  { title: 'Training', views: ['facebook-course', 'training-videos'] },
+  { title: 'Support', views: ['support'] },
+];
+
+/** The view a `view` query value names; anything unknown is the default. */
+export function viewFromParam(value: string | null): DashboardView {
+  return (DASHBOARD_VIEWS as readonly string[]).includes(value ?? '') ? (value as DashboardView) : DEFAULT_VIEW;
+}

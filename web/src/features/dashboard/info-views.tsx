@@ -1,0 +1,101 @@
+import { useSiteConfig } from '../../lib/site-config';
+import { Spinner } from '../../components/spinner';
+import { useDashboardConfig } from './api';
+
+/** Facebook Ads Course (spec §2): only the 'Coming Soon' message. */
+export function FacebookCourseView() {
+  return (
+    <section className="dash-view" aria-labelledby="fb-title">
+      <h1 id="fb-title" className="view-header__title">
+        Facebook Ads Course
+      </h1>
+      <div className="card dash-note">
+        <p className="dash-note__big">Coming Soon</p>
+        <p>Our course on running Facebook ads for insurance leads is being recorded.</p>
+      </div>
+    </section>
+  );
+}
+
+/** Training Videos (spec §2): the embedded videos from configuration and a note that more will come. */
+export function TrainingVideosView() {
+  const config = useDashboardConfig();
+  return (
+    <section className="dash-view" aria-labelledby="videos-title">
+      <h1 id="videos-title" className="view-header__title">
+        Training Videos
+      </h1>
+      <p className="view-header__lead">Short lessons on working leads and live transfers.</p>
+      {config.isPending ? (
+        <Spinner label="Loading videos…" showLabel />
+      ) : config.isError ? (
+        <p role="alert">The videos could not be loaded. Please try again later.</p>
+      ) : (
+        <ul className="video-grid">
+          {config.data.trainingVideos.map((video) => (
+            <li key={video.embedUrl} className="video-card">
+              <div className="video-card__frame">
+                <iframe
+                  src={video.embedUrl}
+                  title={video.title}
+                  loading="lazy"
+                  allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
+                  allowFullScreen
+                  referrerPolicy="strict-origin-when-cross-origin"
+                />
+              </div>
+              <p className="video-card__title">{video.title}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="dash-more">More training videos will be added soon.</p>
+    </section>
+  );
+}
+
+function SupportEmail() {
+  const site = useSiteConfig();
+  const email = site.data?.supportEmail;
+  if (!email) return <span>our support team</span>;
+  return (
+    <a className="link" href={`mailto:${email}`}>
+      {email}
+    </a>
+  );
+}
+
+/** Support (spec §2): contact support by e-mail. */
+export function SupportView() {
+  return (
+    <section className="dash-view" aria-labelledby="support-title">
+      <h1 id="support-title" className="view-header__title">
+        Contact Support
+      </h1>
+      <div className="card dash-note">
+        <p>
+          Questions about your leads, an order or your account? E-mail us at <SupportEmail /> and we will get back to you
+          within one business day.
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Buy Call Transfers and Insurance Recruiting are built in their own issue; until then an
+ * honest note says so and where to ask meanwhile.
+ */
+export function NotYetView({ title, what }: { title: string; what: string }) {
+  return (
+    <section className="dash-view" aria-labelledby="not-yet-title">
+      <h1 id="not-yet-title" className="view-header__title">
+        {title}
+      </h1>
+      <div className="card dash-note">
+        <p className="dash-note__big">Coming Soon</p>
+        <p>{what} from your dashboard is on its way. Until then, e-mail <SupportEmail /> and our team will set it up with you.</p>
+      </div>
+    </section>
+  );
+}
