@@ -1,16 +1,132 @@
 import type { PublicUser } from '@warmline/contracts/accounts';
+import type { TransferOrderRecord, TransferOrderStatus } from '@warmline/contracts/transfers';
 import { AppShell } from '../../components/app-shell';
+import { Button, ButtonLink } from '../../components/button';
+import { Spinner } from '../../components/spinner';
+import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
+import { useTransferOrders } from '../transfers/api';
+import { formatDecimalUsd as money, statesLabel, usDate } from '../transfers/order-format';
+import './admin-orders.css';
 
-/** Transfer orders for admins (spec §2 /admin-orders); built in the orders issue. */
+const STATUS_LABELS: Record<TransferOrderStatus, string> = {
+  pending: 'Pending',
+  paid: 'Paid',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+/**
+ * /admin-orders (spec §2): 'Transfer Orders' with the four figures the server computes and
+ * every order. The route guard only spares agents the screen; the server checks the admin flag.
+ */
 export function AdminOrdersPage({ user }: { user: PublicUser }) {
   usePageTitle('Transfer Orders');
+  const orders = useTransferOrders();
   return (
     <AppShell user={user} area="Admin">
-      <section className="card welcome">
-        <h1 className="welcome__title">Transfer Orders</h1>
-        <p>No transfer orders yet.</p>
-      </section>
+      <div className="admin-orders">
+        <div className="admin-orders__header">
+          <h1 className="admin-orders__title">Transfer Orders</h1>
+          <ButtonLink to="/admin" variant="secondary" className="btn--small">
+            ← Admin Panel
+          </ButtonLink>
+        </div>
+        {orders.isPending ? (
+          <Spinner label="Loading transfer orders…" showLabel />
+        ) : orders.isError ? (
+          <div className="card admin-orders__error" role="alert">
+            <p>Failed to fetch transfer orders: {errorMessage(orders.error, 'the server did not answer')}.</p>
+            <Button variant="secondary" onClick={() => void orders.refetch()}>
+              Retry
+            </Button>
+          </div>
+        ) : (
+          <>
+            <ul className="order-stats" aria-label="Order figures">
+              <StatCard label="Total Orders" value={orders.data.stats.totalOrders.toLocaleString('en-US')} />
+              <StatCard label="Pending Orders" value={orders.data.stats.pendingOrders.toLocaleString('en-US')} />
+              <StatCard label="Total Revenue" value={money(orders.data.stats.totalRevenue)} />
+              <StatCard label="Total Transfers" value={orders.data.stats.totalTransfers.toLocaleString('en-US')} />
+            </ul>
+            <section className="card admin-orders__table-card" aria-labelledby="orders-table-title">
+              <h2 id="orders-table-title" className="admin-orders__subtitle">
+                All orders
+              </h2>
+              {orders.data.orders.length === 0 ? (
+                <p className="admin-orders__empty">No transfer orders yet.</p>
+              ) : (
+                <OrdersTable orders={orders.data.orders} />
+              )}
+            </section>
+          </>
+        )}
+      </div>
     </AppShell>
+  );
+}
+
+function StatCard({ label, value }: { label: string; value: string }) {
+  return (
+    <li className="order-stat">
+      <span className="order-stat__label">{label}</span>
+      <span className="order-stat__value">{value}</span>
+    </li>
+  );
+}
+
+function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
+  return (
+    <table className="orders-table">
+      <thead>
+        <tr>
+          <th scope="col">ID</th>
+          <th scope="col">Customer</th>
+          <th scope="col">Contact</th>
+          <th scope="col">Transfer details</th>
+          <th scope="col">States</th>
+          <th scope="col">Total</th>
+          <th scope="col">Status</th>
+          <th scope="col">Date</th>
+        </tr>
+      </thead>
+      <tbody>
+        {orders.map((order) => (
+          <tr key={order.id} data-order-id={order.id}>
+            <td data-label="ID">
+              <span className="orders-table__id" title={order.id}>
+                {order.id.slice(0, 8)}
+              </span>
+            </td>
+            <td data-label="Customer">
+              <span className="orders-table__name">{`${order.firstName} ${order.lastName}`.trim() || '—'}</span>
+              <span className="orders-table__sub">Transfer: {order.transferNumber}</span>
+            </td>
+            <td data-label="Contact">
+              <a className="link orders-table__email" href={`mailto:${order.email}`}>
+                {order.email}
+              </a>
+              <span className="orders-table__sub">{order.phone || '—'}</span>
+            </td>
+            <td data-label="Transfer details">
+              <span>
+                {order.totalTransfers.toLocaleString('en-US')} transfers · {order.transfersPerDay.toLocaleString('en-US')}/day
+              </span>
+              <span className="orders-table__sub">{order.transferHours}</span>
+            </td>
+            <td data-label="States">
+              <span title={order.selectedStates.join(', ')}>{statesLabel(order.selectedStates)}</span>
+            </td>
+            <td data-label="Total" className="orders-table__total">
+              {money(order.totalPrice)}
+            </td>
+            <td data-label="Status">
+              <span className={`order-status order-status--${order.status}`}>{STATUS_LABELS[order.status]}</span>
+            </td>
+            <td data-label="Date">{usDate(order.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -6,7 +6,9 @@ import { MarketView } from '../aged-leads/market-view';
 import { MyLeadsView } from '../aged-leads/my-leads-view';
 import { DashboardSidebar } from './dashboard-sidebar';
 import { DEFAULT_VIEW, VIEW_LABELS, viewFromParam, type DashboardView } from './dashboard-views';
-import { FacebookCourseView, NotYetView, SupportView, TrainingVideosView } from './info-views';
+import { BuyCallTransfersView } from '../transfers/buy-call-transfers-view';
+import { InsuranceRecruitingView } from '../recruiting/insurance-recruiting-view';
+import { FacebookCourseView, SupportView, TrainingVideosView } from './info-views';
 import './dashboard.css';
 
 /**
@@ -42,9 +44,9 @@ function DashboardContent({ view, user, show }: { view: DashboardView; user: Pub
     case 'my-leads':
       return <MyLeadsView onBrowse={() => show('buy-aged-leads')} />;
     case 'buy-call-transfers':
-      return <NotYetView title="Buy Call Transfers" what="Ordering live call transfers" />;
+      return <BuyCallTransfersView user={user} />;
     case 'insurance-recruiting':
-      return <NotYetView title="Insurance Recruiting" what="Insurance recruiting help" />;
+      return <InsuranceRecruitingView user={user} />;
     case 'facebook-course':
       return <FacebookCourseView />;
     case 'training-videos':

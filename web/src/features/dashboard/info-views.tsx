@@ -81,21 +81,3 @@ export function SupportView() {
     </section>
   );
 }
-
-/**
- * Buy Call Transfers and Insurance Recruiting are built in their own issue; until then an
- * honest note says so and where to ask meanwhile.
- */
-export function NotYetView({ title, what }: { title: string; what: string }) {
-  return (
-    <section className="dash-view" aria-labelledby="not-yet-title">
-      <h1 id="not-yet-title" className="view-header__title">
-        {title}
-      </h1>
-      <div className="card dash-note">
-        <p className="dash-note__big">Coming Soon</p>
-        <p>{what} from your dashboard is on its way. Until then, e-mail <SupportEmail /> and our team will set it up with you.</p>
-      </div>
-    </section>
-  );
-}

@@ -1,18 +1,68 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
+import { priceTextToCents } from '@warmline/contracts/transfers';
 import { AppShell } from '../../components/app-shell';
 import { ButtonLink } from '../../components/button';
 import { usePageTitle } from '../../lib/page-title';
+import { PaymentForm } from '../payments/payment-form';
+import { clearPendingTransferOrder, readPendingTransferOrder } from './pending-order';
+import { showTransferPaymentFailure, showTransferPaymentSuccess } from './payment-toasts';
+import { TransferSummary } from './transfer-summary';
+import './transfers.css';
 
-/** The call-transfer order's payment (spec §2); built in the transfer-order issue. */
+/**
+ * /transfer-checkout (spec §2): the pending transfer order kept in local storage — its summary
+ * and the card form; after payment the order is forgotten and the agent goes to /thank-you.
+ * Without one: 'No Order Found' and the way back to the dashboard.
+ */
 export function TransferCheckoutPage({ user }: { user: PublicUser }) {
   usePageTitle('Transfer Checkout');
+  const navigate = useNavigate();
+  const [order] = useState(() => readPendingTransferOrder(user.id));
+
+  if (!order) {
+    return (
+      <AppShell user={user} area="Transfer Checkout">
+        <section className="card transfer-empty" aria-labelledby="no-order-title">
+          <h1 id="no-order-title" className="transfer-empty__title">
+            No Order Found
+          </h1>
+          <p>There is no transfer order waiting for payment. Order call transfers from your dashboard.</p>
+          <ButtonLink to="/dashboard?view=buy-call-transfers">Back to Dashboard</ButtonLink>
+        </section>
+      </AppShell>
+    );
+  }
+
   return (
     <AppShell user={user} area="Transfer Checkout">
-      <section className="card welcome">
-        <h1 className="welcome__title">No Order Found</h1>
-        <p>There is no pending transfer order to pay for.</p>
-        <ButtonLink to="/dashboard">Back to Dashboard</ButtonLink>
-      </section>
+      <div className="transfer-checkout">
+        <div className="transfer-checkout__header">
+          <h1 className="view-header__title">Complete Your Transfer Order</h1>
+          <ButtonLink to="/dashboard?view=buy-call-transfers" variant="ghost" className="btn--small">
+            ← Back to Dashboard
+          </ButtonLink>
+        </div>
+        <div className="transfer-pay">
+          <TransferSummary order={order} />
+          <div className="card transfer-pay__card">
+            <h2 className="transfer-pay__title">Payment Information</h2>
+            <PaymentForm
+              clientSecret={order.clientSecret}
+              amountCents={priceTextToCents(order.totalPrice) ?? 0}
+              billingFields={{ name: 'required', email: 'hidden', phone: 'hidden' }}
+              defaultBilling={{ name: `${user.firstName} ${user.lastName}`.trim() }}
+              onSuccess={() => {
+                clearPendingTransferOrder();
+                showTransferPaymentSuccess();
+                void navigate('/thank-you', { replace: true });
+              }}
+              onError={showTransferPaymentFailure}
+            />
+          </div>
+        </div>
+      </div>
     </AppShell>
   );
 }
