@@ -224,10 +224,18 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
       <td data-label="Name" className="lead-table__name">
         {lead.name}
       </td>
-      <td data-label="Phone">{lead.phone}</td>
-      <td data-label="State">{lead.state}</td>
-      <td data-label="Age">{lead.actualAge} days</td>
-      <td data-label="Age range">{lead.currentAgeRange} days</td>
+      <td data-label="Phone" className="lead-table__phone">
+        {lead.phone}
+      </td>
+      <td data-label="State" className="lead-table__meta">
+        {lead.state}
+      </td>
+      <td data-label="Age" className="lead-table__meta">
+        {lead.actualAge} days
+      </td>
+      <td data-label="Age range" className="lead-table__meta">
+        {lead.currentAgeRange} days
+      </td>
       <td data-label="Price" className="lead-table__price">
         {formatUsd(lead.priceCents)}
       </td>

@@ -30,7 +30,7 @@ export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
   return (
     <section className="my-leads" aria-labelledby="my-leads-title">
       <header className="view-header view-header--actions">
-        <div>
+        <div className="view-header__text">
           <h1 id="my-leads-title" className="view-header__title">
             My Leads
           </h1>
@@ -99,7 +99,7 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       <td data-label="Name" className="lead-table__name">
         {lead.name}
       </td>
-      <td data-label="Phone">
+      <td data-label="Phone" className="lead-table__nowrap">
         <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
           {lead.phone}
         </a>
@@ -107,18 +107,35 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       <td data-label="Email" className="lead-table__email">
         {lead.email ? (
           <a className="link" href={`mailto:${lead.email}`}>
-            {lead.email}
+            <EmailText email={lead.email} />
           </a>
         ) : (
           <span className="lead-table__none">—</span>
         )}
       </td>
       <td data-label="State">{lead.state}</td>
-      <td data-label="Form filled">{usDate(lead.formFillTime)}</td>
-      <td data-label="Purchased">{usDate(lead.purchasedAt)}</td>
+      <td data-label="Form filled" className="lead-table__nowrap">
+        {usDate(lead.formFillTime)}
+      </td>
+      <td data-label="Purchased" className="lead-table__nowrap">
+        {usDate(lead.purchasedAt)}
+      </td>
       <td data-label="Price paid" className="lead-table__price">
         {formatUsd(lead.priceCents)}
       </td>
     </tr>
+  );
+}
+
+/** An e-mail address that wraps only before its '@', never in the middle of a name. */
+function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }

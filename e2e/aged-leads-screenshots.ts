@@ -1,0 +1,92 @@
+/**
+ * Screenshots of the dashboard's views and the aged-lead market at 390 px and 1280 px wide,
+ * for looking at them as an agent would. Not a test; run it with
+ *   npx tsx e2e/aged-leads-screenshots.ts
+ * and open test-results/screens/dashboard-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { createPool } from '@warmline/platform/db/index';
+import { CATALOG_SCHEMA } from '@warmline/catalog/service';
+import { insertDemoLeads } from '@warmline/catalog/demo-leads';
+import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+
+const OUT = path.join(TEST_RESULTS_DIR, 'screens');
+const WIDTHS = [390, 1280];
+
+const system = await startSystem();
+const browser = await launchBrowser();
+const pool = createPool(system.databaseUrl, CATALOG_SCHEMA);
+await insertDemoLeads(pool, 3000, { seed: 7 });
+await pool.end();
+
+async function payFor(page: Page, count: number) {
+  const rows = page.locator('.lead-table tbody tr');
+  await rows.first().waitFor();
+  for (let i = 0; i < count; i += 1) await rows.nth(i).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Complete your purchase' });
+  await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await dialog.getByLabel('Expiry (MM / YY)').fill('12 / 30');
+  await dialog.getByLabel('CVC').fill('123');
+  await dialog.getByRole('button', { name: /Complete Payment/ }).click();
+  await page.getByText('Bulk Purchase Successful', { exact: true }).waitFor({ timeout: 20_000 });
+}
+
+try {
+  mkdirSync(OUT, { recursive: true });
+  for (const width of WIDTHS) {
+    const context = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
+    const page = await context.newPage();
+    const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `dashboard-${name}-${width}.png`), fullPage });
+    await page.goto('/login');
+    await page.getByLabel('Username', { exact: true }).fill(system.customer.username);
+    await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.locator('.lead-table tbody tr').first().waitFor();
+    await shot('market', false);
+    await shot('market-full');
+
+    if (width < 600) {
+      await page.getByRole('button', { name: /Menu/ }).click();
+      await shot('menu-open', false);
+      await page.getByRole('button', { name: /Menu/ }).click();
+    }
+
+    await page.getByLabel('Filter by state, area code or zip code').fill('TX');
+    await page.waitForTimeout(800);
+    const rows = page.locator('.lead-table tbody tr');
+    await rows.nth(0).getByRole('checkbox').check();
+    await rows.nth(2).getByRole('checkbox').check();
+    await rows.nth(3).getByRole('checkbox').check();
+    await shot('market-selected', false);
+
+    await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
+    await page.getByRole('dialog', { name: 'Complete your purchase' }).getByLabel('Card number').waitFor();
+    await shot('payment', false);
+    await page.keyboard.press('Escape');
+
+    await page.getByLabel('Filter by state, area code or zip code').fill('');
+    await page.waitForTimeout(800);
+    await payFor(page, 4);
+    await page.waitForTimeout(300);
+    await shot('market-after-purchase', false);
+
+    await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
+    await page.getByText('No Leads Selected', { exact: true }).waitFor();
+    await shot('no-leads-selected', false);
+
+    for (const view of ['my-leads', 'training-videos', 'support', 'facebook-course', 'buy-call-transfers', 'insurance-recruiting']) {
+      await page.goto(`/dashboard?view=${view}`, { waitUntil: 'networkidle' });
+      await page.locator('h1').first().waitFor();
+      await shot(view);
+    }
+    await context.close();
+  }
+  console.log(`Screenshots in ${OUT}`);
+} finally {
+  await browser.close();
+  await system.stop();
+}
