@@ -56,7 +56,9 @@ export function AdminOrdersPage({ user }: { user: PublicUser }) {
               {orders.data.orders.length === 0 ? (
                 <p className="admin-orders__empty">No transfer orders yet.</p>
               ) : (
-                <OrdersTable orders={orders.data.orders} />
+                <div className="orders-table-wrap">
+                  <OrdersTable orders={orders.data.orders} />
+                </div>
               )}
             </section>
           </>
@@ -100,13 +102,13 @@ function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
             </td>
             <td data-label="Customer">
               <span className="orders-table__name">{`${order.firstName} ${order.lastName}`.trim() || '—'}</span>
-              <span className="orders-table__sub">Transfer: {order.transferNumber}</span>
+              <span className="orders-table__sub orders-table__nowrap">Transfer: {order.transferNumber}</span>
             </td>
             <td data-label="Contact">
               <a className="link orders-table__email" href={`mailto:${order.email}`}>
                 {order.email}
               </a>
-              <span className="orders-table__sub">{order.phone || '—'}</span>
+              <span className="orders-table__sub orders-table__nowrap">{order.phone || '—'}</span>
             </td>
             <td data-label="Transfer details">
               <span>
@@ -115,7 +117,9 @@ function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
               <span className="orders-table__sub">{order.transferHours}</span>
             </td>
             <td data-label="States">
-              <span title={order.selectedStates.join(', ')}>{statesLabel(order.selectedStates)}</span>
+              <span className="orders-table__nowrap" title={order.selectedStates.join(', ')}>
+                {statesLabel(order.selectedStates)}
+              </span>
             </td>
             <td data-label="Total" className="orders-table__total">
               {money(order.totalPrice)}

@@ -65,7 +65,7 @@ export function StateMultiSelect({
           name="workingStates"
           className="field__input state-select__search"
           type="search"
-          placeholder="Search states, e.g. Texas"
+          placeholder="Search states"
           autoComplete="off"
           value={search}
           onChange={(e) => setSearch(e.target.value)}

@@ -39,7 +39,7 @@ export function TransferCheckoutPage({ user }: { user: PublicUser }) {
     <AppShell user={user} area="Transfer Checkout">
       <div className="transfer-checkout">
         <div className="transfer-checkout__header">
-          <h1 className="view-header__title">Complete Your Transfer Order</h1>
+          <h1 className="transfer-checkout__title">Complete Your Transfer Order</h1>
           <ButtonLink to="/dashboard?view=buy-call-transfers" variant="ghost" className="btn--small">
             ← Back to Dashboard
           </ButtonLink>

@@ -1,0 +1,92 @@
+/**
+ * Screenshots of Buy Call Transfers (intro, order form, payment), /transfer-checkout,
+ * Insurance Recruiting (and its dialog) and /admin-orders at 390 px and 1280 px wide, for
+ * looking at them as an agent and an admin would. Not a test; run it with
+ *   npx tsx e2e/transfers-screenshots.ts
+ * and open test-results/screens/transfers-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+
+const OUT = path.join(TEST_RESULTS_DIR, 'screens');
+const WIDTHS = [390, 1280];
+
+const system = await startSystem();
+const browser = await launchBrowser();
+
+async function logIn(page: Page, username: string, password: string, landing: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === landing);
+}
+
+try {
+  mkdirSync(OUT, { recursive: true });
+  for (const width of WIDTHS) {
+    const context = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
+    const page = await context.newPage();
+    const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `transfers-${name}-${width}.png`), fullPage });
+    await logIn(page, system.customer.username, system.customer.password, '/dashboard');
+
+    await page.goto('/transfer-checkout');
+    await page.getByRole('heading', { name: 'No Order Found' }).waitFor();
+    await shot('checkout-empty');
+
+    await page.goto('/dashboard?view=buy-call-transfers');
+    await page.getByRole('button', { name: 'Order Call Transfers' }).waitFor();
+    await shot('intro');
+    await page.getByRole('button', { name: 'Order Call Transfers' }).click();
+    await page.getByRole('heading', { name: 'Order Call Transfers' }).waitFor();
+    await page.getByLabel('Transfer phone').fill('');
+    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    await page.getByText('Please specify working states', { exact: true }).waitFor();
+    await shot('form-errors');
+    await page.getByLabel('Total transfers').fill('20');
+    await page.getByLabel('Calls per day').fill('5');
+    await page.getByLabel('Transfer hours').fill('Mon-Fri 9am-5pm CST');
+    await page.getByLabel('Transfer phone').fill('(405) 555-0199');
+    for (const [name, code] of [['Texas', 'TX'], ['Oklahoma', 'OK'], ['Florida', 'FL']] as const) {
+      await page.getByLabel('Search states').fill(name);
+      await page.getByRole('checkbox', { name: `${name} (${code})` }).check();
+    }
+    await page.getByLabel('Search states').fill('');
+    await shot('form');
+    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    await page.getByLabel('Card number').waitFor();
+    await shot('payment');
+
+    await page.goto('/transfer-checkout');
+    await page.getByLabel('Card number').waitFor();
+    await shot('checkout');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM / YY)').fill('12 / 30');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: /Complete Payment/ }).click();
+    await page.waitForURL((url) => url.pathname === '/thank-you', { timeout: 20_000 });
+
+    await page.goto('/dashboard?view=insurance-recruiting');
+    await page.getByRole('button', { name: 'Contact Recruiting Team' }).click();
+    await page.getByRole('dialog').waitFor();
+    await shot('recruiting-dialog', false);
+    await page.keyboard.press('Escape');
+    await shot('recruiting');
+    await context.close();
+
+    const adminContext = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
+    const admin = await adminContext.newPage();
+    await logIn(admin, system.admin.username, system.admin.password, '/admin');
+    await admin.goto('/admin-orders');
+    await admin.getByRole('heading', { name: 'Transfer Orders', level: 1 }).waitFor();
+    await admin.locator('.orders-table tbody tr').first().waitFor();
+    await admin.screenshot({ path: path.join(OUT, `transfers-admin-orders-${width}.png`), fullPage: true });
+    await adminContext.close();
+  }
+  console.log(`screenshots in ${OUT}`);
+} finally {
+  await browser.close();
+  await system.stop();
+}

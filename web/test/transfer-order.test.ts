@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PublicUser } from '@warmline/contracts/accounts';
+import { statesLabel } from '../src/features/transfers/order-format';
+import {
+  clearPendingTransferOrder,
+  PENDING_TRANSFER_ORDER_KEY,
+  readPendingTransferOrder,
+  savePendingTransferOrder,
+  type PendingTransferOrder,
+} from '../src/features/transfers/pending-order';
+import { prefilledTransferForm, transferTotalCents } from '../src/features/transfers/transfer-order-form';
+
+const user: PublicUser = {
+  id: '7d9f5d0e-3b0a-4c55-9f0e-2a6b1c2d3e4f',
+  username: 'tess',
+  email: 'tess@example.com',
+  firstName: 'Tess',
+  lastName: 'Rancher',
+  phone: '(512) 555-0142',
+  agencyName: 'Rancher Insurance',
+  role: 'Agency Owner',
+  isAdmin: false,
+  liveTransferPrice: '31.50',
+  createdAt: '2026-11-21T10:00:00.000Z',
+};
+
+const order: PendingTransferOrder = {
+  orderId: '0b7c2f0e-1111-4c55-9f0e-2a6b1c2d3e4f',
+  clientSecret: 'pi_sandbox_abc_secret_def',
+  totalPrice: '630.00',
+  unitPrice: '31.50',
+  transferDetails: { totalTransfers: 20, transfersPerDay: 5, states: ['TX', 'OK'] },
+  userId: user.id,
+};
+
+afterEach(() => localStorage.clear());
+
+describe('the call-transfer order form', () => {
+  it('is pre-filled from the saved survey (states recognised in its free text) and the user’s phone', () => {
+    const values = prefilledTransferForm(user, {
+      leadType: 'Live Transfers',
+      totalTransfers: 40,
+      transfersPerDay: 8,
+      callsPerDay: null,
+      transferHours: '9-5 CST',
+      workingStates: 'Texas, ok and Florida, Narnia',
+      createdAt: '2026-11-20T10:00:00.000Z',
+    });
+    expect(values).toEqual({
+      totalTransfers: '40',
+      callsPerDay: '8',
+      transferHours: '9-5 CST',
+      transferPhone: '(512) 555-0142',
+      workingStates: ['TX', 'OK', 'FL'],
+    });
+  });
+
+  it('without a saved survey, starts empty except the user’s phone', () => {
+    expect(prefilledTransferForm(user, null)).toEqual({
+      totalTransfers: '',
+      callsPerDay: '',
+      transferHours: '',
+      transferPhone: '(512) 555-0142',
+      workingStates: [],
+    });
+  });
+
+  it('totals transfers × the agent’s own price, and nothing for a count that is not a whole number of at least 1', () => {
+    expect(transferTotalCents('20', '31.50')).toBe(63000);
+    expect(transferTotalCents('0', '31.50')).toBeNull();
+    expect(transferTotalCents('2.5', '31.50')).toBeNull();
+    expect(transferTotalCents('', '31.50')).toBeNull();
+  });
+});
+
+describe('the pending transfer order in local storage', () => {
+  it('is read back for its agent only, and forgotten once cleared', () => {
+    savePendingTransferOrder(order);
+    expect(readPendingTransferOrder(user.id)).toEqual(order);
+    expect(readPendingTransferOrder('another-agent')).toBeNull();
+    clearPendingTransferOrder();
+    expect(readPendingTransferOrder(user.id)).toBeNull();
+  });
+
+  it('is ignored when what is stored is not an order (edited by hand, or an unknown state)', () => {
+    localStorage.setItem(PENDING_TRANSFER_ORDER_KEY, '{not json');
+    expect(readPendingTransferOrder(user.id)).toBeNull();
+    localStorage.setItem(PENDING_TRANSFER_ORDER_KEY, JSON.stringify({ ...order, transferDetails: { ...order.transferDetails, states: ['XY'] } }));
+    expect(readPendingTransferOrder(user.id)).toBeNull();
+    localStorage.setItem(PENDING_TRANSFER_ORDER_KEY, JSON.stringify({ ...order, totalPrice: 630 }));
+    expect(readPendingTransferOrder(user.id)).toBeNull();
+  });
+});
+
+describe('the admin orders table', () => {
+  it('shows the first two states, then +N more', () => {
+    expect(statesLabel(['TX'])).toBe('TX');
+    expect(statesLabel(['TX', 'OK'])).toBe('TX, OK');
+    expect(statesLabel(['TX', 'OK', 'FL', 'GA'])).toBe('TX, OK +2 more');
+  });
+});
