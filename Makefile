@@ -45,7 +45,9 @@ test-tools:
 	@if ! command -v docker-compose >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose; fi
 	@if ! command -v chromium >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi
 
-test: install services test-tools typecheck
+# The SPA is built once here, so the end-to-end files find it fresh instead of building it
+# themselves (e2e/harness.ts still rebuilds a stale build when run alone).
+test: install services test-tools typecheck build
 	npx vitest run
 
 # Services and scripts, the SPA, and the end-to-end harness each have their own tsconfig.

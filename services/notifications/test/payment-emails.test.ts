@@ -84,8 +84,13 @@ describe('payment e-mails', () => {
     expect(notice).toContain('Buyer account: none (bought from a public checkout)');
     expect(notice).toContain('Paid with: sandbox (test card, no real money)');
 
-    expect((await bed.emailsTo(buyer)).map((r) => r.template)).toEqual(['payment-receipt']);
-    expect((await bed.emailsTo(salesTeam)).map((r) => r.template)).toEqual(['sales-payment-notice']);
+    // The .eml is written inside the sending transaction; its email_log row is visible at commit.
+    const logged = async (to: string) => {
+      const rows = await bed.emailsTo(to);
+      return rows.length > 0 ? rows.map((r) => r.template) : undefined;
+    };
+    expect(await waitFor('the receipt in the e-mail log', () => logged(buyer))).toEqual(['payment-receipt']);
+    expect(await waitFor('the notice in the e-mail log', () => logged(salesTeam))).toEqual(['sales-payment-notice']);
   });
 
   it('when the same payment.succeeded is delivered twice, then the receipt and the notice are each written once', async () => {
