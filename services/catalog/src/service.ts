@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { createLogger, type Logger } from '@warmline/platform/log';
-import { createPool, pingDatabase, runMigrations } from '@warmline/platform/db/index';
-import { closeServer, createHttpApp, listen } from '@warmline/platform/http/app';
-import { createBus, startConsumer, startOutboxRelay } from '@warmline/platform/bus/index';
+import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { CatalogConfig } from './config';
 import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
 import type { CatalogContext } from './domain/context';
@@ -41,43 +40,29 @@ export async function startCatalog(
   log: Logger = createLogger('catalog', config.LOG_LEVEL),
   options: CatalogOptions = {},
 ): Promise<RunningCatalog> {
-  await runMigrations({ databaseUrl: config.DATABASE_URL, schema: CATALOG_SCHEMA, dir: CATALOG_MIGRATIONS_DIR, log });
-  // The purchase race holds a connection per buyer for a moment; 20 keeps them from queueing long.
-  const pool = createPool(config.DATABASE_URL, CATALOG_SCHEMA, 20);
-  const bus = createBus({
-    url: config.AMQP_URL,
-    log,
-    connectionName: 'catalog',
-    ...(config.BUS_NAMESPACE ? { namespace: config.BUS_NAMESPACE } : {}),
-  });
-  const clock = options.clock ?? (() => new Date());
-  const ctx: CatalogContext = {
-    pool,
-    log,
-    clock,
-    orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET }),
-  };
-
-  const stops: Array<() => Promise<unknown>> = [];
-  const stop = async () => {
-    // Reverse order: HTTP first so no new work arrives, then the sweeper, consumer and relay, then connections.
-    for (const close of [...stops].reverse()) {
-      try {
-        await close();
-      } catch (err) {
-        log.warn({ err }, 'error while stopping catalog');
-      }
-    }
-    stops.length = 0;
-  };
+  const stops = new ShutdownStack(log, 'catalog');
   try {
-    stops.push(() => pool.end());
-    stops.push(() => bus.close());
-    const relay = startOutboxRelay({ pool, databaseUrl: config.DATABASE_URL, schema: CATALOG_SCHEMA, bus, log });
-    stops.push(() => relay.stop());
+    const { pool, bus, readiness } = await openDatabaseAndBus({
+      config,
+      log,
+      stops,
+      schema: CATALOG_SCHEMA,
+      migrationsDir: CATALOG_MIGRATIONS_DIR,
+      connectionName: 'catalog',
+      // The purchase race holds a connection per buyer for a moment; 20 keeps them from queueing long.
+      poolSize: 20,
+    });
+    const clock = options.clock ?? (() => new Date());
+    const ctx: CatalogContext = {
+      pool,
+      log,
+      clock,
+      orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET }),
+    };
+
     await bus.ready();
     const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock }), log });
-    stops.push(() => consumer.stop());
+    stops.push('consumer', () => consumer.stop());
 
     const sweep = () => expireUnpaidReservations(ctx);
     if (options.sweeper !== false) {
@@ -88,7 +73,7 @@ export async function startCatalog(
           .catch((err: unknown) => log.error({ err }, 'releasing unpaid reservations failed'));
       }, config.RESERVATION_SWEEP_SECONDS * 1000);
       timer.unref();
-      stops.push(async () => {
+      stops.push('reservation sweeper', async () => {
         clearInterval(timer);
         await running;
       });
@@ -98,22 +83,16 @@ export async function startCatalog(
       service: 'catalog',
       log,
       identitySecret: config.IDENTITY_SECRET,
-      readiness: [
-        ['postgres', () => pingDatabase(pool)],
-        ['rabbitmq', () => bus.ping()],
-      ],
+      readiness,
       mount: (a) => {
         a.use(catalogRoutes(ctx));
       },
     });
-    const server = await listen(app, config.CATALOG_PORT);
-    stops.push(() => closeServer(server));
-    const { port } = server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}`;
+    const url = await serve(app, config.CATALOG_PORT, stops);
     log.info({ url }, 'catalog service started');
-    return { url, sweepExpiredReservations: sweep, stop };
+    return { url, sweepExpiredReservations: sweep, stop: stops.stop };
   } catch (err) {
-    await stop();
+    await stops.stop();
     throw err;
   }
 }

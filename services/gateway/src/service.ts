@@ -1,20 +1,7 @@
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import {
-  closeRedis,
-  closeServer,
-  createHttpApp,
-  createLogger,
-  createPool,
-  createRedis,
-  listen,
-  pingDatabase,
-  pingRedis,
-  runMigrations,
-  type Logger,
-} from '@warmline/platform';
-import { createBus, startOutboxRelay } from '@warmline/platform/bus/index';
+import { closeRedis, createHttpApp, createLogger, createRedis, pingRedis, serve, ShutdownStack, type Logger } from '@warmline/platform';
+import { openDatabaseAndBus } from '@warmline/platform/bus/index';
 import type { GatewayConfig } from './config';
 import type { AccountsContext } from './domain/context';
 import { ensureFirstAdmin } from './domain/first-admin';
@@ -52,35 +39,18 @@ export interface RunningGateway {
  */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const log = options.log ?? createLogger('gateway', config.LOG_LEVEL);
-  await runMigrations({ databaseUrl: config.DATABASE_URL, schema: GATEWAY_SCHEMA, dir: GATEWAY_MIGRATIONS_DIR, log });
-
-  const stops: Array<[name: string, close: () => Promise<unknown>]> = [];
-  const stop = async () => {
-    // Reverse order of start: HTTP first so no new work arrives, connections last.
-    for (const [name, close] of [...stops].reverse()) {
-      try {
-        await close();
-      } catch (err) {
-        log.warn({ err, name }, 'error while stopping the gateway');
-      }
-    }
-    stops.length = 0;
-  };
-
+  const stops = new ShutdownStack(log, 'the gateway');
   try {
-    const pool = createPool(config.DATABASE_URL, GATEWAY_SCHEMA);
-    stops.push(['postgres', () => pool.end()]);
-    const redis = await createRedis(config.REDIS_URL, log);
-    stops.push(['redis', () => closeRedis(redis)]);
-    const bus = createBus({
-      url: config.AMQP_URL,
+    const { pool, readiness } = await openDatabaseAndBus({
+      config,
       log,
+      stops,
+      schema: GATEWAY_SCHEMA,
+      migrationsDir: GATEWAY_MIGRATIONS_DIR,
       connectionName: 'gateway',
-      ...(config.BUS_NAMESPACE ? { namespace: config.BUS_NAMESPACE } : {}),
     });
-    stops.push(['rabbitmq', () => bus.close()]);
-    const relay = startOutboxRelay({ pool, databaseUrl: config.DATABASE_URL, schema: GATEWAY_SCHEMA, bus, log });
-    stops.push(['outbox relay', () => relay.stop()]);
+    const redis = await createRedis(config.REDIS_URL, log);
+    stops.push('redis', () => closeRedis(redis));
 
     await ensureFirstAdmin(
       pool,
@@ -106,11 +76,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     const app = createHttpApp({
       service: 'gateway',
       log,
-      readiness: [
-        ['postgres', () => pingDatabase(pool)],
-        ['redis', () => pingRedis(redis)],
-        ['rabbitmq', () => bus.ping()],
-      ],
+      readiness: [...readiness, ['redis', () => pingRedis(redis)]],
       // Sessions, CSRF and forwarding come before the JSON parser so forwarded bodies
       // (webhooks, uploads) reach their service byte for byte.
       mountBeforeBodyParsing: (app) => {
@@ -137,17 +103,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       },
     });
 
-    const server = await listen(app, config.GATEWAY_PORT);
-    stops.push(['http', () => closeServer(server)]);
-    const { port } = server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}`;
+    const url = await serve(app, config.GATEWAY_PORT, stops);
     log.info(
       spaServed ? { url, spa: config.WEB_DIST_DIR } : { url, spa: `not built (${config.WEB_DIST_DIR} has no index.html)` },
       'gateway started',
     );
-    return { url, stop };
+    return { url, stop: stops.stop };
   } catch (err) {
-    await stop();
+    await stops.stop();
     throw err;
   }
 }

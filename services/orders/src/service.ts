@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { createLogger, type Logger } from '@warmline/platform/log';
-import { createPool, pingDatabase, runMigrations } from '@warmline/platform/db/index';
-import { closeServer, createHttpApp, listen } from '@warmline/platform/http/app';
-import { createBus, startOutboxRelay } from '@warmline/platform/bus/index';
+import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { openDatabaseAndBus } from '@warmline/platform/bus/index';
+import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { OrdersConfig } from './config';
 import type { OrdersContext } from './domain/context';
 import { createPaymentProvider, type PaymentProvider } from './domain/payment-provider';
@@ -39,42 +38,24 @@ export async function startOrders(
     log.warn('STRIPE_WEBHOOK_SECRET is not set: Stripe payments will never mark orders paid');
   }
 
-  await runMigrations({ databaseUrl: config.DATABASE_URL, schema: ORDERS_SCHEMA, dir: ORDERS_MIGRATIONS_DIR, log });
-  const pool = createPool(config.DATABASE_URL, ORDERS_SCHEMA);
-  const bus = createBus({
-    url: config.AMQP_URL,
-    log,
-    connectionName: 'orders',
-    ...(config.BUS_NAMESPACE ? { namespace: config.BUS_NAMESPACE } : {}),
-  });
-
-  const stops: Array<() => Promise<unknown>> = [];
-  const stop = async () => {
-    // Reverse order: HTTP first so no new work arrives, then the relay, then connections.
-    for (const close of [...stops].reverse()) {
-      try {
-        await close();
-      } catch (err) {
-        log.warn({ err }, 'error while stopping orders');
-      }
-    }
-  };
+  const stops = new ShutdownStack(log, 'orders');
   try {
-    stops.push(() => pool.end());
-    stops.push(() => bus.close());
-    // The relay waits for the broker itself; orders are taken even while it is away.
-    const relay = startOutboxRelay({ pool, databaseUrl: config.DATABASE_URL, schema: ORDERS_SCHEMA, bus, log });
-    stops.push(() => relay.stop());
+    // No waiting for the broker: the relay sends the outbox once it is there, orders are taken meanwhile.
+    const { pool, readiness } = await openDatabaseAndBus({
+      config,
+      log,
+      stops,
+      schema: ORDERS_SCHEMA,
+      migrationsDir: ORDERS_MIGRATIONS_DIR,
+      connectionName: 'orders',
+    });
 
     const ctx: OrdersContext = { pool, provider, log };
     const app = createHttpApp({
       service: 'orders',
       log,
       identitySecret: config.IDENTITY_SECRET,
-      readiness: [
-        ['postgres', () => pingDatabase(pool)],
-        ['rabbitmq', () => bus.ping()],
-      ],
+      readiness,
       mountBeforeBodyParsing: (a) => {
         a.use(stripeWebhookRoutes(ctx, { identitySecret: config.IDENTITY_SECRET, webhookSecret: config.STRIPE_WEBHOOK_SECRET }));
       },
@@ -84,14 +65,11 @@ export async function startOrders(
         a.use(transferOrderRoutes({ ...ctx, users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }));
       },
     });
-    const server = await listen(app, config.ORDERS_PORT);
-    stops.push(() => closeServer(server));
-    const { port } = server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}`;
+    const url = await serve(app, config.ORDERS_PORT, stops);
     log.info({ url, provider: provider.name }, 'orders service started');
-    return { url, provider: provider.name, stop };
+    return { url, provider: provider.name, stop: stops.stop };
   } catch (err) {
-    await stop();
+    await stops.stop();
     throw err;
   }
 }

@@ -1,22 +1,50 @@
 import type { Logger } from './log';
 
+type Closer = () => Promise<unknown>;
+
+/**
+ * What a running service has opened, closed in reverse order of opening: HTTP first so no
+ * new work arrives, then consumers and relays, connections last. A closer that fails is
+ * logged and the rest still run; each runs once, so `stop` may be called again (it then does
+ * nothing). `stop` is a bound function: hand it out as a service's own `stop`.
+ */
+export class ShutdownStack {
+  private readonly closers: Array<[name: string, close: Closer]> = [];
+
+  constructor(
+    private readonly log: Logger,
+    /** Named in the log line of a closer that fails, e.g. 'orders'. */
+    private readonly what: string,
+  ) {}
+
+  push(name: string, close: Closer): void {
+    this.closers.push([name, close]);
+  }
+
+  readonly stop = async (): Promise<void> => {
+    for (const [name, close] of this.closers.splice(0).reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        this.log.warn({ err, name }, `error while stopping ${this.what}`);
+      }
+    }
+  };
+}
+
 /**
  * Graceful shutdown on SIGTERM/SIGINT: runs the closers in order (HTTP first so no new work
  * arrives, then consumers, then connections) and exits. A second signal exits at once.
  */
-export function onShutdown(log: Logger, closers: Array<[name: string, close: () => Promise<unknown>]>): void {
+export function onShutdown(log: Logger, closers: Array<[name: string, close: Closer]>): void {
+  const stack = new ShutdownStack(log, 'the process');
+  for (const [name, close] of [...closers].reverse()) stack.push(name, close);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
     log.info({ signal }, 'shutting down');
-    for (const [name, close] of closers) {
-      try {
-        await close();
-      } catch (err) {
-        log.warn({ err, name }, 'error while closing');
-      }
-    }
+    await stack.stop();
     log.info('stopped');
     process.exit(0);
   };

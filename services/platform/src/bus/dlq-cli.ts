@@ -7,7 +7,8 @@
  */
 import { baseEnv, parseConfig } from '../config';
 import { createLogger } from '../log';
-import { createBus, type Bus } from './connection';
+import type { Bus } from './connection';
+import { createServiceBus } from './service-bus';
 import { listDeadLetters, replayDeadLetters, UnknownQueueError, type DeadLetter } from './dlq';
 
 const USAGE = 'usage: npm run dlq -- list <queue> | replay <queue>';
@@ -27,12 +28,7 @@ async function main(argv: string[]): Promise<number> {
   });
   // Logs go to stderr so stdout holds only the answer.
   const log = createLogger('dlq-cli', config.LOG_LEVEL, process.stderr);
-  const bus = createBus({
-    url: config.AMQP_URL,
-    log,
-    connectionName: 'warmline dlq-cli',
-    namespace: config.BUS_NAMESPACE,
-  });
+  const bus = createServiceBus(config, log, 'warmline dlq-cli');
   try {
     await connected(bus);
     if (command === 'list') {

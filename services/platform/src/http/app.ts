@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
+import type { ShutdownStack } from '../lifecycle';
 import type { Logger } from '../log';
 import { AppError } from '../errors';
 import { requireForwardedIdentity } from './identity';
@@ -146,6 +148,16 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Se
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
   });
+}
+
+/**
+ * A service's HTTP server: listens on `port` (0 picks a free one), puts its closing on `stops`
+ * and resolves with the local URL that reaches it.
+ */
+export async function serve(app: Express, port: number, stops: ShutdownStack): Promise<string> {
+  const server = await listen(app, port);
+  stops.push('http', () => closeServer(server));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 export function closeServer(server: Server): Promise<void> {

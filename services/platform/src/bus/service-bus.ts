@@ -1,0 +1,59 @@
+import { createPool, pingDatabase, runMigrations, type Pool } from '../db/index';
+import type { ReadinessCheck } from '../http/app';
+import type { ShutdownStack } from '../lifecycle';
+import type { Logger } from '../log';
+import { createBus, type Bus } from './connection';
+import { startOutboxRelay } from './relay';
+
+/** The entries of a service's config (baseEnv's) that its database and bus are opened with. */
+export interface ServiceConnectionConfig {
+  DATABASE_URL: string;
+  AMQP_URL: string;
+  /** Set by tests so a run's exchanges and queues stay apart; unset in production. */
+  BUS_NAMESPACE?: string | undefined;
+}
+
+/** A service's bus, named after the service in RabbitMQ's UI, in BUS_NAMESPACE when one is set. */
+export function createServiceBus(config: Omit<ServiceConnectionConfig, 'DATABASE_URL'>, log: Logger, connectionName: string): Bus {
+  return createBus({
+    url: config.AMQP_URL,
+    log,
+    connectionName,
+    ...(config.BUS_NAMESPACE ? { namespace: config.BUS_NAMESPACE } : {}),
+  });
+}
+
+/**
+ * What every service opens first: its schema migrated, a pool on it, its bus, and the relay
+ * that moves its outbox to the bus (the relay waits for the broker itself, so the service
+ * takes work while the broker is away). Each closer goes on `stops`, so a service that fails
+ * to start further on closes them again; `readiness` holds the /readyz checks of both.
+ */
+export async function openDatabaseAndBus(options: {
+  config: ServiceConnectionConfig;
+  log: Logger;
+  stops: ShutdownStack;
+  schema: string;
+  migrationsDir: string;
+  /** The service's name, shown on its broker connection. */
+  connectionName: string;
+  /** Connections in the pool; createPool's default when not given. */
+  poolSize?: number;
+}): Promise<{ pool: Pool; bus: Bus; readiness: ReadinessCheck[] }> {
+  const { config, log, stops, schema } = options;
+  await runMigrations({ databaseUrl: config.DATABASE_URL, schema, dir: options.migrationsDir, log });
+  const pool = createPool(config.DATABASE_URL, schema, options.poolSize);
+  stops.push('postgres', () => pool.end());
+  const bus = createServiceBus(config, log, options.connectionName);
+  stops.push('rabbitmq', () => bus.close());
+  const relay = startOutboxRelay({ pool, databaseUrl: config.DATABASE_URL, schema, bus, log });
+  stops.push('outbox relay', () => relay.stop());
+  return {
+    pool,
+    bus,
+    readiness: [
+      ['postgres', () => pingDatabase(pool)],
+      ['rabbitmq', () => bus.ping()],
+    ],
+  };
+}
