@@ -60,8 +60,12 @@ describe('outbox relay', () => {
     const id = await writeUserDeleted();
 
     await waitFor('the event to arrive', () => received.has(id));
-    const { rows } = await f.pool.query('SELECT published_at FROM outbox WHERE id = $1', [id]);
-    expect(rows[0].published_at).toBeInstanceOf(Date);
+    // The broker may deliver before the relay has stored the confirm: wait for the stamp.
+    const publishedAt = await waitFor('the outbox row to be stamped', async () => {
+      const { rows } = await f.pool.query<{ published_at: Date | null }>('SELECT published_at FROM outbox WHERE id = $1', [id]);
+      return rows[0]?.published_at;
+    });
+    expect(publishedAt).toBeInstanceOf(Date);
   });
 
   it('when RabbitMQ is unreachable while events are written, then every event is delivered once it returns', async () => {
