@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { Button } from '../../components/button';
+import { OfferPoints } from '../dashboard/offer-points';
 import { RecruitingRequestDialog } from './recruiting-request-dialog';
 import './recruiting.css';
 
-const BLOCKS = [
+const POINTS = [
   {
     title: 'Agent Sourcing',
     text: 'We find licensed, motivated agents for your lines and states, screened before you ever talk to them.',
@@ -30,15 +31,8 @@ export function InsuranceRecruitingView({ user }: { user: PublicUser }) {
         </h1>
         <p className="view-header__lead">Grow your agency with agents who are ready to sell and want to stay.</p>
       </div>
-      <ul className="recruiting-blocks">
-        {BLOCKS.map((block) => (
-          <li key={block.title} className="recruiting-block">
-            <h2 className="recruiting-block__title">{block.title}</h2>
-            <p>{block.text}</p>
-          </li>
-        ))}
-      </ul>
-      <div className="card recruiting-cta">
+      <OfferPoints points={POINTS} tone="accent" />
+      <div className="card offer-cta recruiting-cta">
         <div>
           <h2 className="recruiting-cta__title">Ready to build your team?</h2>
           <p>Tell our recruiting team what you need; they will reply within one business day.</p>

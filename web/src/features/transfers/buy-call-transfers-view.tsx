@@ -14,6 +14,7 @@ import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { ApiError, errorMessage } from '../../lib/api';
 import { authKeys } from '../auth/api';
+import { OfferPoints } from '../dashboard/offer-points';
 import { PaymentForm } from '../payments/payment-form';
 import { useUserSurvey } from '../survey/api';
 import { useCreateTransferOrder } from './api';
@@ -40,6 +41,21 @@ interface OpenOrder {
   pending: PendingTransferOrder;
   submitted: string;
 }
+
+const POINTS = [
+  {
+    title: 'Qualified Live Transfers',
+    text: 'TCPA-compliant prospects, pre-screened and warmed by our AI voice service before they reach you.',
+  },
+  {
+    title: 'Real-Time Delivery',
+    text: 'Each prospect is transferred to your phone the moment they qualify, only during your working hours.',
+  },
+  {
+    title: '120-Second Buffer Protection',
+    text: `If a prospect does not stay on the call for more than ${BUFFER_SECONDS} seconds, that transfer is not charged.`,
+  },
+];
 
 const FIELDS = ['totalTransfers', 'callsPerDay', 'transferHours', 'transferPhone', 'workingStates'] as const;
 
@@ -183,23 +199,8 @@ function TransfersIntro({ user, stored, onOrder }: { user: PublicUser; stored: P
           Qualified prospects handed to you live by phone, in the states and hours you choose.
         </p>
       </div>
-      <ul className="transfer-blocks">
-        <li className="transfer-block">
-          <h2 className="transfer-block__title">Qualified Live Transfers</h2>
-          <p>TCPA-compliant prospects, pre-screened and warmed by our AI voice service before they reach you.</p>
-        </li>
-        <li className="transfer-block">
-          <h2 className="transfer-block__title">Real-Time Delivery</h2>
-          <p>Each prospect is transferred to your phone the moment they qualify, only during your working hours.</p>
-        </li>
-        <li className="transfer-block">
-          <h2 className="transfer-block__title">120-Second Buffer Protection</h2>
-          <p>
-            If a prospect does not stay on the call for more than {BUFFER_SECONDS} seconds, that transfer is not charged.
-          </p>
-        </li>
-      </ul>
-      <div className="card transfer-price">
+      <OfferPoints points={POINTS} />
+      <div className="card offer-cta transfer-price">
         <div>
           <p className="transfer-price__label">Your price</p>
           <p className="transfer-price__amount" data-testid="live-transfer-price">
