@@ -9,8 +9,8 @@ export function AppShell({ user, area, children }: { user: PublicUser; area: str
   const fullName = `${user.firstName} ${user.lastName}`.trim() || user.username;
   return (
     <div className="app-shell">
-      <header className="app-header">
-        <div className="app-header__inner">
+      <header className="top-bar app-header">
+        <div className="top-bar__inner">
           <div className="app-header__brand">
             <Logo to={user.isAdmin ? '/admin' : '/dashboard'} />
             <span className="app-header__area">{area}</span>

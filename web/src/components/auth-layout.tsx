@@ -17,17 +17,17 @@ export function AuthLayout({
   tone?: 'brand' | 'success' | 'danger';
 }) {
   return (
-    <div className="auth-page">
-      <header className="auth-page__brand">
+    <div className="card-page">
+      <header className="card-page__brand">
         <Logo />
       </header>
-      <main className="auth-page__main" id="main">
+      <main className="card-page__main" id="main">
         <section className="card auth-card" aria-labelledby="auth-title">
           {icon ? <div className={`auth-card__icon auth-card__icon--${tone}`}>{icon}</div> : null}
           <h1 id="auth-title" className="auth-card__title">
             {title}
           </h1>
-          {subtitle ? <p className="auth-card__subtitle">{subtitle}</p> : null}
+          {subtitle ? <p className="card-page__subtitle">{subtitle}</p> : null}
           <div className="auth-card__body">{children}</div>
         </section>
       </main>

@@ -4,8 +4,8 @@ import { Logo } from './brand';
 /** The public pages' header (spec §2 landing header: Questions?, Pricing, Contact, Login). */
 export function SiteHeader() {
   return (
-    <header className="site-header">
-      <div className="site-header__inner">
+    <header className="top-bar site-header">
+      <div className="top-bar__inner">
         <Logo />
         <nav aria-label="Main" className="site-header__nav">
           <a href="/#schedule-call" className="site-header__link site-header__link--wide">

@@ -86,7 +86,7 @@ export function ForgotPasswordPage() {
           {forgot.isPending ? 'Sending…' : 'Send Reset Link'}
         </Button>
       </form>
-      <p className="auth-card__footer">
+      <p className="card-page__footer">
         <Link to="/login" className="link">
           Back to Login
         </Link>

@@ -72,7 +72,7 @@ export function LoginPage() {
           {login.isPending ? 'Signing in…' : 'Sign In'}
         </Button>
       </form>
-      <p className="auth-card__footer">
+      <p className="card-page__footer">
         New to WarmLine?{' '}
         <Link to="/survey" className="link">
           Complete our survey to get started

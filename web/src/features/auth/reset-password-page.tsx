@@ -65,7 +65,7 @@ export function ResetPasswordPage() {
   return (
     <AuthLayout title="Reset Your Password" subtitle="Choose a new password for your account." icon={<LockIcon />}>
       <ResetPasswordForm busy={reset.isPending} onSubmit={(password) => reset.mutate({ token, password })} />
-      <p className="auth-card__footer">
+      <p className="card-page__footer">
         <Link to="/login" className="link">
           Back to Login
         </Link>

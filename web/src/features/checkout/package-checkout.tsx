@@ -94,16 +94,16 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
   const countError = !quote.ok && countText.trim() !== '' ? quote.message : undefined;
 
   return (
-    <div className="checkout-page">
-      <header className="checkout-header">
-        <div className="checkout-header__inner">
+    <div className="public-page">
+      <header className="top-bar checkout-header">
+        <div className="top-bar__inner">
           <Logo />
           <Link to={spec.backPath} className="checkout-back">
             <span aria-hidden="true">←</span> Back
           </Link>
         </div>
       </header>
-      <main id="main" className="checkout-main">
+      <main id="main" className="public-page__main checkout-main">
         <header className="checkout-intro">
           <h1>{spec.title}</h1>
           <p>Choose how many transfers you want, then pay securely by card.</p>

@@ -28,18 +28,18 @@ export function SurveyLayout({
   footer?: boolean;
 }) {
   return (
-    <div className={`survey-page${brand === 'RingCloud' ? ' brand-ringcloud' : ''}`}>
-      <header className="survey-page__header">{brand === 'RingCloud' ? <RingcloudLogo /> : <Logo />}</header>
+    <div className={`card-page survey-page${brand === 'RingCloud' ? ' brand-ringcloud' : ''}`}>
+      <header className="card-page__brand">{brand === 'RingCloud' ? <RingcloudLogo /> : <Logo />}</header>
       <main id="main" className={`survey-page__main${wide ? '' : ' survey-page__main--narrow'}`}>
         <section className="card survey-card" aria-labelledby="survey-title">
           <h1 id="survey-title" className="survey-card__title">
             {title}
           </h1>
-          {subtitle ? <p className="survey-card__subtitle">{subtitle}</p> : null}
+          {subtitle ? <p className="card-page__subtitle">{subtitle}</p> : null}
           {children}
         </section>
         {footer ? (
-          <p className="survey-page__footer">
+          <p className="card-page__footer">
             Already have an account?{' '}
             <Link to="/login" className="link">
               Log in
