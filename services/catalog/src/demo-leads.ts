@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool } from '@warmline/platform/db/index';
+import { withTransaction, type Pool } from '@warmline/platform/db/index';
 import { insertLeads, type NewAgedLead } from './db/leads';
 import { DAY_MS } from './domain/lead-age';
 
@@ -183,9 +183,7 @@ export async function bulkLoadDemoLeads(
 
 /** Recounts lead_stock and lead_stock_daily from the leads themselves (after a load that bypassed its trigger). */
 export async function rebuildLeadStock(pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withTransaction(pool, async (client) => {
     await client.query('LOCK TABLE aged_leads IN SHARE MODE');
     await client.query('DELETE FROM lead_stock');
     await client.query('DELETE FROM lead_stock_daily');
@@ -195,13 +193,7 @@ export async function rebuildLeadStock(pool: Pool): Promise<void> {
          FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2, 3`,
     );
     await client.query('INSERT INTO lead_stock_daily (fill_day, leads) SELECT fill_day, sum(leads) FROM lead_stock GROUP BY 1');
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Unsold leads a buyer could see right now (30 to 180 days old). */

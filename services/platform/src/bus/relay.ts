@@ -1,7 +1,7 @@
 import type { ConfirmChannel, Message } from 'amqplib';
 import pg from 'pg';
 import { isCommand, type Envelope } from '@warmline/contracts';
-import type { Pool } from '../db/index';
+import { withTransaction, type Pool } from '../db/index';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
 
@@ -80,9 +80,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   async function publishBatch(): Promise<{ tried: number; failed: number }> {
     const ch = await confirmChannel();
     if (!ch) return { tried: 0, failed: 0 };
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    const { tried, confirmed, failures } = await withTransaction(pool, async (client) => {
       // The row locks last until the stamps commit, so a second relay on the same schema
       // skips these rows instead of publishing them again. Rows that failed before go after
       // fresh ones, so a command nobody can receive yet does not hold back everything else.
@@ -103,18 +101,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       for (const f of failures) {
         await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [f.id, f.error]);
       }
-      await client.query('COMMIT');
-      if (confirmed.length > 0) log.debug({ count: confirmed.length }, 'published outbox rows');
-      if (failures.length > 0) {
-        log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
-      }
-      return { tried: rows.length, failed: failures.length };
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
+      return { tried: rows.length, confirmed, failures };
+    });
+    if (confirmed.length > 0) log.debug({ count: confirmed.length }, 'published outbox rows');
+    if (failures.length > 0) {
+      log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
     }
+    return { tried, failed: failures.length };
   }
 
   /** Resolves undefined once the broker confirms the message, or with why it did not. */

@@ -27,13 +27,25 @@ export function createPool(databaseUrl: string, schema: string, max = 10): pg.Po
   });
 }
 
+export interface TransactionOptions {
+  /** PostgreSQL's default, read committed, when not given. */
+  isolation?: 'read committed' | 'repeatable read' | 'serializable';
+  /** A transaction that may only read (PostgreSQL refuses its writes). */
+  readOnly?: boolean;
+}
+
+/**
+ * Runs `work` in one transaction on one connection: committed when it resolves, rolled back
+ * when it throws (and the error rethrown).
+ */
 export async function withTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
+  options: TransactionOptions = {},
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(beginStatement(options));
     const result = await work(client);
     await client.query('COMMIT');
     return result;
@@ -43,6 +55,10 @@ export async function withTransaction<T>(
   } finally {
     client.release();
   }
+}
+
+function beginStatement({ isolation, readOnly }: TransactionOptions): string {
+  return ['BEGIN', isolation && `ISOLATION LEVEL ${isolation.toUpperCase()}`, readOnly && 'READ ONLY'].filter(Boolean).join(' ');
 }
 
 /** Migrations every service carries: the outbox and processed_events of the bus. */
