@@ -2,12 +2,11 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { BUFFER_SECONDS, PRICING_PAGE_IDS, PRICING_PAGES } from '@warmline/contracts/pricing';
 import { ButtonLink } from '../../components/button';
-import { CheckIcon, MailIcon } from '../../components/icons';
+import { BoltIcon, CalendarIcon, ChartIcon, CheckIcon, LeadsIcon, MailIcon, PhoneIcon, ShieldIcon, UsersIcon } from '../../components/icons';
 import { SiteHeader } from '../../components/site-header';
 import { usePageTitle } from '../../lib/page-title';
 import { useSiteConfig, type SiteConfig } from '../../lib/site-config';
 import { formatRate } from '../pricing/format';
-import { BoltIcon, CalendarIcon, ChartIcon, LeadsIcon, PhoneIcon, ShieldIcon, UsersIcon } from './landing-icons';
 import './landing.css';
 
 /** The landing page (spec §1–2): what WarmLine sells, why agents trust it, and how to reach us. */

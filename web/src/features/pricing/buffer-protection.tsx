@@ -1,4 +1,5 @@
 import { BUFFER_SECONDS } from '@warmline/contracts/pricing';
+import { ShieldIcon } from '../../components/icons';
 import './buffer-protection.css';
 
 /** The buffer policy shared by every tier (spec §1), as the pricing pages and checkouts show it. */
@@ -9,10 +10,7 @@ export function BufferProtectionCard({ compact = false }: { compact?: boolean })
   return (
     <section className={compact ? 'buffer-card buffer-card--compact' : 'buffer-card'} aria-labelledby={compact ? undefined : 'buffer-title'}>
       <span className="buffer-card__icon" aria-hidden="true">
-        <svg width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
-          <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />
-          <path d="m9 12 2 2 4-4" />
-        </svg>
+        <ShieldIcon size={24} />
       </span>
       <div>
         {compact ? <h3 className="buffer-card__title">{BUFFER_TITLE}</h3> : <h2 id="buffer-title" className="buffer-card__title">{BUFFER_TITLE}</h2>}
