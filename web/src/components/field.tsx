@@ -1,88 +1,94 @@
-import { useId, useState, type InputHTMLAttributes } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import * as Label from '@radix-ui/react-label';
 
-export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+/** What ties a control to its field: its id, and the error or hint it is described by. */
+export interface FieldControl {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+export interface FieldProps {
   label: string;
   /** The validation message shown under the field and announced to screen readers. */
   error?: string | undefined;
-  hint?: string;
+  /** Help under the field, shown while it has no error. */
+  hint?: string | undefined;
+  className?: string | undefined;
 }
 
-/** A labelled input with its error message tied to it (aria-describedby / aria-invalid). */
-export function TextField({ label, error, hint, className, ...input }: TextFieldProps) {
+/**
+ * A labelled field around the one control `children` renders (an input, a select, a textarea):
+ * the label, then the hint or the error message, tied to the control with aria-describedby and
+ * aria-invalid.
+ */
+export function Field({ label, error, hint, className, children }: FieldProps & { children(control: FieldControl): ReactNode }) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const describedBy = [hint && !error ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const shownHint = error ? undefined : hint;
+  const control: FieldControl = {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : shownHint ? hintId : undefined,
+  };
   return (
-    <div className={['field', className ?? ''].filter(Boolean).join(' ')}>
+    <div className={className ? `field ${className}` : 'field'}>
       <Label.Root className="field__label" htmlFor={id}>
         {label}
       </Label.Root>
-      <input
-        id={id}
-        className="field__input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
-      {hint && !error ? (
+      {children(control)}
+      {shownHint ? (
         <p id={hintId} className="field__hint">
-          {hint}
+          {shownHint}
         </p>
       ) : null}
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
+  );
+}
+
+/** A field's validation message, announced when it appears; nothing without one. */
+export function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p id={id} className="field__error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+export interface TextFieldProps extends FieldProps, Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {}
+
+/** A labelled input with its error message tied to it. */
+export function TextField({ label, error, hint, className, ...input }: TextFieldProps) {
+  return (
+    <Field label={label} error={error} hint={hint} className={className}>
+      {(control) => <input {...control} className="field__input" {...input} />}
+    </Field>
   );
 }
 
 /** A password input with a show/hide toggle. */
 export function PasswordField({ label, error, hint, className, ...input }: Omit<TextFieldProps, 'type'>) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
   const [visible, setVisible] = useState(false);
-  const describedBy = [hint && !error ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={['field', className ?? ''].filter(Boolean).join(' ')}>
-      <Label.Root className="field__label" htmlFor={id}>
-        {label}
-      </Label.Root>
-      <div className="field__password">
-        <input
-          id={id}
-          className="field__input"
-          type={visible ? 'text' : 'password'}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          {...input}
-        />
-        <button
-          type="button"
-          className="field__toggle"
-          onClick={() => setVisible((v) => !v)}
-          aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
-          aria-pressed={visible}
-          aria-controls={id}
-        >
-          {visible ? <EyeOffIcon /> : <EyeIcon />}
-        </button>
-      </div>
-      {hint && !error ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <Field label={label} error={error} hint={hint} className={className}>
+      {(control) => (
+        <div className="field__password">
+          <input {...control} className="field__input" type={visible ? 'text' : 'password'} {...input} />
+          <button
+            type="button"
+            className="field__toggle"
+            onClick={() => setVisible((v) => !v)}
+            aria-label={visible ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+            aria-pressed={visible}
+            aria-controls={control.id}
+          >
+            {visible ? <EyeOffIcon /> : <EyeIcon />}
+          </button>
+        </div>
+      )}
+    </Field>
   );
 }
 

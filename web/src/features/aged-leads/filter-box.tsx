@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { TextField } from '../../components/field';
 
 /**
  * The lead filter (spec §5): comma-separated states, area codes or zip codes. The list follows
@@ -13,7 +14,6 @@ export function FilterBox({
   onChange(filter: string): void;
   label?: string;
 }) {
-  const id = useId();
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   useEffect(() => {
@@ -22,26 +22,18 @@ export function FilterBox({
     return () => clearTimeout(timer);
   }, [text, value, onChange]);
   return (
-    <div className="field lead-filter">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className="field__input"
-        type="search"
-        value={text}
-        placeholder="e.g. TX, CA, 512"
-        autoComplete="off"
-        aria-describedby={`${id}-hint`}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') onChange(text);
-        }}
-      />
-      <p id={`${id}-hint`} className="field__hint">
-        Separate several with commas: a state (TX), an area code (512) or a zip code (75201).
-      </p>
-    </div>
+    <TextField
+      label={label}
+      hint="Separate several with commas: a state (TX), an area code (512) or a zip code (75201)."
+      className="lead-filter"
+      type="search"
+      value={text}
+      placeholder="e.g. TX, CA, 512"
+      autoComplete="off"
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') onChange(text);
+      }}
+    />
   );
 }

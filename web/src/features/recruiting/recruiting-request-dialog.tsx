@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { recruitingRequestBody } from '@warmline/contracts/transfers';
 import { Button } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
-import { TextField } from '../../components/field';
+import { Field, TextField } from '../../components/field';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { focusFirstError, validate, type FieldErrors } from '../../lib/form';
@@ -18,7 +18,6 @@ interface RequestValues {
 
 /** The short request form behind 'Contact Recruiting Team': what the agency needs, how many agents, the contact. */
 export function RecruitingRequestDialog({ user, open, onOpenChange }: { user: PublicUser; open: boolean; onOpenChange(open: boolean): void }) {
-  const needsId = useId();
   const [values, setValues] = useState<RequestValues>({ needs: '', agentsNeeded: '', email: user.email, phone: user.phone });
   const [errors, setErrors] = useState<FieldErrors<RequestValues>>({});
   const send = useSendRecruitingRequest();
@@ -57,28 +56,20 @@ export function RecruitingRequestDialog({ user, open, onOpenChange }: { user: Pu
       description="Tell us who you are looking for; a recruiter will get back to you within one business day."
     >
       <form className="form recruiting-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label className="field__label" htmlFor={needsId}>
-            What does your agency need?
-          </label>
-          <textarea
-            id={needsId}
-            name="needs"
-            className="field__input recruiting-form__needs"
-            rows={4}
-            placeholder="e.g. Two licensed P&C agents for our Austin office, bilingual preferred"
-            value={values.needs}
-            onChange={(e) => set('needs', e.target.value)}
-            aria-invalid={errors.needs ? true : undefined}
-            aria-describedby={errors.needs ? `${needsId}-error` : undefined}
-            disabled={send.isPending}
-          />
-          {errors.needs ? (
-            <p id={`${needsId}-error`} className="field__error" role="alert">
-              {errors.needs}
-            </p>
-          ) : null}
-        </div>
+        <Field label="What does your agency need?" error={errors.needs}>
+          {(control) => (
+            <textarea
+              {...control}
+              name="needs"
+              className="field__input recruiting-form__needs"
+              rows={4}
+              placeholder="e.g. Two licensed P&C agents for our Austin office, bilingual preferred"
+              value={values.needs}
+              onChange={(e) => set('needs', e.target.value)}
+              disabled={send.isPending}
+            />
+          )}
+        </Field>
         <TextField
           label="How many agents?"
           name="agentsNeeded"

@@ -1,47 +1,32 @@
 import { useId, type SelectHTMLAttributes } from 'react';
+import { Field, FieldError, type FieldProps } from '../../components/field';
 
 /**
  * The wizard's choice inputs: a native select (the phone's own picker, no custom widget to
  * learn) and a group of radio cards for the lead type. Both tie their message to the input
- * the way TextField does (aria-describedby / aria-invalid).
+ * the way TextField does (components/field.tsx).
  */
 
-export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
-  label: string;
-  error?: string | undefined;
+export interface SelectFieldProps extends FieldProps, Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'className'> {
   /** The empty first option, e.g. 'Select your role'. */
   placeholder: string;
   options: ReadonlyArray<{ value: string; label: string }>;
 }
 
-export function SelectField({ label, error, placeholder, options, className, ...select }: SelectFieldProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
+export function SelectField({ label, error, hint, placeholder, options, className, ...select }: SelectFieldProps) {
   return (
-    <div className={['field', className ?? ''].filter(Boolean).join(' ')}>
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <select
-        id={id}
-        className="field__input field__select"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...select}
-      >
-        <option value="">{placeholder}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <Field label={label} error={error} hint={hint} className={className}>
+      {(control) => (
+        <select {...control} className="field__input field__select" {...select}>
+          <option value="">{placeholder}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -83,11 +68,7 @@ export function RadioCards({ legend, name, value, options, onChange, error }: Ra
           </label>
         ))}
       </div>
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </fieldset>
   );
 }

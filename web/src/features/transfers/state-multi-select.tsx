@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { FieldError } from '../../components/field';
 import type { UsStateCode } from '@warmline/contracts/catalog';
 import { US_STATES, stateName } from '@warmline/contracts/transfers';
 
@@ -93,11 +94,7 @@ export function StateMultiSelect({
       <p id={`${id}-count`} className="field__hint">
         {value.length === 0 ? 'Choose every state you take transfers in.' : `${value.length} ${value.length === 1 ? 'state' : 'states'} chosen`}
       </p>
-      {error ? (
-        <p id={`${id}-error`} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} error={error} />
     </fieldset>
   );
 }
