@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, type Envelope } from '@warmline/contracts';
-import { createLogger, createPool, parseConfig, signIdentity, IDENTITY_HEADER, type Identity, type Pool } from '@warmline/platform';
-import {
-  createTestDatabase,
-  requireService,
-  TEST_AMQP_URL,
-  TEST_DATABASE_URL,
-  TEST_IDENTITY_SECRET,
-  uniqueName,
-  waitFor,
-  type TestDatabase,
-} from '@warmline/platform/testing/index';
+import { EVENTS_EXCHANGE, type Envelope } from '@warmline/contracts';
+import { createLogger, createPool, parseConfig, type Identity, type Pool } from '@warmline/platform';
+import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
+import { agentIdentity, callService, type Answer, type CallOptions } from '@warmline/platform/testing/calls';
+import { outboxEnvelopes, startTestSystem } from '@warmline/platform/testing/system';
 import { ordersEnv } from '@warmline/orders/config';
 import { ORDERS_SCHEMA, startOrders, type RunningOrders } from '@warmline/orders/service';
 import { catalogEnv, type CatalogConfig } from '../src/config';
@@ -19,6 +12,8 @@ import { CATALOG_SCHEMA, startCatalog, type RunningCatalog } from '../src/servic
 import { LEAD_PAYMENTS_QUEUE } from '../src/events/subscriptions';
 import { insertLeads, type NewAgedLead } from '../src/db/leads';
 import { DAY_MS } from '../src/domain/lead-age';
+
+export type { Answer, CallOptions } from '@warmline/platform/testing/calls';
 
 /**
  * The catalog and the orders service, both in-process on free ports, for one test file:
@@ -51,24 +46,7 @@ export interface CatalogFixture {
   cleanup(): Promise<void>;
 }
 
-export interface CallOptions {
-  body?: unknown;
-  /** Who the gateway says is asking; null sends no identity at all. */
-  identity?: Identity | null;
-}
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: Record<string, unknown>;
-}
-
-export function agent(name = 'agent'): Identity {
-  return { userId: randomUUID(), username: `${name}_${randomUUID().slice(0, 6)}`, isAdmin: false };
-}
-
-export const ANONYMOUS_VISITOR: Identity = { userId: null, username: null, isAdmin: false };
+export const agent = agentIdentity;
 
 export function testCard(clientSecret: string, cardNumber = '4242 4242 4242 4242') {
   return { clientSecret, cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -84,124 +62,89 @@ export function phoneIn(areaCode: string): string {
   return `${areaCode}${String(2000000 + ((serial * 7919) % 7999999)).padStart(7, '0')}`;
 }
 
-async function request(base: string, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  const identity = options.identity === undefined ? ANONYMOUS_VISITOR : options.identity;
-  if (identity) headers[IDENTITY_HEADER] = signIdentity(TEST_IDENTITY_SECRET, identity);
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  }
-  const response = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await response.text();
-  let parsed: Record<string, unknown> = {};
-  if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text) as Record<string, unknown>;
-  return { status: response.status, headers: response.headers, text, body: parsed };
-}
-
 export async function startCatalogFixture(env: Record<string, string> = {}): Promise<CatalogFixture> {
-  await requireService('PostgreSQL', TEST_DATABASE_URL);
-  await requireService('RabbitMQ', TEST_AMQP_URL);
-  const db: TestDatabase = await createTestDatabase('wl_catalog');
-  const namespace = uniqueName('t').toLowerCase();
-  const shared = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: db.url,
-    AMQP_URL: TEST_AMQP_URL,
-    IDENTITY_SECRET: TEST_IDENTITY_SECRET,
-    BUS_NAMESPACE: namespace,
-  };
-  const orders = await startOrders(parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0' }), createLogger('orders', 'silent'));
-  const config = parseConfig(catalogEnv, { ...shared, CATALOG_PORT: '0', ORDERS_URL: orders.url, ...env });
-  let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
-  const catalog = await startCatalog(config, createLogger('catalog', process.env.CATALOG_TEST_LOG ?? 'silent'), { clock: now, sweeper: false });
-  const pool = createPool(db.url, CATALOG_SCHEMA);
-  const ordersPool = createPool(db.url, ORDERS_SCHEMA);
-  const connection = await amqp.connect(TEST_AMQP_URL);
-  const channel = await connection.createConfirmChannel();
+  const system = await startTestSystem({ databasePrefix: 'wl_catalog', queues: [LEAD_PAYMENTS_QUEUE] });
+  const { namespace, stops } = system;
+  try {
+    const orders = await startOrders(parseConfig(ordersEnv, { ...system.env, ORDERS_PORT: '0' }), createLogger('orders', 'silent'));
+    stops.push('orders', orders.stop);
+    const config = parseConfig(catalogEnv, { ...system.env, CATALOG_PORT: '0', ORDERS_URL: orders.url, ...env });
+    let offsetMs = 0;
+    const now = () => new Date(Date.now() + offsetMs);
+    const catalog = await startCatalog(config, createLogger('catalog', process.env.CATALOG_TEST_LOG ?? 'silent'), { clock: now, sweeper: false });
+    stops.push('catalog', catalog.stop);
+    const pool = createPool(system.db.url, CATALOG_SCHEMA);
+    const ordersPool = createPool(system.db.url, ORDERS_SCHEMA);
+    stops.push('pools', async () => Promise.all([pool.end(), ordersPool.end()]));
+    const connection = await amqp.connect(TEST_AMQP_URL);
+    stops.push('broker connection', () => connection.close());
+    const channel = await connection.createConfirmChannel();
 
-  const fixture: CatalogFixture = {
-    catalog,
-    orders,
-    config,
-    pool,
-    ordersPool,
-    namespace,
-    now,
-    advance(ms) {
-      offsetMs += ms;
-    },
-    call: (method, path, options) => request(catalog.url, method, path, options),
-    callOrders: (method, path, options) => request(orders.url, method, path, options),
-    async addLeads(specs) {
-      const at = now().getTime();
-      const leads = specs.map((spec, i): NewAgedLead => {
-        const { ageDays, ageHours, ...given } = spec;
-        return {
-          id: randomUUID(),
-          name: `${FIRST[i % FIRST.length]} ${LAST[(i * 3) % LAST.length]}`,
-          phone: phoneIn('512'),
-          email: `lead${i}.${randomUUID().slice(0, 8)}@example.com`,
-          state: 'TX',
-          // An hour into the day of age by default, so the age in whole days is ageDays.
-          formFillTime: new Date(at - ageDays * DAY_MS - (ageHours ?? 1) * 3_600_000),
-          source: 'facebook-lead-form',
-          consent: { tcpa: true, text: 'I agree to be contacted by licensed agents.', ip: '203.0.113.7' },
-          ...given,
-        };
-      });
-      await insertLeads(pool, leads);
-      return leads;
-    },
-    async buy(buyer, leadIds) {
-      const reserved = await fixture.call('POST', '/api/bulk-purchase-leads', { body: { leadIds }, identity: buyer });
-      if (reserved.status !== 201) throw new Error(`purchase answered ${reserved.status}: ${reserved.text}`);
-      const orderId = String(reserved.body.orderId);
-      const paid = await fixture.callOrders('POST', '/api/payments/sandbox/confirm', {
-        body: testCard(String(reserved.body.clientSecret)),
-        identity: buyer,
-      });
-      if (paid.status !== 200) throw new Error(`payment answered ${paid.status}: ${paid.text}`);
-      await waitFor(`order ${orderId} sold`, async () => {
-        const { rows } = await pool.query("SELECT 1 FROM lead_reservations WHERE order_id = $1 AND status = 'paid'", [orderId]);
-        return rows.length === 1;
-      }, { timeoutMs: 20_000 });
-      return { orderId };
-    },
-    async outbox(type) {
-      const { rows } = await pool.query<{ envelope: Envelope<Record<string, unknown>> }>(
-        'SELECT envelope FROM outbox WHERE routing_key = $1 ORDER BY created_at, id',
-        [type],
-      );
-      return rows.map((r) => r.envelope);
-    },
-    async publishEvent(envelope) {
-      await new Promise<void>((resolve, reject) => {
-        channel.publish(
-          `${namespace}.${EVENTS_EXCHANGE}`,
-          envelope.type,
-          Buffer.from(JSON.stringify(envelope)),
-          { persistent: true, contentType: 'application/json', messageId: envelope.id },
-          (err: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()),
-        );
-      });
-    },
-    async cleanup() {
-      await catalog.stop();
-      await orders.stop();
-      await pool.end();
-      await ordersPool.end();
-      for (const queue of [LEAD_PAYMENTS_QUEUE, `${LEAD_PAYMENTS_QUEUE}.retry`, `${LEAD_PAYMENTS_QUEUE}.dlq`]) {
-        await channel.deleteQueue(`${namespace}.${queue}`);
-      }
-      for (const exchange of [EVENTS_EXCHANGE, COMMANDS_EXCHANGE]) await channel.deleteExchange(`${namespace}.${exchange}`);
-      await channel.close();
-      await connection.close();
-      await db.drop();
-    },
-  };
-  return fixture;
+    const fixture: CatalogFixture = {
+      catalog,
+      orders,
+      config,
+      pool,
+      ordersPool,
+      namespace,
+      now,
+      advance(ms) {
+        offsetMs += ms;
+      },
+      call: (method, path, options) => callService(catalog.url, method, path, options),
+      callOrders: (method, path, options) => callService(orders.url, method, path, options),
+      async addLeads(specs) {
+        const at = now().getTime();
+        const leads = specs.map((spec, i): NewAgedLead => {
+          const { ageDays, ageHours, ...given } = spec;
+          return {
+            id: randomUUID(),
+            name: `${FIRST[i % FIRST.length]} ${LAST[(i * 3) % LAST.length]}`,
+            phone: phoneIn('512'),
+            email: `lead${i}.${randomUUID().slice(0, 8)}@example.com`,
+            state: 'TX',
+            // An hour into the day of age by default, so the age in whole days is ageDays.
+            formFillTime: new Date(at - ageDays * DAY_MS - (ageHours ?? 1) * 3_600_000),
+            source: 'facebook-lead-form',
+            consent: { tcpa: true, text: 'I agree to be contacted by licensed agents.', ip: '203.0.113.7' },
+            ...given,
+          };
+        });
+        await insertLeads(pool, leads);
+        return leads;
+      },
+      async buy(buyer, leadIds) {
+        const reserved = await fixture.call('POST', '/api/bulk-purchase-leads', { body: { leadIds }, identity: buyer });
+        if (reserved.status !== 201) throw new Error(`purchase answered ${reserved.status}: ${reserved.text}`);
+        const orderId = String(reserved.body.orderId);
+        const paid = await fixture.callOrders('POST', '/api/payments/sandbox/confirm', {
+          body: testCard(String(reserved.body.clientSecret)),
+          identity: buyer,
+        });
+        if (paid.status !== 200) throw new Error(`payment answered ${paid.status}: ${paid.text}`);
+        await waitFor(`order ${orderId} sold`, async () => {
+          const { rows } = await pool.query("SELECT 1 FROM lead_reservations WHERE order_id = $1 AND status = 'paid'", [orderId]);
+          return rows.length === 1;
+        }, { timeoutMs: 20_000 });
+        return { orderId };
+      },
+      outbox: (type) => outboxEnvelopes(pool, type),
+      async publishEvent(envelope) {
+        await new Promise<void>((resolve, reject) => {
+          channel.publish(
+            `${namespace}.${EVENTS_EXCHANGE}`,
+            envelope.type,
+            Buffer.from(JSON.stringify(envelope)),
+            { persistent: true, contentType: 'application/json', messageId: envelope.id },
+            (err: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()),
+          );
+        });
+      },
+      cleanup: system.cleanup,
+    };
+    return fixture;
+  } catch (err) {
+    await system.cleanup();
+    throw err;
+  }
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createPool, parseConfig, type Pool } from '@warmline/platform';
-import { createTestDatabase, TEST_AMQP_URL, TEST_IDENTITY_SECRET, uniqueName, type TestDatabase } from '@warmline/platform/testing/index';
+import { startTestSystem, type TestSystem } from '@warmline/platform/testing/system';
 import { ordersEnv } from '@warmline/orders/config';
-import { ORDERS_SCHEMA, startOrders, type RunningOrders } from '@warmline/orders/service';
-import { deleteBusNames, requireAllServices, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+import { ORDERS_SCHEMA, startOrders } from '@warmline/orders/service';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**
  * The public checkouts reach the orders service only through the gateway: an anonymous
@@ -13,39 +13,25 @@ import { deleteBusNames, requireAllServices, startGatewayFixture, type GatewayFi
  * in-process with the sandbox provider, on the same database and broker namespace.
  */
 
-let db: TestDatabase;
-let orders: RunningOrders | undefined;
-let ordersNamespace: string;
+let system: TestSystem;
 let gw: GatewayFixture;
 let ordersPool: Pool;
 
 beforeAll(async () => {
-  await requireAllServices();
-  db = await createTestDatabase('wl_gateway_checkout');
-  ordersNamespace = uniqueName('t').toLowerCase();
-  orders = await startOrders(
-    parseConfig(ordersEnv, {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.url,
-      AMQP_URL: TEST_AMQP_URL,
-      IDENTITY_SECRET: TEST_IDENTITY_SECRET,
-      BUS_NAMESPACE: ordersNamespace,
-      ORDERS_PORT: '0',
-      PAYMENT_PROVIDER: 'sandbox',
-    }),
+  system = await startTestSystem({ databasePrefix: 'wl_gateway_checkout' });
+  const orders = await startOrders(
+    parseConfig(ordersEnv, { ...system.env, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox' }),
     createLogger('orders', 'silent'),
   );
-  gw = await startGatewayFixture({ db, env: { ORDERS_URL: orders.url } });
-  ordersPool = createPool(db.url, ORDERS_SCHEMA);
+  system.stops.push('orders', orders.stop);
+  gw = await startGatewayFixture({ db: system.db, env: { ORDERS_URL: orders.url } });
+  ordersPool = createPool(system.db.url, ORDERS_SCHEMA);
+  system.stops.push('orders pool', () => ordersPool.end());
 });
 
 afterAll(async () => {
-  await ordersPool?.end();
-  await orders?.stop();
   await gw?.cleanup();
-  await db?.drop();
-  if (ordersNamespace) await deleteBusNames(ordersNamespace);
+  await system?.cleanup();
 });
 
 describe('package checkout through the gateway', () => {

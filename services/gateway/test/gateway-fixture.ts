@@ -2,20 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import amqp from 'amqplib';
-import { createClient } from 'redis';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, type UserRole } from '@warmline/contracts';
+import type { UserRole } from '@warmline/contracts';
 import { createLogger, createPool, parseConfig, type Pool } from '@warmline/platform';
-import {
-  createTestDatabase,
-  requireService,
-  TEST_AMQP_URL,
-  TEST_DATABASE_URL,
-  TEST_IDENTITY_SECRET,
-  TEST_REDIS_URL,
-  uniqueName,
-  type TestDatabase,
-} from '@warmline/platform/testing/index';
+import type { TestDatabase } from '@warmline/platform/testing/index';
+import { deleteBusNames, startTestSystem } from '@warmline/platform/testing/system';
+import { notificationsEnv } from '@warmline/notifications/config';
+import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
+import { startNotifications } from '@warmline/notifications/service';
 import { gatewayEnv, type GatewayConfig } from '../src/config';
 import type { UserRecord } from '../src/db/users';
 import { createAccount } from '../src/domain/users';
@@ -36,6 +29,11 @@ export interface GatewayFixture {
   /** A customer account with a known password (data factory: unique names every call). */
   createAgent(overrides?: Partial<AgentSpec>): Promise<{ user: UserRecord; password: string }>;
   browser(): Browser;
+  /**
+   * Starts the notifications worker beside the gateway, on its database and broker namespace
+   * as in production, writing .eml files into `mailDir` (no SMTP); cleanup stops it.
+   */
+  startMailWorker(): Promise<{ mailDir: string }>;
   /** Stops this gateway (the database, Redis keys and broker names stay until cleanup). */
   stopGateway(): Promise<void>;
   cleanup(): Promise<void>;
@@ -52,110 +50,75 @@ export interface AgentSpec {
 
 export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
-export async function requireAllServices(): Promise<void> {
-  await requireService('PostgreSQL', TEST_DATABASE_URL);
-  await requireService('Redis', TEST_REDIS_URL);
-  await requireService('RabbitMQ', TEST_AMQP_URL);
-}
-
 export async function startGatewayFixture(
   options: { env?: Record<string, string>; forwardRoutes?: ForwardRoute[]; db?: TestDatabase } = {},
 ): Promise<GatewayFixture> {
-  await requireAllServices();
-  const db = options.db ?? (await createTestDatabase('wl_gateway'));
-  const namespace = uniqueName('t').toLowerCase();
-  const redisPrefix = `${uniqueName('t')}:`;
-  const admin = { username: `admin_${randomBytes(3).toString('hex')}`, password: 'admin-password-1' };
-  const webDist = await mkdtemp(path.join(os.tmpdir(), 'wl-web-'));
-  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>WarmLine</title><div id="root"></div>');
+  const system = await startTestSystem({ databasePrefix: 'wl_gateway', redis: true, ...(options.db ? { db: options.db } : {}) });
+  const { db, stops } = system;
+  try {
+    const admin = { username: `admin_${randomBytes(3).toString('hex')}`, password: 'admin-password-1' };
+    const webDist = await mkdtemp(path.join(os.tmpdir(), 'wl-web-'));
+    stops.push('web dist', () => rm(webDist, { recursive: true, force: true }));
+    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>WarmLine</title><div id="root"></div>');
 
-  const config = parseConfig(gatewayEnv, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: db.url,
-    REDIS_URL: TEST_REDIS_URL,
-    AMQP_URL: TEST_AMQP_URL,
-    IDENTITY_SECRET: TEST_IDENTITY_SECRET,
-    BUS_NAMESPACE: namespace,
-    SESSION_SECRET,
-    GATEWAY_PORT: '0',
-    REDIS_PREFIX: redisPrefix,
-    ADMIN_USERNAME: admin.username,
-    ADMIN_PASSWORD: admin.password,
-    WEB_DIST_DIR: webDist,
-    ...options.env,
-  });
-  const gateway = await startGateway(config, {
-    log: createLogger('gateway', 'silent'),
-    ...(options.forwardRoutes ? { forwardRoutes: options.forwardRoutes } : {}),
-  });
-  const pool = createPool(db.url, GATEWAY_SCHEMA);
-  let stopped = false;
-  const stopGateway = async () => {
-    if (stopped) return;
-    stopped = true;
-    await gateway.stop();
-  };
-
-  return {
-    url: gateway.url,
-    config,
-    db,
-    pool,
-    admin,
-    async createAgent(overrides = {}) {
-      const tag = randomBytes(4).toString('hex');
-      const spec: AgentSpec = {
-        username: `agent_${tag}`,
-        email: `agent_${tag}@example.com`,
-        password: `agent-password-${tag}`,
-        firstName: 'Avery',
-        lastName: 'Agent',
-        role: 'Insurance Agent',
-        ...overrides,
-      };
-      const user = await createAccount(pool, spec);
-      return { user, password: spec.password };
-    },
-    browser: () => new Browser(gateway.url),
-    stopGateway,
-    async cleanup() {
-      await stopGateway();
+    const config = parseConfig(gatewayEnv, {
+      ...system.env,
+      SESSION_SECRET,
+      GATEWAY_PORT: '0',
+      ADMIN_USERNAME: admin.username,
+      ADMIN_PASSWORD: admin.password,
+      WEB_DIST_DIR: webDist,
+      ...options.env,
+    });
+    const gateway = await startGateway(config, {
+      log: createLogger('gateway', 'silent'),
+      ...(options.forwardRoutes ? { forwardRoutes: options.forwardRoutes } : {}),
+    });
+    stops.push('gateway', gateway.stop);
+    const pool = createPool(db.url, GATEWAY_SCHEMA);
+    stops.push('gateway pool', () => {
       pool.on('error', () => undefined);
-      await pool.end();
-      if (!options.db) await db.drop();
-      await deleteRedisKeys(redisPrefix);
-      await deleteBusNames(namespace);
-      await rm(webDist, { recursive: true, force: true });
-    },
-  };
-}
+      return pool.end();
+    });
 
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = createClient({ url: TEST_REDIS_URL });
-  await redis.connect();
-  try {
-    for await (const keys of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
-      if (keys.length > 0) await redis.del(keys);
-    }
-  } finally {
-    await redis.close();
-  }
-}
-
-/** Removes the namespace's exchanges (and any consumer queues a test names). */
-export async function deleteBusNames(namespace: string, queues: string[] = []): Promise<void> {
-  const connection = await amqp.connect(TEST_AMQP_URL);
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of queues) {
-      for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) await channel.deleteQueue(`${namespace}.${name}`);
-    }
-    await channel.deleteExchange(`${namespace}.${EVENTS_EXCHANGE}`);
-    await channel.deleteExchange(`${namespace}.${COMMANDS_EXCHANGE}`);
-    await channel.close();
-  } finally {
-    await connection.close();
+    return {
+      url: gateway.url,
+      config,
+      db,
+      pool,
+      admin,
+      async createAgent(overrides = {}) {
+        const tag = randomBytes(4).toString('hex');
+        const spec: AgentSpec = {
+          username: `agent_${tag}`,
+          email: `agent_${tag}@example.com`,
+          password: `agent-password-${tag}`,
+          firstName: 'Avery',
+          lastName: 'Agent',
+          role: 'Insurance Agent',
+          ...overrides,
+        };
+        const user = await createAccount(pool, spec);
+        return { user, password: spec.password };
+      },
+      browser: () => new Browser(gateway.url),
+      async startMailWorker() {
+        const mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-gateway-mail-'));
+        stops.push('mail dir', () => rm(mailDir, { recursive: true, force: true }));
+        stops.push('mail queues', () => deleteBusNames(system.namespace, NOTIFICATIONS_QUEUES));
+        const worker = await startNotifications(
+          parseConfig(notificationsEnv, { ...system.env, NOTIFICATIONS_PORT: '0', MAIL_DIR: mailDir }),
+          createLogger('notifications', 'silent'),
+        );
+        stops.push('notifications', worker.stop);
+        return { mailDir };
+      },
+      stopGateway: gateway.stop,
+      cleanup: system.cleanup,
+    };
+  } catch (err) {
+    await system.cleanup();
+    throw err;
   }
 }
 

@@ -1,13 +1,9 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, parseConfig } from '@warmline/platform';
-import { TEST_AMQP_URL, TEST_IDENTITY_SECRET, waitFor } from '@warmline/platform/testing/index';
-import { notificationsEnv } from '@warmline/notifications/config';
-import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
-import { startNotifications } from '@warmline/notifications/service';
-import { deleteBusNames, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+import { waitFor } from '@warmline/platform/testing/index';
+import { decodeQuotedPrintable, emlFiles } from '@warmline/platform/testing/mail';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**
  * The whole reset flow as a user lives it: the link is read from the e-mail the notifications
@@ -16,31 +12,14 @@ import { deleteBusNames, startGatewayFixture, type GatewayFixture } from './gate
 
 let gw: GatewayFixture;
 let mailDir: string;
-let stopNotifications: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   gw = await startGatewayFixture();
-  mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-gateway-mail-'));
-  // The worker shares the gateway's broker namespace (and test database, in its own schema).
-  const notifications = await startNotifications(
-    parseConfig(notificationsEnv, {
-      DATABASE_URL: gw.config.DATABASE_URL,
-      AMQP_URL: TEST_AMQP_URL,
-      IDENTITY_SECRET: TEST_IDENTITY_SECRET,
-      BUS_NAMESPACE: gw.config.BUS_NAMESPACE,
-      NOTIFICATIONS_PORT: '0',
-      MAIL_DIR: mailDir,
-    }),
-    createLogger('notifications', 'silent'),
-  );
-  stopNotifications = notifications.stop;
+  ({ mailDir } = await gw.startMailWorker());
 });
 
 afterAll(async () => {
-  await stopNotifications?.();
   await gw?.cleanup();
-  if (gw) await deleteBusNames(gw.config.BUS_NAMESPACE!, NOTIFICATIONS_QUEUES);
-  if (mailDir) await rm(mailDir, { recursive: true, force: true });
 });
 
 interface DeliveredMail {
@@ -52,7 +31,7 @@ interface DeliveredMail {
 
 /** The messages delivered to `to` so far. */
 async function mailsTo(to: string): Promise<DeliveredMail[]> {
-  const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml'));
+  const files = await emlFiles(mailDir);
   const mails = await Promise.all(files.map(async (f) => parseEml(await readFile(path.join(mailDir, f), 'utf8'))));
   return mails.filter((m) => m.to === to);
 }
@@ -65,12 +44,6 @@ function parseEml(eml: string): DeliveredMail {
     return /Content-Transfer-Encoding: quoted-printable/i.test(match?.[0] ?? '') ? decodeQuotedPrintable(body) : body;
   };
   return { to: header('To'), subject: header('Subject'), text: part('text/plain'), html: part('text/html') };
-}
-
-function decodeQuotedPrintable(text: string): string {
-  return text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 function resetLinkIn(mail: DeliveredMail): URL {

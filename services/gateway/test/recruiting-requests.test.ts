@@ -1,13 +1,6 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, parseConfig } from '@warmline/platform';
-import { TEST_AMQP_URL, TEST_IDENTITY_SECRET, waitFor } from '@warmline/platform/testing/index';
-import { notificationsEnv } from '@warmline/notifications/config';
-import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
-import { startNotifications, type RunningNotifications } from '@warmline/notifications/service';
+import { waitFor } from '@warmline/platform/testing/index';
+import { mailsTo } from '@warmline/platform/testing/mail';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -18,58 +11,19 @@ import { startGatewayFixture, type Browser, type GatewayFixture } from './gatewa
 
 const RECRUITING_TEAM = 'recruiting-team@example.com';
 let gw: GatewayFixture;
-let notifications: RunningNotifications;
 let mailDir: string;
 
 beforeAll(async () => {
   gw = await startGatewayFixture({ env: { RECRUITING_TEAM_EMAIL: RECRUITING_TEAM } });
-  mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-recruiting-mail-'));
-  notifications = await startNotifications(
-    parseConfig(notificationsEnv, {
-      DATABASE_URL: gw.db.url,
-      AMQP_URL: TEST_AMQP_URL,
-      IDENTITY_SECRET: TEST_IDENTITY_SECRET,
-      BUS_NAMESPACE: gw.config.BUS_NAMESPACE,
-      NOTIFICATIONS_PORT: '0',
-      MAIL_DIR: mailDir,
-    }),
-    createLogger('notifications', 'silent'),
-  );
+  ({ mailDir } = await gw.startMailWorker());
 });
 
 afterAll(async () => {
-  await notifications?.stop();
-  if (gw) await deleteQueues(gw.config.BUS_NAMESPACE!);
   await gw?.cleanup();
-  if (mailDir) await rm(mailDir, { recursive: true, force: true });
 });
 
-async function deleteQueues(namespace: string): Promise<void> {
-  const connection = await amqp.connect(TEST_AMQP_URL);
-  try {
-    const channel = await connection.createChannel();
-    for (const base of NOTIFICATIONS_QUEUES) {
-      for (const queue of [base, `${base}.retry`, `${base}.dlq`]) await channel.deleteQueue(`${namespace}.${queue}`);
-    }
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
-}
-
-async function mailToTeam(): Promise<string[]> {
-  const files = (await readdir(mailDir)).filter((f) => f.endsWith('.eml')).sort();
-  const messages = await Promise.all(
-    files.map(async (f) =>
-      Buffer.from(
-        (await readFile(path.join(mailDir, f), 'utf8'))
-          .replace(/=\r?\n/g, '')
-          .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-        'latin1',
-      ).toString('utf8'),
-    ),
-  );
-  return messages.filter((m) => /^To: recruiting-team@example\.com$/m.test(m));
+function mailToTeam(): Promise<string[]> {
+  return mailsTo(mailDir, RECRUITING_TEAM);
 }
 
 async function loggedInAgent(): Promise<{ browser: Browser; id: string; email: string; username: string }> {

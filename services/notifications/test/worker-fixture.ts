@@ -1,10 +1,10 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import amqp, { type ChannelModel } from 'amqplib';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, exchangeFor, type Envelope, type MessageType } from '@warmline/contracts';
+import { exchangeFor, type Envelope, type MessageType } from '@warmline/contracts';
 import { parseConfig } from '@warmline/platform/config';
 import { createLogger } from '@warmline/platform/log';
 import {
@@ -15,6 +15,7 @@ import {
   uniqueName,
   type TestDatabase,
 } from '@warmline/platform/testing/index';
+import { deleteBusNames } from '@warmline/platform/testing/system';
 import { notificationsEnv } from '../src/config';
 import { NOTIFICATIONS_QUEUES } from '../src/events/subscriptions';
 import { startNotifications, NOTIFICATIONS_SCHEMA, type NotificationsOptions } from '../src/service';
@@ -92,22 +93,13 @@ export function notificationsTestBed(): NotificationsTestBed {
         ...env,
       });
       const running = await startNotifications(config, createLogger('notifications', 'silent'), options);
-      let stopped = false;
-      const stop = async () => {
-        if (stopped) return;
-        stopped = true;
-        await running.stop();
-      };
+      const stop = running.stop;
       const name = (base: string) => `${namespace}.${base}`;
       const channel = await need(broker, 'the broker connection').createConfirmChannel();
       cleanups.push(async () => {
         await stop();
-        for (const base of NOTIFICATIONS_QUEUES) {
-          for (const q of [base, `${base}.retry`, `${base}.dlq`]) await channel.deleteQueue(name(q));
-        }
-        await channel.deleteExchange(name(EVENTS_EXCHANGE));
-        await channel.deleteExchange(name(COMMANDS_EXCHANGE));
         await channel.close();
+        await deleteBusNames(namespace, NOTIFICATIONS_QUEUES);
         await rm(mailDir, { recursive: true, force: true });
       });
       return {
@@ -148,14 +140,4 @@ export function notificationsTestBed(): NotificationsTestBed {
   }
 }
 
-/** Bodies are quoted-printable: undo soft line breaks and =XX escapes to read them. */
-export function decodeQuotedPrintable(text: string): string {
-  return Buffer.from(
-    text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
-}
-
-export async function emlFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
-}
+export { decodeQuotedPrintable, emlFiles } from '@warmline/platform/testing/mail';
