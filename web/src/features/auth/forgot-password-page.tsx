@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { forgotPasswordBody } from '@warmline/contracts/accounts';
 import { AuthLayout } from '../../components/auth-layout';
@@ -7,14 +7,13 @@ import { TextField } from '../../components/field';
 import { MailIcon } from '../../components/icons';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
-import { focusFirstError, validate } from '../../lib/form';
+import { useForm } from '../../lib/form';
 import { usePageTitle } from '../../lib/page-title';
 import { useForgotPassword } from './api';
 
 export function ForgotPasswordPage() {
   usePageTitle('Forgot password');
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const form = useForm({ email: '' });
   const [sentTo, setSentTo] = useState<string | null>(null);
   const forgot = useForgotPassword({
     onSuccess: (_data, variables) => setSentTo(variables.email),
@@ -54,34 +53,10 @@ export function ForgotPasswordPage() {
     );
   }
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const result = validate(forgotPasswordBody, { email });
-    if (!result.ok) {
-      setError(result.errors.email);
-      focusFirstError(event.currentTarget, result.errors);
-      return;
-    }
-    setError(undefined);
-    forgot.mutate(result.data);
-  };
-
   return (
     <AuthLayout title="Forgot Password" subtitle="Enter your e-mail address and we will send you a link to reset your password.">
-      <form className="form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          value={email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            if (error) setError(undefined);
-          }}
-          error={error}
-        />
+      <form className="form" onSubmit={form.handleSubmit(forgotPasswordBody, (data) => forgot.mutate(data))} noValidate>
+        <TextField label="Email" type="email" autoComplete="email" inputMode="email" {...form.field('email')} />
         <Button type="submit" block busy={forgot.isPending}>
           {forgot.isPending ? 'Sending…' : 'Send Reset Link'}
         </Button>

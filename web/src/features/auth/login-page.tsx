@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { loginBody } from '@warmline/contracts/accounts';
 import { AuthLayout } from '../../components/auth-layout';
@@ -6,15 +5,14 @@ import { Button } from '../../components/button';
 import { PasswordField, TextField } from '../../components/field';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
-import { focusFirstError, validate, type FieldErrors } from '../../lib/form';
+import { useForm } from '../../lib/form';
 import { usePageTitle } from '../../lib/page-title';
 import { useLogin, type LoginInput } from './api';
 
 export function LoginPage() {
   usePageTitle('Sign in');
   const navigate = useNavigate();
-  const [values, setValues] = useState<LoginInput>({ username: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors<LoginInput>>({});
+  const form = useForm<LoginInput>({ username: '', password: '' });
   const login = useLogin({
     onSuccess: (user) => {
       toast({ title: 'Login Successful', description: 'Welcome back!', variant: 'success' });
@@ -25,44 +23,11 @@ export function LoginPage() {
     },
   });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const result = validate(loginBody, values);
-    if (!result.ok) {
-      setErrors(result.errors);
-      focusFirstError(event.currentTarget, result.errors);
-      return;
-    }
-    setErrors({});
-    login.mutate(result.data);
-  };
-
-  const set = (field: keyof LoginInput) => (event: { target: { value: string } }) => {
-    setValues((v) => ({ ...v, [field]: event.target.value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
   return (
     <AuthLayout title="Welcome Back" subtitle="Sign in to your account">
-      <form className="form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Username"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={values.username}
-          onChange={set('username')}
-          error={errors.username}
-        />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          value={values.password}
-          onChange={set('password')}
-          error={errors.password}
-        />
+      <form className="form" onSubmit={form.handleSubmit(loginBody, (data) => login.mutate(data))} noValidate>
+        <TextField label="Username" autoComplete="username" autoCapitalize="none" spellCheck={false} {...form.field('username')} />
+        <PasswordField label="Password" autoComplete="current-password" {...form.field('password')} />
         <div className="form__row form__row--end">
           <Link to="/forgot-password" className="link">
             Forgot your password?

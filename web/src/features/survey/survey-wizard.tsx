@@ -14,8 +14,8 @@ import {
   type SurveySubmission,
 } from '@warmline/contracts/surveys';
 import { Button } from '../../components/button';
-import { PasswordField, TextField } from '../../components/field';
-import { validate } from '../../lib/form';
+import { PasswordField, TextField, type TextFieldProps } from '../../components/field';
+import { useForm, validate, type FieldErrors } from '../../lib/form';
 import { RadioCards, SelectField } from './survey-fields';
 
 /**
@@ -26,7 +26,7 @@ import { RadioCards, SelectField } from './survey-fields';
  */
 
 type Field = keyof SurveyFormValues;
-type Errors = Partial<Record<Field, string>>;
+type Errors = FieldErrors<SurveyFormValues>;
 
 export const SURVEY_STEPS = ['Your Information', 'Lead Preferences'] as const;
 
@@ -66,8 +66,7 @@ export function SurveyWizard({
   initialValues,
 }: SurveyWizardProps) {
   const [step, setStep] = useState<1 | 2>(1);
-  const [values, setValues] = useState<SurveyFormValues>({ ...EMPTY_SURVEY_FORM, ...initialValues });
-  const [errors, setErrors] = useState<Errors>({});
+  const { values, errors, setErrors, setValue, field } = useForm<SurveyFormValues>({ ...EMPTY_SURVEY_FORM, ...initialValues });
   const formRef = useRef<HTMLFormElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
@@ -85,12 +84,6 @@ export function SurveyWizard({
     // After the step renders, put the cursor in the field to fix.
     requestAnimationFrame(() => focusField(formRef.current, fieldError.field));
   }, [fieldError]);
-
-  const set = (field: Field) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
 
   const showErrors = (found: Errors) => {
     setErrors(found);
@@ -147,60 +140,29 @@ export function SurveyWizard({
 
       {step === 1 ? (
         <div className="survey-grid">
-          <TextField label="First Name" name="firstName" autoComplete="given-name" value={values.firstName} onChange={set('firstName')} error={errors.firstName} />
-          <TextField label="Last Name" name="lastName" autoComplete="family-name" value={values.lastName} onChange={set('lastName')} error={errors.lastName} />
-          <TextField
-            className="survey-grid__full"
-            label="Agency Name"
-            name="agencyName"
-            autoComplete="organization"
-            value={values.agencyName}
-            onChange={set('agencyName')}
-            error={errors.agencyName}
-          />
-          <SelectField
-            className="survey-grid__full"
-            label="Role"
-            name="role"
-            placeholder="Select your role"
-            options={ROLE_OPTIONS}
-            value={values.role}
-            onChange={set('role')}
-            error={errors.role}
-          />
-          <TextField label="Phone Number" name="phone" type="tel" autoComplete="tel" inputMode="tel" value={values.phone} onChange={set('phone')} error={errors.phone} />
+          <TextField label="First Name" autoComplete="given-name" {...field('firstName')} />
+          <TextField label="Last Name" autoComplete="family-name" {...field('lastName')} />
+          <TextField className="survey-grid__full" label="Agency Name" autoComplete="organization" {...field('agencyName')} />
+          <SelectField className="survey-grid__full" label="Role" placeholder="Select your role" options={ROLE_OPTIONS} {...field('role')} />
+          <TextField label="Phone Number" type="tel" autoComplete="tel" inputMode="tel" {...field('phone')} />
           <TextField
             label="Email"
-            name="email"
             type="email"
             autoComplete="email"
             inputMode="email"
             autoCapitalize="none"
             spellCheck={false}
-            value={values.email}
-            onChange={set('email')}
-            error={errors.email}
+            {...field('email')}
           />
           <TextField
             label="Username"
-            name="username"
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
-            value={values.username}
-            onChange={set('username')}
-            error={errors.username}
             hint="At least 3 characters; you will log in with it."
+            {...field('username')}
           />
-          <PasswordField
-            label="Password"
-            name="password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={set('password')}
-            error={errors.password}
-            hint="At least 6 characters."
-          />
+          <PasswordField label="Password" autoComplete="new-password" hint="At least 6 characters." {...field('password')} />
         </div>
       ) : (
         <div className="survey-grid">
@@ -210,78 +172,34 @@ export function SurveyWizard({
               name="leadType"
               value={values.leadType}
               options={funnel.leadTypes.map((type) => ({ value: type, label: type, hint: leadTypeHints[type] }))}
-              onChange={(value) => set('leadType')({ target: { value } })}
+              onChange={(value) => setValue('leadType', value)}
               error={errors.leadType}
             />
           </div>
-          <TextField
-            className="survey-grid__full"
-            label="Working States"
-            name="workingStates"
-            placeholder="e.g. TX, FL, CA"
-            value={values.workingStates}
-            onChange={set('workingStates')}
-            error={errors.workingStates}
-          />
-          {shown.has('totalTransfers') ? (
-            <CountField label="Total Transfers Needed" field="totalTransfers" values={values} errors={errors} set={set} />
-          ) : null}
-          {shown.has('transfersPerDay') ? (
-            <CountField label="Transfers Per Day" field="transfersPerDay" values={values} errors={errors} set={set} />
-          ) : null}
+          <TextField className="survey-grid__full" label="Working States" placeholder="e.g. TX, FL, CA" {...field('workingStates')} />
+          {shown.has('totalTransfers') ? <CountField label="Total Transfers Needed" {...field('totalTransfers')} /> : null}
+          {shown.has('transfersPerDay') ? <CountField label="Transfers Per Day" {...field('transfersPerDay')} /> : null}
           {shown.has('callsPerDay') ? (
-            <CountField label="Calls Per Day" field="callsPerDay" values={values} errors={errors} set={set} hint="How many calls your agency handles a day." />
+            <CountField label="Calls Per Day" hint="How many calls your agency handles a day." {...field('callsPerDay')} />
           ) : null}
           {shown.has('transferHours') ? (
-            <TextField
-              label="Preferred Transfer Hours"
-              name="transferHours"
-              placeholder="e.g. 9am - 5pm EST"
-              value={values.transferHours}
-              onChange={set('transferHours')}
-              error={errors.transferHours}
-            />
+            <TextField label="Preferred Transfer Hours" placeholder="e.g. 9am - 5pm EST" {...field('transferHours')} />
           ) : null}
           {shown.has('totalCallbacks') ? (
-            <CountField
-              label={leadType === 'Insurance Recruiting' ? 'Agents Needed' : 'Total Callbacks Needed'}
-              field="totalCallbacks"
-              values={values}
-              errors={errors}
-              set={set}
-            />
+            <CountField label={leadType === 'Insurance Recruiting' ? 'Agents Needed' : 'Total Callbacks Needed'} {...field('totalCallbacks')} />
           ) : null}
           {shown.has('callbackPreference') ? (
             <TextField
               label={leadType === 'Insurance Recruiting' ? 'Recruiting Preferences' : 'Callback Preference'}
-              name="callbackPreference"
               placeholder={leadType === 'Insurance Recruiting' ? 'e.g. licensed in TX, bilingual' : 'e.g. mornings, final expense'}
-              value={values.callbackPreference}
-              onChange={set('callbackPreference')}
-              error={errors.callbackPreference}
+              {...field('callbackPreference')}
             />
           ) : null}
           {shown.has('ageRange') ? (
-            <SelectField
-              label="Lead Age Range"
-              name="ageRange"
-              placeholder="Select an age range"
-              options={AGE_RANGE_OPTIONS}
-              value={values.ageRange}
-              onChange={set('ageRange')}
-              error={errors.ageRange}
-            />
+            <SelectField label="Lead Age Range" placeholder="Select an age range" options={AGE_RANGE_OPTIONS} {...field('ageRange')} />
           ) : null}
           {funnel.asksTimezone ? (
-            <SelectField
-              label="Timezone"
-              name="timezone"
-              placeholder="Select your timezone"
-              options={TIMEZONE_OPTIONS}
-              value={values.timezone}
-              onChange={set('timezone')}
-              error={errors.timezone}
-            />
+            <SelectField label="Timezone" placeholder="Select your timezone" options={TIMEZONE_OPTIONS} {...field('timezone')} />
           ) : null}
           {notice ? <div className="survey-grid__full survey-notice">{notice}</div> : null}
         </div>
@@ -305,35 +223,9 @@ export function SurveyWizard({
   );
 }
 
-function CountField({
-  label,
-  field,
-  values,
-  errors,
-  set,
-  hint,
-}: {
-  label: string;
-  field: Field;
-  values: SurveyFormValues;
-  errors: Errors;
-  set: (field: Field) => (event: { target: { value: string } }) => void;
-  hint?: string;
-}) {
-  return (
-    <TextField
-      label={label}
-      name={field}
-      type="number"
-      inputMode="numeric"
-      min={0}
-      step={1}
-      value={values[field]}
-      onChange={set(field)}
-      error={errors[field]}
-      {...(hint ? { hint } : {})}
-    />
-  );
+/** A whole number of transfers, calls or agents. */
+function CountField(props: TextFieldProps) {
+  return <TextField type="number" inputMode="numeric" min={0} step={1} {...props} />;
 }
 
 function StepIndicator({ step }: { step: 1 | 2 }) {

@@ -10,7 +10,7 @@ import {
 } from '@warmline/contracts/transfers';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
-import { focusFirstError, validate, type FieldErrors } from '../../lib/form';
+import { submitValid, textFieldBinder, type FieldErrors } from '../../lib/form';
 import { StateMultiSelect } from './state-multi-select';
 
 export type TransferFormErrors = FieldErrors<CallTransferOrderFormValues>;
@@ -69,18 +69,12 @@ export function TransferOrderForm({
     if (shown[field]) setErrors((e) => ({ ...e, [field]: undefined }));
   };
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (submitting) return;
-    const result = validate(callTransferOrderFormSchema, values);
-    if (!result.ok) {
-      setErrors(result.errors);
-      focusFirstError(event.currentTarget, result.errors);
-      return;
-    }
-    setErrors({});
-    onSubmit(result.data);
-  };
+  const field = textFieldBinder(values, shown, set);
+
+  const submit = (event: FormEvent<HTMLFormElement>) =>
+    submitValid(event, callTransferOrderFormSchema, values, setErrors, (order) => {
+      if (!submitting) onSubmit(order); // Enter pressed again while the order is being made
+    });
 
   return (
     <form className="card transfer-form" onSubmit={submit} noValidate aria-labelledby="transfer-form-title">
@@ -94,47 +88,30 @@ export function TransferOrderForm({
       <div className="transfer-form__grid">
         <TextField
           label="Total transfers"
-          name="totalTransfers"
           type="number"
           inputMode="numeric"
           min={1}
           step={1}
-          value={values.totalTransfers}
-          onChange={(e) => set('totalTransfers', e.target.value)}
-          error={shown.totalTransfers}
+          {...field('totalTransfers')}
           disabled={submitting}
         />
         <TextField
           label="Calls per day"
-          name="callsPerDay"
           type="number"
           inputMode="numeric"
           min={1}
           step={1}
           hint="How many transfers a day you can take"
-          value={values.callsPerDay}
-          onChange={(e) => set('callsPerDay', e.target.value)}
-          error={shown.callsPerDay}
+          {...field('callsPerDay')}
           disabled={submitting}
         />
-        <TextField
-          label="Transfer hours"
-          name="transferHours"
-          placeholder="e.g. Mon-Fri 9am-5pm CST"
-          value={values.transferHours}
-          onChange={(e) => set('transferHours', e.target.value)}
-          error={shown.transferHours}
-          disabled={submitting}
-        />
+        <TextField label="Transfer hours" placeholder="e.g. Mon-Fri 9am-5pm CST" {...field('transferHours')} disabled={submitting} />
         <TextField
           label="Transfer phone"
-          name="transferPhone"
           type="tel"
           autoComplete="tel"
           hint="The number we send live transfers to"
-          value={values.transferPhone}
-          onChange={(e) => set('transferPhone', e.target.value)}
-          error={shown.transferPhone}
+          {...field('transferPhone')}
           disabled={submitting}
         />
       </div>
