@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { RESET_LINK_TTL_MINUTES } from '@warmline/contracts';
 import { badRequest, withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
+import { escapeHtml } from '@warmline/platform/html';
 import {
   deleteOtherResetTokens,
   findUsableResetToken,
@@ -124,8 +125,4 @@ function resetEmailHtml(name: string, link: string): string {
     `<p>If the button does not work, copy this address into your browser:<br>${safeLink}</p>`,
     '<p>If you did not ask for this, you can ignore this e-mail; your password stays the same.</p>',
   ].join('\n');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -1,5 +1,6 @@
-import { BUFFER_SECONDS, formatUsd, stateName, type CommandData, type EventData } from '@warmline/contracts';
-import { escapeHtml } from './escape-html';
+import { formatUsd, stateName, type EventData } from '@warmline/contracts';
+import { escapeHtml } from '@warmline/platform/html';
+import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailLine, type EmailToSend } from './paid-order-email-parts';
 
 /**
  * The e-mails a paid call-transfer order causes (issue 7): the agent's confirmation and the
@@ -8,14 +9,9 @@ import { escapeHtml } from './escape-html';
  */
 
 export type PaidTransferOrder = EventData<'transfer_order.paid'>;
-export type EmailToSend = CommandData<'email.send'>;
 
 export const TRANSFER_CONFIRMATION_TEMPLATE = 'transfer-order-confirmation';
 export const OPERATIONS_NOTICE_TEMPLATE = 'transfer-order-operations-notice';
-
-function paidOn(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-}
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -25,7 +21,7 @@ function statesText(codes: string[]): string {
 }
 
 /** One line per fact, shared by both e-mails: what was ordered and where it goes. */
-function orderLines(order: PaidTransferOrder): Array<[label: string, value: string]> {
+function orderLines(order: PaidTransferOrder): EmailLine[] {
   return [
     ['Order', order.orderId],
     ['Live transfers', `${plural(order.totalTransfers, 'transfer', 'transfers')} × ${formatUsd(order.unitPriceCents)}`],
@@ -38,13 +34,6 @@ function orderLines(order: PaidTransferOrder): Array<[label: string, value: stri
   ];
 }
 
-function htmlTable(rows: Array<[string, string]>): string {
-  const cells = rows
-    .map(([label, value]) => `<tr><th align="left" style="padding:4px 12px 4px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
-    .join('');
-  return `<table cellpadding="0" cellspacing="0">${cells}</table>`;
-}
-
 /** The agent's confirmation: what they bought, where the transfers will ring, what happens next. */
 export function transferConfirmationEmail(order: PaidTransferOrder, contact: { operationsEmail: string }): EmailToSend {
   const lines = orderLines(order);
@@ -53,22 +42,19 @@ export function transferConfirmationEmail(order: PaidTransferOrder, contact: { o
   const next =
     'What happens next: our operations team sets up your campaign and will contact you within 24 hours to confirm ' +
     'your states, hours and transfer phone before the first transfers ring.';
-  const buffer =
-    `Every transfer is covered by our 120-Second Buffer Protection: if a prospect stays on the call for ` +
-    `${BUFFER_SECONDS} seconds or less, that transfer is not charged.`;
-  const questions = `Something to change? Write to ${contact.operationsEmail} and quote your order number.`;
+  const questions = writeToUs('Something to change?', contact.operationsEmail);
   return {
     to: order.email,
     subject: `Your live transfers are confirmed: ${plural(order.totalTransfers, 'transfer', 'transfers')}, ${formatUsd(order.amountCents)}`,
     template: TRANSFER_CONFIRMATION_TEMPLATE,
-    text: [greeting, '', intro, '', ...lines.map(([l, v]) => `${l}: ${v}`), '', next, '', buffer, '', questions, '', 'WarmLine'].join('\n'),
+    text: [greeting, '', intro, '', ...textLines(lines), '', next, '', BUFFER_PROTECTION, '', questions.text, '', 'WarmLine'].join('\n'),
     html: [
       `<p>${escapeHtml(greeting)}</p>`,
       `<p>${escapeHtml(intro)}</p>`,
       htmlTable(lines),
       `<p>${escapeHtml(next)}</p>`,
-      `<p>${escapeHtml(buffer)}</p>`,
-      `<p>Something to change? Write to <a href="mailto:${escapeHtml(contact.operationsEmail)}">${escapeHtml(contact.operationsEmail)}</a> and quote your order number.</p>`,
+      `<p>${escapeHtml(BUFFER_PROTECTION)}</p>`,
+      questions.html,
       '<p>WarmLine</p>',
     ].join('\n'),
   };
@@ -77,7 +63,7 @@ export function transferConfirmationEmail(order: PaidTransferOrder, contact: { o
 /** The operations team's notice: everything needed to route the transfers, and whom to call. */
 export function operationsNoticeEmail(order: PaidTransferOrder, operationsEmail: string): EmailToSend {
   const name = `${order.firstName} ${order.lastName}`.trim() || 'An agent';
-  const lines: Array<[string, string]> = [
+  const lines: EmailLine[] = [
     ...orderLines(order),
     ['Agent', name],
     ['Agent e-mail', order.email],
@@ -91,7 +77,7 @@ export function operationsNoticeEmail(order: PaidTransferOrder, operationsEmail:
     to: operationsEmail,
     subject: `New transfer order: ${plural(order.totalTransfers, 'transfer', 'transfers')} in ${order.selectedStates.join(', ')} for ${name}`.slice(0, 200),
     template: OPERATIONS_NOTICE_TEMPLATE,
-    text: [intro, '', ...lines.map(([l, v]) => `${l}: ${v}`)].join('\n'),
+    text: [intro, '', ...textLines(lines)].join('\n'),
     html: [`<p>${escapeHtml(intro)}</p>`, htmlTable(lines)].join('\n'),
   };
 }
