@@ -1,3 +1,5 @@
+import type { InputHTMLAttributes } from 'react';
+import type { BillingDetails } from '@warmline/contracts/orders';
 import { TextField } from '../../components/field';
 import type { BillingFieldsSpec } from './payment-types';
 
@@ -34,6 +36,25 @@ export function billingDetailsOf(spec: BillingFieldsSpec, values: BillingValues)
   };
 }
 
+/** How each billing field is asked for; its input's name keeps it apart from the card's own. */
+const BILLING_INPUTS = {
+  name: { name: 'billingName', label: 'Name on card', autoComplete: 'cc-name' },
+  email: { name: 'billingEmail', label: 'Email for your receipt', type: 'email', autoComplete: 'email', inputMode: 'email' },
+  phone: { name: 'billingPhone', label: 'Phone', type: 'tel', autoComplete: 'tel', inputMode: 'tel' },
+} as const satisfies Record<keyof BillingValues, InputHTMLAttributes<HTMLInputElement> & { name: string; label: string }>;
+
+const BILLING_FIELDS = ['name', 'email', 'phone'] as const;
+
+/** The name of a billing field's input, e.g. to put the cursor in it. */
+export function billingInputName(field: keyof BillingValues): string {
+  return BILLING_INPUTS[field].name;
+}
+
+/** The billing fields' first values: what the checkout knows already (e.g. from a survey), else empty. */
+export function initialBilling(defaults: BillingDetails | undefined): BillingValues {
+  return { name: defaults?.name ?? '', email: defaults?.email ?? '', phone: defaults?.phone ?? '' };
+}
+
 export function BillingFields({
   spec,
   values,
@@ -47,49 +68,23 @@ export function BillingFields({
   disabled?: boolean;
   onChange(field: keyof BillingValues, value: string): void;
 }) {
-  const label = (text: string, requirement: string) => (requirement === 'optional' ? `${text} (optional)` : text);
   return (
     <>
-      {spec.name !== 'hidden' ? (
-        <TextField
-          label={label('Name on card', spec.name)}
-          name="billingName"
-          autoComplete="cc-name"
-          value={values.name}
-          onChange={(e) => onChange('name', e.target.value)}
-          error={errors.name}
-          required={spec.name === 'required'}
-          disabled={disabled}
-        />
-      ) : null}
-      {spec.email !== 'hidden' ? (
-        <TextField
-          label={label('Email for your receipt', spec.email)}
-          name="billingEmail"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          value={values.email}
-          onChange={(e) => onChange('email', e.target.value)}
-          error={errors.email}
-          required={spec.email === 'required'}
-          disabled={disabled}
-        />
-      ) : null}
-      {spec.phone !== 'hidden' ? (
-        <TextField
-          label={label('Phone', spec.phone)}
-          name="billingPhone"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          value={values.phone}
-          onChange={(e) => onChange('phone', e.target.value)}
-          error={errors.phone}
-          required={spec.phone === 'required'}
-          disabled={disabled}
-        />
-      ) : null}
+      {BILLING_FIELDS.filter((field) => spec[field] !== 'hidden').map((field) => {
+        const { label, ...input } = BILLING_INPUTS[field];
+        return (
+          <TextField
+            key={field}
+            {...input}
+            label={spec[field] === 'optional' ? `${label} (optional)` : label}
+            value={values[field]}
+            onChange={(e) => onChange(field, e.target.value)}
+            error={errors[field]}
+            required={spec[field] === 'required'}
+            disabled={disabled}
+          />
+        );
+      })}
     </>
   );
 }

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { formatUsd } from '@warmline/contracts/pricing';
-import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
-import { LockIcon } from '../../components/icons';
 import { ApiError } from '../../lib/api';
+import { useForm } from '../../lib/form';
 import { confirmSandboxPayment } from './api';
-import { BillingFields, billingDetailsOf, validateBilling, type BillingErrors, type BillingValues } from './billing-fields';
+import { BillingFields, billingDetailsOf, billingInputName, initialBilling, validateBilling, type BillingValues } from './billing-fields';
 import type { CardFormProps } from './payment-form';
+import { PaymentSubmit } from './payment-submit';
 import type { PaymentFailure } from './payment-types';
 
 interface CardValues {
@@ -14,8 +13,6 @@ interface CardValues {
   expiry: string;
   cvc: string;
 }
-
-type CardErrors = Partial<Record<keyof CardValues, string>>;
 
 /** '4242424242424242' → '4242 4242 4242 4242' while typing. */
 function groupCardNumber(text: string): string {
@@ -63,13 +60,13 @@ export function SandboxCardForm({
   onSuccess,
   onError,
 }: CardFormProps) {
-  const [billing, setBilling] = useState<BillingValues>({
-    name: defaultBilling?.name ?? '',
-    email: defaultBilling?.email ?? '',
-    phone: defaultBilling?.phone ?? '',
-  });
-  const [card, setCard] = useState<CardValues>({ cardNumber: '', expiry: '', cvc: '' });
-  const [errors, setErrors] = useState<BillingErrors & CardErrors>({});
+  // Billing and card in one form: the server's messages may be about either.
+  const { values, errors, setErrors, setValue } = useForm<BillingValues & CardValues>(() => ({
+    ...initialBilling(defaultBilling),
+    cardNumber: '',
+    expiry: '',
+    cvc: '',
+  }));
   const [failure, setFailure] = useState<string | null>(null);
   const [processing, setProcessing] = useState(false);
 
@@ -82,7 +79,7 @@ export function SandboxCardForm({
     event.preventDefault();
     if (processing) return;
     const form = event.currentTarget;
-    const billingErrors = validateBilling(billingFields, billing);
+    const billingErrors = validateBilling(billingFields, values);
     if (Object.keys(billingErrors).length > 0) {
       setErrors(billingErrors);
       focusField(form, Object.keys(billingErrors)[0]!);
@@ -91,13 +88,13 @@ export function SandboxCardForm({
     setErrors({});
     setFailure(null);
     setProcessing(true);
-    const details = billingDetailsOf(billingFields, billing);
+    const details = billingDetailsOf(billingFields, values);
     try {
       const answer = await confirmSandboxPayment({
         clientSecret,
-        cardNumber: card.cardNumber,
-        ...expiryParts(card.expiry),
-        cvc: card.cvc,
+        cardNumber: values.cardNumber,
+        ...expiryParts(values.expiry),
+        cvc: values.cvc,
         ...(Object.keys(details).length > 0 ? { billing: details } : {}),
       });
       setProcessing(false);
@@ -122,15 +119,6 @@ export function SandboxCardForm({
     }
   };
 
-  const setBillingField = (field: keyof BillingValues, value: string) => {
-    setBilling((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-  const setCardField = (field: keyof CardValues, value: string) => {
-    setCard((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
   return (
     <form className="payment-form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Card payment">
       {summary}
@@ -138,7 +126,7 @@ export function SandboxCardForm({
         <strong>Test mode.</strong> No real money is charged: pay with card 4242 4242 4242 4242, any future expiry
         date and any 3-digit CVC.
       </p>
-      <BillingFields spec={billingFields} values={billing} errors={errors} disabled={processing} onChange={setBillingField} />
+      <BillingFields spec={billingFields} values={values} errors={errors} disabled={processing} onChange={setValue} />
       <fieldset className="payment-card" disabled={processing}>
         <legend className="payment-card__legend">Card details</legend>
         <TextField
@@ -147,8 +135,8 @@ export function SandboxCardForm({
           inputMode="numeric"
           autoComplete="cc-number"
           placeholder="1234 1234 1234 1234"
-          value={card.cardNumber}
-          onChange={(e) => setCardField('cardNumber', groupCardNumber(e.target.value))}
+          value={values.cardNumber}
+          onChange={(e) => setValue('cardNumber', groupCardNumber(e.target.value))}
           error={errors.cardNumber}
         />
         <div className="payment-card__row">
@@ -158,8 +146,8 @@ export function SandboxCardForm({
             inputMode="numeric"
             autoComplete="cc-exp"
             placeholder="MM / YY"
-            value={card.expiry}
-            onChange={(e) => setCardField('expiry', formatExpiry(e.target.value))}
+            value={values.expiry}
+            onChange={(e) => setValue('expiry', formatExpiry(e.target.value))}
             error={errors.expiry}
           />
           <TextField
@@ -169,24 +157,19 @@ export function SandboxCardForm({
             autoComplete="cc-csc"
             placeholder="123"
             maxLength={4}
-            value={card.cvc}
-            onChange={(e) => setCardField('cvc', e.target.value.replace(/\D/g, '').slice(0, 4))}
+            value={values.cvc}
+            onChange={(e) => setValue('cvc', e.target.value.replace(/\D/g, '').slice(0, 4))}
             error={errors.cvc}
           />
         </div>
       </fieldset>
-      {failure ? (
-        <div className="payment-alert" role="alert">
-          <p className="payment-alert__title">Your payment did not go through</p>
-          <p>{failure}</p>
-        </div>
-      ) : null}
-      <Button type="submit" block busy={processing} className="payment-submit">
-        {processing ? 'Processing...' : (submitLabel ?? `Complete Payment - ${formatUsd(amountCents)}`)}
-      </Button>
-      <p className="payment-secure">
-        <LockIcon /> Payments are encrypted and processed securely.
-      </p>
+      <PaymentSubmit
+        failure={failure}
+        processing={processing}
+        amountCents={amountCents}
+        label={submitLabel}
+        secureNote="Payments are encrypted and processed securely."
+      />
     </form>
   );
 }
@@ -200,7 +183,7 @@ function parseBody(text: string): { issues?: Array<{ path: string; message: stri
 }
 
 function focusField(form: HTMLFormElement, field: string): void {
-  const name = { name: 'billingName', email: 'billingEmail', phone: 'billingPhone' }[field] ?? field;
+  const name = field === 'name' || field === 'email' || field === 'phone' ? billingInputName(field) : field;
   const element = form.elements.namedItem(name);
   if (element instanceof HTMLElement) element.focus();
 }

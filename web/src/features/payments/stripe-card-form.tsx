@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
-import { formatUsd } from '@warmline/contracts/pricing';
-import { Button } from '../../components/button';
-import { LockIcon } from '../../components/icons';
-import { BillingFields, billingDetailsOf, validateBilling, type BillingErrors, type BillingValues } from './billing-fields';
+import { useForm } from '../../lib/form';
+import { BillingFields, billingDetailsOf, initialBilling, validateBilling } from './billing-fields';
 import type { CardFormProps } from './payment-form';
+import { PaymentSubmit } from './payment-submit';
 
 /**
  * The stripe provider's card form: Stripe Elements' card field (card data never touches
@@ -45,12 +44,7 @@ function StripeCardFields({
 }: CardFormProps) {
   const stripe = useStripe();
   const elements = useElements();
-  const [billing, setBilling] = useState<BillingValues>({
-    name: defaultBilling?.name ?? '',
-    email: defaultBilling?.email ?? '',
-    phone: defaultBilling?.phone ?? '',
-  });
-  const [errors, setErrors] = useState<BillingErrors>({});
+  const billing = useForm(() => initialBilling(defaultBilling));
   const [cardComplete, setCardComplete] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [processing, setProcessing] = useState(false);
@@ -66,13 +60,13 @@ function StripeCardFields({
       onError?.({ kind: 'unexpected', message: 'Card element not found' });
       return;
     }
-    const billingErrors = validateBilling(billingFields, billing);
-    setErrors(billingErrors);
+    const billingErrors = validateBilling(billingFields, billing.values);
+    billing.setErrors(billingErrors);
     if (Object.keys(billingErrors).length > 0) return;
 
     setFailure(null);
     setProcessing(true);
-    const details = billingDetailsOf(billingFields, billing);
+    const details = billingDetailsOf(billingFields, billing.values);
     try {
       const result = await stripe.confirmCardPayment(clientSecret, {
         payment_method: { card, billing_details: details },
@@ -98,16 +92,7 @@ function StripeCardFields({
   return (
     <form className="payment-form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Card payment">
       {summary}
-      <BillingFields
-        spec={billingFields}
-        values={billing}
-        errors={errors}
-        disabled={processing}
-        onChange={(field, value) => {
-          setBilling((v) => ({ ...v, [field]: value }));
-          if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-        }}
-      />
+      <BillingFields spec={billingFields} values={billing.values} errors={billing.errors} disabled={processing} onChange={billing.setValue} />
       <div className="field">
         <span className="field__label">Card details</span>
         <div className="payment-stripe-card">
@@ -117,18 +102,14 @@ function StripeCardFields({
           />
         </div>
       </div>
-      {failure ? (
-        <div className="payment-alert" role="alert">
-          <p className="payment-alert__title">Your payment did not go through</p>
-          <p>{failure}</p>
-        </div>
-      ) : null}
-      <Button type="submit" block busy={processing} disabled={!ready || !cardComplete} className="payment-submit">
-        {processing ? 'Processing...' : (submitLabel ?? `Complete Payment - ${formatUsd(amountCents)}`)}
-      </Button>
-      <p className="payment-secure">
-        <LockIcon /> Card details go straight to Stripe and never touch our servers.
-      </p>
+      <PaymentSubmit
+        failure={failure}
+        processing={processing}
+        disabled={!ready || !cardComplete}
+        amountCents={amountCents}
+        label={submitLabel}
+        secureNote="Card details go straight to Stripe and never touch our servers."
+      />
     </form>
   );
 }
