@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { withTransaction } from '@warmline/platform/db/index';
+import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { AppError } from '@warmline/platform/errors';
 import type { BillingDetails, PaymentProviderName, SandboxConfirmRequest, SandboxConfirmResponse } from '@warmline/contracts';
@@ -14,6 +14,7 @@ import {
   setIntentStatus,
   updateBilling,
   type PackageOrder,
+  type PaymentIntentRow,
 } from '../db/orders';
 import { SOURCE, type OrdersContext } from './context';
 import { orderFacts } from './package-orders';
@@ -47,18 +48,11 @@ export type PaymentOutcome =
 /** The provider took the money: the order becomes paid and `payment.succeeded` is enqueued, once. */
 export async function recordPaymentSucceeded(ctx: OrdersContext, report: PaymentReport): Promise<PaymentOutcome> {
   return withTransaction(ctx.pool, async (db) => {
-    if (report.eventId && !(await recordWebhookEvent(db, report.provider, report.eventId, report.eventType ?? 'payment.succeeded'))) {
-      return { outcome: 'duplicate-event' };
-    }
-    const intent = await findIntent(db, report.intentId, { forUpdate: true });
-    if (!intent) return { outcome: 'unknown-intent' };
-    const current = await findOrder(db, intent.orderId, { forUpdate: true });
-    if (!current) throw new Error(`Payment intent ${intent.id} points at missing order ${intent.orderId}`);
-    if (current.status === 'paid') return { outcome: 'already-paid', order: current };
-
-    if (report.billing) await updateBilling(db, current.id, report.billing);
+    const payable = await lockPayableOrder(db, report, 'payment.succeeded');
+    if ('outcome' in payable) return payable;
+    const { intent } = payable;
     await setIntentStatus(db, intent.id, 'succeeded', null);
-    const order = await markOrderPaid(db, current.id);
+    const order = await markOrderPaid(db, payable.order.id);
     await enqueue(db, {
       type: 'payment.succeeded',
       data: {
@@ -90,18 +84,11 @@ export interface PaymentFailureReport extends PaymentReport {
  */
 export async function recordPaymentFailed(ctx: OrdersContext, report: PaymentFailureReport): Promise<PaymentOutcome> {
   return withTransaction(ctx.pool, async (db) => {
-    if (report.eventId && !(await recordWebhookEvent(db, report.provider, report.eventId, report.eventType ?? 'payment.failed'))) {
-      return { outcome: 'duplicate-event' };
-    }
-    const intent = await findIntent(db, report.intentId, { forUpdate: true });
-    if (!intent) return { outcome: 'unknown-intent' };
-    const current = await findOrder(db, intent.orderId, { forUpdate: true });
-    if (!current) throw new Error(`Payment intent ${intent.id} points at missing order ${intent.orderId}`);
-    if (current.status === 'paid') return { outcome: 'already-paid', order: current };
-
-    if (report.billing) await updateBilling(db, current.id, report.billing);
+    const payable = await lockPayableOrder(db, report, 'payment.failed');
+    if ('outcome' in payable) return payable;
+    const { intent } = payable;
     await setIntentStatus(db, intent.id, 'requires_payment_method', report.message);
-    const order = await markOrderFailed(db, current.id, report.message);
+    const order = await markOrderFailed(db, payable.order.id, report.message);
     await enqueue(db, {
       type: 'payment.failed',
       data: {
@@ -117,6 +104,30 @@ export async function recordPaymentFailed(ctx: OrdersContext, report: PaymentFai
     ctx.log.info({ orderId: order.id, intentId: intent.id, code: report.code }, 'payment failed');
     return { outcome: 'recorded', order };
   });
+}
+
+/**
+ * How both outcomes begin, inside their transaction: a provider event seen before, an unknown
+ * intent or an order already paid ends here with that outcome. Otherwise the intent and its
+ * order are locked for the rest of the transaction and the billing details given at payment
+ * time are stored.
+ */
+async function lockPayableOrder(
+  db: PoolClient,
+  report: PaymentReport,
+  /** Recorded with the provider's event id when the report names no event type. */
+  defaultEventType: string,
+): Promise<PaymentOutcome | { intent: PaymentIntentRow; order: PackageOrder }> {
+  if (report.eventId && !(await recordWebhookEvent(db, report.provider, report.eventId, report.eventType ?? defaultEventType))) {
+    return { outcome: 'duplicate-event' };
+  }
+  const intent = await findIntent(db, report.intentId, { forUpdate: true });
+  if (!intent) return { outcome: 'unknown-intent' };
+  const order = await findOrder(db, intent.orderId, { forUpdate: true });
+  if (!order) throw new Error(`Payment intent ${intent.id} points at missing order ${intent.orderId}`);
+  if (order.status === 'paid') return { outcome: 'already-paid', order };
+  if (report.billing) await updateBilling(db, order.id, report.billing);
+  return { intent, order };
 }
 
 /* ------------------------------------------------------------------- sandbox ---------- */
