@@ -1,36 +1,21 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { SURVEY_FUNNELS } from '@warmline/contracts/surveys';
 import { ButtonLink } from '../../components/button';
 import { CheckIcon } from '../../components/icons';
 import { confettiFor } from '../../lib/confetti';
 import { usePageTitle } from '../../lib/page-title';
-import { PricingNotice } from './pricing-notice';
 import { SupportEmail } from './support-email';
 import { SurveyLayout } from './survey-layout';
-import { SurveyWizard } from './survey-wizard';
-import { useSurveySubmission } from './use-survey-submission';
-
-const FUNNEL = SURVEY_FUNNELS.main;
+import { WarmLineSurvey } from './warmline-survey';
 
 /** /survey: the main two-step survey; it creates the account (spec §2). */
 export function SurveyPage() {
-  usePageTitle('Get Started');
-  const navigate = useNavigate();
-  const { submit, submitting, fieldError } = useSurveySubmission({ funnel: 'main' }, FUNNEL.salesperson!, () => {
-    void navigate('/survey-success');
-  });
   return (
-    <SurveyLayout title="Get Started with WarmLine" subtitle="Tell us about your agency and the leads you need. It takes two minutes.">
-      <SurveyWizard
-        funnel={FUNNEL}
-        notice={<PricingNotice />}
-        submitLabel="Submit Survey"
-        submitting={submitting}
-        fieldError={fieldError}
-        onSubmit={submit}
-      />
-    </SurveyLayout>
+    <WarmLineSurvey
+      endpoint={{ funnel: 'main' }}
+      salesperson={SURVEY_FUNNELS.main.salesperson!}
+      subtitle="Tell us about your agency and the leads you need. It takes two minutes."
+    />
   );
 }
 
