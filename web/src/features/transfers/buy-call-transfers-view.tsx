@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { BUFFER_SECONDS, formatUsd } from '@warmline/contracts/pricing';
 import {
@@ -15,23 +14,16 @@ import { toast } from '../../components/toast-store';
 import { ApiError, errorMessage } from '../../lib/api';
 import { authKeys } from '../auth/api';
 import { OfferPoints } from '../dashboard/offer-points';
-import { PaymentForm } from '../payments/payment-form';
 import { useUserSurvey } from '../survey/api';
 import { useCreateTransferOrder } from './api';
-import {
-  clearPendingTransferOrder,
-  readPendingTransferOrder,
-  savePendingTransferOrder,
-  type PendingTransferOrder,
-} from './pending-order';
-import { showTransferPaymentFailure, showTransferPaymentSuccess } from './payment-toasts';
+import { readPendingTransferOrder, savePendingTransferOrder, type PendingTransferOrder } from './pending-order';
 import {
   TransferOrderForm,
   prefilledTransferForm,
   type TransferFormErrors,
   type ValidTransferOrder,
 } from './transfer-order-form';
-import { TransferSummary } from './transfer-summary';
+import { TransferPayment } from './transfer-payment';
 import './transfers.css';
 
 type Step = 'intro' | 'form' | 'payment';
@@ -65,7 +57,6 @@ const FIELDS = ['totalTransfers', 'callsPerDay', 'transferHours', 'transferPhone
  * typed. The order is priced by the server at the agent's own per-transfer price.
  */
 export function BuyCallTransfersView({ user }: { user: PublicUser }) {
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const survey = useUserSurvey();
   const [step, setStep] = useState<Step>('intro');
@@ -138,27 +129,11 @@ export function BuyCallTransfersView({ user }: { user: PublicUser }) {
         <h1 id="transfer-payment-title" className="view-header__title">
           Complete Your Order
         </h1>
-        <div className="transfer-pay">
-          <TransferSummary order={open.pending} />
-          <div className="card transfer-pay__card">
-            <h2 className="transfer-pay__title">Payment Information</h2>
-            <PaymentForm
-              clientSecret={open.pending.clientSecret}
-              amountCents={priceTextToCents(open.pending.totalPrice) ?? 0}
-              billingFields={{ name: 'required', email: 'hidden', phone: 'hidden' }}
-              defaultBilling={{ name: `${user.firstName} ${user.lastName}`.trim() }}
-              onSuccess={() => {
-                clearPendingTransferOrder();
-                showTransferPaymentSuccess();
-                void navigate('/thank-you', { replace: true });
-              }}
-              onError={showTransferPaymentFailure}
-            />
-            <Button variant="secondary" block className="transfer-pay__back" onClick={() => showStep('form')}>
-              Back to Form
-            </Button>
-          </div>
-        </div>
+        <TransferPayment user={user} order={open.pending}>
+          <Button variant="secondary" block className="transfer-pay__back" onClick={() => showStep('form')}>
+            Back to Form
+          </Button>
+        </TransferPayment>
       </section>
     );
   }

@@ -1,14 +1,10 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
-import { priceTextToCents } from '@warmline/contracts/transfers';
 import { AppShell } from '../../components/app-shell';
 import { ButtonLink } from '../../components/button';
 import { usePageTitle } from '../../lib/page-title';
-import { PaymentForm } from '../payments/payment-form';
-import { clearPendingTransferOrder, readPendingTransferOrder } from './pending-order';
-import { showTransferPaymentFailure, showTransferPaymentSuccess } from './payment-toasts';
-import { TransferSummary } from './transfer-summary';
+import { readPendingTransferOrder } from './pending-order';
+import { TransferPayment } from './transfer-payment';
 import './transfers.css';
 
 /**
@@ -18,7 +14,6 @@ import './transfers.css';
  */
 export function TransferCheckoutPage({ user }: { user: PublicUser }) {
   usePageTitle('Transfer Checkout');
-  const navigate = useNavigate();
   const [order] = useState(() => readPendingTransferOrder(user.id));
 
   if (!order) {
@@ -44,24 +39,7 @@ export function TransferCheckoutPage({ user }: { user: PublicUser }) {
             ← Back to Dashboard
           </ButtonLink>
         </div>
-        <div className="transfer-pay">
-          <TransferSummary order={order} />
-          <div className="card transfer-pay__card">
-            <h2 className="transfer-pay__title">Payment Information</h2>
-            <PaymentForm
-              clientSecret={order.clientSecret}
-              amountCents={priceTextToCents(order.totalPrice) ?? 0}
-              billingFields={{ name: 'required', email: 'hidden', phone: 'hidden' }}
-              defaultBilling={{ name: `${user.firstName} ${user.lastName}`.trim() }}
-              onSuccess={() => {
-                clearPendingTransferOrder();
-                showTransferPaymentSuccess();
-                void navigate('/thank-you', { replace: true });
-              }}
-              onError={showTransferPaymentFailure}
-            />
-          </div>
-        </div>
+        <TransferPayment user={user} order={order} />
       </div>
     </AppShell>
   );
