@@ -1,4 +1,6 @@
-import type { Logger } from './log';
+import type { z } from 'zod';
+import { baseEnv, ConfigError, loadConfig } from './config';
+import { createLogger, type Logger } from './log';
 
 type Closer = () => Promise<unknown>;
 
@@ -50,4 +52,31 @@ export function onShutdown(log: Logger, closers: Array<[name: string, close: Clo
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * A service's entry point (main.ts): reads its environment (a bad one: one stderr line, exit
+ * 78), starts it with its logger, and stops it on SIGTERM/SIGINT. A ConfigError while starting
+ * (settings that cannot work together, e.g. orders' payment provider) is told the same way as
+ * a bad variable; any other failure is logged and exits 1.
+ */
+export async function runService<S extends z.ZodRawShape & { LOG_LEVEL: typeof baseEnv.LOG_LEVEL }>(
+  service: string,
+  env: S,
+  start: (config: z.infer<z.ZodObject<S>>, log: Logger) => Promise<{ stop(): Promise<void> }>,
+): Promise<void> {
+  const config = loadConfig(service, env);
+  // S has baseEnv's LOG_LEVEL (the type parameter says so); zod's mapped type does not show it.
+  const log = createLogger(service, (config as { LOG_LEVEL: z.infer<typeof baseEnv.LOG_LEVEL> }).LOG_LEVEL);
+  try {
+    const running = await start(config, log);
+    onShutdown(log, [[service, running.stop]]);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${service}: ${err.message}\n`);
+      process.exit(78);
+    }
+    log.fatal({ err }, `${service} failed to start`);
+    process.exit(1);
+  }
 }
