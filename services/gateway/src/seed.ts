@@ -1,21 +1,12 @@
-import type { UserRole } from '@warmline/contracts';
 import type { Pool } from '@warmline/platform';
 import { isValidSalespersonSlug } from '@warmline/contracts';
 import { insertSalespersonIfMissing } from './db/salespeople';
 import { findUserByUsername, isUniqueViolation, updatePasswordHash } from './db/users';
 import { hashPassword, verifyPassword } from './domain/passwords';
-import { createAccount } from './domain/users';
+import { createAccount, type NewAccount } from './domain/users';
 
-export interface DemoAccount {
-  username: string;
-  password: string;
-  email: string;
-  firstName?: string;
-  lastName?: string;
-  phone?: string;
-  agencyName?: string;
-  role?: UserRole;
-}
+/** A demo login from the environment; whether it is the admin is the seed's choice. */
+export type DemoAccount = Omit<NewAccount, 'isAdmin'>;
 
 export type SeedOutcome = 'created' | 'exists';
 export type DemoAccountOutcome = 'created' | 'reset' | 'unchanged';

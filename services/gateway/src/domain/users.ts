@@ -1,6 +1,6 @@
-import type { PublicUser, UserRole } from '@warmline/contracts';
+import type { PublicUser } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform';
-import { insertUser, type UserRecord } from '../db/users';
+import { insertUser, type NewUser, type UserRecord } from '../db/users';
 import { hashPassword } from './passwords';
 
 /** The only shape in which a user leaves the gateway: no password, no hash. */
@@ -20,16 +20,9 @@ export function toPublicUser(user: Omit<UserRecord, 'passwordHash'>): PublicUser
   };
 }
 
-export interface NewAccount {
-  username: string;
-  email: string;
+/** A user to create, with the password itself; createAccount stores only its hash. */
+export interface NewAccount extends Omit<NewUser, 'passwordHash'> {
   password: string;
-  firstName?: string;
-  lastName?: string;
-  phone?: string;
-  agencyName?: string;
-  role?: UserRole;
-  isAdmin?: boolean;
 }
 
 /** Creates an account with its password hashed; the caller handles a taken username or e-mail. */
