@@ -44,12 +44,12 @@ export function PurchaseDialog({
           billingFields={{ name: 'optional', email: 'hidden', phone: 'hidden' }}
           {...(fullName ? { defaultBilling: { name: fullName } } : {})}
           summary={
-            <dl className="order-summary" aria-label="Order Summary">
-              <div className="order-summary__row">
+            <dl className="purchase-summary" aria-label="Order Summary">
+              <div className="purchase-summary__row">
                 <dt>Aged leads</dt>
                 <dd>{purchase.leadCount}</dd>
               </div>
-              <div className="order-summary__row order-summary__row--total">
+              <div className="purchase-summary__row purchase-summary__row--total">
                 <dt>Total</dt>
                 <dd>{formatUsd(purchase.totalCents)}</dd>
               </div>

@@ -164,7 +164,7 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
                 key={session.clientSecret}
                 clientSecret={session.clientSecret}
                 amountCents={session.amountCents}
-                summary={<OrderSummary count={session.count} amountCents={session.amountCents} />}
+                summary={<PackageSummary count={session.count} amountCents={session.amountCents} />}
                 onSuccess={() => {
                   toast({ title: 'Payment Successful', description: spec.successDescription, variant: 'success' });
                   void navigate(`/onboarding-success?order=${encodeURIComponent(session.orderId)}`);
@@ -192,10 +192,10 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
   );
 }
 
-function OrderSummary({ count, amountCents }: { count: number; amountCents: number }) {
+function PackageSummary({ count, amountCents }: { count: number; amountCents: number }) {
   return (
-    <section className="order-summary" aria-labelledby="order-summary-title">
-      <h3 id="order-summary-title" className="order-summary__title">
+    <section className="package-summary" aria-labelledby="package-summary-title">
+      <h3 id="package-summary-title" className="package-summary__title">
         Order Summary
       </h3>
       <dl>
@@ -207,7 +207,7 @@ function OrderSummary({ count, amountCents }: { count: number; amountCents: numb
           <dt>Rate per transfer</dt>
           <dd>{formatUsd(Math.round(amountCents / count))}</dd>
         </div>
-        <div className="order-summary__total">
+        <div className="package-summary__total">
           <dt>Total</dt>
           <dd>{formatUsd(amountCents)}</dd>
         </div>

@@ -4,6 +4,7 @@ import { RINGCLOUD_PRICING, formatUsd } from '@warmline/contracts/pricing';
 import { SURVEY_FUNNELS, ringcloudPaymentIntentBody, type SurveyLeadType } from '@warmline/contracts/surveys';
 import type { CreatePaymentIntentResponse } from '@warmline/contracts/orders';
 import { Button } from '../../components/button';
+import { OrderSummary } from '../../components/order-summary';
 import { toast } from '../../components/toast-store';
 import { usePageTitle } from '../../lib/page-title';
 import { newIdempotencyKey, useCreatePaymentIntent } from '../payments/api';
@@ -78,35 +79,18 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
       : `${order.quote.count} ${order.quote.count === 1 ? perUnit[order.leadType].unit : perUnit[order.leadType].units}`;
 
   const summary = (
-    <section className="order-summary" aria-labelledby="order-summary-title">
-      <h2 id="order-summary-title" className="order-summary__title">
-        Order Summary
-      </h2>
-      <dl className="order-summary__rows">
-        <div>
-          <dt>Package</dt>
-          <dd>RingCloud {order.leadType}</dd>
-        </div>
-        <div>
-          <dt>Quantity</dt>
-          <dd>{quantity}</dd>
-        </div>
-        <div>
-          <dt>Price</dt>
-          <dd>
-            {formatUsd(order.quote.unitPriceCents)} per {order.leadType === 'Aged Leads' ? 'lead' : perUnit[order.leadType].unit}
-          </dd>
-        </div>
-        <div>
-          <dt>Working states</dt>
-          <dd>{answers.workingStates}</dd>
-        </div>
-        <div className="order-summary__total">
-          <dt>Total</dt>
-          <dd>{formatUsd(order.quote.amountCents)}</dd>
-        </div>
-      </dl>
-    </section>
+    <OrderSummary
+      rows={[
+        { term: 'Package', detail: `RingCloud ${order.leadType}` },
+        { term: 'Quantity', detail: quantity },
+        {
+          term: 'Price',
+          detail: `${formatUsd(order.quote.unitPriceCents)} per ${order.leadType === 'Aged Leads' ? 'lead' : perUnit[order.leadType].unit}`,
+        },
+        { term: 'Working states', detail: answers.workingStates },
+      ]}
+      total={formatUsd(order.quote.amountCents)}
+    />
   );
 
   return (
@@ -114,7 +98,7 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
       <div className="ringcloud-checkout">
         {summary}
         <section className="ringcloud-checkout__payment" aria-labelledby="payment-title">
-          <h2 id="payment-title" className="order-summary__title">
+          <h2 id="payment-title" className="ringcloud-checkout__title">
             Payment Information
           </h2>
           {session ? (

@@ -1,38 +1,21 @@
 import { stateName } from '@warmline/contracts/transfers';
+import { OrderSummary } from '../../components/order-summary';
 import { formatDecimalUsd } from './order-format';
 import type { PendingTransferOrder } from './pending-order';
 
 /** The order summary of spec §2 Transfer checkout: total transfers, transfers per day, states, total. */
-export function TransferSummary({ order, headingLevel = 2 }: { order: PendingTransferOrder; headingLevel?: 2 | 3 }) {
+export function TransferSummary({ order }: { order: PendingTransferOrder }) {
   const { transferDetails: details } = order;
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
-    <section className="transfer-summary" aria-labelledby="transfer-summary-title">
-      <Heading id="transfer-summary-title" className="transfer-summary__title">
-        Order Summary
-      </Heading>
-      <dl className="transfer-summary__rows">
-        <div>
-          <dt>Total transfers</dt>
-          <dd>{details.totalTransfers.toLocaleString('en-US')}</dd>
-        </div>
-        <div>
-          <dt>Transfers per day</dt>
-          <dd>{details.transfersPerDay.toLocaleString('en-US')}</dd>
-        </div>
-        <div>
-          <dt>States</dt>
-          <dd>{details.states.map(stateName).join(', ')}</dd>
-        </div>
-        <div>
-          <dt>Price per transfer</dt>
-          <dd>{formatDecimalUsd(order.unitPrice)}</dd>
-        </div>
-        <div className="transfer-summary__total">
-          <dt>Total</dt>
-          <dd data-testid="transfer-summary-total">{formatDecimalUsd(order.totalPrice)}</dd>
-        </div>
-      </dl>
-    </section>
+    <OrderSummary
+      rows={[
+        { term: 'Total transfers', detail: details.totalTransfers.toLocaleString('en-US') },
+        { term: 'Transfers per day', detail: details.transfersPerDay.toLocaleString('en-US') },
+        { term: 'States', detail: details.states.map(stateName).join(', ') },
+        { term: 'Price per transfer', detail: formatDecimalUsd(order.unitPrice) },
+      ]}
+      total={formatDecimalUsd(order.totalPrice)}
+      totalTestId="transfer-summary-total"
+    />
   );
 }
