@@ -6,7 +6,6 @@ import {
   formatUsd,
   type PublicSalesperson,
   type SavedSurvey,
-  type SurveyFunnelId,
   type SurveyResponseRecord,
   type SurveySubmission,
   type SurveySubmittedAnswer,
