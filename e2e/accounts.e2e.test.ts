@@ -27,6 +27,10 @@ describe('logging in', () => {
     expect(await page.getByTestId('current-user-name').textContent()).toBe('Ada Admin');
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as { username: string; isAdmin: boolean });
     expect(stored).toMatchObject({ username: system.admin.username, isAdmin: true });
+
+    await page.getByRole('link', { name: 'Transfer Orders' }).click();
+    await waitForPath(page, '/admin-orders');
+    await page.getByRole('heading', { name: 'Transfer Orders', level: 1 }).waitFor();
   });
 
   it('when a customer logs in, then they land on /dashboard', async () => {

@@ -1,5 +1,6 @@
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { AppShell } from '../../components/app-shell';
+import { ButtonLink } from '../../components/button';
 import { usePageTitle } from '../../lib/page-title';
 
 /** The admin back office (spec §2); its tabs are built in the admin issues. */
@@ -12,6 +13,9 @@ export function AdminPage({ user }: { user: PublicUser }) {
         <p>
           Signed in as {user.firstName} {user.lastName} ({user.username}). Customer search, uploads, user management,
           partner applications and test campaigns will appear here soon.
+        </p>
+        <p>
+          <ButtonLink to="/admin-orders">Transfer Orders</ButtonLink>
         </p>
       </section>
     </AppShell>
