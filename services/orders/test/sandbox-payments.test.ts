@@ -237,7 +237,7 @@ describe('choosing the payment provider', () => {
     expect(() => resolvePaymentProvider(env({ PAYMENT_PROVIDER: 'stripe' }))).toThrow(/STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY/);
     expect(() =>
       resolvePaymentProvider(
-        env({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x' }),
+        env({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_test_production_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_production_x' }),
       ),
     ).toThrow(/STRIPE_WEBHOOK_SECRET/);
   });
