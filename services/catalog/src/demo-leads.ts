@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { withTransaction, type Pool } from '@warmline/platform/db/index';
+import type { Pool } from '@warmline/platform/db/index';
+import {
+  countUnsoldLeadsIn,
+  dropMarketIndexes,
+  rebuildLeadStock,
+  rebuildMarketIndexes,
+  setStockTriggerEnabled,
+} from './db/bulk-load';
 import { insertLeads, type NewAgedLead } from './db/leads';
-import { DAY_MS } from './domain/lead-age';
+import { DAY_MS, listingWindow } from './domain/lead-age';
 
 /**
  * Demo and benchmark inventory: realistic-looking aged leads (made-up people with real US
@@ -143,12 +150,8 @@ export async function bulkLoadDemoLeads(
   count: number,
   options: DemoLeadOptions & { onProgress?: (inserted: number) => void } = {},
 ): Promise<number> {
-  const { rows: indexes } = await pool.query<{ name: string; definition: string }>(
-    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
-       FROM pg_index i WHERE i.indrelid = 'aged_leads'::regclass AND NOT i.indisprimary`,
-  );
-  for (const index of indexes) await pool.query(`DROP INDEX ${index.name}`);
-  await pool.query('ALTER TABLE aged_leads DISABLE TRIGGER aged_leads_stock_insert');
+  const indexes = await dropMarketIndexes(pool);
+  await setStockTriggerEnabled(pool, false);
   let inserted = 0;
   try {
     const workers = 2;
@@ -168,42 +171,16 @@ export async function bulkLoadDemoLeads(
       ),
     );
   } finally {
-    await pool.query('ALTER TABLE aged_leads ENABLE TRIGGER aged_leads_stock_insert');
+    await setStockTriggerEnabled(pool, true);
     await rebuildLeadStock(pool);
-    const client = await pool.connect();
-    try {
-      await client.query("SET maintenance_work_mem = '256MB'");
-      for (const index of indexes) await client.query(index.definition);
-    } finally {
-      client.release();
-    }
+    await rebuildMarketIndexes(pool, indexes);
   }
   return inserted;
 }
 
-/** Recounts lead_stock and lead_stock_daily from the leads themselves (after a load that bypassed its trigger). */
-export async function rebuildLeadStock(pool: Pool): Promise<void> {
-  await withTransaction(pool, async (client) => {
-    await client.query('LOCK TABLE aged_leads IN SHARE MODE');
-    await client.query('DELETE FROM lead_stock');
-    await client.query('DELETE FROM lead_stock_daily');
-    await client.query(
-      `INSERT INTO lead_stock (fill_day, state, area_code, leads)
-       SELECT (form_fill_time AT TIME ZONE 'UTC')::date, state, area_code, count(*)
-         FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2, 3`,
-    );
-    await client.query('INSERT INTO lead_stock_daily (fill_day, leads) SELECT fill_day, sum(leads) FROM lead_stock GROUP BY 1');
-  });
-}
-
 /** Unsold leads a buyer could see right now (30 to 180 days old). */
-export async function countListableLeads(pool: Pool, now = new Date()): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM aged_leads
-      WHERE sold_at IS NULL AND form_fill_time > $1 AND form_fill_time <= $2`,
-    [new Date(now.getTime() - 181 * DAY_MS), new Date(now.getTime() - 30 * DAY_MS)],
-  );
-  return rows[0]?.n ?? 0;
+export function countListableLeads(pool: Pool, now = new Date()): Promise<number> {
+  return countUnsoldLeadsIn(pool, listingWindow(now));
 }
 
 /** How many demo leads `make start` adds when the market runs low, and what "low" is. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BulkPurchaseResponse, LeadsUnavailableResponse, MarketLead } from '@warmline/contracts/catalog';
-import { formatUsd } from '@warmline/contracts/pricing';
+import { AGED_LEAD_PRICES_CENTS, formatUsd } from '@warmline/contracts/pricing';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
@@ -111,8 +111,8 @@ export function MarketView({ user }: { user: PublicUser }) {
           Buy Aged Leads
         </h1>
         <p className="view-header__lead">
-          Insurance leads 30 to 180 days old, priced by age: {formatUsd(250)} (30-60 days), {formatUsd(200)} (60-90 days) and{' '}
-          {formatUsd(150)} (90-180 days). Names and numbers show in full once you buy.
+          Insurance leads 30 to 180 days old, priced by age: {formatUsd(AGED_LEAD_PRICES_CENTS['30-60'])} (30-60 days),{' '}
+          {formatUsd(AGED_LEAD_PRICES_CENTS['60-90'])} (60-90 days) and {formatUsd(AGED_LEAD_PRICES_CENTS['90-180'])} (90-180 days). Names and numbers show in full once you buy.
         </p>
       </header>
 
