@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { envelopeSchema } from './envelope';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events } from './messages';
+import { consumersOf, publishers } from './broker-manifest';
+import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType } from './messages';
 
 /**
  * The event catalog for analysts, generated from the zod schemas so it cannot drift:
@@ -32,7 +33,22 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
           messages: { [id]: { $ref: `#/components/messages/${id}` } },
           bindings: { amqp: { is: 'routingKey', exchange: { name: exchange, type: kind === 'event' ? 'topic' : 'direct', durable: true } } },
         };
-        operations[`receive.${type}`] = { action: 'receive', channel: { $ref: `#/channels/${type}` } };
+        // Who sends and who receives, from the broker manifest (each service declares it at start).
+        for (const publisher of publishers[type as MessageType] ?? []) {
+          operations[`${publisher}.send.${type}`] = {
+            action: 'send',
+            channel: { $ref: `#/channels/${type}` },
+            summary: `${publisher} writes ${type} to its outbox; the relay publishes it`,
+          };
+        }
+        for (const queue of consumersOf(type as MessageType)) {
+          operations[`${queue.queue}.receive.${type}`] = {
+            action: 'receive',
+            channel: { $ref: `#/channels/${type}` },
+            summary: `${queue.consumer} consumes it from queue ${queue.queue}: ${queue.purpose}`,
+            bindings: { amqp: { queue: { name: queue.queue, durable: true } } },
+          };
+        }
       }
     }
   };

@@ -33,7 +33,7 @@ export type UsStateCode = (typeof US_STATE_CODES)[number];
 export const agedLeadAgeRangeSchema = z.enum(AGED_LEAD_AGE_RANGES);
 
 const pageParam = z
-  .union([z.number(), z.string().trim().regex(/^\d+$/, 'Page must be a whole number of 1 or more')], {
+  .union([z.number(), z.string().trim().max(20, 'Page must be at most 1000000').regex(/^\d+$/, 'Page must be a whole number of 1 or more')], {
     error: 'Page must be a whole number of 1 or more',
   })
   .transform((v) => Number(v))
@@ -56,7 +56,8 @@ export const leadExportQuery = z.object({ filter: filterParam.optional().default
 
 /**
  * One lead of the market as a buyer sees it before buying: the name masked (first word whole,
- * last word's first 3 characters then X's), the phone masked to its area code, no e-mail.
+ * last word's first 3 characters then X's), the phone masked to its area code, no e-mail. The
+ * zip is shown because a filter can find it: nothing a filter reveals is hidden here.
  */
 export interface MarketLead {
   id: string;
@@ -65,6 +66,8 @@ export interface MarketLead {
   /** '(512) XXX-XXXX' */
   phone: string;
   state: string;
+  /** Five digits, or '' when the lead came without one. */
+  zip: string;
   /** Age in whole days at the time of the request. */
   actualAge: number;
   currentAgeRange: AgedLeadAgeRange;
@@ -146,6 +149,14 @@ export interface BulkPurchaseStatusResponse {
 }
 
 export const LEADS_UNAVAILABLE_MESSAGE = 'Some leads are no longer available';
+
+/**
+ * One account may not hold the whole inventory (issue 11): at most this many unpaid lead
+ * purchases and reserved leads per buyer at once; a purchase past either is refused with 429.
+ */
+export const MAX_UNPAID_LEAD_PURCHASES = 3;
+export const MAX_RESERVED_LEADS_PER_BUYER = 1500;
+export const TOO_MANY_UNPAID_PURCHASES_MESSAGE = 'You have too many unpaid lead purchases; pay or wait for them to expire';
 
 /** The 409 answer when any lead could not be reserved (nothing was reserved then). */
 export interface LeadsUnavailableResponse {

@@ -1,20 +1,27 @@
 import { z } from 'zod';
 import { orderKindSchema, paymentProviderSchema } from './orders';
+import { SURVEY_FUNNEL_IDS } from './surveys';
 
 /**
  * The registry of every event (published on `warmline.events`, routing key = type) and
  * command (sent on `warmline.commands`, routing key = type). Each entry is versioned; a
  * consumer parses `data` with the schema of the version it receives.
  *
- * Events are past-tense facts with thin payloads and never carry passwords, tokens or card
- * data. Commands may carry secrets (a reset link), which is why they never go to the events
- * exchange that analysts tap.
+ * Events are past-tense facts with thin payloads: ids and the business facts analysts count
+ * (amounts, counts, states, product, status), never names, e-mails, usernames or phone numbers
+ * (those stay with their owner; test/thin-events.test.ts holds every event to it), and never
+ * passwords, tokens or card data.
+ *
+ * Commands are imperatives to one worker. The `email.*` commands carry what one kind of e-mail
+ * needs to reach and address a person and the facts it shows; the notifications worker writes
+ * every body. Commands may carry secrets (a reset link), which is why they never go to the
+ * events exchange that analysts tap.
  */
 
+/** An account was created (by a survey). The username and e-mail stay with the gateway. */
 export const accountRegisteredV1 = z.object({
   userId: z.uuid(),
-  username: z.string(),
-  email: z.email(),
+  /** 'Insurance Agent' or 'Agency Owner'. */
   role: z.string(),
 });
 
@@ -27,8 +34,10 @@ export const surveySubmittedV1 = z.object({
   userId: z.uuid(),
   /** 'WarmLine' or 'RingCloud'. */
   brand: z.string().min(1),
-  /** The marker of the funnel: 'Survey Form', 'RingCloud', or the referring salesperson's name. */
-  salesperson: z.string().min(1),
+  /** 'main' (marker Survey Form), 'ringcloud' (marker RingCloud) or 'referral' (a salesperson's campaign). */
+  funnel: z.enum(SURVEY_FUNNEL_IDS),
+  /** The referring salesperson of a referral survey (the gateway owns their name); null otherwise. */
+  salespersonId: z.uuid().nullable(),
   leadType: z.string().min(1),
 });
 
@@ -43,8 +52,8 @@ export const userPriceChangedV1 = z.object({
 export const passwordResetCompletedV1 = z.object({ userId: z.uuid() });
 
 /**
- * What every order event says about the order: enough for a receipt, a sales notice or an
- * analyst's revenue count, never card data. Amounts are integer cents.
+ * What every order event says about the order: an analyst's revenue count, never the buyer's
+ * contact or card data. Amounts are integer cents.
  */
 const orderFacts = {
   orderId: z.uuid(),
@@ -59,8 +68,11 @@ const orderFacts = {
   description: z.string().min(1),
   /** Null when an anonymous visitor bought from a public checkout. */
   buyerUserId: z.uuid().nullable(),
-  /** Where the receipt goes, when the buyer gave one. */
-  billingEmail: z.email().optional(),
+  /**
+   * Whether the buyer left an address for the receipt (the address stays with orders and
+   * travels only in the e-mail command). Absent on events written before it existed.
+   */
+  hasBillingEmail: z.boolean().optional(),
 };
 
 export const orderCreatedV1 = z.object(orderFacts);
@@ -100,20 +112,13 @@ export const leadsPurchasedV1 = z.object({
 });
 
 /**
- * A call-transfer order was paid (spec §2 Buy Call Transfers): what operations need to set the
- * transfers up and the agent's confirmation needs — the states, hours, volume and the number
- * to transfer to, with the agent's contact. Published with `payment.succeeded` in the same
- * transaction; never card data.
+ * A call-transfer order was paid (spec §2 Buy Call Transfers): the volume, hours and states
+ * bought. Published with `payment.succeeded` in the same transaction. The agent's contact and
+ * the number to transfer to stay with orders; the e-mails get them from `email.transfer_order_paid`.
  */
 export const transferOrderPaidV1 = z.object({
   orderId: z.uuid(),
   buyerUserId: z.uuid(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.email(),
-  phone: z.string(),
-  /** The phone the transfers are delivered to. */
-  transferNumber: z.string().min(1),
   totalTransfers: z.number().int().positive(),
   transfersPerDay: z.number().int().positive(),
   transferHours: z.string().min(1),
@@ -125,6 +130,13 @@ export const transferOrderPaidV1 = z.object({
   paidAt: z.iso.datetime({ offset: true }),
 });
 
+/* ------------------------------------------------------------------ commands ---------- */
+
+/**
+ * One rendered e-mail, sent once by the notifications worker (its email_log). Only the worker
+ * writes these, from the typed `email.*` commands below: it is the one place e-mail bodies are
+ * written.
+ */
 export const emailSendV1 = z.object({
   to: z.email(),
   subject: z.string().min(1),
@@ -132,6 +144,100 @@ export const emailSendV1 = z.object({
   html: z.string().optional(),
   /** A short name of the message kind, for the e-mail log (e.g. 'password-reset'). */
   template: z.string().min(1),
+  /** The body holds a secret (a reset link): the outbox row is emptied once the broker has it. */
+  secret: z.boolean().optional(),
+});
+
+/** Tell a user how to choose a new password. Holds the reset link: a secret (see carriesSecret). */
+export const emailPasswordResetV1 = z.object({
+  to: z.email(),
+  /** How the mail greets the user: their first name, else their username. */
+  name: z.string().min(1),
+  resetUrl: z.url(),
+  expiresInMinutes: z.number().int().positive(),
+});
+
+/** Welcome a user whose account a survey created, with how to log in. */
+export const emailWelcomeV1 = z.object({
+  to: z.email(),
+  firstName: z.string(),
+  username: z.string().min(1),
+  loginUrl: z.url(),
+});
+
+/**
+ * Tell the sales team of a survey sign-up, with everything the agent answered (not the
+ * password), so someone contacts them within 24 hours.
+ */
+export const emailSurveySalesNoticeV1 = z.object({
+  /** The sales team's inbox. */
+  to: z.email(),
+  responseId: z.uuid(),
+  userId: z.uuid(),
+  funnel: z.enum(SURVEY_FUNNEL_IDS),
+  /** The referring salesperson of a referral survey. */
+  salesperson: z.object({ slug: z.string().min(1), displayName: z.string().min(1) }).optional(),
+  agent: z.object({
+    firstName: z.string(),
+    lastName: z.string(),
+    agencyName: z.string(),
+    role: z.string(),
+    phone: z.string(),
+    email: z.email(),
+    username: z.string(),
+  }),
+  answers: z.object({
+    leadType: z.string().min(1),
+    workingStates: z.string(),
+    totalTransfers: z.number().int().optional(),
+    transfersPerDay: z.number().int().optional(),
+    callsPerDay: z.number().int().optional(),
+    transferHours: z.string().optional(),
+    totalCallbacks: z.number().int().optional(),
+    callbackPreference: z.string().optional(),
+    ageRange: z.string().optional(),
+    timezone: z.string().optional(),
+  }),
+  /** What the answers price to (the second brand's and referral funnels); null otherwise. */
+  estimatedOrderCents: z.number().int().nonnegative().nullable(),
+});
+
+/** Tell the recruiting team that an agent asked for help recruiting agents (dashboard). */
+export const emailRecruitingRequestV1 = z.object({
+  /** The recruiting team's inbox. */
+  to: z.email(),
+  requestId: z.uuid(),
+  receivedAt: z.iso.datetime({ offset: true }),
+  agentsNeeded: z.number().int().positive(),
+  needs: z.string(),
+  agent: z.object({
+    userId: z.uuid(),
+    firstName: z.string(),
+    lastName: z.string(),
+    agencyName: z.string(),
+    username: z.string(),
+    /** Where the agent asked to be answered (the form's address, not necessarily the account's). */
+    email: z.email(),
+    phone: z.string(),
+  }),
+});
+
+/**
+ * A package or lead order was paid: the buyer's receipt (when they gave a billing e-mail) and
+ * the sales team's notice. The payment's facts plus where the receipt goes.
+ */
+export const emailOrderPaidV1 = paymentSucceededV1.omit({ hasBillingEmail: true }).extend({
+  billingEmail: z.email().optional(),
+});
+
+/**
+ * A call-transfer order was paid: the agent's confirmation and the operations team's notice,
+ * with the agent's contact and the phone the transfers ring.
+ */
+export const emailTransferOrderPaidV1 = transferOrderPaidV1.extend({
+  agent: z.object({ firstName: z.string(), lastName: z.string(), email: z.email(), phone: z.string() }),
+  /** The phone the transfers are delivered to. */
+  transferNumber: z.string().min(1),
 });
 
 export const events = {
@@ -149,6 +255,12 @@ export const events = {
 
 export const commands = {
   'email.send': { 1: emailSendV1 },
+  'email.password_reset': { 1: emailPasswordResetV1 },
+  'email.welcome': { 1: emailWelcomeV1 },
+  'email.survey_sales_notice': { 1: emailSurveySalesNoticeV1 },
+  'email.recruiting_request': { 1: emailRecruitingRequestV1 },
+  'email.order_paid': { 1: emailOrderPaidV1 },
+  'email.transfer_order_paid': { 1: emailTransferOrderPaidV1 },
 } as const;
 
 export type EventType = keyof typeof events;

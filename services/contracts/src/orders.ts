@@ -40,7 +40,7 @@ export const billingDetailsSchema = z.object({
   name: optionalText(200, 'Billing name must be at most 200 characters'),
   email: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.string({ error: 'Invalid email address' }).trim().pipe(z.email('Invalid email address')).optional(),
+    z.string({ error: 'Invalid email address' }).trim().max(254, 'Invalid email address').pipe(z.email('Invalid email address')).optional(),
   ),
   phone: optionalText(40, 'Billing phone must be at most 40 characters'),
 });
@@ -48,7 +48,7 @@ export type BillingDetails = z.infer<typeof billingDetailsSchema>;
 
 /** An amount in dollars as the checkouts send it (number or numeric text), kept as cents. */
 const amountInDollars = z
-  .union([z.number(), z.string().trim().regex(/^\d+(\.\d{1,2})?$/, 'Amount must be a number in dollars')], {
+  .union([z.number(), z.string().trim().max(20, 'Amount must be a number in dollars').regex(/^\d+(\.\d{1,2})?$/, 'Amount must be a number in dollars')], {
     error: (issue) => (issue.input === undefined ? 'Amount is required' : 'Amount must be a number in dollars'),
   })
   .transform((v, ctx) => {
@@ -69,6 +69,12 @@ const amountInDollars = z
 const tierField = z
   .string({ error: 'Unknown package tier' })
   .trim()
+  .max(50, 'Unknown package tier')
+  .optional();
+
+/** A count as the checkouts send it (number or digit text); the pricing table checks it. */
+const countField = z
+  .union([z.number(), z.string().max(20, 'Count must be a whole number'), z.null()], { error: 'Count must be a whole number' })
   .optional();
 
 /**
@@ -87,11 +93,11 @@ const tierField = z
 export const createPaymentIntentBody = z
   .object({
     amount: amountInDollars,
-    callCount: z.unknown().optional(),
+    callCount: countField,
     tier: tierField,
-    packageType: z.string({ error: 'Package type must be text' }).trim().optional(),
-    calls: z.unknown().optional(),
-    ageRange: z.string({ error: 'Age range must be text' }).trim().optional(),
+    packageType: z.string({ error: 'Package type must be text' }).trim().max(100, 'Package type must be at most 100 characters').optional(),
+    calls: countField,
+    ageRange: z.string({ error: 'Age range must be text' }).trim().max(50, 'Age range must be at most 50 characters').optional(),
     billing: billingDetailsSchema.optional(),
     idempotencyKey: z.uuid({ error: 'Idempotency key must be a UUID' }).optional(),
   })
@@ -190,7 +196,7 @@ export function passesLuhn(digits: string): boolean {
 
 const wholeNumber = (message: string) =>
   z
-    .union([z.number(), z.string().trim().regex(/^\d+$/, message)], { error: message })
+    .union([z.number(), z.string().trim().max(10, message).regex(/^\d+$/, message)], { error: message })
     .transform((v) => Number(v))
     .refine((n) => Number.isInteger(n), message);
 
@@ -201,9 +207,10 @@ const wholeNumber = (message: string) =>
  */
 export const sandboxConfirmBody = z
   .object({
-    clientSecret: z.string({ error: 'Payment session is missing' }).trim().min(1, 'Payment session is missing'),
+    clientSecret: z.string({ error: 'Payment session is missing' }).trim().min(1, 'Payment session is missing').max(200, 'Payment session is invalid'),
     cardNumber: z
       .string({ error: 'Your card number is incomplete.' })
+      .max(40, 'Your card number is invalid.')
       .transform((v) => v.replace(/[\s-]/g, ''))
       .superRefine((digits, ctx) => {
         if (!/^\d*$/.test(digits)) ctx.addIssue({ code: 'custom', message: 'Your card number is invalid.' });
@@ -218,6 +225,7 @@ export const sandboxConfirmBody = z
     cvc: z
       .string({ error: "Your card's security code is incomplete." })
       .trim()
+      .max(10, "Your card's security code is invalid.")
       .superRefine((cvc, ctx) => {
         if (!/^\d*$/.test(cvc)) ctx.addIssue({ code: 'custom', message: "Your card's security code is invalid." });
         else if (cvc.length < 3) ctx.addIssue({ code: 'custom', message: "Your card's security code is incomplete." });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USER_ROLES } from './accounts';
+import { USER_ROLES, newPasswordSchema } from './accounts';
 export * from './salespeople';
 import {
   AGED_LEAD_AGE_RANGES,
@@ -115,7 +115,13 @@ const optionalText = (max: number, label: string) =>
  */
 export const surveyInteger = (label: string) =>
   z
-    .unknown()
+    .preprocess(
+      // A number input left unparseable gives NaN: no number, so 0 like any other non-number.
+      (value) => (typeof value === 'number' && Number.isNaN(value) ? 0 : value),
+      z.union([z.number(), z.string().max(30, `${label} must be at most 30 characters`), z.boolean(), z.null()], {
+        error: `${label} must be a number`,
+      }),
+    )
     .transform((value, ctx): number | undefined => {
       if (isBlank(value)) return undefined;
       const n = typeof value === 'number' ? Math.trunc(value) : Number.parseInt(String(value).trim(), 10);
@@ -161,10 +167,8 @@ export const surveyStep1Shape = {
     .trim()
     .min(3, 'Username must be at least 3 characters')
     .max(50, 'Username must be at most 50 characters'),
-  password: z
-    .string({ error: 'Password must be at least 6 characters' })
-    .min(6, 'Password must be at least 6 characters')
-    .max(200, 'Password must be at most 200 characters'),
+  // At least 8 characters and not a common password, as everywhere (issue 11 overrides spec §5's 6).
+  password: newPasswordSchema,
 };
 
 /** Step 1 'Your Information', the same in every funnel. */
@@ -255,7 +259,7 @@ function submissionSchema(funnel: SurveyFunnel) {
         ...step2Shape(funnel),
         // The browser sends a marker (spec §7), but the server stores its own: a form cannot
         // credit a sale to someone else.
-        salesperson: z.unknown().optional(),
+        salesperson: z.string({ error: 'Salesperson must be text' }).max(200, 'Salesperson must be at most 200 characters').nullable().optional(),
       })
       .superRefine(requireOrderable(funnel))
       .transform(({ salesperson: _ignored, ...answers }) => answers),

@@ -115,7 +115,7 @@ const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === '
 
 /** A whole count of at least 1, from a number input (number or its text). */
 const atLeastOne = (message: string, unit: string, max: number) =>
-  z.unknown().transform((value, ctx): number => {
+  z.union([z.number(), z.string().max(30, message), z.null()], { error: message }).transform((value, ctx): number => {
     const n = isBlank(value) ? Number.NaN : typeof value === 'number' ? value : Number(String(value).trim());
     if (!Number.isFinite(n) || n < 1) {
       ctx.addIssue({ code: 'custom', message });
@@ -138,7 +138,25 @@ const transferPhone = z
   .max(30, 'Phone number must be at most 30 characters')
   .refine((v) => v.replace(/\D/g, '').length >= 10, TRANSFER_ORDER_MESSAGES.transferPhone);
 
-const workingStates = z.unknown().transform((value, ctx): UsStateCode[] => {
+/** Working states as a list of codes or names, or the survey's comma-separated text. */
+const workingStates = z
+  .union(
+    [
+      z.string().max(1000, 'Working states must be at most 1000 characters'),
+      z.array(z.string({ error: 'Working states must be state codes such as TX' }).max(100, 'Working states must be state codes such as TX')).max(100, 'Working states must be at most 100 states'),
+      z.null(),
+    ],
+    {
+      // A union names no option's own issue when several fail; say what was wrong with a list here.
+      error: (issue) =>
+        !Array.isArray(issue.input)
+          ? TRANSFER_ORDER_MESSAGES.workingStates
+          : issue.input.length > 100
+            ? 'Working states must be at most 100 states'
+            : 'Working states must be state codes such as TX',
+    },
+  )
+  .transform((value, ctx): UsStateCode[] => {
   const result = parseWorkingStates(value);
   if (!result.ok) {
     ctx.addIssue({ code: 'custom', message: result.message });
@@ -149,7 +167,7 @@ const workingStates = z.unknown().transform((value, ctx): UsStateCode[] => {
 
 /** The price the browser computed, in dollars (number or numeric text), as cents. */
 const browserPrice = z
-  .union([z.number(), z.string().trim().regex(/^\d+(\.\d{1,2})?$/, 'Price must be a number in dollars')], {
+  .union([z.number(), z.string().trim().max(20, 'Price must be a number in dollars').regex(/^\d+(\.\d{1,2})?$/, 'Price must be a number in dollars')], {
     error: 'Price must be a number in dollars',
   })
   .transform((v, ctx) => {

@@ -5,12 +5,14 @@ import {
   renderAsyncApi,
 } from '../src/asyncapi';
 import {
+  changeOwnPasswordForm,
   changePasswordForm,
   forgotPasswordBody,
   liveTransferPriceBody,
   loginBody,
   resetPasswordForm,
 } from '../src/index';
+import { isCommonPassword } from '../src/common-passwords';
 
 const firstMessage = (r: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   r.success ? undefined : r.error?.issues[0]?.message;
@@ -32,6 +34,17 @@ describe('account bodies carry the spec messages', () => {
     expect(firstMessage(changePasswordForm.safeParse({ newPassword: 'long enough', confirmPassword: 'x' }))).toBe(
       "Passwords don't match",
     );
+  });
+
+  it('when a new password is on the common list (in any case), then every password form says it is too common', () => {
+    expect(firstMessage(resetPasswordForm.safeParse({ password: 'PASSWORD1', confirmPassword: 'PASSWORD1' }))).toBe('This password is too common');
+    expect(firstMessage(changePasswordForm.safeParse({ newPassword: 'iloveyou1', confirmPassword: 'iloveyou1' }))).toBe('This password is too common');
+    expect(firstMessage(changeOwnPasswordForm.safeParse({ currentPassword: 'x', newPassword: '12345678', confirmPassword: '12345678' }))).toBe(
+      'This password is too common',
+    );
+    expect(changeOwnPasswordForm.safeParse({ currentPassword: 'x', newPassword: 'a quiet harbor', confirmPassword: 'a quiet harbor' }).success).toBe(true);
+    expect(isCommonPassword('a quiet harbor')).toBe(false);
+    expect(isCommonPassword('Qwertyuiop')).toBe(true);
   });
 
   it('when the e-mail is not an address, then forgot-password asks for a valid one', () => {

@@ -27,7 +27,7 @@ const step1 = {
   phone: '555-123-4567',
   email: 'ann@example.com',
   username: 'annlee',
-  password: 'secret',
+  password: 'sunny-harbor-42',
 };
 
 describe('step 1, Your Information', () => {
@@ -49,7 +49,8 @@ describe('step 1, Your Information', () => {
     [{ email: '' }, 'Invalid email address'],
     [{ username: 'an' }, 'Username must be at least 3 characters'],
     [{ username: ' an ' }, 'Username must be at least 3 characters'],
-    [{ password: '12345' }, 'Password must be at least 6 characters'],
+    [{ password: '1234567' }, 'Password must be at least 8 characters'],
+    [{ password: 'Password1' }, 'This password is too common'],
   ])('when %j, then it says %s', (override, message) => {
     expect(firstMessage(surveyStep1Schema.safeParse({ ...step1, ...override }))).toBe(message);
   });

@@ -6,9 +6,32 @@ export const baseEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/warmline'),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /**
+   * A Redis command unanswered this long fails with a 503 instead of hanging the request
+   * (ARCHITECTURE §5, Faults: at most 1 s).
+   */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(50, 'must be at least 50 (ms)')
+    .max(1000, 'must be at most 1000 (ms): a request must not wait longer on Redis')
+    .default(1000),
   AMQP_URL: z.url().default('amqp://guest:guest@127.0.0.1:5672'),
   /** Shared secret that signs the identity the gateway forwards to internal services. */
   IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Sent outbox rows are deleted this many hours after the broker confirmed them. */
+  OUTBOX_SENT_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  /** processed_events rows are kept this many days (at least the delivery limit × the longest retry backoff). */
+  PROCESSED_EVENTS_RETENTION_DAYS: z.coerce.number().positive().default(7),
+  /**
+   * The address internal listeners bind to: internal services, and the gateway's internal port
+   * (/readyz, /metrics, /internal/...). Loopback by default; 0.0.0.0 only on a private network
+   * (docker-compose), never where the internet reaches.
+   */
+  INTERNAL_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, 'must be an address or host name, e.g. 127.0.0.1')
+    .default('127.0.0.1'),
   /** Prefix for every exchange and queue name; tests set a unique one, production none. */
   BUS_NAMESPACE: z.string().regex(/^[a-z0-9_]+$/).optional(),
 };

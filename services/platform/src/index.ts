@@ -5,5 +5,6 @@ export * from './lifecycle';
 export * from './http/app';
 export * from './http/validation';
 export * from './http/identity';
+export * from './http/body-limits';
 export * from './db/index';
 export * from './redis';

@@ -34,17 +34,25 @@ export class ShutdownStack {
   };
 }
 
+/** Signals closer together than this are one request delivered twice, not an impatient operator. */
+const REPEATED_SIGNAL_MS = 1000;
+
 /**
  * Graceful shutdown on SIGTERM/SIGINT: runs the closers in order (HTTP first so no new work
- * arrives, then consumers, then connections) and exits. A second signal exits at once.
+ * arrives, then consumers, then connections) and exits. A second signal exits at once, unless
+ * it comes within a second of the first: Ctrl-C under `make start` reaches a service both from
+ * the terminal and relayed by tsx and the supervisor, and that must still drain gracefully.
  */
 export function onShutdown(log: Logger, closers: Array<[name: string, close: Closer]>): void {
   const stack = new ShutdownStack(log, 'the process');
   for (const [name, close] of [...closers].reverse()) stack.push(name, close);
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const stop = async (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince < REPEATED_SIGNAL_MS) return;
+      process.exit(1);
+    }
+    stoppingSince = Date.now();
     log.info({ signal }, 'shutting down');
     await stack.stop();
     log.info('stopped');
@@ -68,8 +76,19 @@ export async function runService<S extends z.ZodRawShape & { LOG_LEVEL: typeof b
   const config = loadConfig(service, env);
   // S has baseEnv's LOG_LEVEL (the type parameter says so); zod's mapped type does not show it.
   const log = createLogger(service, (config as { LOG_LEVEL: z.infer<typeof baseEnv.LOG_LEVEL> }).LOG_LEVEL);
+  // While starting (e.g. waiting for PostgreSQL or Redis), a stop request ends the process at
+  // once with success: nothing is serving yet, and a supervisor must not take the death by
+  // signal for a crash to restart.
+  const stopWhileStarting = (signal: NodeJS.Signals) => {
+    log.info({ signal }, 'stopped while starting');
+    process.exit(0);
+  };
+  process.on('SIGTERM', stopWhileStarting);
+  process.on('SIGINT', stopWhileStarting);
   try {
     const running = await start(config, log);
+    process.off('SIGTERM', stopWhileStarting);
+    process.off('SIGINT', stopWhileStarting);
     onShutdown(log, [[service, running.stop]]);
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -10,7 +10,7 @@ const stops: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   f = await startBusFixture();
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-consumer-test', namespace: f.namespace });
+  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-consumer-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
   await bus.ready();
   // The handlers' effect: one row per handled deletion (no unique key, so only the
   // consumer's processed_events can keep a second delivery from adding a second row).
@@ -121,6 +121,7 @@ describe('consumer', () => {
       log: f.log,
       connectionName: 'bus-consumer-test-fragile',
       namespace: f.namespace,
+      allowQueuesOutsideTopology: true,
     });
     let consumer: { stop(): Promise<void> } | undefined;
     try {

@@ -24,7 +24,7 @@ const stops: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   f = await startBusFixture();
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-dlq-test', namespace: f.namespace });
+  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-dlq-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
   await bus.ready();
 });
 
@@ -82,7 +82,13 @@ describe('dead-letter queue', () => {
     publishRaw(f, 'user.deleted', envelope, envelope.id);
 
     const letter = await deadLetterFor('dlq-always-throws', envelope.id);
-    expect(letter).toEqual({ id: envelope.id, type: 'user.deleted', attempts: 3, lastError: 'user directory is down' });
+    expect(letter).toEqual({
+      id: envelope.id,
+      type: 'user.deleted',
+      attempts: 3,
+      lastError: 'user directory is down',
+      data: JSON.stringify(envelope.data),
+    });
     expect(flaky.calls.get(envelope.id)).toBe(3);
     // Listing only peeks: the message is still there.
     expect((await listDeadLetters(bus, 'dlq-always-throws')).map((l) => l.id)).toEqual([envelope.id]);

@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, type Envelope, type MessageData } from '@warmline/contracts';
+import { EVENTS_EXCHANGE, type Envelope, type MessageData } from '@warmline/contracts';
 import { createPool, runMigrations, type Pool } from '../src/db/index';
 import { createLogger, type Logger } from '../src/log';
 import { createTestDatabase, requireService, TEST_AMQP_URL, uniqueName, type TestDatabase } from '../src/testing/index';
-import { queueNames } from '../src/bus/topology';
+import { deleteBusNames } from '../src/testing/system';
 
 /**
  * What every bus test file needs: its own migrated database, its own broker namespace, a
@@ -67,13 +67,7 @@ export async function startBusFixture(): Promise<BusFixture> {
     channel,
     consumerQueues,
     async cleanup() {
-      const ch = await connection.createChannel();
-      for (const queue of consumerQueues) {
-        const q = queueNames(queue, name);
-        for (const n of [q.main, q.retry, q.dlq]) await ch.deleteQueue(n);
-      }
-      await ch.deleteExchange(name(EVENTS_EXCHANGE));
-      await ch.deleteExchange(name(COMMANDS_EXCHANGE));
+      await deleteBusNames(namespace, [...consumerQueues]);
       await connection.close();
       // pool.end() resolves before its clients finish closing; the forced DROP DATABASE may
       // then terminate them, which is expected here and must not surface as an error.

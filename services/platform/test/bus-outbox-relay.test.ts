@@ -20,7 +20,12 @@ beforeAll(async () => {
   const throughProxy = new URL(TEST_AMQP_URL);
   throughProxy.hostname = '127.0.0.1';
   throughProxy.port = String(proxy.port);
-  bus = createBus({ url: throughProxy.toString(), log: f.log, connectionName: 'bus-outbox-relay-test', namespace: f.namespace });
+  bus = createBus({ url: throughProxy.toString(), log: f.log, connectionName: 'bus-outbox-relay-test',
+    namespace: f.namespace,
+    // No consumer queue declared at connect, so a command can find nobody bound to receive it.
+    topology: { queues: [] },
+    allowQueuesOutsideTopology: true,
+  });
   await bus.ready();
 
   // An analyst-style tap, on the test's own direct connection, counts what arrives.
@@ -122,7 +127,7 @@ describe('outbox relay', () => {
     }
   });
 
-  it('when a command is written before its worker has a queue, then it waits in the outbox and reaches the worker once the queue exists', async () => {
+  it('when a command is written while no queue is bound to receive it, then it waits in the outbox and reaches the worker once the queue exists', async () => {
     const command = await withTransaction(f.pool, (tx) =>
       enqueue(tx, {
         type: 'email.send',

@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { brokerManifest, COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
 
 /**
  * docker-compose.yml is checked with Debian's docker-compose, which validates and resolves
@@ -12,12 +14,25 @@ import { parse } from 'yaml';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
-const SECRETS = {
+const listed = (
+  JSON.parse(readFileSync(path.join(ROOT, 'infra/services.json'), 'utf8')) as {
+    services: Array<{ name: string; port: number; portEnv: string }>;
+  }
+).services;
+
+/** The broker's users: the operator's admin, one per process of infra/services.json, and the analysts' read-only one. */
+const BROKER_USERS = ['admin', ...listed.map((s) => s.name), 'analyst'];
+const brokerPasswordVar = (user: string) => `RABBITMQ_${user.toUpperCase()}_PASSWORD`;
+
+const SECRETS: Record<string, string> = {
   IDENTITY_SECRET: 'compose-test-identity-secret-0123456789',
   SESSION_SECRET: 'compose-test-session-secret-0123456789',
   ADMIN_USERNAME: 'admin',
   ADMIN_PASSWORD: 'compose-test-password',
   PAYMENT_PROVIDER: 'sandbox',
+  POSTGRES_PASSWORD: 'compose-test-postgres-password',
+  REDIS_PASSWORD: 'compose-test-redis-password',
+  ...Object.fromEntries(BROKER_USERS.map((user) => [brokerPasswordVar(user), `compose-test-broker-${user}-password`])),
 };
 
 interface ComposeService {
@@ -29,6 +44,9 @@ interface ComposeService {
   /** docker-compose 1.x prints host-bound ports in short form ('127.0.0.1:5432:5432/tcp'). */
   ports?: Array<string | { published?: number | string; target: number; host_ip?: string }>;
   environment?: Record<string, string | null>;
+  command?: string[] | string;
+  entrypoint?: string[] | string;
+  volumes?: Array<string | { source?: string; target: string }>;
 }
 
 function dockerCompose(args: string[], env: Record<string, string>) {
@@ -55,11 +73,21 @@ function resolvedConfig(): Record<string, ComposeService> {
 /** Services that run once and exit (migrations, seeds) are marked with this label. */
 const isOneShot = (s: ComposeService) => s.labels?.['com.warmline.one-shot'] === 'true';
 
-const listed = (
-  JSON.parse(readFileSync(path.join(ROOT, 'infra/services.json'), 'utf8')) as {
-    services: Array<{ name: string; port: number; portEnv: string }>;
-  }
-).services;
+/** Every published port as service:port with the address it binds to ('' = every interface). */
+function publishedPorts(services: Record<string, ComposeService>) {
+  const published = (p: string | { published?: number | string; host_ip?: string }) => {
+    if (typeof p !== 'string') return { hostIp: p.host_ip ?? '', port: String(p.published) };
+    const parts = p.replace(/\/\w+$/, '').split(':');
+    return parts.length === 3 ? { hostIp: parts[0]!, port: parts[1]! } : { hostIp: '', port: parts[0]! };
+  };
+  return Object.entries(services).flatMap(([name, s]) => (s.ports ?? []).map(published).map((p) => ({ name, ...p })));
+}
+
+const urlOf = (service: ComposeService | undefined, variable: string) => {
+  const value = service?.environment?.[variable];
+  expect(value, variable).toBeTruthy();
+  return new URL(value!);
+};
 
 describe('docker-compose.yml', () => {
   it('when resolved by docker-compose config with the secrets set, then it is valid', () => {
@@ -69,11 +97,14 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('when a secret is missing, then docker-compose refuses the file and names the variable', () => {
-    const { IDENTITY_SECRET: _left, ...rest } = SECRETS;
-    const result = dockerCompose(['-f', COMPOSE_FILE, 'config'], rest);
-    expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('IDENTITY_SECRET');
+  it.each(Object.keys(SECRETS))('when %s is missing or empty, then docker-compose refuses the file and names it', (secret) => {
+    const { [secret]: _left, ...rest } = SECRETS;
+    const missing = dockerCompose(['-f', COMPOSE_FILE, 'config'], rest);
+    expect(missing.status).not.toBe(0);
+    expect(missing.stderr).toContain(secret);
+    const empty = dockerCompose(['-f', COMPOSE_FILE, 'config'], { ...rest, [secret]: '' });
+    expect(empty.status).not.toBe(0);
+    expect(empty.stderr).toContain(secret);
   });
 
   it('when read, then every long-running service has a healthcheck', () => {
@@ -97,20 +128,62 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('when read, then only the gateway and the operator UIs are published beyond loopback', () => {
+  it('when read, then no published port other than the gateway binds to every interface (the rest on 127.0.0.1 only)', () => {
+    const ports = publishedPorts(resolvedConfig());
+    // The operator UIs are published, on loopback, for an ssh tunnel.
+    expect(ports.map((p) => `${p.name}:${p.port}`)).toEqual(expect.arrayContaining(['mailpit:8025', 'rabbitmq:15672']));
+    const beyondLoopback = ports.filter((p) => p.hostIp !== '127.0.0.1').map((p) => `${p.name}:${p.port}`);
+    expect(beyondLoopback).toEqual(['gateway:3000']);
+  });
+
+  it('when resolved, then no credential is a default one: no guest anywhere, PostgreSQL and Redis with their passwords', () => {
     const services = resolvedConfig();
-    const published = (p: string | { published?: number | string; host_ip?: string }) => {
-      if (typeof p !== 'string') return { hostIp: p.host_ip, port: String(p.published) };
-      const parts = p.replace(/\/\w+$/, '').split(':');
-      return parts.length === 3 ? { hostIp: parts[0], port: parts[1] } : { hostIp: undefined, port: parts[0] };
-    };
-    const public_ = Object.entries(services).flatMap(([name, s]) =>
-      (s.ports ?? [])
-        .map(published)
-        .filter((p) => p.hostIp !== '127.0.0.1')
-        .map((p) => `${name}:${p.port}`),
-    );
-    expect(public_.sort()).toEqual(['gateway:3000', 'mailpit:8025', 'rabbitmq:15672']);
+    expect(JSON.stringify(services)).not.toMatch(/guest/i);
+
+    const postgres = services.postgres!;
+    expect(postgres.environment?.POSTGRES_PASSWORD).toBe(SECRETS.POSTGRES_PASSWORD);
+    expect(postgres.environment?.POSTGRES_HOST_AUTH_METHOD ?? 'scram-sha-256').not.toBe('trust');
+
+    const redisCommand = JSON.stringify(services.redis?.command ?? '');
+    expect(redisCommand).toContain('--requirepass');
+    expect(redisCommand).toContain('REDIS_PASSWORD');
+    expect(services.redis?.environment?.REDIS_PASSWORD).toBe(SECRETS.REDIS_PASSWORD);
+    expect(redisCommand).toMatch(/--appendonly"?,?\s*"?yes/);
+
+    for (const { name } of listed) {
+      const database = urlOf(services[name], 'DATABASE_URL');
+      expect(decodeURIComponent(database.password), `${name} DATABASE_URL`).toBe(SECRETS.POSTGRES_PASSWORD);
+      const redis = urlOf(services[name], 'REDIS_URL');
+      expect(decodeURIComponent(redis.password), `${name} REDIS_URL`).toBe(SECRETS.REDIS_PASSWORD);
+    }
+  });
+
+  it('when resolved, then each service reaches RabbitMQ as its own user with its own password', () => {
+    const services = resolvedConfig();
+    const users = listed.map(({ name }) => {
+      const amqp = urlOf(services[name], 'AMQP_URL');
+      expect(amqp.hostname).toBe('rabbitmq');
+      expect(decodeURIComponent(amqp.username), `${name} AMQP_URL`).toBe(name);
+      expect(decodeURIComponent(amqp.password), `${name} AMQP_URL`).toBe(SECRETS[brokerPasswordVar(name)]);
+      return amqp.username;
+    });
+    expect(new Set(users).size).toBe(listed.length);
+    // The broker gets every user's password to load into its definitions, and nothing else sets its users.
+    const rabbitmq = services.rabbitmq!;
+    for (const user of BROKER_USERS) expect(rabbitmq.environment?.[brokerPasswordVar(user)], user).toBe(SECRETS[brokerPasswordVar(user)]);
+    expect(rabbitmq.environment?.RABBITMQ_DEFAULT_USER).toBeUndefined();
+  });
+
+  it('when read, then RabbitMQ keeps loopback_users at its default (guest, where it exists, only from localhost) and loads its users from the definitions', () => {
+    const confs = readdirSync(path.join(ROOT, 'infra/rabbitmq'))
+      .filter((f) => f.endsWith('.conf'))
+      .map((f) => readFileSync(path.join(ROOT, 'infra/rabbitmq', f), 'utf8').replace(/^\s*#.*$/gm, ''));
+    const conf = confs.join('\n');
+    expect(conf).not.toMatch(/loopback_users\s*=\s*none/);
+    expect(conf).not.toMatch(/loopback_users\.guest\s*=\s*false/);
+    // The image's own 10-defaults.conf sets loopback_users.guest = false; ours puts the default back.
+    expect(conf).toMatch(/loopback_users\.guest\s*=\s*true/);
+    expect(conf).toMatch(/^\s*load_definitions\s*=/m);
   });
 });
 
@@ -120,5 +193,113 @@ describe('infra/services.json', () => {
       .filter((dir) => existsSync(path.join(ROOT, 'services', dir, 'src/main.ts')))
       .sort();
     expect(listed.map((s) => s.name).sort()).toEqual(withMain);
+  });
+});
+
+interface Definitions {
+  users: Array<{ name: string; password?: string; password_hash?: string; tags: string }>;
+  vhosts: Array<{ name: string }>;
+  permissions: Array<{ user: string; vhost: string; configure: string; write: string; read: string }>;
+}
+
+describe('infra/rabbitmq: the broker users', () => {
+  const readDefinitions = () =>
+    JSON.parse(readFileSync(path.join(ROOT, 'infra/rabbitmq/definitions.json'), 'utf8')) as Definitions;
+  const permissionsOf = (user: string) => {
+    const found = readDefinitions().permissions.filter((p) => p.user === user);
+    expect(found.map((p) => p.vhost), user).toEqual(['/']);
+    // RabbitMQ matches these unanchored, as JavaScript does; '' grants nothing.
+    const grants = (regex: string) => (name: string) => regex !== '' && new RegExp(regex).test(name);
+    return { configure: grants(found[0]!.configure), write: grants(found[0]!.write), read: grants(found[0]!.read) };
+  };
+  /** Every exchange and queue the services declare (platform/bus/topology.ts), without a namespace. */
+  const serviceQueues = [...brokerManifest.queues, ...brokerManifest.retiredQueues].flatMap(({ queue }) =>
+    ['', '.retry', '.dlq', '.migrating'].map((suffix) => `${queue}${suffix}`),
+  );
+  const layout = [...brokerManifest.exchanges.map((e) => e.name), 'warmline.unrouted', ...serviceQueues];
+
+  it('when read, then the users are the admin, one per service and the analyst, each password from its own variable, guest nowhere', () => {
+    const definitions = readDefinitions();
+    expect(definitions.users.map((u) => u.name).sort()).toEqual([...BROKER_USERS].sort());
+    for (const user of definitions.users) {
+      expect(user.password, user.name).toBe(`\${${brokerPasswordVar(user.name)}}`);
+      expect(user.password_hash, user.name).toBeUndefined();
+      expect(user.tags, user.name).toBe(user.name === 'admin' ? 'administrator' : '');
+    }
+    expect(JSON.stringify(definitions)).not.toMatch(/guest/i);
+    expect(definitions.vhosts.map((v) => v.name)).toEqual(['/']);
+  });
+
+  it('when read, then every service may declare, publish to and consume the whole layout, and none touches the analysts\' queues', () => {
+    for (const { name } of listed) {
+      const may = permissionsOf(name);
+      for (const resource of layout) {
+        expect(may.configure(resource), `${name} configure ${resource}`).toBe(true);
+        expect(may.write(resource), `${name} write ${resource}`).toBe(true);
+        expect(may.read(resource), `${name} read ${resource}`).toBe(true);
+      }
+      // Retries, dead letters and queue migrations go through the default exchange.
+      expect(may.write('amq.default'), `${name} write amq.default`).toBe(true);
+      for (const check of [may.configure, may.write, may.read]) expect(check('analyst.tap'), name).toBe(false);
+    }
+  });
+
+  it('when read, then the analyst reads warmline.events through its own analyst.* queues and can neither publish nor read commands or a service queue', () => {
+    const may = permissionsOf('analyst');
+    expect(may.read(EVENTS_EXCHANGE)).toBe(true);
+    for (const own of ['analyst.tap', 'analyst.alice-dashboard']) {
+      expect(may.configure(own), own).toBe(true);
+      expect(may.write(own), own).toBe(true); // binding its queue needs write on the queue
+      expect(may.read(own), own).toBe(true);
+    }
+    for (const resource of [...layout, 'amq.default', 'amq.topic', 'amq.gen-x']) {
+      expect(may.configure(resource), `configure ${resource}`).toBe(false);
+      expect(may.write(resource), `write ${resource}`).toBe(false);
+      if (resource !== EVENTS_EXCHANGE) expect(may.read(resource), `read ${resource}`).toBe(false);
+    }
+    expect(may.read(COMMANDS_EXCHANGE)).toBe(false);
+  });
+
+  it('when docker-compose starts RabbitMQ, then its entrypoint writes the definitions with the passwords from the environment, readable by the broker only', () => {
+    const services = resolvedConfig();
+    const rabbitmq = services.rabbitmq!;
+    expect(JSON.stringify(rabbitmq.entrypoint)).toContain('entrypoint.sh');
+    expect(JSON.stringify(rabbitmq.command)).toContain('rabbitmq-server');
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wl-rabbitmq-defs-'));
+    try {
+      const out = path.join(dir, 'definitions.json');
+      const passwords = Object.fromEntries(BROKER_USERS.map((user) => [brokerPasswordVar(user), SECRETS[brokerPasswordVar(user)]!]));
+      const render = (env: Record<string, string>) =>
+        spawnSync('bash', ['infra/rabbitmq/entrypoint.sh', 'true'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          env: {
+            PATH: process.env.PATH ?? '',
+            WARMLINE_DEFINITIONS_TEMPLATE: path.join(ROOT, 'infra/rabbitmq/definitions.json'),
+            WARMLINE_DEFINITIONS_FILE: out,
+            ...env,
+          },
+        });
+
+      const ok = render(passwords);
+      expect(ok.stderr).toBe('');
+      expect(ok.status).toBe(0);
+      const rendered = JSON.parse(readFileSync(out, 'utf8')) as Definitions;
+      for (const user of rendered.users) expect(user.password, user.name).toBe(SECRETS[brokerPasswordVar(user.name)]);
+      expect(statSync(out).mode & 0o077).toBe(0);
+
+      const { RABBITMQ_ANALYST_PASSWORD: _left, ...withoutAnalyst } = passwords;
+      const missing = render(withoutAnalyst);
+      expect(missing.status).not.toBe(0);
+      expect(missing.stderr).toContain('RABBITMQ_ANALYST_PASSWORD');
+
+      // A password goes into a URL (AMQP_URL) and into JSON: only URL-safe characters.
+      const unsafe = render({ ...passwords, RABBITMQ_ORDERS_PASSWORD: 'has"quote/and@at-0123456789' });
+      expect(unsafe.status).not.toBe(0);
+      expect(unsafe.stderr).toContain('RABBITMQ_ORDERS_PASSWORD');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

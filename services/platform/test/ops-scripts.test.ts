@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,40 @@ describe('infra/scripts/env.sh', () => {
 
     const second = run('infra/scripts/env.sh', printEnv, { WARMLINE_ENV_FILE: file });
     expect(second.stdout).toBe(first.stdout);
+  });
+
+  it('when run, then it never writes ALLOW_TEST_PAYMENTS (production takes test payments only when an operator sets it)', async () => {
+    const file = path.join(dir, 'no-test-payments.env');
+    const result = run('infra/scripts/env.sh', ['bash', '-c', 'printf "%s" "${ALLOW_TEST_PAYMENTS-unset}"'], { WARMLINE_ENV_FILE: file });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('unset');
+    expect(await readFile(file, 'utf8')).not.toMatch(/^\s*(export\s+)?ALLOW_TEST_PAYMENTS\s*=/m);
+  });
+
+  it('when its file is given to docker-compose, then every secret the compose file requires is there', () => {
+    const file = path.join(dir, 'compose.env');
+    expect(run('infra/scripts/env.sh', [], { WARMLINE_ENV_FILE: file }).status).toBe(0);
+    const config = run('docker-compose', ['-f', 'docker-compose.yml', '--env-file', file, 'config', '--quiet'], {});
+    expect(config.stderr).toBe('');
+    expect(config.status).toBe(0);
+  });
+
+  it('when a file written before the compose secrets existed is used, then the missing ones are added and nothing else changes', async () => {
+    const file = path.join(dir, 'older.env');
+    const older = 'IDENTITY_SECRET=old-identity\nSESSION_SECRET=old-session\nADMIN_USERNAME=admin\nADMIN_PASSWORD=old-admin-pw\nPAYMENT_PROVIDER=sandbox\n';
+    await writeFile(file, older, { mode: 0o600 });
+    const result = run('infra/scripts/env.sh', ['bash', '-c', 'printf "%s\\n" "$ADMIN_PASSWORD" "$POSTGRES_PASSWORD" "$RABBITMQ_ANALYST_PASSWORD"'], { WARMLINE_ENV_FILE: file });
+    expect(result.status).toBe(0);
+    const [adminPassword, postgresPassword, analystPassword] = result.stdout.trim().split('\n');
+    expect(adminPassword).toBe('old-admin-pw');
+    expect(postgresPassword).toMatch(/^[0-9a-f]{32,}$/);
+    expect(analystPassword).toMatch(/^[0-9a-f]{32,}$/);
+    const now = await readFile(file, 'utf8');
+    expect(now.startsWith(older)).toBe(true);
+    expect(now).not.toMatch(/^\s*(export\s+)?ALLOW_TEST_PAYMENTS\s*=/m);
+    const config = run('docker-compose', ['-f', 'docker-compose.yml', '--env-file', file, 'config', '--quiet'], {});
+    expect(config.stderr).toBe('');
+    expect(config.status).toBe(0);
   });
 
   it('when a variable is already set in the shell, then the shell value wins over the file', () => {

@@ -1,6 +1,8 @@
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
+import { UNROUTED_QUEUE } from '@warmline/contracts';
 import type { Logger } from '../log';
-import { assertExchanges } from './topology';
+import { BusMetrics } from './metrics';
+import { declareTopology, MANIFEST_TOPOLOGY, type Topology, type TopologyQueue } from './topology';
 
 export interface BusOptions {
   url: string;
@@ -10,16 +12,27 @@ export interface BusOptions {
   /** Prefixes every exchange and queue name; tests pass a unique one, production none. */
   namespace?: string;
   heartbeatSeconds?: number;
+  /** The layout declared at every connect; the broker manifest of contracts by default. */
+  topology?: Topology;
+  /**
+   * Whether a consumer may use a queue the layout does not name (declared when it starts).
+   * Only tests that make up queues say yes; a service's queues are all in the manifest.
+   */
+  allowQueuesOutsideTopology?: boolean;
+  /** Where the bus's metrics are registered; a registry of its own when not given. */
+  metrics?: BusMetrics;
 }
 
 export interface Bus {
-  /** Resolves once the first connection is made and the two exchanges are asserted. */
+  /** Resolves once the first connection is made and the whole layout (manifest) is declared. */
   ready(): Promise<void>;
   /** For /readyz: throws when not connected. */
   ping(): Promise<void>;
   close(): Promise<void>;
   /** Applies the namespace to an exchange or queue name. */
   name(base: string): string;
+  /** The outbox, relay, consumer and DLQ figures for /metrics. */
+  readonly metrics: BusMetrics;
 }
 
 /** What the relay, consumers and DLQ tools need beyond the public Bus. */
@@ -32,6 +45,8 @@ export interface BusInternals {
   /** A fresh channel on the live connection, waiting for the first connection if needed. */
   openChannel(): Promise<Channel>;
   openConfirmChannel(): Promise<ConfirmChannel>;
+  /** The layout entry of a consumer queue; undefined when the layout has none (and allows that). */
+  topologyQueue(queue: string): TopologyQueue | undefined;
 }
 
 const internalsByBus = new WeakMap<Bus, BusInternals>();
@@ -55,6 +70,19 @@ export function createBus(options: BusOptions): Bus {
   const name = (base: string) => (namespace ? `${namespace}.${base}` : base);
   const url = withHeartbeat(options.url, options.heartbeatSeconds ?? 15);
   const where = describe(options.url);
+  const topology = options.topology ?? MANIFEST_TOPOLOGY;
+  const metrics = options.metrics ?? new BusMetrics();
+  // What no queue was bound to: visible in /metrics, so a missing binding does not go unseen.
+  metrics.watchQueueDepth(name(UNROUTED_QUEUE), async () => {
+    if (!current) throw new Error('not connected');
+    const ch = await current.createChannel();
+    ch.on('error', () => undefined);
+    try {
+      return (await ch.checkQueue(name(UNROUTED_QUEUE))).messageCount;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  });
 
   let current: ChannelModel | undefined;
   let closed = false;
@@ -88,9 +116,7 @@ export function createBus(options: BusOptions): Bus {
       connection.on('blocked', (reason: string) => log.warn({ reason }, 'RabbitMQ blocked this connection'));
       connection.on('unblocked', () => log.info('RabbitMQ unblocked this connection'));
       connection.on('close', () => onLost(connection!));
-      const channel = quiet(await connection.createChannel());
-      await assertExchanges(channel, name);
-      await channel.close();
+      await declareTopology(connection, name, topology, log);
     } catch (err) {
       log.warn({ err, broker: where, attempt: failures + 1 }, 'cannot connect to RabbitMQ');
       await connection?.close().catch(() => undefined);
@@ -158,6 +184,7 @@ export function createBus(options: BusOptions): Bus {
       return closing;
     },
     name,
+    metrics,
   };
 
   internalsByBus.set(bus, {
@@ -169,6 +196,11 @@ export function createBus(options: BusOptions): Bus {
     },
     openChannel: () => openChannel((c) => c.createChannel()),
     openConfirmChannel: () => openChannel((c) => c.createConfirmChannel()),
+    topologyQueue(queue) {
+      const entry = topology.queues.find((q) => q.queue === queue);
+      if (entry || options.allowQueuesOutsideTopology) return entry;
+      throw new Error(`Queue ${queue} is not in the broker manifest (services/contracts/src/broker-manifest.ts)`);
+    },
   });
 
   void connect();

@@ -1,5 +1,6 @@
 import type { ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import {
+  carriesSecret,
   envelopeSchema,
   messageSchema,
   type Envelope,
@@ -7,9 +8,18 @@ import {
   type MessageType,
 } from '@warmline/contracts';
 import type { Pool, PoolClient } from '../db/index';
+import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
-import { assertConsumerQueues, ATTEMPTS_HEADER, ERROR_HEADER, queueNames, republishOptions } from './topology';
+import { HandlerGate, poolPermits } from './handler-gate';
+import {
+  ATTEMPTS_HEADER,
+  declareConsumerQueue,
+  ERROR_HEADER,
+  queueNames,
+  REDACTED_HEADER,
+  republishOptions,
+} from './topology';
 
 export interface HandlerContext {
   envelope: Envelope;
@@ -41,33 +51,62 @@ export interface ConsumerOptions {
   log: Logger;
   /** Unacknowledged messages RabbitMQ may hand us at once (100–300). */
   prefetch?: number;
-  /** Deliveries before a failing message goes to the DLQ. */
+  /** Handler failures (thrown errors) before a message goes to the DLQ. */
   maxAttempts?: number;
+  /**
+   * Handler runs that never finished (the process died, the channel went) before a message
+   * goes to the DLQ: the delivery limit of a message that kills its consumer.
+   */
+  maxDeliveries?: number;
   /** Wait before retry n is the n-th entry (the last one repeats). */
   retryDelaysMs?: number[];
 }
 
-const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000];
+export const DEFAULT_MAX_ATTEMPTS = 5;
+export const DEFAULT_MAX_DELIVERIES = 5;
+export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000];
+/** Waits while PostgreSQL is away: short at first, capped so a long outage costs little. */
+const DEPENDENCY_WAIT_MS = { first: 250, max: 5_000 };
 
 type Parsed =
   | { ok: true; envelope: Envelope; subscription: Subscription }
   | { ok: false; reason: string };
 
+/** What one run of a message came to. */
+type Outcome =
+  | { kind: 'done'; duplicate: boolean }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'over-delivery-limit'; starts: number }
+  | { kind: 'dependency-away'; error: unknown };
+
 /**
- * Consumes one durable queue (ARCHITECTURE §3). For each message, in one transaction: record
- * `processed_events(queue, id)` and run the handler, so a redelivery is a no-op. A failure is
- * retried through `Q.retry` with backoff, then dead-lettered to `Q.dlq`; a message that
- * cannot be parsed goes to the DLQ at once, because retrying it cannot help.
+ * Consumes one durable queue of the broker manifest (ARCHITECTURE §3). For each message, in
+ * one transaction: record `processed_events(queue, id)` and run the handler, so a redelivery
+ * is a no-op.
+ *
+ * - A handler that throws is retried through `Q.retry` with backoff, then dead-lettered.
+ * - PostgreSQL being away (no connection, a connection cut mid-handler, the pool timing out)
+ *   is not the handler's failure: the message is held and tried again once the database
+ *   answers, and never counts toward dead-lettering.
+ * - At most as many handlers run as the pool can serve (poolPermits), so messages waiting for
+ *   a connection wait in memory rather than time out of the pool.
+ * - A message that comes back unacknowledged (its consumer died mid-handler) runs alone, and
+ *   each such run is counted in delivery_attempts first: after `maxDeliveries` it is
+ *   dead-lettered, so a message that kills its process cannot do so forever, and messages that
+ *   were merely in flight beside it are not blamed.
+ * - A message that cannot be parsed goes to the DLQ at once, because retrying it cannot help.
  */
 export async function startConsumer(options: ConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const { bus, pool, queue, subscriptions } = options;
   const prefetch = options.prefetch ?? 100;
-  const maxAttempts = options.maxAttempts ?? 5;
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const maxDeliveries = options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES;
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   if (!Number.isInteger(prefetch) || prefetch < 100 || prefetch > 300) {
     throw new RangeError(`prefetch must be an integer from 100 to 300, got ${prefetch}`);
   }
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be at least 1');
+  if (!Number.isInteger(maxDeliveries) || maxDeliveries < 1) throw new RangeError('maxDeliveries must be at least 1');
   if (retryDelays.length === 0) throw new RangeError('retryDelaysMs must not be empty');
 
   const byType = new Map<string, Subscription>();
@@ -75,20 +114,33 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     if (byType.has(s.type)) throw new Error(`${queue} subscribes to ${s.type} twice`);
     byType.set(s.type, s);
   }
+  const internals = internalsOf(bus);
+  const declared = internals.topologyQueue(queue);
+  if (declared) {
+    const manifestTypes = [...declared.messages].sort().join(', ');
+    const handledTypes = [...byType.keys()].sort().join(', ');
+    if (manifestTypes !== handledTypes) {
+      throw new Error(`${queue} handles [${handledTypes}] but the broker manifest binds it to [${manifestTypes}]`);
+    }
+  }
   const names = queueNames(queue, bus.name);
   const log = options.log.child({ component: 'consumer', queue });
-  const internals = internalsOf(bus);
+  const metrics = bus.metrics;
+  const permits = poolPermits(pool);
+  const gate = new HandlerGate();
 
   let stopped = false;
   let channel: ConfirmChannel | undefined;
   let consumerTag: string | undefined;
   let attaching: Promise<void> | undefined;
   const inFlight = new Set<Promise<void>>();
+  const wakeSleepers = new Set<() => void>();
 
-  /** Declares the queues and starts consuming on `connection`, unless already doing so. */
+  /** Starts consuming on `connection` (the bus has declared the manifest's queues), unless already doing so. */
   function attach(connection: ChannelModel): Promise<void> {
     if (stopped || channel || attaching) return attaching ?? Promise.resolve();
     attaching = (async () => {
+      if (!declared) await declareConsumerQueue(connection, bus.name, { queue, messages: [...byType.keys()] }, log);
       const ch = await connection.createConfirmChannel();
       ch.on('error', (err: Error) => log.warn({ err }, 'consumer channel error'));
       ch.on('close', () => {
@@ -102,7 +154,6 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
         }
       });
       try {
-        await assertConsumerQueues(ch, bus.name, queue, subscriptions.map((s) => s.type));
         await ch.prefetch(prefetch);
       } catch (err) {
         await ch.close().catch(() => undefined);
@@ -111,11 +162,13 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       channel = ch;
       const reply = await ch.consume(names.main, (msg) => {
         if (!msg) return; // cancelled by the broker (queue deleted); close handler re-attaches
-        const work = handle(ch, msg).finally(() => inFlight.delete(work));
+        const work = handle(ch, msg)
+          .catch((err: unknown) => log.error({ err }, 'message handling failed unexpectedly; it will be redelivered'))
+          .finally(() => inFlight.delete(work));
         inFlight.add(work);
       });
       consumerTag = reply.consumerTag;
-      log.info({ prefetch }, 'consuming');
+      log.info({ prefetch, handlersAtOnce: permits.size }, 'consuming');
     })().finally(() => {
       attaching = undefined;
     });
@@ -132,48 +185,111 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     const parsed = parse(msg);
     if (!parsed.ok) {
       log.warn({ reason: parsed.reason, messageId: msg.properties.messageId }, 'unparseable message dead-lettered');
+      metrics.consumerMessages.inc({ queue, outcome: 'dead_lettered' });
       return forward(ch, msg, names.dlq, { [ATTEMPTS_HEADER]: failedBefore + 1, [ERROR_HEADER]: parsed.reason });
     }
-    const { envelope, subscription } = parsed;
+    const { envelope } = parsed;
     const handlerLog = log.child({ correlationId: envelope.correlationId, eventId: envelope.id, type: envelope.type });
-    let error: unknown;
-    const client = await pool.connect().catch((err: unknown) => {
-      error = err;
-      return undefined;
-    });
-    if (client) {
-      try {
-        await client.query('BEGIN');
-        const fresh = await client.query(
-          'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-          [queue, envelope.id],
-        );
-        if (fresh.rowCount === 0) {
-          await client.query('COMMIT');
-          handlerLog.debug('duplicate delivery ignored');
-        } else {
-          await subscription.handler(envelope.data, { envelope, db: client, log: handlerLog });
-          await client.query('COMMIT');
-          handlerLog.debug('handled');
-        }
-      } catch (err) {
-        error = err;
-        await client.query('ROLLBACK').catch(() => undefined);
-      } finally {
-        client.release();
-      }
-    }
-    if (error === undefined) return ack(ch, msg);
+    // A message back from a consumer that died (or lost its channel) runs alone, so that if
+    // it is what kills the process, nothing else is caught in the crash again.
+    const redelivered = msg.fields.redelivered;
+    const outcome = await (redelivered ? gate.alone(() => runUntilAnswered(parsed, true)) : gate.together(() => runUntilAnswered(parsed, false)));
+    if (outcome === undefined) return; // stopping: left unacknowledged, so it is redelivered
 
+    if (outcome.kind === 'done') {
+      metrics.consumerMessages.inc({ queue, outcome: outcome.duplicate ? 'duplicate' : 'processed' });
+      if (outcome.duplicate) handlerLog.debug('duplicate delivery ignored');
+      return ack(ch, msg);
+    }
+    if (outcome.kind === 'over-delivery-limit') {
+      const reason = `delivery limit: delivered ${outcome.starts + 1} times without finishing (its handler may be killing the process)`;
+      handlerLog.error({ starts: outcome.starts }, 'message over its delivery limit; dead-lettered');
+      metrics.consumerMessages.inc({ queue, outcome: 'dead_lettered' });
+      return forward(ch, msg, names.dlq, { [ATTEMPTS_HEADER]: failedBefore, [ERROR_HEADER]: reason }, {}, envelope);
+    }
+    if (outcome.kind === 'dependency-away') return; // only when stopping mid-wait; redelivered later
+
+    const error = outcome.error;
     const attempts = failedBefore + 1;
     const reason = error instanceof Error ? error.message : String(error);
+    metrics.consumerMessages.inc({ queue, outcome: 'failed' });
     if (attempts >= maxAttempts) {
       handlerLog.error({ err: error, attempts }, 'handler failed for the last time; message dead-lettered');
-      return forward(ch, msg, names.dlq, { [ATTEMPTS_HEADER]: attempts, [ERROR_HEADER]: reason });
+      metrics.consumerMessages.inc({ queue, outcome: 'dead_lettered' });
+      return forward(ch, msg, names.dlq, { [ATTEMPTS_HEADER]: attempts, [ERROR_HEADER]: reason }, {}, envelope);
     }
     const delay = retryDelays[Math.min(attempts, retryDelays.length) - 1]!;
     handlerLog.warn({ err: error, attempts, retryInMs: delay }, 'handler failed; will retry');
+    metrics.consumerMessages.inc({ queue, outcome: 'retried' });
     return forward(ch, msg, names.retry, { [ATTEMPTS_HEADER]: attempts, [ERROR_HEADER]: reason }, { expiration: String(delay) });
+  }
+
+  /**
+   * Runs the message until it has an answer that does not depend on PostgreSQL being there:
+   * while the database is away it waits and tries again. Undefined when stopped meanwhile.
+   */
+  async function runUntilAnswered(parsed: Extract<Parsed, { ok: true }>, redelivered: boolean): Promise<Outcome | undefined> {
+    let wait = DEPENDENCY_WAIT_MS.first;
+    for (;;) {
+      if (stopped) return undefined;
+      const outcome = await permits.use(() => runOnce(parsed, redelivered));
+      if (outcome.kind !== 'dependency-away') return outcome;
+      metrics.consumerMessages.inc({ queue, outcome: 'waited' });
+      log.warn({ err: outcome.error, retryInMs: wait }, 'PostgreSQL is away; holding the message until it answers');
+      await sleep(wait);
+      wait = Math.min(wait * 2, DEPENDENCY_WAIT_MS.max);
+    }
+  }
+
+  async function runOnce({ envelope, subscription }: Extract<Parsed, { ok: true }>, redelivered: boolean): Promise<Outcome> {
+    let client: PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      // Every way of not getting a connection (refused, timed out) is the database's absence.
+      return { kind: 'dependency-away', error };
+    }
+    const handlerLog = log.child({ correlationId: envelope.correlationId, eventId: envelope.id, type: envelope.type });
+    const started = process.hrtime.bigint();
+    let inTransaction = false;
+    try {
+      if (redelivered) {
+        const done = await client.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [queue, envelope.id]);
+        if (done.rowCount) return { kind: 'done', duplicate: true };
+        // Committed on its own before the handler runs, so a run that kills the process still counts.
+        const { rows } = await client.query<{ starts: number }>(
+          `INSERT INTO delivery_attempts (consumer, event_id) VALUES ($1, $2)
+           ON CONFLICT (consumer, event_id) DO UPDATE SET starts = delivery_attempts.starts + 1, last_started_at = now()
+           RETURNING starts`,
+          [queue, envelope.id],
+        );
+        const starts = rows[0]!.starts;
+        if (starts > maxDeliveries) return { kind: 'over-delivery-limit', starts };
+      }
+      await client.query('BEGIN');
+      inTransaction = true;
+      const fresh = await client.query(
+        'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [queue, envelope.id],
+      );
+      if (fresh.rowCount === 0) {
+        await client.query('COMMIT');
+        return { kind: 'done', duplicate: true };
+      }
+      await subscription.handler(envelope.data, { envelope, db: client, log: handlerLog });
+      if (redelivered) await client.query('DELETE FROM delivery_attempts WHERE consumer = $1 AND event_id = $2', [queue, envelope.id]);
+      await client.query('COMMIT');
+      metrics.handlerSeconds.observe({ queue }, Number(process.hrtime.bigint() - started) / 1e9);
+      handlerLog.debug('handled');
+      return { kind: 'done', duplicate: false };
+    } catch (error) {
+      if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
+      metrics.handlerSeconds.observe({ queue }, Number(process.hrtime.bigint() - started) / 1e9);
+      if (unavailableDependency(error) === 'postgres') return { kind: 'dependency-away', error };
+      return { kind: 'failed', error };
+    } finally {
+      client.release();
+    }
   }
 
   function parse(msg: ConsumeMessage): Parsed {
@@ -197,7 +313,9 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
 
   /**
    * Moves the message to the retry queue or DLQ: the original is acked only after the broker
-   * confirms the copy, so a crash in between redelivers it rather than losing it.
+   * confirms the copy, so a crash in between redelivers it rather than losing it. A message
+   * that holds a secret goes to the DLQ without its data (it is never replayed: a reset link
+   * that could not be sent is asked for again).
    */
   async function forward(
     ch: ConfirmChannel,
@@ -205,10 +323,16 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     to: string,
     headers: Record<string, unknown>,
     extra: Options.Publish = {},
+    envelope?: Envelope,
   ): Promise<void> {
+    let content = msg.content;
+    if (to === names.dlq && envelope && carriesSecret(envelope.type as MessageType, envelope.data)) {
+      content = Buffer.from(JSON.stringify({ ...envelope, data: { redacted: 'held a secret; removed when dead-lettered' } }));
+      headers = { ...headers, [REDACTED_HEADER]: true };
+    }
     try {
       await new Promise<void>((resolve, reject) => {
-        ch.sendToQueue(to, msg.content, { ...republishOptions(msg, headers), ...extra }, (err: unknown) =>
+        ch.sendToQueue(to, content, { ...republishOptions(msg, headers), ...extra }, (err: unknown) =>
           err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(),
         );
       });
@@ -228,6 +352,26 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     }
   }
 
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        wakeSleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wakeSleepers.add(done);
+    });
+  }
+
+  const unwatchDlq = metrics.watchQueueDepth(names.dlq, async () => {
+    const ch = await internals.openChannel();
+    try {
+      return (await ch.checkQueue(names.dlq)).messageCount;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  });
   const unregister = internals.onConnect(attach);
   if (internals.connection()) await attach(internals.connection()!);
 
@@ -236,6 +380,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       if (stopped) return;
       stopped = true;
       unregister();
+      unwatchDlq();
+      for (const wake of [...wakeSleepers]) wake();
       await attaching?.catch(() => undefined);
       const ch = channel;
       if (ch && consumerTag) await ch.cancel(consumerTag).catch(() => undefined);

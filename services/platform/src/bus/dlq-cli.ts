@@ -65,7 +65,12 @@ function formatList(dlq: string, letters: DeadLetter[]): string {
   if (letters.length === 0) return `${dlq} is empty\n`;
   const rows = [['ID', 'TYPE', 'ATTEMPTS', 'LAST ERROR'], ...letters.map((l) => [l.id, l.type, String(l.attempts), l.lastError])];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const lines = rows.map((r) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd());
+  const lines = rows.map((r, n) => {
+    const line = r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd();
+    const data = n === 0 ? '' : letters[n - 1]!.data;
+    // The data on its own indented line, cut short: enough to decide on a replay.
+    return data ? `${line}\n    data: ${data.length > 300 ? `${data.slice(0, 300)}…` : data}` : line;
+  });
   const more = letters.length === LIST_LIMIT ? ` (showing the first ${LIST_LIMIT})` : '';
   return `${letters.length} dead letter(s) in ${dlq}${more}\n${lines.join('\n')}\n`;
 }

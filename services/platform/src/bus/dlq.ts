@@ -1,12 +1,18 @@
 import type { Channel, ConfirmChannel, GetMessage } from 'amqplib';
 import { internalsOf, type Bus } from './connection';
-import { ATTEMPTS_HEADER, ERROR_HEADER, queueNames, republishOptions } from './topology';
+import { ATTEMPTS_HEADER, ERROR_HEADER, queueNames, REDACTED_HEADER, republishOptions } from './topology';
 
 export interface DeadLetter {
   id: string;
   type: string;
   attempts: number;
   lastError: string;
+  /**
+   * The message's data as JSON, for an operator deciding whether to replay it; never the data
+   * of an e-mail command (addresses, and possibly a reset link) or of one emptied because it
+   * held a secret.
+   */
+  data: string;
 }
 
 export class UnknownQueueError extends Error {
@@ -85,7 +91,7 @@ async function checkQueue(channel: Channel, name: string, queue: string) {
 
 function describe(msg: GetMessage): DeadLetter {
   const headers = msg.properties.headers ?? {};
-  let body: { id?: unknown; type?: unknown } = {};
+  let body: { id?: unknown; type?: unknown; data?: unknown } = {};
   try {
     const parsed: unknown = JSON.parse(msg.content.toString('utf8'));
     if (parsed && typeof parsed === 'object') body = parsed;
@@ -93,9 +99,12 @@ function describe(msg: GetMessage): DeadLetter {
     // Unparseable bodies are exactly what ends up here; show what the properties say.
   }
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const type = text(msg.properties.type) ?? text(body.type) ?? '(unknown)';
+  const redacted = type.startsWith('email.') || headers[REDACTED_HEADER] === true;
   return {
     id: text(msg.properties.messageId) ?? text(body.id) ?? '(none)',
-    type: text(msg.properties.type) ?? text(body.type) ?? '(unknown)',
+    type,
+    data: redacted ? '[redacted]' : body.data === undefined ? '' : JSON.stringify(body.data),
     attempts: Number(headers[ATTEMPTS_HEADER] ?? 0) || 0,
     lastError: headers[ERROR_HEADER] === undefined ? '' : String(headers[ERROR_HEADER]),
   };

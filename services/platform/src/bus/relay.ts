@@ -1,7 +1,8 @@
 import type { ConfirmChannel, Message } from 'amqplib';
 import pg from 'pg';
-import { isCommand, type Envelope } from '@warmline/contracts';
+import { carriesSecret, isCommand, type Envelope, type MessageType } from '@warmline/contracts';
 import { withTransaction, type Pool } from '../db/index';
+import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
 
@@ -26,7 +27,8 @@ interface OutboxRow {
 }
 
 const NOTIFY_CHANNEL = 'warmline_outbox';
-const LISTENER_RETRY_MS = 1000;
+const LISTENER_RETRY_MS = 500;
+const LISTENER_MAX_RETRY_MS = 10_000;
 
 /**
  * Publishes committed outbox rows (ARCHITECTURE §3). A row is stamped `published_at` only
@@ -46,6 +48,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   let channel: ConfirmChannel | undefined;
   let listener: pg.Client | undefined;
   let listenerTimer: NodeJS.Timeout | undefined;
+  let listenerFailures = 0;
   // basic.return arrives before the confirm of the same message, so the confirm callback
   // can tell that its message was returned.
   const returned = new Set<string>();
@@ -58,7 +61,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       return;
     }
     draining = drain()
-      .catch((err: unknown) => log.error({ err }, 'outbox relay batch failed'))
+      .catch((err: unknown) =>
+        unavailableDependency(err) === 'postgres'
+          ? log.warn({ err }, 'outbox relay waits for PostgreSQL')
+          : log.error({ err }, 'outbox relay batch failed'),
+      )
       .finally(() => {
         draining = undefined;
       });
@@ -93,9 +100,20 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
         [batchSize],
       );
       const results = await Promise.all(rows.map((row) => publish(ch, row)));
-      const confirmed = rows.filter((_, i) => results[i] === undefined).map((r) => r.id);
+      const confirmedRows = rows.filter((_, i) => results[i] === undefined);
+      const confirmed = confirmedRows.map((r) => r.id);
       if (confirmed.length > 0) {
         await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [confirmed]);
+        // A secret (a reset link) is readable only until the broker has it: its row keeps the
+        // envelope's ids for tracing, not its data.
+        const secret = confirmedRows.filter((r) => carriesSecret(r.routing_key as MessageType, r.envelope.data)).map((r) => r.id);
+        if (secret.length > 0) {
+          await client.query(
+            `UPDATE outbox SET envelope = jsonb_set(envelope, '{data}', '{"redacted": "held a secret; removed once the broker confirmed it"}')
+              WHERE id = ANY($1::uuid[])`,
+            [secret],
+          );
+        }
       }
       const failures = rows.flatMap((row, i) => (results[i] === undefined ? [] : [{ id: row.id, error: results[i] }]));
       for (const f of failures) {
@@ -103,6 +121,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       }
       return { tried: rows.length, confirmed, failures };
     });
+    if (confirmed.length > 0) bus.metrics.relayPublished.inc({ schema }, confirmed.length);
+    if (failures.length > 0) bus.metrics.relayFailed.inc({ schema }, failures.length);
     if (confirmed.length > 0) log.debug({ count: confirmed.length }, 'published outbox rows');
     if (failures.length > 0) {
       log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
@@ -127,8 +147,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
             correlationId: envelope.correlationId,
             appId: envelope.source,
             timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
-            // A command nobody is bound to receive yet (its worker never started) comes back
-            // instead of vanishing, and stays in the outbox until its queue exists.
+            // A command nobody is bound to receive comes back instead of vanishing, and stays
+            // in the outbox until its queue exists. An event no queue is bound to goes through
+            // the events exchange's alternate exchange into the unrouted queue (topology.ts).
             mandatory: isCommand(row.routing_key),
           },
           (err: unknown) => {
@@ -168,14 +189,23 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   async function listen(): Promise<void> {
     listenerTimer = undefined;
     if (stopped) return;
-    const client = new pg.Client({ connectionString: options.databaseUrl, application_name: `outbox-listener ${schema}` });
+    // A database that accepts TCP and never answers must not hang us, and a connection dropped
+    // without a word must be noticed: the sweep delivers meanwhile, only later.
+    const client = new pg.Client({
+      connectionString: options.databaseUrl,
+      application_name: `outbox-listener ${schema}`,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+    });
     const retry = (err?: unknown) => {
       if (listener !== client) return;
       listener = undefined;
       client.end().catch(() => undefined);
       if (stopped) return;
-      log.warn({ err }, 'outbox listener lost its database connection; reconnecting');
-      listenerTimer = setTimeout(() => void listen(), LISTENER_RETRY_MS);
+      // Capped backoff, and one log line per outage rather than one per try.
+      if (listenerFailures === 0) log.warn({ err }, 'outbox listener lost its database connection; reconnecting');
+      listenerTimer = setTimeout(() => void listen(), Math.min(LISTENER_RETRY_MS * 2 ** listenerFailures, LISTENER_MAX_RETRY_MS));
+      listenerFailures += 1;
     };
     listener = client;
     client.on('error', retry);
@@ -186,6 +216,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
     try {
       await client.connect();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      if (listenerFailures > 0) log.info('outbox listener connected again');
+      listenerFailures = 0;
       // Rows may have committed while we were not listening.
       wake();
     } catch (err) {
@@ -193,6 +225,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
     }
   }
 
+  const unwatch = bus.metrics.watchOutbox(schema, async () => {
+    const { rows } = await pool.query<{ backlog: number; oldest_seconds: number | null }>(
+      `SELECT count(*) AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS oldest_seconds
+         FROM outbox WHERE published_at IS NULL`,
+    );
+    return { backlog: rows[0]?.backlog ?? 0, oldestSeconds: rows[0]?.oldest_seconds ?? 0 };
+  });
   const unregister = internals.onConnect(async () => wake());
   const sweep = setInterval(wake, options.sweepMs ?? 2000);
   void listen();
@@ -203,6 +242,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       if (stopped) return;
       stopped = true;
       clearInterval(sweep);
+      unwatch();
       if (listenerTimer) clearTimeout(listenerTimer);
       unregister();
       const client = listener;

@@ -4,6 +4,7 @@ import type { ShutdownStack } from '../lifecycle';
 import type { Logger } from '../log';
 import { createBus, type Bus } from './connection';
 import { startOutboxRelay } from './relay';
+import { assertRetention, startRetention } from './retention';
 
 /** The entries of a service's config (baseEnv's) that its database and bus are opened with. */
 export interface ServiceConnectionConfig {
@@ -11,6 +12,9 @@ export interface ServiceConnectionConfig {
   AMQP_URL: string;
   /** Set by tests so a run's exchanges and queues stay apart; unset in production. */
   BUS_NAMESPACE?: string | undefined;
+  /** Bus retention (baseEnv's defaults when a caller's config has none). */
+  OUTBOX_SENT_RETENTION_HOURS?: number;
+  PROCESSED_EVENTS_RETENTION_DAYS?: number;
 }
 
 /** A service's bus, named after the service in RabbitMQ's UI, in BUS_NAMESPACE when one is set. */
@@ -41,19 +45,28 @@ export async function openDatabaseAndBus(options: {
   poolSize?: number;
 }): Promise<{ pool: Pool; bus: Bus; readiness: ReadinessCheck[] }> {
   const { config, log, stops, schema } = options;
+  const retention = {
+    OUTBOX_SENT_RETENTION_HOURS: config.OUTBOX_SENT_RETENTION_HOURS ?? 24,
+    PROCESSED_EVENTS_RETENTION_DAYS: config.PROCESSED_EVENTS_RETENTION_DAYS ?? 7,
+  };
+  assertRetention(retention);
   await runMigrations({ databaseUrl: config.DATABASE_URL, schema, dir: options.migrationsDir, log });
-  const pool = createPool(config.DATABASE_URL, schema, options.poolSize);
+  const pool = createPool(config.DATABASE_URL, schema, options.poolSize, log);
   stops.push('postgres', () => pool.end());
   const bus = createServiceBus(config, log, options.connectionName);
   stops.push('rabbitmq', () => bus.close());
   const relay = startOutboxRelay({ pool, databaseUrl: config.DATABASE_URL, schema, bus, log });
   stops.push('outbox relay', () => relay.stop());
+  const pruning = startRetention({ pool, settings: retention, log, schema });
+  stops.push('bus retention', () => pruning.stop());
   return {
     pool,
     bus,
     readiness: [
       ['postgres', () => pingDatabase(pool)],
-      ['rabbitmq', () => bus.ping()],
+      // Without the broker, writes still commit with their events in the outbox, which the
+      // relay sends once it is back: the service stays in rotation, reported as degraded.
+      ['rabbitmq', () => bus.ping(), 'degrades'],
     ],
   };
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
-import type { Logger } from '../log';
+import { isNetworkError, markUnavailable, unavailableDependency } from '../faults';
+import { createLogger, type Logger } from '../log';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -16,15 +17,83 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 /**
  * A pool whose connections use the service's own schema first, so queries name tables
  * without a schema prefix and never reach into another service's schema by accident.
+ *
+ * It survives PostgreSQL going away: a connection that dies (idle in the pool, or checked out
+ * by a transaction) is logged and dropped, never an unhandled 'error' event that ends the
+ * process, and the pool opens fresh connections once the server is back. Socket errors from
+ * its connections are marked as PostgreSQL's, so the HTTP kit answers them with a 503.
  */
-export function createPool(databaseUrl: string, schema: string, max = 10): pg.Pool {
+export function createPool(databaseUrl: string, schema: string, max = 10, log: Logger = fallbackLog()): pg.Pool {
   assertSchemaName(schema);
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
     options: `-c search_path=${schema},public`,
     connectionTimeoutMillis: 5000,
   });
+  const report = connectionErrorLogger(log.child({ component: 'postgres', schema }));
+  // Idle connections: the pool removes the client and re-emits its error here.
+  pool.on('error', report);
+  // Checked-out connections: pg-pool drops its own listener while a client is lent out, so a
+  // connection that dies mid-transaction would emit 'error' with nobody listening.
+  pool.on('connect', (client) => {
+    client.on('error', report);
+    markQueryErrors(client);
+  });
+  markErrorsOf(pool);
+  return pool;
+}
+
+/** Logs one line per change of reason, so an outage of many connections does not flood the log. */
+function connectionErrorLogger(log: Logger): (err: Error) => void {
+  let last = '';
+  let lastAt = 0;
+  return (err: Error) => {
+    const now = Date.now();
+    if (err.message === last && now - lastAt < 10_000) return;
+    last = err.message;
+    lastAt = now;
+    log.warn({ err }, 'PostgreSQL connection lost; the pool reconnects on the next query');
+  };
+}
+
+/**
+ * pool.connect and pool.query: a bare socket error (ECONNREFUSED, ECONNRESET) carries no
+ * protocol, so it is marked as PostgreSQL's here, where it is known.
+ */
+function markErrorsOf(pool: pg.Pool): void {
+  type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  const patched = pool as unknown as { connect: typeof connect; query: typeof query };
+  // pg-pool's own query() calls this.connect(callback), so the callback form is covered too.
+  patched.connect = (callback) =>
+    callback
+      ? connect((err, client, done) => callback(err && markPostgres(err), client, done))
+      : connect()!.catch((err: unknown) => Promise.reject(markPostgres(err)));
+  patched.query = (...args) => {
+    const result = query(...args);
+    return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(markPostgres(err))) : result;
+  };
+}
+
+/** The same for queries on a checked-out client (transactions, consumers), where a dead socket shows as ECONNRESET. */
+function markQueryErrors(client: pg.ClientBase): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: typeof query }).query = (...args) => {
+    const result = query(...args);
+    return result instanceof Promise ? result.catch((err: unknown) => Promise.reject(markPostgres(err))) : result;
+  };
+}
+
+function markPostgres<E>(err: E): E {
+  return isNetworkError(err) ? markUnavailable(err, 'postgres') : err;
+}
+
+let defaultLog: Logger | undefined;
+function fallbackLog(): Logger {
+  defaultLog ??= createLogger('postgres');
+  return defaultLog;
 }
 
 export interface TransactionOptions {
@@ -44,16 +113,21 @@ export async function withTransaction<T>(
   options: TransactionOptions = {},
 ): Promise<T> {
   const client = await pool.connect();
+  let released = false;
   try {
     await client.query(beginStatement(options));
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    const lost = unavailableDependency(markPostgres(err)) === 'postgres';
+    // A connection that is gone is not rolled back (it cannot be) and not put back in the pool.
+    if (!lost) await client.query('ROLLBACK').catch(() => undefined);
+    released = true;
+    client.release(lost ? (err instanceof Error ? err : true) : undefined);
     throw err;
   } finally {
-    client.release();
+    if (!released) client.release();
   }
 }
 
@@ -76,8 +150,30 @@ export async function runMigrations(options: {
   schema: string;
   dir: string;
   log?: Logger;
+  /**
+   * How long to wait for PostgreSQL when it is not reachable (refused, starting up, shutting
+   * down), retrying with a capped backoff; forever when not given, so a service started
+   * during an outage comes up once the database does instead of exiting.
+   */
+  maxWaitMs?: number;
 }): Promise<void> {
   assertSchemaName(options.schema);
+  const log = options.log;
+  const deadline = Date.now() + (options.maxWaitMs ?? Infinity);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await waitForDatabase(options.databaseUrl, { ...(log ? { log } : {}), deadline });
+      await migrate(options);
+      return;
+    } catch (err) {
+      // The database went away between the wait and the migration: wait for it again.
+      if (!isDatabaseAway(err) || Date.now() >= deadline || attempt >= 10) throw err;
+      log?.warn({ err, attempt }, 'PostgreSQL went away while migrating; waiting for it again');
+    }
+  }
+}
+
+async function migrate(options: { databaseUrl: string; schema: string; dir: string; log?: Logger }): Promise<void> {
   const log = options.log;
   await runner({
     databaseUrl: options.databaseUrl,
@@ -101,6 +197,53 @@ export async function runMigrations(options: {
       debug: (m: string) => log?.trace(m),
     },
   });
+}
+
+const WAIT_FIRST_DELAY_MS = 250;
+const WAIT_MAX_DELAY_MS = 5000;
+
+/**
+ * Resolves once PostgreSQL at `databaseUrl` accepts a connection. While it is away (refused,
+ * reset, starting up, shutting down) it retries with a capped backoff and logs one line per
+ * attempt saying what it waits for; any other failure (a wrong password, a missing database)
+ * is thrown at once, since waiting cannot mend it. Past `deadline` (epoch ms) it throws too.
+ */
+export async function waitForDatabase(databaseUrl: string, options: { log?: Logger; deadline?: number } = {}): Promise<void> {
+  const deadline = options.deadline ?? Infinity;
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+    client.on('error', () => undefined); // the failed connect() below reports it
+    try {
+      await client.connect();
+      await client.query('select 1');
+      await client.end();
+      if (attempt > 1) options.log?.info({ database: describeDatabase(databaseUrl) }, 'PostgreSQL is reachable');
+      return;
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      if (!isDatabaseAway(err) || Date.now() >= deadline) throw err;
+      const delay = Math.min(WAIT_MAX_DELAY_MS, WAIT_FIRST_DELAY_MS * 2 ** (attempt - 1));
+      options.log?.warn(
+        { database: describeDatabase(databaseUrl), attempt, retryInMs: delay, reason: err instanceof Error ? err.message || String((err as { code?: unknown }).code) : String(err) },
+        'waiting for PostgreSQL',
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
+    }
+  }
+}
+
+function isDatabaseAway(err: unknown): boolean {
+  return unavailableDependency(markPostgres(err)) === 'postgres';
+}
+
+/** host:port/database without credentials, for log lines. */
+function describeDatabase(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'the configured database';
+  }
 }
 
 export async function pingDatabase(pool: pg.Pool): Promise<void> {

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import client from 'prom-client';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import client, { type Histogram, type Registry } from 'prom-client';
 import type { ShutdownStack } from '../lifecycle';
 import type { Logger } from '../log';
 import { AppError } from '../errors';
+import { asUnavailable } from '../faults';
+import { BODY_TOO_LARGE_MESSAGE, bodyLimitFor } from './body-limits';
 import { requireForwardedIdentity } from './identity';
+import { recordServedApp } from './served-routes';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -15,29 +18,71 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** A named readiness check: resolves when the dependency answers, throws when it does not. */
-export type ReadinessCheck = [name: string, check: () => Promise<unknown>];
+/**
+ * A named readiness check: resolves when the dependency answers, throws when it does not.
+ * A 'required' dependency down makes /readyz answer 503 (take the service out of rotation);
+ * a 'degrades' one down only lists it under `degraded` (e.g. the broker: the outbox keeps
+ * writes safe until it is back, so the service keeps serving).
+ */
+export type ReadinessCheck = [name: string, check: () => Promise<unknown>, effect?: ReadinessEffect];
+export type ReadinessEffect = 'required' | 'degrades';
+
+/** The body of /readyz. */
+export interface Readiness {
+  status: 'ready' | 'not ready';
+  /** Checks marked 'degrades' that are down; the service still serves. */
+  degraded: string[];
+  checks: Record<string, string>;
+}
 
 export interface HttpAppOptions {
   service: string;
   log: Logger;
-  readiness: ReadinessCheck[];
+  /** The checks behind /readyz (apps with `ops: 'all'`). */
+  readiness?: ReadinessCheck[];
+  /**
+   * The operational routes this app serves. 'all' (default): /healthz, /readyz with its checks
+   * and /metrics, for an app on an internal address. 'liveness': only a bare /healthz, for a
+   * public port (ARCHITECTURE §5: no readiness details or metrics there).
+   */
+  ops?: 'all' | 'liveness';
+  /** Where request durations are recorded; a service with a public and an internal app shares one. */
+  httpMetrics?: HttpMetrics;
   /** Internal services: /api/* requires the gateway's signed identity. */
   identitySecret?: string;
   /** Routes and middleware of the service, mounted after the kit's own. */
   mount: (app: Express) => void;
+  /** Middleware that runs before every route, the kit's own included (e.g. the gateway's security headers). */
+  mountFirst?: (app: Express) => void;
   /** Raw-body routes (webhooks) must be mounted before the JSON parser. */
   mountBeforeBodyParsing?: (app: Express) => void;
-  jsonLimit?: string;
+  /**
+   * The largest JSON body in bytes for routes the route manifest gives no limit of their own;
+   * 100 KB by default (issue 11). A manifest route's bodyLimit (bulk routes: 2 MB) wins.
+   */
+  jsonLimit?: number;
+  /** More metrics (e.g. the bus's) that /metrics serves beside the HTTP ones. */
+  metrics?: Registry;
+  /**
+   * Whose X-Forwarded-For/-Proto are believed: a number of hops in front of the service, or a
+   * list of addresses, CIDRs and Express's names ('loopback', 'uniquelocal'). Default
+   * 'loopback': an internal service trusts only a gateway on its own machine.
+   */
+  trustProxy?: TrustProxy;
 }
 
-export function createHttpApp(options: HttpAppOptions): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+/** Express's 'trust proxy' as configuration may give it; never `true` (anyone could spoof). */
+export type TrustProxy = number | string[];
 
+/** A service's process and HTTP metrics: one registry, whichever of its apps answered. */
+export interface HttpMetrics {
+  registry: Registry;
+  duration: Histogram<'method' | 'route' | 'status'>;
+}
+
+export function createHttpMetrics(service: string): HttpMetrics {
   const registry = new client.Registry();
-  registry.setDefaultLabels({ service: options.service });
+  registry.setDefaultLabels({ service });
   client.collectDefaultMetrics({ register: registry });
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
@@ -46,6 +91,17 @@ export function createHttpApp(options: HttpAppOptions): Express {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  return { registry, duration };
+}
+
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Who serves the app's routes, for servedRoutes() (the route-manifest test).
+  app.locals.service = options.service;
+  app.set('trust proxy', options.trustProxy ?? ['loopback']);
+
+  const { registry, duration } = options.httpMetrics ?? createHttpMetrics(options.service);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const given = req.header('x-request-id');
@@ -66,31 +122,34 @@ export function createHttpApp(options: HttpAppOptions): Express {
     });
     next();
   });
+  options.mountFirst?.(app);
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', service: options.service });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const results = await Promise.all(
-      options.readiness.map(async ([name, check]) => {
-        try {
-          await withTimeout(check(), 2000);
-          return [name, 'ok'] as const;
-        } catch (err) {
-          return [name, `down: ${err instanceof Error ? err.message : String(err)}`] as const;
-        }
-      }),
-    );
-    const ready = results.every(([, state]) => state === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('content-type', registry.contentType);
-    res.send(await registry.metrics());
-  });
+  if (options.ops === 'liveness') {
+    // Alive, nothing more: which dependencies are down is not for the internet to read.
+    app.get('/healthz', (_req, res) => {
+      res.json({ status: 'ok' });
+    });
+  } else {
+    app.get('/healthz', (_req, res) => {
+      res.json({ status: 'ok', service: options.service });
+    });
+    app.get('/readyz', async (_req, res) => {
+      const readiness = await checkReadiness(options.readiness ?? []);
+      res.status(readiness.status === 'ready' ? 200 : 503).json(readiness);
+    });
+    app.get('/metrics', async (_req, res) => {
+      res.setHeader('content-type', registry.contentType);
+      // Concatenated at each scrape rather than merged once: metrics registered later still show,
+      // and each registry keeps its own default labels.
+      const parts = [await registry.metrics()];
+      if (options.metrics && options.metrics !== registry) parts.push(await options.metrics.metrics());
+      res.send(parts.join('\n'));
+    });
+  }
 
   options.mountBeforeBodyParsing?.(app);
-  app.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+  app.use(jsonBodies(options.jsonLimit));
+  app.use(refuseUnstorableText);
   if (options.identitySecret) app.use('/api', requireForwardedIdentity(options.identitySecret));
   options.mount(app);
 
@@ -101,15 +160,92 @@ export function createHttpApp(options: HttpAppOptions): Express {
   return app;
 }
 
-/** Maps errors to answers: AppError → its status and message; body problems → 400; else 500. */
-export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
+/** The JSON parser, with each request's limit from the route manifest (one parser per limit). */
+function jsonBodies(fallback: number | undefined): RequestHandler {
+  const parsers = new Map<number, RequestHandler>();
+  return (req, res, next) => {
+    const limit = bodyLimitFor(req.method, req.originalUrl.split('?')[0] ?? '', fallback);
+    let parser = parsers.get(limit);
+    if (!parser) {
+      parser = express.json({ limit });
+      parsers.set(limit, parser);
+    }
+    parser(req, res, next);
+  };
+}
+
+export const NUL_CHARACTER_MESSAGE = 'Text must not contain NUL characters';
+export const INVALID_UNICODE_MESSAGE = 'Text must be valid Unicode';
+
+/** A UTF-16 surrogate without its pair: JSON can carry one ('\ud800'), UTF-8 and PostgreSQL cannot. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text PostgreSQL cannot store (found by the route fuzzer: a survey or a login with '\u0000'
+ * in a field was a 500 from the database, and one with '\ud800' a 500 from the outbox's jsonb).
+ * A JSON body or query that carries either anywhere, keys included, is refused here with a
+ * 400 before any route sees it.
+ */
+function refuseUnstorableText(req: Request, _res: Response, next: NextFunction): void {
+  const problem = unstorableText(req.body) ?? unstorableText(req.query);
+  if (problem) throw new AppError('ValidationFailed', problem, 400);
+  next();
+}
+
+/** Walks the value without recursion (a body may nest thousands deep). */
+function unstorableText(value: unknown): string | undefined {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (next.includes('\u0000')) return NUL_CHARACTER_MESSAGE;
+      if (LONE_SURROGATE.test(next)) return INVALID_UNICODE_MESSAGE;
+    } else if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else if (typeof next === 'object' && next !== null) {
+      for (const [key, item] of Object.entries(next)) pending.push(key, item);
+    }
+  }
+  return undefined;
+}
+
+/** Runs every check (each bounded to 2 s) and says whether the service can serve. */
+export async function checkReadiness(checks: ReadinessCheck[]): Promise<Readiness> {
+  const results = await Promise.all(
+    checks.map(async ([name, check, effect = 'required']) => {
+      try {
+        await withTimeout(check(), 2000);
+        return { name, effect, state: 'ok' };
+      } catch (err) {
+        return { name, effect, state: `down: ${err instanceof Error ? err.message || err.name : String(err)}` };
+      }
+    }),
+  );
+  const down = results.filter((r) => r.state !== 'ok');
+  return {
+    status: down.some((r) => r.effect === 'required') ? 'not ready' : 'ready',
+    degraded: down.filter((r) => r.effect === 'degrades').map((r) => r.name),
+    checks: Object.fromEntries(results.map((r) => [r.name, r.state])),
+  };
+}
+
+/**
+ * Maps errors to answers: AppError → its status and message; a dependency that is away → 503
+ * with Retry-After (see faults.ts); body problems → 400; else 500.
+ */
+export function errorHandler(thrown: unknown, req: Request, res: Response, _next: NextFunction): void {
   if (res.headersSent) {
-    req.log.error({ err }, 'error after response started');
+    (req.log ?? console).error({ err: thrown }, 'error after response started');
     res.end();
     return;
   }
+  const unavailable = asUnavailable(thrown);
+  if (unavailable && !(thrown instanceof AppError)) {
+    (req.log ?? console).warn({ err: thrown }, 'a dependency is unavailable; answered 503');
+  }
+  const err = unavailable ?? thrown;
   if (err instanceof AppError) {
-    if (err.status === 429 && typeof err.details?.retryAfterSeconds === 'number') {
+    if ((err.status === 429 || err.status === 503) && typeof err.details?.retryAfterSeconds === 'number') {
       res.setHeader('Retry-After', String(err.details.retryAfterSeconds));
     }
     const { retryAfterSeconds: _omit, ...details } = err.details ?? {};
@@ -122,7 +258,7 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     return;
   }
   if (bodyError.type === 'entity.too.large') {
-    res.status(413).json({ error: 'Request body is too large' });
+    res.status(413).json({ error: BODY_TOO_LARGE_MESSAGE });
     return;
   }
   if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
@@ -151,13 +287,24 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Se
 }
 
 /**
- * A service's HTTP server: listens on `port` (0 picks a free one), puts its closing on `stops`
- * and resolves with the local URL that reaches it.
+ * A service's HTTP server: listens on `port` (0 picks a free one) at `host` (every interface by
+ * default; an internal app gives INTERNAL_HOST), puts its closing on `stops` and resolves with
+ * the local URL that reaches it.
  */
-export async function serve(app: Express, port: number, stops: ShutdownStack): Promise<string> {
-  const server = await listen(app, port);
-  stops.push('http', () => closeServer(server));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+export async function serve(app: Express, port: number, stops: ShutdownStack, host = '0.0.0.0'): Promise<string> {
+  const server = await listen(app, port, host);
+  const forget = recordServedApp(app);
+  stops.push('http', async () => {
+    forget();
+    await closeServer(server);
+  });
+  return `http://${reachableHost(host)}:${(server.address() as AddressInfo).port}`;
+}
+
+/** An address a local client can use for a server bound to `host` (every interface → loopback). */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 export function closeServer(server: Server): Promise<void> {

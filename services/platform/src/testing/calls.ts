@@ -12,6 +12,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Who the gateway says is asking; an anonymous visitor by default, null for no identity at all. */
   identity?: Identity | null;
+  /** Aborts the call (e.g. AbortSignal.timeout: a test that must not wait for ever). */
+  signal?: AbortSignal;
 }
 
 export interface Answer {
@@ -31,7 +33,12 @@ export async function callService(baseUrl: string, method: string, path: string,
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const text = await response.text();
   const json = text && (response.headers.get('content-type') ?? '').includes('json');
   return { status: response.status, headers: response.headers, text, body: json ? (JSON.parse(text) as Record<string, unknown>) : {} };

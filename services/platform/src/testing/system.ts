@@ -1,6 +1,6 @@
 import amqp from 'amqplib';
 import { createClient } from 'redis';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, type Envelope } from '@warmline/contracts';
+import { brokerManifest, COMMANDS_EXCHANGE, EVENTS_EXCHANGE, UNROUTED_EXCHANGE, UNROUTED_QUEUE, type Envelope } from '@warmline/contracts';
 import type { Queryable } from '../db/index';
 import { ShutdownStack } from '../lifecycle';
 import { createLogger } from '../log';
@@ -73,16 +73,21 @@ export async function startTestSystem(options: {
   };
 }
 
-/** Removes the namespace's two exchanges and the given consumer queues with their .retry and .dlq. */
-export async function deleteBusNames(namespace: string, queues: readonly string[] = []): Promise<void> {
-  const connection = await amqp.connect(TEST_AMQP_URL);
+/**
+ * Removes what a run declared in its namespace: every queue of the broker manifest (each
+ * service declares all of them) and the given extra consumer queues, each with its .retry,
+ * .dlq and migration holding queue, the unrouted queue, and the exchanges.
+ */
+export async function deleteBusNames(namespace: string, queues: readonly string[] = [], amqpUrl = TEST_AMQP_URL): Promise<void> {
+  const connection = await amqp.connect(amqpUrl);
   try {
     const channel = await connection.createChannel();
-    for (const queue of queues) {
-      for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) await channel.deleteQueue(`${namespace}.${name}`);
+    const all = new Set([...brokerManifest.queues.map((q) => q.queue), ...queues]);
+    for (const queue of all) {
+      for (const name of [queue, `${queue}.retry`, `${queue}.dlq`, `${queue}.migrating`]) await channel.deleteQueue(`${namespace}.${name}`);
     }
-    await channel.deleteExchange(`${namespace}.${EVENTS_EXCHANGE}`);
-    await channel.deleteExchange(`${namespace}.${COMMANDS_EXCHANGE}`);
+    await channel.deleteQueue(`${namespace}.${UNROUTED_QUEUE}`);
+    for (const exchange of [EVENTS_EXCHANGE, COMMANDS_EXCHANGE, UNROUTED_EXCHANGE]) await channel.deleteExchange(`${namespace}.${exchange}`);
     await channel.close();
   } finally {
     await connection.close();

@@ -1,0 +1,139 @@
+import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType } from './messages';
+
+/**
+ * The broker manifest (ARCHITECTURE §3): every exchange, every consumer queue and what it is
+ * bound to, and for every event and command who publishes it. Every service declares all of
+ * it at start (platform/bus/topology.ts), so an event published before its consumer has ever
+ * run waits in that consumer's queue; the AsyncAPI document names producers and consumers
+ * from it; a test holds the services' subscriptions and outbox writers to it.
+ *
+ * Per consumer queue Q the platform also declares Q.retry (failed messages wait out their
+ * backoff there) and Q.dlq (messages that failed every attempt). Messages no queue is bound
+ * to go through the events exchange's alternate exchange into UNROUTED_QUEUE, never nowhere.
+ */
+
+/** The processes that publish or consume; each is a folder of services/. */
+export type BusParticipant = 'gateway' | 'catalog' | 'orders' | 'notifications';
+
+export interface ConsumerQueueManifest {
+  /** The queue name without a namespace, e.g. 'notifications.email'. */
+  queue: string;
+  /** The process that consumes it (and only that one). */
+  consumer: BusParticipant;
+  /** The message types bound to it: events by topic, commands by direct routing key. */
+  messages: readonly MessageType[];
+  /** Why the queue exists, for operators and the AsyncAPI document. */
+  purpose: string;
+}
+
+/**
+ * Where events no queue is bound to land (the events exchange's alternate exchange). Commands
+ * are published `mandatory` instead: one nobody can receive stays in its outbox.
+ */
+export const UNROUTED_EXCHANGE = 'warmline.unrouted';
+export const UNROUTED_QUEUE = 'warmline.unrouted';
+
+export const consumerQueues = [
+  {
+    queue: 'catalog.lead-payments',
+    consumer: 'catalog',
+    messages: ['payment.succeeded', 'payment.failed'],
+    purpose: 'Marks reserved aged leads sold when their lead order is paid, releases them when the payment fails.',
+  },
+  {
+    queue: 'notifications.email-requests',
+    consumer: 'notifications',
+    messages: [
+      'email.password_reset',
+      'email.welcome',
+      'email.survey_sales_notice',
+      'email.recruiting_request',
+      'email.order_paid',
+      'email.transfer_order_paid',
+    ],
+    purpose: 'Writes the body of every e-mail a service asks for and queues each as one email.send (the one place e-mails are written).',
+  },
+  {
+    queue: 'notifications.email',
+    consumer: 'notifications',
+    messages: ['email.send'],
+    purpose: 'Sends each rendered e-mail once (email_log).',
+  },
+] as const satisfies readonly ConsumerQueueManifest[];
+
+export type ConsumerQueueName = (typeof consumerQueues)[number]['queue'];
+
+/**
+ * Queues an earlier release consumed and this one does not, with what they were bound to. At
+ * start they are unbound, so they stop filling, and deleted once empty; one that still holds
+ * messages is kept (and logged) for an operator to look at with `npm run dlq`.
+ */
+export const retiredQueues = [
+  { queue: 'notifications.payment-emails', messages: ['payment.succeeded'], retiredBecause: 'receipts come from email.order_paid commands' },
+  { queue: 'notifications.transfer-order-emails', messages: ['transfer_order.paid'], retiredBecause: 'confirmations come from email.transfer_order_paid commands' },
+] as const satisfies ReadonlyArray<{ queue: string; messages: readonly MessageType[]; retiredBecause: string }>;
+
+/** Who writes each message type to its outbox. */
+export const publishers: Record<MessageType, readonly BusParticipant[]> = {
+  'account.registered': ['gateway'],
+  'survey.submitted': ['gateway'],
+  'user.deleted': ['gateway'],
+  'user.price_changed': ['gateway'],
+  'password_reset.completed': ['gateway'],
+  'order.created': ['orders'],
+  'payment.succeeded': ['orders'],
+  'payment.failed': ['orders'],
+  'leads.purchased': ['catalog'],
+  'transfer_order.paid': ['orders'],
+  'email.send': ['notifications'],
+  'email.password_reset': ['gateway'],
+  'email.welcome': ['gateway'],
+  'email.survey_sales_notice': ['gateway'],
+  'email.recruiting_request': ['gateway'],
+  'email.order_paid': ['orders'],
+  'email.transfer_order_paid': ['orders'],
+};
+
+/**
+ * Whether a message holds a secret (a password-reset link). The relay empties such a row's
+ * data as soon as the broker has confirmed it, and the consumer dead-letters it without its
+ * data, so the secret is readable only while the message is on its way.
+ */
+export function carriesSecret(type: MessageType, data: unknown): boolean {
+  if (type === 'email.password_reset') return true;
+  if (type === 'email.send') return (data as { secret?: unknown } | null)?.secret === true;
+  return false;
+}
+
+export interface BrokerManifest {
+  exchanges: ReadonlyArray<{ name: string; type: 'topic' | 'direct' | 'fanout'; purpose: string }>;
+  queues: readonly ConsumerQueueManifest[];
+  retiredQueues: ReadonlyArray<{ queue: string; messages: readonly MessageType[] }>;
+  publishers: Record<MessageType, readonly BusParticipant[]>;
+}
+
+export const brokerManifest: BrokerManifest = {
+  exchanges: [
+    { name: EVENTS_EXCHANGE, type: 'topic', purpose: 'Events, routing key = type; analysts bind their own queues here.' },
+    { name: COMMANDS_EXCHANGE, type: 'direct', purpose: 'Commands (may carry secrets), routing key = type; never tapped.' },
+    { name: UNROUTED_EXCHANGE, type: 'fanout', purpose: `Alternate exchange of warmline.events: an event no queue is bound to lands in ${UNROUTED_QUEUE}.` },
+  ],
+  queues: consumerQueues,
+  retiredQueues,
+  publishers,
+};
+
+/** The consumer queue entry of `queue`, or undefined when the manifest has none. */
+export function consumerQueue(queue: string): ConsumerQueueManifest | undefined {
+  return consumerQueues.find((q) => q.queue === queue);
+}
+
+/** The queues a message type is delivered to. */
+export function consumersOf(type: MessageType): ConsumerQueueManifest[] {
+  return consumerQueues.filter((q) => (q.messages as readonly string[]).includes(type));
+}
+
+/** Every message type the registry knows, events first. */
+export function allMessageTypes(): MessageType[] {
+  return [...(Object.keys(events) as MessageType[]), ...(Object.keys(commands) as MessageType[])];
+}

@@ -1,0 +1,188 @@
+import type { z } from 'zod';
+import {
+  changeOwnPasswordBody,
+  changePasswordBody,
+  forgotPasswordBody,
+  liveTransferPriceBody,
+  loginBody,
+  resetPasswordBody,
+  twoFactorCodeBody,
+  validateResetTokenBody,
+} from './accounts';
+import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
+import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
+import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
+import { callTransferOrderBody, recruitingRequestBody } from './transfers';
+
+/**
+ * The route manifest (issue 11): every public route of WarmLine — what the browser, Stripe or a
+ * vendor may call through the gateway — with who may call it, what it takes and how large a
+ * body may be. The gateway's forwarding and role checks read it, the role-matrix test and the
+ * fuzzer are generated from it, and a test fails when a service serves an /api route that is
+ * not here. Internal routes (`/internal/...`, `/api/internal/...`) are not public and not here.
+ */
+
+/** Who may call a route. */
+export type RouteAccess =
+  /** Anyone; a session, if there is one, is passed on (public checkouts, the site). */
+  | 'anonymous'
+  /** Any logged-in user (agents and admins). */
+  | 'customer'
+  /** Logged-in admins only. */
+  | 'admin'
+  /** A voice-AI vendor with its API key. */
+  | 'vendor-key'
+  /** Stripe, proven by the webhook signature over the raw body (no session, no CSRF). */
+  | 'stripe-signature';
+
+/** The service that answers a route: the gateway itself, or the internal service it forwards to. */
+export type RouteOwner = 'gateway' | 'catalog' | 'orders';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface PublicRoute {
+  method: HttpMethod;
+  /** A path template: literal text, and `{name}` for one path segment or part of one. */
+  path: string;
+  owner: RouteOwner;
+  access: RouteAccess;
+  /** What the route does, for the API documentation. */
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  /** The largest body accepted, in bytes; DEFAULT_BODY_LIMIT_BYTES when not given. */
+  bodyLimit?: number;
+  /** What a `{name}` of the path may be, when not the default (one segment of letters, digits, '-', '_'). */
+  params?: Record<string, RegExp>;
+}
+
+/** JSON bodies up to 100 KB unless a route says otherwise (bulk routes up to 2 MB). */
+export const DEFAULT_BODY_LIMIT_BYTES = 100 * 1024;
+export const BULK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
+/** A salesperson's page slug inside a path, e.g. 'jane-doe' in /api/jane-doe-survey. */
+const SLUG = /[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*/;
+
+export const publicRoutes: readonly PublicRoute[] = [
+  // gateway: accounts and sessions (spec §7)
+  { method: 'POST', path: '/api/login', owner: 'gateway', access: 'anonymous', summary: 'Log in; starts a session', body: loginBody },
+  { method: 'GET', path: '/api/logout', owner: 'gateway', access: 'anonymous', summary: 'End the session' },
+  { method: 'GET', path: '/api/current-user', owner: 'gateway', access: 'customer', summary: 'The logged-in user' },
+  { method: 'POST', path: '/api/forgot-password', owner: 'gateway', access: 'anonymous', summary: 'E-mail a reset link', body: forgotPasswordBody },
+  { method: 'POST', path: '/api/validate-reset-token', owner: 'gateway', access: 'anonymous', summary: 'Whether a reset link is usable', body: validateResetTokenBody },
+  { method: 'POST', path: '/api/reset-password', owner: 'gateway', access: 'anonymous', summary: 'Set a new password from a reset link', body: resetPasswordBody },
+  // The second step of a login; the session holds the pending login (no user yet), so anonymous here.
+  { method: 'POST', path: '/api/login/verify-code', owner: 'gateway', access: 'anonymous', summary: 'Complete a login with a code from the authenticator app or a recovery code', body: twoFactorCodeBody },
+  // The second factor: a logged-in user, or an admin whose login waits for a first enrolment
+  // (no user yet, so 'anonymous' here; the gateway answers 401 to anyone else).
+  { method: 'GET', path: '/api/two-factor', owner: 'gateway', access: 'anonymous', summary: 'Whether my second factor is on, required, and how many recovery codes are left' },
+  { method: 'POST', path: '/api/two-factor/enrol', owner: 'gateway', access: 'anonymous', summary: 'Start enrolling a second factor: otpauth URL, QR code and ten recovery codes' },
+  { method: 'POST', path: '/api/two-factor/confirm', owner: 'gateway', access: 'anonymous', summary: 'Turn the second factor on with a first code (completes a login waiting for enrolment)', body: twoFactorCodeBody },
+  { method: 'POST', path: '/api/two-factor/disable', owner: 'gateway', access: 'customer', summary: 'Turn my second factor off (needs a code)', body: twoFactorCodeBody },
+  { method: 'POST', path: '/api/change-password', owner: 'gateway', access: 'customer', summary: 'Change my own password (needs the current one)', body: changeOwnPasswordBody },
+  // gateway: the site and the dashboard
+  { method: 'GET', path: '/api/site-config', owner: 'gateway', access: 'anonymous', summary: "The public site's settings (booking link, brands)" },
+  { method: 'GET', path: '/api/dashboard-config', owner: 'gateway', access: 'customer', summary: "The dashboard's settings (training videos)" },
+  // gateway: surveys and salespeople (spec §2, §3)
+  { method: 'POST', path: '/api/survey', owner: 'gateway', access: 'anonymous', summary: 'The WarmLine survey; creates the account', body: SURVEY_SUBMISSION_SCHEMAS.main },
+  { method: 'POST', path: '/api/ringcloud-survey', owner: 'gateway', access: 'anonymous', summary: 'The RingCloud survey; creates the account', body: SURVEY_SUBMISSION_SCHEMAS.ringcloud },
+  {
+    method: 'POST',
+    path: '/api/{salesperson}-survey',
+    owner: 'gateway',
+    access: 'anonymous',
+    summary: "A salesperson's referral survey; creates the account",
+    body: SURVEY_SUBMISSION_SCHEMAS.referral,
+    params: { salesperson: SLUG },
+  },
+  {
+    method: 'GET',
+    path: '/api/{salesperson}-responses',
+    owner: 'gateway',
+    access: 'admin',
+    summary: "The responses of a salesperson's referral survey",
+    params: { salesperson: SLUG },
+  },
+  { method: 'GET', path: '/api/salespeople/{slug}', owner: 'gateway', access: 'anonymous', summary: "A salesperson's public page" },
+  { method: 'GET', path: '/api/user-survey', owner: 'gateway', access: 'customer', summary: "The logged-in user's survey answers" },
+  { method: 'POST', path: '/api/recruiting-requests', owner: 'gateway', access: 'customer', summary: 'Ask for recruiting help', body: recruitingRequestBody },
+  // gateway: user administration (spec §7)
+  { method: 'GET', path: '/api/users', owner: 'gateway', access: 'admin', summary: 'Every user' },
+  { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Delete a user' },
+  { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password", body: changePasswordBody },
+  {
+    method: 'PATCH',
+    path: '/api/users/{id}/live-transfer-price',
+    owner: 'gateway',
+    access: 'admin',
+    summary: "Set a user's per-transfer price",
+    body: liveTransferPriceBody,
+  },
+  // catalog: the aged-lead market and My Leads (spec §2, §4)
+  { method: 'GET', path: '/api/aged-leads', owner: 'catalog', access: 'customer', summary: 'The aged-lead market, masked', query: leadListQuery },
+  {
+    method: 'POST',
+    path: '/api/bulk-purchase-leads',
+    owner: 'catalog',
+    access: 'customer',
+    summary: 'Reserve aged leads and open their payment',
+    body: bulkPurchaseBody,
+    bodyLimit: BULK_BODY_LIMIT_BYTES,
+  },
+  { method: 'GET', path: '/api/bulk-purchase-leads/{orderId}', owner: 'catalog', access: 'customer', summary: 'A lead purchase and its leads' },
+  { method: 'GET', path: '/api/my-leads', owner: 'catalog', access: 'customer', summary: "The buyer's own leads", query: leadListQuery },
+  { method: 'GET', path: '/api/my-leads/export.csv', owner: 'catalog', access: 'customer', summary: "The buyer's own leads as CSV", query: leadExportQuery },
+  // orders: checkouts and payments (spec §2, ARCHITECTURE §4)
+  { method: 'POST', path: '/api/create-payment-intent', owner: 'orders', access: 'anonymous', summary: 'Open a package checkout', body: createPaymentIntentBody },
+  { method: 'GET', path: '/api/config', owner: 'orders', access: 'anonymous', summary: 'Which card form to show (Stripe or sandbox)' },
+  { method: 'GET', path: '/api/payments/config', owner: 'orders', access: 'anonymous', summary: 'Which card form to show (Stripe or sandbox)' },
+  { method: 'POST', path: '/api/payments/sandbox/confirm', owner: 'orders', access: 'anonymous', summary: 'Pay with a sandbox test card', body: sandboxConfirmBody },
+  { method: 'GET', path: '/api/orders/{id}/status', owner: 'orders', access: 'anonymous', summary: "An order's payment status" },
+  { method: 'POST', path: '/api/webhooks/stripe', owner: 'orders', access: 'stripe-signature', summary: "Stripe's payment events", bodyLimit: 512 * 1024 },
+  // orders: live call transfers (spec §2)
+  { method: 'POST', path: '/api/call-transfer-order', owner: 'orders', access: 'customer', summary: 'Order live call transfers', body: callTransferOrderBody },
+  { method: 'GET', path: '/api/transfer-orders', owner: 'orders', access: 'admin', summary: 'Every transfer order' },
+];
+
+const DEFAULT_PARAM = /[A-Za-z0-9_.-]+/;
+
+/** The path template as a regular expression (anchored; a trailing slash is allowed). */
+export function routePattern(route: Pick<PublicRoute, 'path' | 'params'>): RegExp {
+  let source = '';
+  let last = 0;
+  for (const match of route.path.matchAll(/\{([A-Za-z]+)\}/g)) {
+    source += escapeRegExp(route.path.slice(last, match.index));
+    const param = route.params?.[match[1]!] ?? DEFAULT_PARAM;
+    source += `(?<${match[1]}>${param.source})`;
+    last = match.index! + match[0].length;
+  }
+  source += escapeRegExp(route.path.slice(last));
+  return new RegExp(`^${source}/?$`);
+}
+
+const compiled = publicRoutes.map((route) => ({ route, pattern: routePattern(route) }));
+
+/**
+ * The route a request is for, and its path parameters. A path that matches a route with
+ * another method answers `{ route: undefined, pathKnown: true }` (a 405, not a 404).
+ */
+export function findPublicRoute(method: string, path: string): { route: PublicRoute | undefined; params: Record<string, string>; pathKnown: boolean } {
+  let pathKnown = false;
+  // Literal routes before templates: '/api/ringcloud-survey' is not the referral survey of 'ringcloud'.
+  const candidates = compiled.filter((c) => c.pattern.test(path)).sort((a, b) => templateCount(a.route) - templateCount(b.route));
+  for (const { route, pattern } of candidates) {
+    pathKnown = true;
+    if (route.method === method.toUpperCase() || (route.method === 'GET' && method.toUpperCase() === 'HEAD')) {
+      return { route, params: { ...(pattern.exec(path)?.groups ?? {}) }, pathKnown };
+    }
+  }
+  return { route: undefined, params: {}, pathKnown };
+}
+
+function templateCount(route: PublicRoute): number {
+  return (route.path.match(/\{/g) ?? []).length;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

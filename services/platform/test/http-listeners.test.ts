@@ -1,0 +1,39 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHttpApp, serve } from '../src/http/app';
+import { baseEnv, parseConfig } from '../src/config';
+import { ShutdownStack } from '../src/lifecycle';
+import { createLogger } from '../src/log';
+import { TEST_IDENTITY_SECRET } from '../src/testing/index';
+
+/**
+ * Issue 11, Medium 10, in the HTTP kit: an app for a public port serves a bare liveness answer
+ * and no readiness details or metrics; a service's internal listener binds INTERNAL_HOST.
+ */
+
+const log = createLogger('listeners-test', 'silent');
+const stops = new ShutdownStack(log, 'the test servers');
+afterAll(() => stops.stop());
+
+describe('the HTTP kit', () => {
+  it("when an app is for a public port (ops: 'liveness'), then /healthz is bare and /readyz and /metrics are not there", async () => {
+    const app = createHttpApp({ service: 'public', log, ops: 'liveness', readiness: [['postgres', async () => 'ok']], mount: () => undefined });
+    const url = await serve(app, 0, stops, '127.0.0.1');
+
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${url}/readyz`)).status).toBe(404);
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
+  });
+
+  it('when a server is served at a host, then it listens there only and its URL names it', async () => {
+    const app = createHttpApp({ service: 'internal', log, readiness: [], mount: () => undefined });
+    const url = await serve(app, 0, stops, '127.0.0.2');
+
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    await expect(fetch(url.replace('127.0.0.2', '127.0.0.1') + '/healthz')).rejects.toThrow();
+  });
+
+  it('when INTERNAL_HOST is not set, then internal listeners bind loopback', () => {
+    expect(parseConfig(baseEnv, { IDENTITY_SECRET: TEST_IDENTITY_SECRET }).INTERNAL_HOST).toBe('127.0.0.1');
+  });
+});
