@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -9,9 +10,45 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 /** Empty env values count as unset, so `ADMIN_EMAIL=` in a .env file means "use the default". */
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
+/** Express's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(text: string): boolean {
+  if (TRUST_PROXY_NAMES.has(text)) return true;
+  const [address = '', bits, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: how many proxy hops in front of the gateway (e.g. 1 behind one TLS terminator)
+ * or which proxy addresses (e.g. 'loopback,10.0.0.0/8') may say who the client is and whether
+ * it came over https. Never 'true': anyone could then pick the address the throttles count.
+ */
+const trustProxyEnv = z
+  .preprocess((v) => (v === '' ? undefined : v), z.string().default('loopback'))
+  .transform((text, ctx): number | string[] => {
+    const trimmed = text.trim();
+    if (/^\d+$/.test(trimmed) && Number(trimmed) <= 10) return Number(trimmed);
+    const list = trimmed.split(',').map((s) => s.trim()).filter(Boolean);
+    if (list.length > 0 && list.every(isProxyAddress)) return list;
+    ctx.addIssue({
+      code: 'custom',
+      message: "must be a number of proxy hops (0-10) or a list of proxy addresses, e.g. '1' or 'loopback,10.0.0.0/8'",
+    });
+    return z.NEVER;
+  });
+
 export const gatewayEnv = {
   ...baseEnv,
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** The internal listener (on INTERNAL_HOST): /readyz, /metrics and /internal/... for services. */
+  GATEWAY_INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
+  TRUST_PROXY: trustProxyEnv,
+  /** Aged-lead purchase attempts a buyer may make a minute (issue 11: 10); a fuzzing run raises it. */
+  PURCHASE_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   /** Signs the session cookie. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** The address users reach the site at; reset links point here and Origin checks use it. */
@@ -71,6 +108,26 @@ export const gatewayEnv = {
   BOOKING_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  ),
+  /**
+   * Encrypts the TOTP secrets of the second factor at rest (AES-256-GCM): 32 bytes as 64 hex
+   * characters or base64. Unset: derived from SESSION_SECRET (then changing SESSION_SECRET
+   * makes enrolled users sign in with a recovery code and enrol again).
+   */
+  TOTP_ENCRYPTION_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .refine((v) => /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, as 64 hex characters or base64')
+      .optional(),
+  ),
+  /**
+   * Admins must enrol a second factor at their first login and give a code at every login.
+   * Unset: true with NODE_ENV=production, false otherwise (the local demo offers it).
+   */
+  TWO_FACTOR_REQUIRED_FOR_ADMINS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').optional(),
   ),
   /** The dashboard's training videos: `Title | https://embed-address` entries separated by `;`. */
   TRAINING_VIDEOS: trainingVideosEnv,

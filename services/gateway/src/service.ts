@@ -1,18 +1,34 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeRedis, createHttpApp, createLogger, createRedis, pingRedis, serve, ShutdownStack, type Logger } from '@warmline/platform';
+import {
+  closeRedis,
+  createHttpApp,
+  createHttpMetrics,
+  createLogger,
+  createRedis,
+  pingRedis,
+  serve,
+  ShutdownStack,
+  type Logger,
+} from '@warmline/platform';
 import { openDatabaseAndBus } from '@warmline/platform/bus/index';
 import type { GatewayConfig } from './config';
 import type { AccountsContext } from './domain/context';
 import { ensureFirstAdmin } from './domain/first-admin';
-import { Throttle } from './domain/throttle';
+import { ResetRequestQueue } from './domain/password-reset';
+import { totpEncryptionKey } from './domain/totp';
+import type { TwoFactorContext } from './domain/two-factor';
+import { Throttle } from './edge/throttle';
 import { accountRoutes } from './http/account-routes';
-import { csrfProtection } from './http/csrf';
-import { forwarding, forwardRoutes, type ForwardRoute } from './http/forwarding';
-import { Sessions } from './http/sessions';
+import { csrfProtection } from './edge/csrf';
+import { routeManifestGate } from './edge/access';
+import { purchaseThrottle } from './edge/purchase-throttle';
+import { forwarding, ownerTargets, type ForwardRoute } from './edge/forwarding';
+import { Sessions } from './edge/sessions';
+import { securityHeaders } from './edge/security-headers';
 import { siteConfigRoutes } from './http/site-config-routes';
 import { dashboardConfigRoutes } from './http/dashboard-config-routes';
-import { mountSpa } from './http/spa';
+import { mountSpa } from './edge/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
 import { surveyRoutes } from './http/survey-routes';
 import { recruitingRoutes } from './http/recruiting-routes';
@@ -28,20 +44,24 @@ export interface GatewayOptions {
 }
 
 export interface RunningGateway {
+  /** The public port: the SPA, the API and a bare /healthz. */
   url: string;
+  /** The internal listener: /readyz, /metrics and the /internal routes for services. */
+  internalUrl: string;
   stop(): Promise<void>;
 }
 
 /**
  * The public entry point: accounts and sessions, admin user management, forwarding of other
- * services' /api routes with a signed identity, and the SPA. Listens on GATEWAY_PORT (0 picks
- * a free port, for tests).
+ * services' /api routes with a signed identity, and the SPA. Listens on GATEWAY_PORT; its
+ * readiness, metrics and the routes for internal services are on GATEWAY_INTERNAL_PORT at
+ * INTERNAL_HOST (0 picks a free port, for tests).
  */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const log = options.log ?? createLogger('gateway', config.LOG_LEVEL);
   const stops = new ShutdownStack(log, 'the gateway');
   try {
-    const { pool, readiness } = await openDatabaseAndBus({
+    const { pool, bus, readiness } = await openDatabaseAndBus({
       config,
       log,
       stops,
@@ -49,7 +69,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       migrationsDir: GATEWAY_MIGRATIONS_DIR,
       connectionName: 'gateway',
     });
-    const redis = await createRedis(config.REDIS_URL, log);
+    const redis = await createRedis(config.REDIS_URL, log, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
     stops.push('redis', () => closeRedis(redis));
 
     await ensureFirstAdmin(
@@ -63,28 +83,61 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       redisPrefix: config.REDIS_PREFIX,
       idleMinutes: config.SESSION_IDLE_MINUTES,
       absoluteHours: config.SESSION_ABSOLUTE_HOURS,
+      secureCookie: config.NODE_ENV === 'production',
     });
+    if (config.NODE_ENV === 'production' && new URL(config.PUBLIC_URL).protocol !== 'https:') {
+      // The Secure cookie is never sent back over plain http: logins would seem to do nothing.
+      log.warn({ publicUrl: config.PUBLIC_URL }, 'PUBLIC_URL is not https: in production the session cookie needs https (a TLS proxy and TRUST_PROXY)');
+    }
+    const resetRequests = new ResetRequestQueue({ pool, log, publicUrl: config.PUBLIC_URL }).start();
+    stops.push('password reset requests', resetRequests.stop);
     const ctx: AccountsContext = {
       pool,
       log,
       throttle: new Throttle(redis, config.REDIS_PREFIX),
       sessions,
       publicUrl: config.PUBLIC_URL,
+      resetRequests,
+    };
+    const accounts: TwoFactorContext = {
+      ...ctx,
+      twoFactor: {
+        encryptionKey: totpEncryptionKey(config),
+        requiredForAdmins: config.TWO_FACTOR_REQUIRED_FOR_ADMINS ?? config.NODE_ENV === 'production',
+      },
     };
     let spaServed = false;
 
+    // One set of HTTP metrics for both listeners, served on the internal one.
+    const httpMetrics = createHttpMetrics('gateway');
     const app = createHttpApp({
       service: 'gateway',
       log,
-      readiness: [...readiness, ['redis', () => pingRedis(redis)]],
+      ops: 'liveness',
+      httpMetrics,
+      trustProxy: config.TRUST_PROXY,
+      mountFirst: (app) => {
+        app.use(
+          securityHeaders({
+            bookingUrl: config.BOOKING_URL,
+            embedUrls: config.TRAINING_VIDEOS.map((video) => video.embedUrl),
+            production: config.NODE_ENV === 'production',
+          }),
+        );
+      },
       // Sessions, CSRF and forwarding come before the JSON parser so forwarded bodies
       // (webhooks, uploads) reach their service byte for byte.
       mountBeforeBodyParsing: (app) => {
         app.use('/api', sessions.middleware, sessions.loadUser(pool), csrfProtection(config.PUBLIC_URL));
+        // The route manifest decides what exists and who may call it, then who answers it.
+        app.use('/api', routeManifestGate((options.forwardRoutes ?? []).map((r) => r.prefix)));
+        // Counted in the gateway's Redis before the catalog reserves anything.
+        app.use('/api', purchaseThrottle(ctx.throttle, config.PURCHASE_ATTEMPTS_PER_MINUTE));
         app.use(
           '/api',
           forwarding({
-            routes: [...forwardRoutes(config), ...(options.forwardRoutes ?? [])],
+            targets: ownerTargets(config),
+            routes: options.forwardRoutes ?? [],
             identitySecret: config.IDENTITY_SECRET,
             log,
           }),
@@ -93,22 +146,34 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       mount: (app) => {
         app.use(siteConfigRoutes(config));
         app.use(dashboardConfigRoutes(config));
-        app.use(accountRoutes(ctx, sessions));
+        app.use(accountRoutes(accounts, sessions));
         app.use(userAdminRoutes(ctx));
         app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL }));
         app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));
-        // For internal services only (signed identity); before the SPA's history fallback.
-        app.use(internalUserRoutes({ pool, identitySecret: config.IDENTITY_SECRET }));
         spaServed = mountSpa(app, config.WEB_DIST_DIR);
       },
     });
 
+    const internalApp = createHttpApp({
+      service: 'gateway',
+      log,
+      httpMetrics,
+      // Sessions, logins and throttles all need Redis: without it the gateway cannot serve.
+      readiness: [...readiness, ['redis', () => pingRedis(redis), 'required']],
+      metrics: bus.metrics.registry,
+      // For internal services only (signed identity).
+      mount: (a) => a.use(internalUserRoutes({ pool, identitySecret: config.IDENTITY_SECRET })),
+    });
+
+    const internalUrl = await serve(internalApp, config.GATEWAY_INTERNAL_PORT, stops, config.INTERNAL_HOST);
     const url = await serve(app, config.GATEWAY_PORT, stops);
     log.info(
-      spaServed ? { url, spa: config.WEB_DIST_DIR } : { url, spa: `not built (${config.WEB_DIST_DIR} has no index.html)` },
+      spaServed
+        ? { url, internalUrl, spa: config.WEB_DIST_DIR }
+        : { url, internalUrl, spa: `not built (${config.WEB_DIST_DIR} has no index.html)` },
       'gateway started',
     );
-    return { url, stop: stops.stop };
+    return { url, internalUrl, stop: stops.stop };
   } catch (err) {
     await stops.stop();
     throw err;

@@ -209,6 +209,33 @@ describe('login throttling', () => {
     expect((await browser.post('/api/login', { username: user.username, password }, { headers: ip })).status).toBe(200);
   });
 
+  it('when 100 wrong passwords for one user arrive at once, then at most the limit of 5 are checked and the rest get 429', async () => {
+    const { user, password } = await gw.createAgent();
+    // Each guess from its own address, so only the per-username count can stop them.
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        gw.browser().post('/api/login', { username: user.username, password: `guess-${i}` }, {
+          headers: { 'x-forwarded-for': `198.18.${Math.floor(i / 200)}.${(i % 200) + 1}` },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(95);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    // The right password is refused as well until the window ends.
+    const refused = await gw.browser().post('/api/login', { username: user.username, password }, { headers: { 'x-forwarded-for': '198.18.9.9' } });
+    expect(refused.status).toBe(429);
+  });
+
+  it('when someone from a shared address logs in successfully many times, then those logins do not use up the address allowance', async () => {
+    const ip = { 'x-forwarded-for': '203.0.113.60' };
+    for (let i = 0; i < 22; i++) {
+      const { user, password } = await gw.createAgent();
+      expect((await gw.browser().post('/api/login', { username: user.username, password }, { headers: ip })).status).toBe(200);
+    }
+  });
+
   it('when one address fails 20 times across usernames, then further logins from it are refused with 429', async () => {
     const ip = { 'x-forwarded-for': '203.0.113.50' };
     const browser = gw.browser();
@@ -296,7 +323,8 @@ describe('the SPA and unknown routes', () => {
   });
 
   it('when every dependency answers, then /readyz reports postgres, redis and rabbitmq ready', async () => {
-    const answer = await gw.browser().get('/readyz');
+    // On the internal listener: the public port serves no readiness details.
+    const answer = await new Browser(gw.internalUrl).get('/readyz');
     expect(answer.status).toBe(200);
     expect(answer.json.checks).toEqual({ postgres: 'ok', redis: 'ok', rabbitmq: 'ok' });
   });

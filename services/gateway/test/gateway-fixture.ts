@@ -12,7 +12,7 @@ import { startNotifications } from '@warmline/notifications/service';
 import { gatewayEnv, type GatewayConfig } from '../src/config';
 import type { UserRecord } from '../src/db/users';
 import { createAccount } from '../src/domain/users';
-import type { ForwardRoute } from '../src/http/forwarding';
+import type { ForwardRoute } from '../src/edge/forwarding';
 import { GATEWAY_SCHEMA, startGateway } from '../src/service';
 
 /**
@@ -21,6 +21,8 @@ import { GATEWAY_SCHEMA, startGateway } from '../src/service';
  */
 export interface GatewayFixture {
   url: string;
+  /** The internal listener: /readyz, /metrics and the /internal routes for services. */
+  internalUrl: string;
   config: GatewayConfig;
   db: TestDatabase;
   /** A pool on the gateway schema, to arrange and inspect data. */
@@ -28,7 +30,8 @@ export interface GatewayFixture {
   admin: { username: string; password: string };
   /** A customer account with a known password (data factory: unique names every call). */
   createAgent(overrides?: Partial<AgentSpec>): Promise<{ user: UserRecord; password: string }>;
-  browser(): Browser;
+  /** A browser; with `ip`, every request says it came from that address (through the trusted proxy). */
+  browser(options?: { ip?: string }): Browser;
   /**
    * Starts the notifications worker beside the gateway, on its database and broker namespace
    * as in production, writing .eml files into `mailDir` (no SMTP); cleanup stops it.
@@ -65,6 +68,7 @@ export async function startGatewayFixture(
       ...system.env,
       SESSION_SECRET,
       GATEWAY_PORT: '0',
+      GATEWAY_INTERNAL_PORT: '0',
       ADMIN_USERNAME: admin.username,
       ADMIN_PASSWORD: admin.password,
       WEB_DIST_DIR: webDist,
@@ -83,6 +87,7 @@ export async function startGatewayFixture(
 
     return {
       url: gateway.url,
+      internalUrl: gateway.internalUrl,
       config,
       db,
       pool,
@@ -101,7 +106,8 @@ export async function startGatewayFixture(
         const user = await createAccount(pool, spec);
         return { user, password: spec.password };
       },
-      browser: () => new Browser(gateway.url),
+      browser: (browserOptions = {}) =>
+        new Browser(gateway.url, browserOptions.ip ? { 'x-forwarded-for': browserOptions.ip } : {}),
       async startMailWorker() {
         const mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-gateway-mail-'));
         stops.push('mail dir', () => rm(mailDir, { recursive: true, force: true }));
@@ -140,7 +146,11 @@ export interface RequestOptions {
 export class Browser {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    /** Sent with every request (a request's own headers win). */
+    readonly defaultHeaders: Record<string, string> = {},
+  ) {}
 
   get(path: string, options?: RequestOptions) {
     return this.request('GET', path, options);
@@ -174,7 +184,7 @@ export class Browser {
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.defaultHeaders };
     let body: string | undefined = options.body;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';

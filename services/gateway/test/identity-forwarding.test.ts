@@ -111,10 +111,11 @@ describe('through the gateway', () => {
     expect((json.json as Echo).body).toBe('{"count":3}');
   });
 
-  it('when the internal service is down, then the gateway answers 502 with a clear message', async () => {
+  it('when the internal service is down, then the gateway answers 503 with a clear message and Retry-After', async () => {
     const answer = await gw.browser().get('/api/gone/anything');
-    expect(answer.status).toBe(502);
+    expect(answer.status).toBe(503);
     expect(answer.json.error).toMatch(/unavailable/);
+    expect(answer.headers.get('retry-after')).toBe('5');
   });
 });
 

@@ -5,9 +5,9 @@ import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
 
 /**
- * GET /internal/users/:id: where an internal service (orders) reads the agent it acts for,
- * with the shared secret's signed identity; never through a browser session or the
- * forwarded /api routes.
+ * GET /internal/users/:id on the gateway's internal listener: where an internal service
+ * (orders) reads the agent it acts for, with the shared secret's signed identity; never
+ * through a browser session, the public port or the forwarded /api routes.
  */
 
 let gw: GatewayFixture;
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 function asService(path: string, identity: Identity | null, secret = TEST_IDENTITY_SECRET) {
-  return fetch(new URL(path, gw.url), { headers: identity ? { [IDENTITY_HEADER]: signIdentity(secret, identity) } : {} });
+  return fetch(new URL(path, gw.internalUrl), { headers: identity ? { [IDENTITY_HEADER]: signIdentity(secret, identity) } : {} });
 }
 
 const identityOf = (user: { id: string; username: string }): Identity => ({ userId: user.id, username: user.username, isAdmin: false });
@@ -81,8 +81,9 @@ describe('the internal user endpoint', () => {
     const forged = await browser.get(`/internal/users/${user.id}`, { headers: { [IDENTITY_HEADER]: 'forged.token' } });
     const viaApi = await browser.get(`/api/internal/users/${user.id}`);
 
-    expect(direct.status).toBe(401);
-    expect(forged.status).toBe(401);
+    // The public port has no /internal routes at all (they are on the internal listener).
+    expect(direct.status).toBe(404);
+    expect(forged.status).toBe(404);
     expect(viaApi.status).toBe(404);
   });
 });

@@ -1,9 +1,23 @@
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '@warmline/platform/testing/index';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import amqp from 'amqplib';
+import { brokerManifest, UNROUTED_QUEUE } from '@warmline/contracts';
+import { createPool } from '@warmline/platform';
+import { pruneBusTables } from '@warmline/platform/bus/index';
+import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
+import { NOTIFICATIONS_SCHEMA } from '@warmline/notifications/service';
 import { decodeQuotedPrintable, emlFiles } from '@warmline/platform/testing/mail';
+import { GATEWAY_SCHEMA } from '../src/service';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+import { hashPassword } from '../src/domain/passwords';
+
+// The real hash, watched: a reset with a wrong link must be refused before any hash is spent.
+vi.mock('../src/domain/passwords', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/domain/passwords')>();
+  return { ...real, hashPassword: vi.fn(real.hashPassword) };
+});
 
 /**
  * The whole reset flow as a user lives it: the link is read from the e-mail the notifications
@@ -78,6 +92,21 @@ describe('password reset', () => {
     const token = link.searchParams.get('token')!;
     // At least 128 bits of randomness: 32 bytes base64url-encoded.
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(mail!.text).toContain('it works once and expires in 1 hour');
+    // The link travelled as email.password_reset (gateway) and email.send (notifications); once
+    // the broker had each, its outbox row no longer holds the link.
+    const linkInOutboxes = async () => {
+      const { rows } = await gw.pool.query<{ type: string; data: string }>(
+        `SELECT routing_key AS type, envelope->>'data' AS data FROM outbox WHERE routing_key = 'email.password_reset'
+         UNION ALL
+         SELECT routing_key AS type, envelope->>'data' AS data FROM notifications.outbox WHERE routing_key = 'email.send'`,
+      );
+      return rows;
+    };
+    expect((await linkInOutboxes()).map((r) => r.type).sort()).toEqual(['email.password_reset', 'email.send']);
+    await waitFor('the outbox rows holding the link to be emptied', async () =>
+      (await linkInOutboxes()).every((r) => !r.data.includes(token) && !r.data.includes(user.email)),
+    );
     // Only the hash is stored.
     const stored = await gw.pool.query<{ token_hash: string }>('SELECT token_hash FROM password_reset_tokens');
     expect(stored.rows.map((r) => r.token_hash)).not.toContain(token);
@@ -157,5 +186,106 @@ describe('password reset', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.json.error).toMatch(/^Too many password reset requests/);
+  });
+});
+
+describe('the reset endpoints against probing', () => {
+  it('when the users table is busy, then forgot-password answers at once for a known and an unknown address alike (the lookup happens behind the answer)', async () => {
+    const known = await gw.createAgent();
+    const locker = await gw.pool.connect();
+    try {
+      await locker.query('BEGIN');
+      // Nothing may read users until this transaction ends.
+      await locker.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+      const ask = (email: string) =>
+        Promise.race([
+          gw.browser({ ip: '192.0.2.120' }).post('/api/forgot-password', { email }),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`forgot-password for ${email} waited on the users table`)), 3000)),
+        ]);
+      const [forKnown, forUnknown] = await Promise.all([ask(known.user.email), ask('no-account-here@example.com')]);
+      expect(forKnown.status).toBe(200);
+      expect(forUnknown.text).toBe(forKnown.text);
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+    }
+    await waitFor('the e-mail to the known address', async () => (await mailsTo(known.user.email)).length > 0, { timeoutMs: 20_000 });
+    expect(await mailsTo('no-account-here@example.com')).toEqual([]);
+  });
+
+  it('when a reset link is made up, then the answer is 400 and no password hash is computed', async () => {
+    const hash = vi.mocked(hashPassword);
+    hash.mockClear();
+    const answer = await gw.browser({ ip: '192.0.2.121' }).post('/api/reset-password', { token: 'made-up-token', password: 'a fine new password' });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toBe('Invalid or Expired Link');
+    expect(hash).not.toHaveBeenCalled();
+  });
+
+  it('when one address tries more than 20 reset links in 15 minutes, then it is refused with 429 and another address is not', async () => {
+    const prober = gw.browser({ ip: '192.0.2.122' });
+    for (let i = 0; i < 20; i++) {
+      const path = i % 2 === 0 ? '/api/validate-reset-token' : '/api/reset-password';
+      const answer = await prober.post(path, { token: `guess-${i}`, password: 'a fine new password' });
+      expect(answer.status, `${path} #${i}`).toBe(path === '/api/validate-reset-token' ? 200 : 400);
+    }
+    const refused = await prober.post('/api/reset-password', { token: 'guess-x', password: 'a fine new password' });
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatch(/^Too many password reset attempts\. Please try again in \d+ minutes?\.$/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await prober.post('/api/validate-reset-token', { token: 'guess-y' })).status).toBe(429);
+    expect((await gw.browser({ ip: '192.0.2.123' }).post('/api/validate-reset-token', { token: 'guess-z' })).status).toBe(200);
+  });
+});
+
+describe('the reset link after it is sent', () => {
+  it('when the e-mail has gone out and the bus tables are pruned, then no reset link is readable in the database (pg_dump) or in any queue', async () => {
+    const { user } = await gw.createAgent();
+    expect((await gw.browser().post('/api/forgot-password', { email: user.email })).status).toBe(200);
+    const [mail] = await waitFor('the reset e-mail to be delivered', async () => {
+      const mails = await mailsTo(user.email);
+      return mails.length > 0 ? mails : undefined;
+    }, { timeoutMs: 20_000 });
+    const token = resetLinkIn(mail!).searchParams.get('token')!;
+
+    // Every outbox row of both services confirmed, then pruned as the hourly job does.
+    const pools = [GATEWAY_SCHEMA, NOTIFICATIONS_SCHEMA].map((schema) => createPool(gw.db.url, schema));
+    try {
+      await waitFor('both outboxes to be confirmed', async () => {
+        for (const pool of pools) {
+          const { rows } = await pool.query<{ n: number }>('SELECT count(*) AS n FROM outbox WHERE published_at IS NULL');
+          if (rows[0]!.n > 0) return false;
+        }
+        return true;
+      }, { timeoutMs: 20_000 });
+      for (const pool of pools) await pruneBusTables(pool, { OUTBOX_SENT_RETENTION_HOURS: 1e-6, PROCESSED_EVENTS_RETENTION_DAYS: 7 });
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+
+    const dump = execFileSync('pg_dump', ['--data-only', gw.db.url], { maxBuffer: 64 * 1024 * 1024 }).toString();
+    expect(dump).toContain(user.email); // the dump is of the right database
+    expect(dump).not.toContain(token);
+
+    const connection = await amqp.connect(TEST_AMQP_URL);
+    try {
+      const ch = await connection.createChannel();
+      const namespace = gw.config.BUS_NAMESPACE!;
+      const queues = [
+        ...brokerManifest.queues.flatMap((q) => [q.queue, `${q.queue}.retry`, `${q.queue}.dlq`]),
+        UNROUTED_QUEUE,
+      ].map((q) => `${namespace}.${q}`);
+      for (const queue of queues) {
+        for (;;) {
+          const msg = await ch.get(queue, { noAck: false });
+          if (!msg) break;
+          expect(msg.content.toString()).not.toContain(token);
+        }
+        ch.nackAll(true);
+      }
+      await ch.close();
+    } finally {
+      await connection.close();
+    }
   });
 });

@@ -5,8 +5,9 @@ import { startGatewayFixture, type Browser, type GatewayFixture } from './gatewa
 
 /**
  * POST /api/recruiting-requests (dashboard, Insurance Recruiting → 'Contact Recruiting Team'):
- * stored by the gateway and e-mailed to the recruiting team through the outbox and the
- * notifications worker (same database and broker namespace, as in production).
+ * stored by the gateway with an `email.recruiting_request` command in its outbox; the
+ * notifications worker (same database and broker namespace, as in production) writes and
+ * sends the recruiting team's e-mail.
  */
 
 const RECRUITING_TEAM = 'recruiting-team@example.com';
@@ -72,11 +73,21 @@ describe('recruiting requests', () => {
     expect(mail).toContain('Name: Rosa Recruiter');
     expect(mail).toContain(`E-mail: ${agent.email}`);
     expect(mail).toContain('Phone: (512) 555-0177');
-    const { rows: sends } = await gw.pool.query(
-      "SELECT 1 FROM outbox WHERE routing_key = 'email.send' AND envelope->'data'->>'text' LIKE '%' || $1 || '%'",
+    expect(mail).toContain(`Username: ${agent.username}`);
+    // One command, written with the request; the worker wrote the body.
+    const { rows: commands } = await gw.pool.query<{ routing_key: string; envelope: { data: Record<string, unknown> } }>(
+      "SELECT routing_key, envelope FROM outbox WHERE envelope->'data'->>'requestId' = $1 OR routing_key = 'email.send'",
       [answer.json.id],
     );
-    expect(sends).toHaveLength(1);
+    expect(commands.map((c) => c.routing_key)).toEqual(['email.recruiting_request']);
+    expect(commands[0]!.envelope.data).toMatchObject({
+      to: RECRUITING_TEAM,
+      requestId: answer.json.id,
+      agentsNeeded: 3,
+      needs,
+      agent: { userId: agent.id, firstName: 'Rosa', lastName: 'Recruiter', username: agent.username, email: agent.email, phone: '(512) 555-0177' },
+    });
+    expect(await mailToTeam()).toHaveLength(1);
   });
 
   it('when the form is incomplete, then each field says what is missing and nothing is stored or sent', async () => {

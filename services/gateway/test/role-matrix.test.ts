@@ -3,7 +3,12 @@ import { IDENTITY_HEADER, signIdentity } from '@warmline/platform';
 import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type Answer, type Browser, type GatewayFixture } from './gateway-fixture';
 
-/** Admin user management (spec §7): every route checks the admin flag on the server. */
+/**
+ * Admin user management (spec §7): every route checks the admin flag on the server. The role
+ * matrix of every route of the manifest (401 anonymous, 403 to a customer), against the whole
+ * system so forwarded routes count too, is e2e/route-manifest.e2e.test.ts; this file keeps the
+ * behaviour of the admin routes themselves.
+ */
 
 let gw: GatewayFixture;
 let admin: Browser;

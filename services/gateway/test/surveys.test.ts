@@ -23,7 +23,8 @@ beforeAll(async () => {
   broker = await amqp.connect(TEST_AMQP_URL);
   tap = await broker.createChannel();
   const exchange = `${gw.config.BUS_NAMESPACE}.${EVENTS_EXCHANGE}`;
-  await tap.assertExchange(exchange, 'topic', { durable: true });
+  // The gateway declared it (with its alternate exchange) at start; an analyst only binds to it.
+  await tap.checkExchange(exchange);
   const { queue } = await tap.assertQueue('', { exclusive: true, autoDelete: true });
   for (const key of ['account.registered', 'survey.submitted']) await tap.bindQueue(queue, exchange, key);
   await tap.consume(queue, (message) => {
@@ -47,7 +48,7 @@ function mainSurvey(overrides: Record<string, unknown> = {}): Record<string, unk
     phone: '(555) 123-4567',
     email: `sam_${tag}@example.com`,
     username: `sam_${tag}`,
-    password: 'secret1',
+    password: 'sunny-harbor-42',
     leadType: 'Live Transfers',
     workingStates: 'TX, FL',
     totalTransfers: '50',
@@ -81,8 +82,15 @@ async function outboxOf(type: string, match: Record<string, unknown>) {
   return rows.map((r) => r.envelope.data).filter((data) => Object.entries(match).every(([k, v]) => data[k] === v));
 }
 
+let visitors = 0;
+/** A browser from an address of its own, so each test's sign-ups stay under the per-address limit. */
+function visitor(): Browser {
+  visitors += 1;
+  return gw.browser({ ip: `10.77.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}` });
+}
+
 async function loginAsAdmin(): Promise<Browser> {
-  const browser = gw.browser();
+  const browser = visitor();
   await browser.login(gw.admin.username, gw.admin.password);
   return browser;
 }
@@ -90,7 +98,7 @@ async function loginAsAdmin(): Promise<Browser> {
 describe('the main survey (POST /api/survey)', () => {
   it('when a prospect submits a valid survey, then their account and answers are stored and they can log in', async () => {
     const body = mainSurvey();
-    const answer = await gw.browser().post('/api/survey', body);
+    const answer = await visitor().post('/api/survey', body);
 
     expect(answer.status).toBe(201);
     expect(answer.json).toEqual({
@@ -99,7 +107,7 @@ describe('the main survey (POST /api/survey)', () => {
       userId: expect.any(String),
       totalPrice: null,
     });
-    const login = await gw.browser().post('/api/login', { username: body.username, password: body.password });
+    const login = await visitor().post('/api/login', { username: body.username, password: body.password });
     expect(login.status).toBe(200);
     expect(login.json).toMatchObject({
       id: answer.json.userId,
@@ -128,32 +136,54 @@ describe('the main survey (POST /api/survey)', () => {
       transfer_hours: '9am-5pm CST',
       total_price: null,
     });
-    expect(JSON.stringify(row)).not.toContain('secret1');
+    expect(JSON.stringify(row)).not.toContain('sunny-harbor-42');
     const { rows } = await gw.pool.query('SELECT password_hash FROM users WHERE id = $1', [answer.json.userId]);
     expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
   });
 
-  it('when a survey is stored, then account.registered and survey.submitted are published once each, with the sales notice and the welcome e-mail', async () => {
+  it('when a survey is stored, then thin account.registered and survey.submitted events and the sales notice and welcome commands are written once each', async () => {
     const body = mainSurvey({ leadType: 'Insurance Recruiting', totalCallbacks: '4', callbackPreference: 'Licensed in TX' });
-    const answer = await gw.browser().post('/api/survey', body);
+    const answer = await visitor().post('/api/survey', body);
     expect(answer.status).toBe(201);
     const { userId, responseId } = answer.json;
 
-    expect(await outboxOf('account.registered', { userId })).toEqual([
-      { userId, username: body.username, email: body.email, role: 'Agency Owner' },
-    ]);
+    // Events: ids and facts only; analysts never see the agent's name, e-mail or username.
+    expect(await outboxOf('account.registered', { userId })).toEqual([{ userId, role: 'Agency Owner' }]);
     expect(await outboxOf('survey.submitted', { userId })).toEqual([
-      { responseId, userId, brand: 'WarmLine', salesperson: 'Survey Form', leadType: 'Insurance Recruiting' },
+      { responseId, userId, brand: 'WarmLine', funnel: 'main', salespersonId: null, leadType: 'Insurance Recruiting' },
     ]);
-    const salesNotice = await outboxOf('email.send', { to: gw.config.SALES_TEAM_EMAIL, template: 'survey-sales-notice' });
-    const notice = salesNotice.find((data) => String(data.text).includes(String(body.email)));
-    expect(notice?.subject).toBe('New survey sign-up: Sam Rivera (Rivera Insurance)');
-    expect(notice?.text).toContain('Funnel: Main survey (/survey), marker Survey Form');
-    expect(notice?.text).toContain('Agents needed: 4');
-    expect(notice?.text).toContain('Preferences: Licensed in TX');
-    expect(notice?.text).not.toContain('secret1');
-    const [welcome] = await outboxOf('email.send', { to: body.email, template: 'welcome' });
-    expect(welcome?.text).toContain(`${gw.config.PUBLIC_URL.replace(/\/+$/, '')}/login`);
+    // Commands: what the notifications worker needs to write and address each e-mail.
+    expect(await outboxOf('email.survey_sales_notice', { userId })).toEqual([
+      {
+        to: gw.config.SALES_TEAM_EMAIL,
+        responseId,
+        userId,
+        funnel: 'main',
+        agent: {
+          firstName: 'Sam',
+          lastName: 'Rivera',
+          agencyName: 'Rivera Insurance',
+          role: 'Agency Owner',
+          phone: '(555) 123-4567',
+          email: body.email,
+          username: body.username,
+        },
+        answers: { leadType: 'Insurance Recruiting', workingStates: 'TX, FL', totalCallbacks: 4, callbackPreference: 'Licensed in TX' },
+        estimatedOrderCents: null,
+      },
+    ]);
+    expect(await outboxOf('email.welcome', { to: body.email })).toEqual([
+      { to: body.email, firstName: 'Sam', username: body.username, loginUrl: `${gw.config.PUBLIC_URL.replace(/\/+$/, '')}/login` },
+    ]);
+    // The gateway writes no e-mail body any more: notifications does.
+    expect(await outboxOf('email.send', {})).toEqual([]);
+    const { rows: written } = await gw.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM outbox WHERE envelope->'data'->>'userId' = $1 OR envelope->'data'->>'to' = $2",
+      [userId, body.email],
+    );
+    expect(written[0]!.n).toBe(4);
+    const { rows: all } = await gw.pool.query<{ envelope: unknown }>('SELECT envelope FROM outbox');
+    expect(JSON.stringify(all)).not.toContain('sunny-harbor-42');
 
     // The relay stamps each row once the broker confirmed it; by then the tap has it.
     await waitFor('the survey events to be published', async () => {
@@ -165,7 +195,9 @@ describe('the main survey (POST /api/survey)', () => {
     });
     const mine = published.filter((e) => e.data.userId === userId);
     expect(mine.map((e) => e.type).sort()).toEqual(['account.registered', 'survey.submitted']);
-    expect(JSON.stringify(mine)).not.toContain('secret1');
+    expect(JSON.stringify(mine)).not.toContain('sunny-harbor-42');
+    expect(JSON.stringify(mine)).not.toContain(String(body.email));
+    expect(JSON.stringify(mine)).not.toContain(String(body.username));
   });
 
   it('when a field is missing or wrong, then the answer is 400 with the spec message and nothing is stored', async () => {
@@ -180,7 +212,8 @@ describe('the main survey (POST /api/survey)', () => {
       [{ phone: 'call me please' }, 'Phone number must be at least 10 digits'],
       [{ email: 'not-an-email' }, 'Invalid email address'],
       [{ username: 'ab' }, 'Username must be at least 3 characters'],
-      [{ password: '12345' }, 'Password must be at least 6 characters'],
+      [{ password: '1234567' }, 'Password must be at least 8 characters'],
+      [{ password: 'password1' }, 'This password is too common'],
       [{ leadType: '' }, 'Please select a service type'],
       [{ leadType: 'Call-Backs' }, 'Please select a service type'],
       [{ workingStates: '' }, 'Please specify your working states'],
@@ -189,11 +222,11 @@ describe('the main survey (POST /api/survey)', () => {
     ];
     const before = { users: await count('users'), responses: await count('survey_responses'), outbox: await count('outbox') };
     for (const [override, message] of cases) {
-      const answer = await gw.browser().post('/api/survey', mainSurvey(override));
+      const answer = await visitor().post('/api/survey', mainSurvey(override));
       expect(answer.status, JSON.stringify(override)).toBe(400);
       expect(answer.json.error, JSON.stringify(override)).toBe(message);
     }
-    const empty = await gw.browser().post('/api/survey', {});
+    const empty = await visitor().post('/api/survey', {});
     expect(empty.status).toBe(400);
     expect(empty.json.error).toBe('First name is required');
     expect(empty.json.issues.map((i: { message: string }) => i.message)).toEqual(
@@ -203,13 +236,13 @@ describe('the main survey (POST /api/survey)', () => {
   });
 
   it('when a count is not a number, then it is stored as an integer, a non-number as 0', async () => {
-    const answer = await gw.browser().post('/api/survey', mainSurvey({ totalTransfers: 'abc', transfersPerDay: '12abc', callsPerDay: 7.9 }));
+    const answer = await visitor().post('/api/survey', mainSurvey({ totalTransfers: 'abc', transfersPerDay: '12abc', callsPerDay: 7.9 }));
     expect(answer.status).toBe(201);
     expect(await responseRow(answer.json.responseId)).toMatchObject({ total_transfers: 0, transfers_per_day: 12, calls_per_day: 7 });
   });
 
   it("when the lead type changed after filling another block, then only the chosen block's answers are stored", async () => {
-    const answer = await gw.browser().post('/api/survey', mainSurvey({ leadType: 'Aged Leads', ageRange: '60-90', totalTransfers: '-5' }));
+    const answer = await visitor().post('/api/survey', mainSurvey({ leadType: 'Aged Leads', ageRange: '60-90', totalTransfers: '-5' }));
     expect(answer.status).toBe(201);
     expect(await responseRow(answer.json.responseId)).toMatchObject({
       age_range: '60-90',
@@ -224,7 +257,7 @@ describe('the main survey (POST /api/survey)', () => {
   it('when the username is taken (in any case), then the answer is 409 naming it and nothing is written', async () => {
     const { user } = await gw.createAgent();
     const before = { users: await count('users'), responses: await count('survey_responses'), outbox: await count('outbox') };
-    const answer = await gw.browser().post('/api/survey', mainSurvey({ username: user.username.toUpperCase() }));
+    const answer = await visitor().post('/api/survey', mainSurvey({ username: user.username.toUpperCase() }));
     expect(answer.status).toBe(409);
     expect(answer.json).toEqual({ error: 'Username is already taken', field: 'username' });
     expect({ users: await count('users'), responses: await count('survey_responses'), outbox: await count('outbox') }).toEqual(before);
@@ -234,7 +267,7 @@ describe('the main survey (POST /api/survey)', () => {
     const { user } = await gw.createAgent();
     const body = mainSurvey({ email: user.email.toUpperCase() });
     const before = { users: await count('users'), responses: await count('survey_responses'), outbox: await count('outbox') };
-    const answer = await gw.browser().post('/api/survey', body);
+    const answer = await visitor().post('/api/survey', body);
     expect(answer.status).toBe(409);
     expect(answer.json).toEqual({ error: 'An account with this email already exists', field: 'email' });
     expect({ users: await count('users'), responses: await count('survey_responses'), outbox: await count('outbox') }).toEqual(before);
@@ -245,7 +278,7 @@ describe('the main survey (POST /api/survey)', () => {
   it('when the same survey is sent twice at once, then one account is created and the other gets 409', async () => {
     const body = mainSurvey();
     const before = { users: await count('users'), responses: await count('survey_responses') };
-    const answers = await Promise.all([gw.browser().post('/api/survey', body), gw.browser().post('/api/survey', body)]);
+    const answers = await Promise.all([visitor().post('/api/survey', body), visitor().post('/api/survey', body)]);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
     expect(answers.find((a) => a.status === 409)?.json.error).toBe('Username is already taken');
     expect({ users: await count('users'), responses: await count('survey_responses') }).toEqual({
@@ -257,13 +290,13 @@ describe('the main survey (POST /api/survey)', () => {
 
 describe('the saved survey (GET /api/user-survey)', () => {
   it('when nobody is logged in, then the answer is 401', async () => {
-    expect((await gw.browser().get('/api/user-survey')).status).toBe(401);
+    expect((await visitor().get('/api/user-survey')).status).toBe(401);
   });
 
   it("when the survey's user is logged in, then it returns their answers", async () => {
     const body = mainSurvey({ workingStates: 'CA', totalTransfers: '30', transfersPerDay: '3', callsPerDay: '90', transferHours: '8-4 PST' });
-    expect((await gw.browser().post('/api/survey', body)).status).toBe(201);
-    const browser = gw.browser();
+    expect((await visitor().post('/api/survey', body)).status).toBe(201);
+    const browser = visitor();
     await browser.login(String(body.username), String(body.password));
     const answer = await browser.get('/api/user-survey');
     expect(answer.status).toBe(200);
@@ -280,7 +313,7 @@ describe('the saved survey (GET /api/user-survey)', () => {
 
   it('when the logged-in user never filled in a survey, then the answer is null', async () => {
     const { user, password } = await gw.createAgent();
-    const browser = gw.browser();
+    const browser = visitor();
     await browser.login(user.username, password);
     const answer = await browser.get('/api/user-survey');
     expect(answer.status).toBe(200);
@@ -291,7 +324,7 @@ describe('the saved survey (GET /api/user-survey)', () => {
 describe('the second brand (POST /api/ringcloud-survey)', () => {
   it('when a valid RingCloud survey is sent, then the account is created and the answers are stored with the brand and the order price', async () => {
     const body = mainSurvey({ leadType: 'Live Transfers', totalTransfers: '10', salesperson: 'Someone Else' });
-    const answer = await gw.browser().post('/api/ringcloud-survey', body);
+    const answer = await visitor().post('/api/ringcloud-survey', body);
     expect(answer.status).toBe(201);
     expect(answer.json.totalPrice).toBe(37_000);
     expect(await responseRow(answer.json.responseId)).toMatchObject({
@@ -302,15 +335,18 @@ describe('the second brand (POST /api/ringcloud-survey)', () => {
       total_price: 37_000,
     });
     expect(await outboxOf('survey.submitted', { userId: answer.json.userId })).toEqual([
-      { responseId: answer.json.responseId, userId: answer.json.userId, brand: 'RingCloud', salesperson: 'RingCloud', leadType: 'Live Transfers' },
+      { responseId: answer.json.responseId, userId: answer.json.userId, brand: 'RingCloud', funnel: 'ringcloud', salespersonId: null, leadType: 'Live Transfers' },
     ]);
-    expect((await gw.browser().post('/api/login', { username: body.username, password: body.password })).status).toBe(200);
+    expect(await outboxOf('email.survey_sales_notice', { userId: answer.json.userId })).toMatchObject([
+      { funnel: 'ringcloud', estimatedOrderCents: 37_000, answers: { leadType: 'Live Transfers', totalTransfers: 10 } },
+    ]);
+    expect((await visitor().post('/api/login', { username: body.username, password: body.password })).status).toBe(200);
   });
 
   it('when the lead type is Aged Leads or Call-Backs, then the price follows the contracts table', async () => {
-    const aged = await gw.browser().post('/api/ringcloud-survey', mainSurvey({ leadType: 'Aged Leads', ageRange: '90-180' }));
+    const aged = await visitor().post('/api/ringcloud-survey', mainSurvey({ leadType: 'Aged Leads', ageRange: '90-180' }));
     expect(aged.json.totalPrice).toBe(100 * 300);
-    const callbacks = await gw.browser().post('/api/ringcloud-survey', campaignSurvey({ totalCallbacks: '20' }));
+    const callbacks = await visitor().post('/api/ringcloud-survey', campaignSurvey({ totalCallbacks: '20' }));
     expect(callbacks.json.totalPrice).toBe(20 * 1500);
   });
 
@@ -325,7 +361,7 @@ describe('the second brand (POST /api/ringcloud-survey)', () => {
       [{ phone: '123' }, 'Phone number must be at least 10 digits'],
     ];
     for (const [override, message] of cases) {
-      const answer = await gw.browser().post('/api/ringcloud-survey', mainSurvey({ totalTransfers: undefined, ...override }));
+      const answer = await visitor().post('/api/ringcloud-survey', mainSurvey({ totalTransfers: undefined, ...override }));
       expect(answer.status, JSON.stringify(override)).toBe(400);
       expect(answer.json.error, JSON.stringify(override)).toBe(message);
     }
@@ -333,7 +369,7 @@ describe('the second brand (POST /api/ringcloud-survey)', () => {
 
   it('when the e-mail is taken, then the answer is 409 naming it', async () => {
     const { user } = await gw.createAgent();
-    const answer = await gw.browser().post('/api/ringcloud-survey', campaignSurvey({ email: user.email }));
+    const answer = await visitor().post('/api/ringcloud-survey', campaignSurvey({ email: user.email }));
     expect(answer.status).toBe(409);
     expect(answer.json).toEqual({ error: 'An account with this email already exists', field: 'email' });
   });
@@ -341,19 +377,19 @@ describe('the second brand (POST /api/ringcloud-survey)', () => {
 
 describe('referral surveys (/api/{slug}-survey, /api/{slug}-responses)', () => {
   it('when the seeded salesperson is asked for, then the public lookup names them; unknown or inactive ones are 404', async () => {
-    const known = await gw.browser().get(`/api/salespeople/${DEMO_SALESPERSON.slug}`);
+    const known = await visitor().get(`/api/salespeople/${DEMO_SALESPERSON.slug}`);
     expect(known.status).toBe(200);
     expect(known.json).toEqual({ slug: 'john', displayName: 'John Smith' });
-    expect((await gw.browser().get('/api/salespeople/JOHN')).json).toEqual({ slug: 'john', displayName: 'John Smith' });
-    expect((await gw.browser().get('/api/salespeople/nobody')).status).toBe(404);
+    expect((await visitor().get('/api/salespeople/JOHN')).json).toEqual({ slug: 'john', displayName: 'John Smith' });
+    expect((await visitor().get('/api/salespeople/nobody')).status).toBe(404);
     await gw.pool.query("INSERT INTO salespeople (slug, display_name, active) VALUES ('gone', 'Gone Person', false) ON CONFLICT DO NOTHING");
-    expect((await gw.browser().get('/api/salespeople/gone')).status).toBe(404);
-    expect((await gw.browser().post('/api/gone-survey', campaignSurvey())).status).toBe(404);
+    expect((await visitor().get('/api/salespeople/gone')).status).toBe(404);
+    expect((await visitor().post('/api/gone-survey', campaignSurvey())).status).toBe(404);
   });
 
   it('when a prospect submits the referral survey, then the account is created and the response is credited to the salesperson', async () => {
     const body = campaignSurvey({ timezone: 'CST', leadType: 'Live Transfers', totalTransfers: '12', transfersPerDay: '2' });
-    const answer = await gw.browser().post('/api/john-survey', body);
+    const answer = await visitor().post('/api/john-survey', body);
     expect(answer.status).toBe(201);
     expect(await responseRow(answer.json.responseId)).toMatchObject({
       funnel: 'referral',
@@ -366,13 +402,26 @@ describe('referral surveys (/api/{slug}-survey, /api/{slug}-responses)', () => {
       total_callbacks: null,
       callback_preference: null,
     });
+    const { rows: salespeople } = await gw.pool.query<{ id: string }>("SELECT id FROM salespeople WHERE slug = 'john'");
     expect(await outboxOf('survey.submitted', { userId: answer.json.userId })).toEqual([
-      { responseId: answer.json.responseId, userId: answer.json.userId, brand: 'WarmLine', salesperson: 'John Smith', leadType: 'Live Transfers' },
+      {
+        responseId: answer.json.responseId,
+        userId: answer.json.userId,
+        brand: 'WarmLine',
+        funnel: 'referral',
+        salespersonId: salespeople[0]!.id,
+        leadType: 'Live Transfers',
+      },
     ]);
-    const [notice] = (await outboxOf('email.send', { template: 'survey-sales-notice' })).filter((d) => String(d.text).includes(String(body.email)));
-    expect(notice?.text).toContain('Funnel: Referral survey of John Smith (/john)');
-    expect(notice?.text).toContain('Timezone: CST');
-    expect((await gw.browser().post('/api/login', { username: body.username, password: body.password })).status).toBe(200);
+    expect(await outboxOf('email.survey_sales_notice', { userId: answer.json.userId })).toMatchObject([
+      {
+        funnel: 'referral',
+        salesperson: { slug: 'john', displayName: 'John Smith' },
+        answers: { timezone: 'CST', totalTransfers: 12, transfersPerDay: 2 },
+        estimatedOrderCents: 12 * 3700,
+      },
+    ]);
+    expect((await visitor().post('/api/login', { username: body.username, password: body.password })).status).toBe(200);
   });
 
   it('when the referral survey is wrong, then the answer is 400 with the message; an unknown slug is 404 whatever the body', async () => {
@@ -382,20 +431,20 @@ describe('referral surveys (/api/{slug}-survey, /api/{slug}-responses)', () => {
       [{ email: 'x@' }, 'Invalid email address'],
     ];
     for (const [override, message] of cases) {
-      const answer = await gw.browser().post('/api/john-survey', campaignSurvey(override));
+      const answer = await visitor().post('/api/john-survey', campaignSurvey(override));
       expect(answer.status, JSON.stringify(override)).toBe(400);
       expect(answer.json.error).toBe(message);
     }
-    const unknown = await gw.browser().post('/api/nobody-survey', campaignSurvey());
+    const unknown = await visitor().post('/api/nobody-survey', campaignSurvey());
     expect(unknown.status).toBe(404);
     expect(unknown.json.error).toBe('Survey not found');
-    expect((await gw.browser().post('/api/nobody-survey', {})).status).toBe(404);
+    expect((await visitor().post('/api/nobody-survey', {})).status).toBe(404);
   });
 
   it('when the responses are asked for, then only an admin gets them (401 anonymous, 403 agent)', async () => {
-    expect((await gw.browser().get('/api/john-responses')).status).toBe(401);
+    expect((await visitor().get('/api/john-responses')).status).toBe(401);
     const { user, password } = await gw.createAgent();
-    const agent = gw.browser();
+    const agent = visitor();
     await agent.login(user.username, password);
     expect((await agent.get('/api/john-responses')).status).toBe(403);
     expect((await agent.get('/api/nobody-responses')).status).toBe(403);
@@ -406,10 +455,10 @@ describe('referral surveys (/api/{slug}-survey, /api/{slug}-responses)', () => {
   it("when an admin lists a salesperson's responses, then each has the test-campaign fields, newest first, and no other funnel's", async () => {
     const first = campaignSurvey({ leadType: 'Aged Leads', ageRange: '30-60', timezone: 'PST' });
     const second = campaignSurvey({ timezone: 'EST' });
-    const a = await gw.browser().post('/api/john-survey', first);
-    const b = await gw.browser().post('/api/john-survey', second);
+    const a = await visitor().post('/api/john-survey', first);
+    const b = await visitor().post('/api/john-survey', second);
     const other = mainSurvey();
-    const elsewhere = await gw.browser().post('/api/survey', other);
+    const elsewhere = await visitor().post('/api/survey', other);
     expect([a.status, b.status, elsewhere.status]).toEqual([201, 201, 201]);
 
     const admin = await loginAsAdmin();
@@ -444,7 +493,7 @@ describe('referral surveys (/api/{slug}-survey, /api/{slug}-responses)', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
     expect(rows.find((r) => r.id === a.json.responseId)).toMatchObject({ leadType: 'Aged Leads', ageRange: '30-60', totalPrice: 500 * 100, timezone: 'PST' });
-    expect(JSON.stringify(rows)).not.toContain('secret1');
+    expect(JSON.stringify(rows)).not.toContain('sunny-harbor-42');
   });
 
   it('when salespeople are named like the fixed survey routes, then those routes still answer as themselves', async () => {
@@ -452,12 +501,12 @@ describe('referral surveys (/api/{slug}-survey, /api/{slug}-responses)', () => {
     await gw.pool.query(
       "INSERT INTO salespeople (slug, display_name) VALUES ('ringcloud', 'Shadow R'), ('user', 'Shadow U') ON CONFLICT DO NOTHING",
     );
-    const ringcloud = await gw.browser().post('/api/ringcloud-survey', campaignSurvey());
+    const ringcloud = await visitor().post('/api/ringcloud-survey', campaignSurvey());
     expect(ringcloud.status).toBe(201);
     expect((await responseRow(ringcloud.json.responseId)).salesperson).toBe('RingCloud');
-    const main = await gw.browser().post('/api/survey', mainSurvey());
+    const main = await visitor().post('/api/survey', mainSurvey());
     expect((await responseRow(main.json.responseId)).funnel).toBe('main');
-    expect((await gw.browser().get('/api/user-survey')).status).toBe(401);
+    expect((await visitor().get('/api/user-survey')).status).toBe(401);
     await expect(seedDemoSalespeople(gw.pool, [{ slug: 'survey', displayName: 'Nope' }])).rejects.toThrow(/route name/);
   });
 
@@ -472,15 +521,43 @@ describe('probing for taken accounts', () => {
   // Last in this file: it uses up this IP's allowance of conflicts.
   it('when one address keeps sending taken usernames, then it is refused with 429 after 20 conflicts, valid surveys included', async () => {
     const { user } = await gw.createAgent();
+    const prober = { ip: '192.0.2.77' };
     const statuses: number[] = [];
     for (let i = 0; i < 25 && !statuses.includes(429); i += 1) {
-      statuses.push((await gw.browser().post('/api/survey', mainSurvey({ username: user.username }))).status);
+      statuses.push((await gw.browser(prober).post('/api/survey', mainSurvey({ username: user.username }))).status);
     }
     expect(statuses.filter((s) => s === 409).length).toBeLessThanOrEqual(20);
     expect(statuses.at(-1)).toBe(429);
-    const valid = await gw.browser().post('/api/survey', mainSurvey());
+    const valid = await gw.browser(prober).post('/api/survey', mainSurvey());
     expect(valid.status).toBe(429);
     expect(valid.json.error).toMatch(/^Too many sign-up attempts with taken usernames or emails\. Please try again in \d+ minutes?\.$/);
     expect(Number(valid.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('sign-up abuse', () => {
+  it('when one address submits a sixth survey within the hour, then it is refused with 429 and another address still signs up', async () => {
+    const signer = gw.browser({ ip: '192.0.2.150' });
+    const paths = ['/api/survey', '/api/survey', '/api/ringcloud-survey', `/api/${DEMO_SALESPERSON.slug}-survey`, '/api/survey'];
+    for (const path of paths) {
+      const body = path === '/api/survey' ? mainSurvey() : campaignSurvey();
+      const answer = await signer.post(path, body);
+      expect(answer.status, `${path}: ${answer.text}`).toBe(201);
+    }
+    const usersBefore = await count('users');
+    const sixth = await signer.post('/api/survey', mainSurvey());
+    expect(sixth.status).toBe(429);
+    expect(sixth.json.error).toBe('Too many sign-ups from this address; try again later');
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await count('users')).toBe(usersBefore);
+
+    expect((await gw.browser({ ip: '192.0.2.151' }).post('/api/survey', mainSurvey())).status).toBe(201);
+  });
+
+  it('when a survey is refused for a taken username, then it does not use up one of the five sign-ups', async () => {
+    const { user } = await gw.createAgent();
+    const signer = gw.browser({ ip: '192.0.2.160' });
+    for (let i = 0; i < 3; i++) expect((await signer.post('/api/survey', mainSurvey({ username: user.username }))).status).toBe(409);
+    for (let i = 0; i < 5; i++) expect((await signer.post('/api/survey', mainSurvey())).status).toBe(201);
   });
 });

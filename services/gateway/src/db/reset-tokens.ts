@@ -36,3 +36,8 @@ export async function markResetTokenUsed(db: Queryable, tokenHash: string): Prom
 export async function deleteOtherResetTokens(db: Queryable, userId: string, keepTokenHash: string): Promise<void> {
   await db.query('DELETE FROM password_reset_tokens WHERE user_id = $1 AND token_hash <> $2', [userId, keepTokenHash]);
 }
+
+/** Every reset link of a user stops working (an admin set a new password, or a reset used one). */
+export async function deleteResetTokensOfUser(db: Queryable, userId: string): Promise<void> {
+  await db.query('DELETE FROM password_reset_tokens WHERE user_id = $1', [userId]);
+}

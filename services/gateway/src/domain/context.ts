@@ -1,5 +1,5 @@
 import type { Logger, Pool } from '@warmline/platform';
-import type { Throttle } from './throttle';
+import type { Throttle } from '../edge/throttle';
 
 /** Ends sessions of a user (kept in Redis by the HTTP layer). */
 export interface SessionTerminator {
@@ -14,6 +14,8 @@ export interface AccountsContext {
   sessions: SessionTerminator;
   /** Base of links sent by e-mail, e.g. 'http://localhost:3000'. */
   publicUrl: string;
+  /** Forgot-password requests are handled behind the answer; this starts a run at once. */
+  resetRequests: { nudge(): void };
 }
 
 /** Where a request came from, carried into events and throttles. */

@@ -2,23 +2,26 @@ import { createHash, randomBytes } from 'node:crypto';
 import { RESET_LINK_TTL_MINUTES } from '@warmline/contracts';
 import { badRequest, withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
-import { escapeHtml } from '@warmline/platform/html';
 import {
   deleteOtherResetTokens,
   findUsableResetToken,
   insertResetToken,
   markResetTokenUsed,
 } from '../db/reset-tokens';
+import { insertResetRequest, takeResetRequests } from '../db/reset-requests';
 import { findUserByEmail, updatePasswordHash } from '../db/users';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
 import { hashPassword } from './passwords';
-import { RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP } from './throttle';
+import { RESET_ATTEMPTS_PER_IP, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP } from '../edge/throttle';
 
 export const RESET_REQUESTED_MESSAGE = 'If an account exists for that email, a reset link has been sent.';
 export const INVALID_RESET_LINK = 'Invalid or Expired Link';
 
 const tooManyRequests = (minutes: number) =>
   `Too many password reset requests. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+
+const tooManyAttempts = (minutes: number) =>
+  `Too many password reset attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 
 /** 256 random bits, URL-safe; only its sha256 is stored. */
 function newResetToken(): { token: string; tokenHash: string } {
@@ -31,9 +34,10 @@ function hashResetToken(token: string): string {
 }
 
 /**
- * Sends a reset link when the address has an account, and nothing otherwise; the caller
- * answers the same in both cases. The token and the e-mail command commit together, so a
- * link is sent exactly when it can be used.
+ * Asks for a reset link. The answer is the same whether or not the address has an account,
+ * and so is the work done before it: the request is counted and written to a queue, nothing
+ * more. The lookup, the token and the e-mail happen behind the answer (see
+ * handleResetRequests), so neither the answer nor its timing tells who has an account.
  */
 export async function requestPasswordReset(ctx: AccountsContext, email: string, origin: RequestOrigin): Promise<void> {
   await ctx.throttle.consume(
@@ -43,50 +47,134 @@ export async function requestPasswordReset(ctx: AccountsContext, email: string, 
     ],
     tooManyRequests,
   );
-  const user = await findUserByEmail(ctx.pool, email);
-  if (!user) {
-    ctx.log.info({ requestId: origin.correlationId }, 'password reset requested for an unknown address');
-    return;
-  }
-  const { token, tokenHash } = newResetToken();
-  const link = `${ctx.publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
-  await withTransaction(ctx.pool, async (db) => {
-    await insertResetToken(db, {
-      tokenHash,
-      userId: user.id,
-      expiresAt: new Date(Date.now() + RESET_LINK_TTL_MINUTES * 60_000),
-    });
-    await enqueue(db, {
-      type: 'email.send',
-      source: SOURCE,
-      correlationId: origin.correlationId,
-      data: {
-        to: user.email,
-        subject: 'Reset your WarmLine password',
-        template: 'password-reset',
-        text: resetEmailText(user.firstName || user.username, link),
-        html: resetEmailHtml(user.firstName || user.username, link),
-      },
-    });
+  await insertResetRequest(ctx.pool, { email, correlationId: origin.correlationId });
+  ctx.resetRequests.nudge();
+}
+
+/**
+ * Handles waiting reset requests: for an address with an account, a token and the e-mail
+ * command; for any other, nothing. Each request is deleted in the same transaction as its
+ * token and command, so a link is sent exactly when it can be used, and a crash leaves the
+ * request to be handled again. Returns how many requests were handled.
+ */
+export async function handleResetRequests(
+  deps: Pick<AccountsContext, 'pool' | 'log' | 'publicUrl'>,
+  batchSize = 20,
+): Promise<number> {
+  return withTransaction(deps.pool, async (db) => {
+    const requests = await takeResetRequests(db, batchSize);
+    for (const request of requests) {
+      const user = await findUserByEmail(db, request.email);
+      if (!user) {
+        deps.log.info({ requestId: request.correlationId }, 'password reset requested for an unknown address');
+        continue;
+      }
+      const { token, tokenHash } = newResetToken();
+      const link = `${deps.publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+      await insertResetToken(db, {
+        tokenHash,
+        userId: user.id,
+        expiresAt: new Date(Date.now() + RESET_LINK_TTL_MINUTES * 60_000),
+      });
+      await enqueue(db, {
+        type: 'email.password_reset',
+        source: SOURCE,
+        correlationId: request.correlationId,
+        data: {
+          to: user.email,
+          name: user.firstName || user.username,
+          resetUrl: link,
+          expiresInMinutes: RESET_LINK_TTL_MINUTES,
+        },
+      });
+    }
+    return requests.length;
   });
+}
+
+/**
+ * Runs handleResetRequests behind the answers: at once when a request is written here (nudge),
+ * and every few seconds for requests another gateway wrote or a crash left behind. While
+ * PostgreSQL is away a run fails quietly and the next one picks the requests up.
+ */
+export class ResetRequestQueue {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: Pick<AccountsContext, 'pool' | 'log' | 'publicUrl'>,
+    private readonly sweepMs = 5_000,
+  ) {}
+
+  start(): this {
+    this.timer = setInterval(() => this.nudge(), this.sweepMs);
+    this.timer.unref();
+    this.nudge();
+    return this;
+  }
+
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.nudge();
+      }
+    });
+  }
+
+  /** Stops sweeping and waits for the run in progress (before the pool closes). */
+  readonly stop = async (): Promise<void> => {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  };
+
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopped && (await handleResetRequests(this.deps)) > 0) {
+        // Keep going while full batches come back.
+      }
+    } catch (err) {
+      this.deps.log.warn({ err }, 'password reset requests not handled yet; retrying');
+    }
+  }
 }
 
 export async function isResetTokenUsable(ctx: AccountsContext, token: string): Promise<boolean> {
   return (await findUsableResetToken(ctx.pool, hashResetToken(token))) !== null;
 }
 
+/** Whether a reset link can still be used; counted per address like the reset itself. */
+export async function checkResetToken(ctx: AccountsContext, token: string, origin: RequestOrigin): Promise<boolean> {
+  await ctx.throttle.consume([[RESET_ATTEMPTS_PER_IP, origin.ip]], tooManyAttempts);
+  return isResetTokenUsable(ctx, token);
+}
+
 /**
  * Sets a new password from a reset link. The link works once, within its hour; afterwards
- * every other link of that user is void and every session of that user ends.
+ * every other link of that user is void and every session of that user ends. Each attempt
+ * is counted per address, and the link is checked before the (deliberately slow) hash, so
+ * made-up links cost the server nothing and cannot be tried in bulk.
  */
 export async function resetPassword(
   ctx: AccountsContext,
   input: { token: string; password: string },
   origin: RequestOrigin,
 ): Promise<void> {
+  await ctx.throttle.consume([[RESET_ATTEMPTS_PER_IP, origin.ip]], tooManyAttempts);
   const tokenHash = hashResetToken(input.token);
+  if (!(await findUsableResetToken(ctx.pool, tokenHash))) throw badRequest(INVALID_RESET_LINK);
   const passwordHash = await hashPassword(input.password);
   const userId = await withTransaction(ctx.pool, async (db) => {
+    // Checked again under a lock: two resets with one link cannot both use it.
     const usable = await findUsableResetToken(db, tokenHash, { lock: true });
     if (!usable) throw badRequest(INVALID_RESET_LINK);
     await updatePasswordHash(db, usable.userId, passwordHash);
@@ -101,28 +189,4 @@ export async function resetPassword(
     return usable.userId;
   });
   await ctx.sessions.endAllSessions(userId);
-}
-
-function resetEmailText(name: string, link: string): string {
-  return [
-    `Hello ${name},`,
-    '',
-    'We received a request to reset the password of your WarmLine account.',
-    'Open this link to choose a new password (it works once and expires in 1 hour):',
-    '',
-    link,
-    '',
-    'If you did not ask for this, you can ignore this e-mail; your password stays the same.',
-  ].join('\n');
-}
-
-function resetEmailHtml(name: string, link: string): string {
-  const safeLink = escapeHtml(link);
-  return [
-    `<p>Hello ${escapeHtml(name)},</p>`,
-    '<p>We received a request to reset the password of your WarmLine account.</p>',
-    `<p><a href="${safeLink}">Choose a new password</a> (the link works once and expires in 1 hour).</p>`,
-    `<p>If the button does not work, copy this address into your browser:<br>${safeLink}</p>`,
-    '<p>If you did not ask for this, you can ignore this e-mail; your password stays the same.</p>',
-  ].join('\n');
 }

@@ -1,8 +1,8 @@
 import type { RecruitingRequest, RecruitingRequestResponse } from '@warmline/contracts';
 import { withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
-import { insertRecruitingRequest, type RecruitingRequestRecord } from '../db/recruiting-requests';
-import type { CurrentUser } from '../http/sessions';
+import { insertRecruitingRequest } from '../db/recruiting-requests';
+import type { CurrentUser } from '../edge/sessions';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
 
 export interface RecruitingContext extends AccountsContext {
@@ -10,12 +10,11 @@ export interface RecruitingContext extends AccountsContext {
   recruitingTeamEmail: string;
 }
 
-export const RECRUITING_NOTICE_TEMPLATE = 'recruiting-request';
-
 /**
  * An agent asks the recruiting team for help (dashboard, Insurance Recruiting): the request is
- * stored with the agent's name and agency, and the team's e-mail goes into the outbox in the
- * same transaction, so a request is never stored without its e-mail nor e-mailed twice.
+ * stored with the agent's name and agency, and the command to tell the team goes into the
+ * outbox in the same transaction, so a request is never stored without its e-mail nor e-mailed
+ * twice. The notifications worker writes the e-mail.
  */
 export async function submitRecruitingRequest(
   ctx: RecruitingContext,
@@ -35,43 +34,27 @@ export async function submitRecruitingRequest(
       agentsNeeded: request.agentsNeeded,
     });
     await enqueue(db, {
-      type: 'email.send',
+      type: 'email.recruiting_request',
       source: SOURCE,
       correlationId: origin.correlationId,
       data: {
         to: ctx.recruitingTeamEmail,
-        subject: oneLine(
-          `Recruiting request: ${stored.agentsNeeded} ${stored.agentsNeeded === 1 ? 'agent' : 'agents'} for ${stored.agencyName || agent.username}`,
-        ),
-        template: RECRUITING_NOTICE_TEMPLATE,
-        text: noticeText(stored, agent.username),
+        requestId: stored.id,
+        receivedAt: stored.createdAt.toISOString(),
+        agentsNeeded: stored.agentsNeeded,
+        needs: stored.needs,
+        agent: {
+          userId: agent.id,
+          firstName: stored.firstName,
+          lastName: stored.lastName,
+          agencyName: stored.agencyName,
+          username: agent.username,
+          email: stored.email,
+          phone: stored.phone,
+        },
       },
     });
     ctx.log.info({ requestId: stored.id, userId: agent.id }, 'recruiting request received');
     return { id: stored.id, message: 'Your request was sent to our recruiting team.' };
   });
-}
-
-/** Subjects are one line: a name typed with a line break cannot add e-mail headers. */
-function oneLine(text: string): string {
-  return text.replace(/[\r\n\t]+/g, ' ').slice(0, 200);
-}
-
-function noticeText(r: RecruitingRequestRecord, username: string): string {
-  const name = `${r.firstName} ${r.lastName}`.trim() || username;
-  return [
-    `${name} asked for help recruiting agents from the dashboard. Please get in touch within one business day.`,
-    '',
-    `Agents needed: ${r.agentsNeeded}`,
-    'What the agency needs:',
-    r.needs,
-    '',
-    `Name: ${name}`,
-    `Agency: ${r.agencyName || 'not given'}`,
-    `Username: ${username}`,
-    `E-mail: ${r.email}`,
-    `Phone: ${r.phone}`,
-    `Request: ${r.id}`,
-    `Received: ${r.createdAt.toISOString()}`,
-  ].join('\n');
 }

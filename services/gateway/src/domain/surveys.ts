@@ -3,7 +3,6 @@ import {
   SURVEY_FUNNELS,
   USERNAME_TAKEN_MESSAGE,
   campaignOrderFor,
-  formatUsd,
   type PublicSalesperson,
   type SavedSurvey,
   type SurveyResponseRecord,
@@ -17,7 +16,7 @@ import { findLatestSurveyOfUser, insertSurveyResponse, listResponsesOfSalesperso
 import { findUserByEmail, findUserByUsername, insertUser, isUniqueViolation } from '../db/users';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
 import { hashPassword } from './passwords';
-import type { ThrottleRule } from './throttle';
+import type { ThrottleRule } from '../edge/throttle';
 
 /** The survey funnels (spec §2): each submission creates an account and stores the answers. */
 
@@ -36,6 +35,14 @@ export const SALESPERSON_NOT_FOUND = 'Salesperson not found';
 export const SURVEY_CONFLICTS_PER_IP: ThrottleRule = { name: 'survey-conflict-ip', limit: 20, windowSeconds: 15 * 60 };
 const tooManyConflicts = (minutes: number) =>
   `Too many sign-up attempts with taken usernames or emails. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+
+/**
+ * Every survey that creates an account sends e-mails to an address the caller chose (the
+ * welcome letter), so one address may sign up at most 5 times an hour (issue 11). A survey
+ * refused for a taken name does not count here (the conflict limit above covers probing).
+ */
+export const SIGN_UPS_PER_IP: ThrottleRule = { name: 'sign-up-ip', limit: 5, windowSeconds: 60 * 60 };
+export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address; try again later';
 
 export type SurveySource =
   | { funnel: 'main' }
@@ -67,7 +74,9 @@ export async function submitSurvey(
   origin: RequestOrigin,
 ): Promise<SurveySubmittedAnswer> {
   const funnel = SURVEY_FUNNELS[source.funnel];
+  // The marker stored with the response (spec §7): the funnel's, or the referring salesperson's name.
   const salesperson = source.funnel === 'referral' ? source.salesperson.displayName : funnel.salesperson!;
+  const referrer = source.funnel === 'referral' ? source.salesperson : null;
   const conflictHits: Array<[ThrottleRule, string]> = [[SURVEY_CONFLICTS_PER_IP, origin.ip]];
   await ctx.throttle.assertAllowed(conflictHits, tooManyConflicts);
 
@@ -77,6 +86,10 @@ export async function submitSurvey(
     await ctx.throttle.record(conflictHits);
     throw taken;
   }
+
+  // Counted atomically before the hash, so a burst of surveys cannot all pass the limit.
+  const signUpHits: Array<[ThrottleRule, string]> = [[SIGN_UPS_PER_IP, origin.ip]];
+  await ctx.throttle.consume(signUpHits, () => TOO_MANY_SIGN_UPS);
 
   const { password, ...stored } = answers;
   const passwordHash = await hashPassword(password);
@@ -105,40 +118,50 @@ export async function submitSurvey(
         totalPriceCents,
       });
       const common = { source: SOURCE, correlationId: origin.correlationId };
-      await enqueue(db, {
-        ...common,
-        type: 'account.registered',
-        data: { userId: user.id, username: user.username, email: user.email, role: user.role },
-      });
+      await enqueue(db, { ...common, type: 'account.registered', data: { userId: user.id, role: user.role } });
       await enqueue(db, {
         ...common,
         type: 'survey.submitted',
-        data: { responseId: response.id, userId: user.id, brand: funnel.brand, salesperson, leadType: answers.leadType },
+        data: {
+          responseId: response.id,
+          userId: user.id,
+          brand: funnel.brand,
+          funnel: funnel.id,
+          salespersonId: referrer?.id ?? null,
+          leadType: answers.leadType,
+        },
       });
+      const { firstName, lastName, agencyName, role, phone, email, username, ...surveyAnswers } = stored;
       await enqueue(db, {
         ...common,
-        type: 'email.send',
+        type: 'email.survey_sales_notice',
         data: {
           to: ctx.salesTeamEmail,
-          subject: oneLine(`New ${funnelName(source)} sign-up: ${answers.firstName} ${answers.lastName} (${answers.agencyName})`),
-          template: 'survey-sales-notice',
-          text: salesNoticeText(source, stored, totalPriceCents),
+          responseId: response.id,
+          userId: user.id,
+          funnel: funnel.id,
+          ...(referrer ? { salesperson: { slug: referrer.slug, displayName: referrer.displayName } } : {}),
+          agent: { firstName, lastName, agencyName, role, phone, email, username },
+          answers: surveyAnswers,
+          estimatedOrderCents: totalPriceCents,
         },
       });
       await enqueue(db, {
         ...common,
-        type: 'email.send',
+        type: 'email.welcome',
         data: {
           to: user.email,
-          subject: 'Welcome to WarmLine: your account is ready',
-          template: 'welcome',
-          text: welcomeText(answers, `${ctx.publicUrl.replace(/\/+$/, '')}/login`),
+          firstName: answers.firstName,
+          username: answers.username,
+          loginUrl: `${ctx.publicUrl.replace(/\/+$/, '')}/login`,
         },
       });
       return { message: 'Survey submitted', responseId: response.id, userId: user.id, totalPrice: totalPriceCents };
     });
   } catch (err) {
     // Someone took the name between the check and the insert.
+    // No account was made: the sign-up is given back.
+    await ctx.throttle.refund(SIGN_UPS_PER_IP, origin.ip).catch(() => undefined);
     const raced = conflictFromUniqueViolation(err);
     if (raced) {
       await ctx.throttle.record(conflictHits);
@@ -176,66 +199,4 @@ function conflictFromUniqueViolation(err: unknown) {
   if (constraint.includes('username')) return conflict(USERNAME_TAKEN_MESSAGE, { field: 'username' });
   if (constraint.includes('email')) return conflict(EMAIL_TAKEN_MESSAGE, { field: 'email' });
   return null;
-}
-
-function funnelName(source: SurveySource): string {
-  if (source.funnel === 'main') return 'survey';
-  if (source.funnel === 'ringcloud') return 'RingCloud survey';
-  return `referral survey (${source.salesperson.displayName})`;
-}
-
-function funnelDescription(source: SurveySource): string {
-  if (source.funnel === 'main') return 'Main survey (/survey), marker Survey Form';
-  if (source.funnel === 'ringcloud') return 'RingCloud survey (/ringcloud), marker RingCloud; the customer goes on to the card checkout';
-  return `Referral survey of ${source.salesperson.displayName} (/${source.salesperson.slug})`;
-}
-
-/** Subjects are one line: a name typed with a line break cannot add e-mail headers. */
-function oneLine(text: string): string {
-  return text.replace(/[\r\n\t]+/g, ' ').slice(0, 200);
-}
-
-function salesNoticeText(
-  source: SurveySource,
-  answers: Omit<SurveySubmission, 'password'>,
-  totalPriceCents: number | null,
-): string {
-  const rows: Array<[string, string | number | undefined]> = [
-    ['Funnel', funnelDescription(source)],
-    ['Name', `${answers.firstName} ${answers.lastName}`],
-    ['Agency', answers.agencyName],
-    ['Role', answers.role],
-    ['Phone', answers.phone],
-    ['Email', answers.email],
-    ['Username', answers.username],
-    ['Lead type', answers.leadType],
-    ['Working states', answers.workingStates],
-    ['Total transfers', answers.totalTransfers],
-    ['Transfers per day', answers.transfersPerDay],
-    ['Calls per day', answers.callsPerDay],
-    ['Transfer hours', answers.transferHours],
-    [answers.leadType === 'Insurance Recruiting' ? 'Agents needed' : 'Total callbacks', answers.totalCallbacks],
-    [answers.leadType === 'Insurance Recruiting' ? 'Preferences' : 'Callback preference', answers.callbackPreference],
-    ['Age range (days)', answers.ageRange],
-    ['Timezone', answers.timezone],
-    ['Estimated order', totalPriceCents === null ? undefined : formatUsd(totalPriceCents)],
-  ];
-  return [
-    'A new account was created from a survey. Please contact them within 24 hours to confirm their preferences and pricing.',
-    '',
-    ...rows.filter(([, value]) => value !== undefined && value !== '').map(([label, value]) => `${label}: ${value}`),
-  ].join('\n');
-}
-
-function welcomeText(answers: SurveySubmission, loginLink: string): string {
-  return [
-    `Hello ${answers.firstName},`,
-    '',
-    'Thank you for completing our survey. Your WarmLine account has been created.',
-    `Log in with your username "${answers.username}" and the password you chose:`,
-    '',
-    loginLink,
-    '',
-    'Our team will contact you within 24 hours to confirm your preferences and pricing.',
-  ].join('\n');
 }

@@ -1,6 +1,7 @@
 import type { PublicUser } from '@warmline/contracts';
 import { badRequest, notFound, withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
+import { deleteResetTokensOfUser } from '../db/reset-tokens';
 import { deleteUser, listUsers, updateLiveTransferPrice, updatePasswordHash } from '../db/users';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
 import { hashPassword } from './passwords';
@@ -34,15 +35,19 @@ export async function deleteUserAccount(
 }
 
 /**
- * Sets a user's password and ends that user's sessions. When admins change their own
- * password, the session they are using stays open.
+ * Sets a user's password, ends that user's sessions and voids every reset link sent to them
+ * (a link mailed before the change must not undo it). When admins change their own password,
+ * the session they are using stays open.
  */
 export async function changeUserPassword(
   ctx: AccountsContext,
   input: { actorId: string; actorSessionId: string; userId: string; newPassword: string },
 ): Promise<void> {
   const passwordHash = await hashPassword(input.newPassword);
-  if (!(await updatePasswordHash(ctx.pool, input.userId, passwordHash))) throw notFound(USER_NOT_FOUND);
+  await withTransaction(ctx.pool, async (db) => {
+    if (!(await updatePasswordHash(db, input.userId, passwordHash))) throw notFound(USER_NOT_FOUND);
+    await deleteResetTokensOfUser(db, input.userId);
+  });
   await ctx.sessions.endAllSessions(
     input.userId,
     input.actorId === input.userId ? { exceptSessionId: input.actorSessionId } : {},

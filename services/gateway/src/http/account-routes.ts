@@ -1,36 +1,44 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import {
+  changeOwnPasswordBody,
   forgotPasswordBody,
   loginBody,
   resetPasswordBody,
   validateResetTokenBody,
 } from '@warmline/contracts';
 import { parseInput } from '@warmline/platform';
-import type { AccountsContext, RequestOrigin } from '../domain/context';
+import { secondStepAfterPassword, type TwoFactorContext } from '../domain/two-factor';
 import { logIn } from '../domain/login';
 import {
-  isResetTokenUsable,
+  checkResetToken,
   requestPasswordReset,
   resetPassword,
   RESET_REQUESTED_MESSAGE,
 } from '../domain/password-reset';
+import { changeOwnPassword } from '../domain/own-password';
 import { toPublicUser } from '../domain/users';
-import { currentUser, requireUser } from './access';
-import type { Sessions } from './sessions';
+import { currentUser, requireUser } from '../edge/access';
+import { originOf } from '../edge/request-origin';
+import type { Sessions } from '../edge/sessions';
+import { twoFactorRoutes } from './two-factor-routes';
 
-export function originOf(req: Request): RequestOrigin {
-  return { correlationId: req.id, ip: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
-}
-
-/** Login, logout, the current user and the password reset flow (spec §7). */
-export function accountRoutes(ctx: AccountsContext, sessions: Sessions): Router {
+/** Login, logout, the current user, the user's own password and the password reset flow (spec §7). */
+export function accountRoutes(ctx: TwoFactorContext, sessions: Sessions): Router {
   const router = Router();
+  router.use(twoFactorRoutes(ctx, sessions));
 
   router.post('/api/login', async (req, res) => {
     const body = parseInput(loginBody, req.body);
     const user = await logIn(ctx, body, originOf(req));
-    await sessions.start(req, user.id);
-    res.json(toPublicUser(user));
+    const next = await secondStepAfterPassword(ctx, user);
+    if (next === 'none') {
+      await sessions.start(req, user.id);
+      res.json(toPublicUser(user));
+      return;
+    }
+    // Not logged in yet: the session only remembers the right password for the second step.
+    await sessions.startPending(req, { userId: user.id, mustEnrol: next === 'enrol' });
+    res.json(next === 'code' ? { twoFactorRequired: true } : { twoFactorEnrolmentRequired: true });
   });
 
   router.get('/api/current-user', requireUser, (req, res) => {
@@ -43,6 +51,13 @@ export function accountRoutes(ctx: AccountsContext, sessions: Sessions): Router 
     res.redirect(302, '/login');
   });
 
+  // A logged-in user's own password, from the dashboard (issue 11).
+  router.post('/api/change-password', requireUser, async (req, res) => {
+    const body = parseInput(changeOwnPasswordBody, req.body);
+    await changeOwnPassword(ctx, { ...body, userId: currentUser(req).id, sessionId: req.sessionID });
+    res.json({ message: 'Password changed' });
+  });
+
   router.post('/api/forgot-password', async (req, res) => {
     const { email } = parseInput(forgotPasswordBody, req.body);
     await requestPasswordReset(ctx, email, originOf(req));
@@ -51,7 +66,7 @@ export function accountRoutes(ctx: AccountsContext, sessions: Sessions): Router 
 
   router.post('/api/validate-reset-token', async (req, res) => {
     const { token } = parseInput(validateResetTokenBody, req.body);
-    res.json({ valid: await isResetTokenUsable(ctx, token) });
+    res.json({ valid: await checkResetToken(ctx, token, originOf(req)) });
   });
 
   router.post('/api/reset-password', async (req, res) => {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { DashboardConfigResponse } from '@warmline/contracts/catalog';
 import type { GatewayConfig } from '../config';
-import { requireUser } from './access';
+import { requireUser } from '../edge/access';
 
 /**
  * `GET /api/dashboard-config`: what the customer dashboard shows from configuration (the

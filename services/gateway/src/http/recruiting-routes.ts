@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { recruitingRequestBody } from '@warmline/contracts';
 import { parseInput } from '@warmline/platform';
 import { submitRecruitingRequest, type RecruitingContext } from '../domain/recruiting';
-import { currentUser, requireUser } from './access';
-import { originOf } from './account-routes';
+import { currentUser, requireUser } from '../edge/access';
+import { originOf } from '../edge/request-origin';
 
 /** `POST /api/recruiting-requests`: a logged-in agent contacts the recruiting team. */
 export function recruitingRoutes(ctx: RecruitingContext): Router {

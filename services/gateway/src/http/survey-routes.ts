@@ -10,8 +10,8 @@ import {
   submitSurvey,
   type SurveysContext,
 } from '../domain/surveys';
-import { currentUser, requireAdmin, requireUser } from './access';
-import { originOf } from './account-routes';
+import { currentUser, requireAdmin, requireUser } from '../edge/access';
+import { originOf } from '../edge/request-origin';
 
 /**
  * `/api/{slug}-survey` and `/api/{slug}-responses` (spec §7). Regular expressions rather than

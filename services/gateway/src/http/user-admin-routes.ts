@@ -9,8 +9,8 @@ import {
   setLiveTransferPrice,
   USER_NOT_FOUND,
 } from '../domain/user-admin';
-import { currentUser, requireAdmin } from './access';
-import { originOf } from './account-routes';
+import { currentUser, requireAdmin } from '../edge/access';
+import { originOf } from '../edge/request-origin';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,14 +1,16 @@
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, Response } from 'express';
-import { ANONYMOUS, IDENTITY_HEADER, signIdentity, type Identity, type Logger } from '@warmline/platform';
+import { ANONYMOUS, BODY_TOO_LARGE_MESSAGE, IDENTITY_HEADER, signIdentity, type Identity, type Logger } from '@warmline/platform';
+import { RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
+import { DEFAULT_BODY_LIMIT_BYTES, findPublicRoute, type RouteOwner } from '@warmline/contracts';
 import type { GatewayConfig } from '../config';
 
 /**
- * Which `/api` paths belong to which internal service. The gateway forwards them with the
- * signed identity of the visitor (docs/adr/0001-identity-forwarding.md); the service decides
- * what that visitor may do. A prefix matches itself and anything below it
- * ('/api/aged-leads' matches '/api/aged-leads/12' but not '/api/aged-leads-report').
+ * A path prefix forwarded besides the route manifest's routes: tests put stand-in services
+ * behind the gateway this way. A prefix matches itself and anything below it. The manifest
+ * (services/contracts/src/routes.ts) says which internal service answers every public route;
+ * the gateway forwards with the signed identity of the visitor (docs/adr/0001).
  */
 export interface ForwardRoute {
   prefix: string;
@@ -16,27 +18,9 @@ export interface ForwardRoute {
   target: string;
 }
 
-/**
- * The table of forwarded routes: every /api path an internal service answers, in one place.
- * Each service's issue adds its prefixes here.
- */
-export function forwardRoutes(config: GatewayConfig): ForwardRoute[] {
-  return [
-    // catalog: the aged-lead market, bulk purchases and the buyer's own leads (My Leads, CSV).
-    { prefix: '/api/aged-leads', target: config.CATALOG_URL },
-    { prefix: '/api/bulk-purchase-leads', target: config.CATALOG_URL },
-    { prefix: '/api/my-leads', target: config.CATALOG_URL },
-    // orders: package checkouts (public), payment provider config, sandbox card confirmation,
-    // order status, and Stripe's webhook (raw body, no session, CSRF-exempt).
-    { prefix: '/api/create-payment-intent', target: config.ORDERS_URL },
-    { prefix: '/api/config', target: config.ORDERS_URL },
-    { prefix: '/api/payments', target: config.ORDERS_URL },
-    { prefix: '/api/orders', target: config.ORDERS_URL },
-    { prefix: '/api/webhooks/stripe', target: config.ORDERS_URL },
-    // orders: live transfer orders (a logged-in agent orders; admins list them).
-    { prefix: '/api/call-transfer-order', target: config.ORDERS_URL },
-    { prefix: '/api/transfer-orders', target: config.ORDERS_URL },
-  ];
+/** The internal service that answers each owner of the route manifest. */
+export function ownerTargets(config: GatewayConfig): Record<Exclude<RouteOwner, 'gateway'>, string> {
+  return { catalog: config.CATALOG_URL, orders: config.ORDERS_URL };
 }
 
 /** Headers that concern one hop only, or that must never reach an internal service. */
@@ -69,9 +53,14 @@ const DROPPED_RESPONSE_HEADERS = new Set([
 ]);
 
 const UPSTREAM_TIMEOUT_MS = 30_000;
+/** How much of a refused body is still read (and dropped) so the client sees its 413. */
+const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export interface ForwardingOptions {
-  routes: ForwardRoute[];
+  /** Where each internal owner of the route manifest listens. */
+  targets: Record<string, string>;
+  /** Prefixes forwarded besides the manifest's routes (tests add stand-in services). */
+  routes?: ForwardRoute[];
   identitySecret: string;
   log: Logger;
 }
@@ -82,15 +71,26 @@ export interface ForwardingOptions {
  * middleware.
  */
 export function forwarding(options: ForwardingOptions) {
-  // Longest prefix first, so '/api/admin/aged-leads' can go elsewhere than '/api/admin'.
-  const routes = [...options.routes]
+  const targets = Object.fromEntries(Object.entries(options.targets).map(([owner, url]) => [owner, new URL(url)]));
+  // Extra prefixes (tests' stand-in services), longest first.
+  const extra = [...(options.routes ?? [])]
     .map((r) => ({ prefix: r.prefix.replace(/\/+$/, ''), target: new URL(r.target) }))
     .sort((a, b) => b.prefix.length - a.prefix.length);
 
   return (req: Request, res: Response, next: NextFunction): void => {
     const path = req.originalUrl.split('?')[0] ?? '';
-    const route = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
-    if (!route) return next();
+    const { route } = findPublicRoute(req.method, path);
+    const target = route && route.owner !== 'gateway' ? targets[route.owner] : extra.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`))?.target;
+    if (!target) return next();
+
+    // The route manifest's body limit, checked before anything is forwarded when declared
+    // and counted as the body streams when not (chunked).
+    const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      refuseTooLarge(req, res);
+      return;
+    }
 
     const identity: Identity = req.user
       ? { userId: req.user.id, username: req.user.username, isAdmin: req.user.isAdmin }
@@ -102,7 +102,6 @@ export function forwarding(options: ForwardingOptions) {
     headers['x-forwarded-proto'] = req.protocol;
     if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
 
-    const target = route.target;
     const client = target.protocol === 'https:' ? https : http;
     const basePath = target.pathname.replace(/\/+$/, '');
     const upstream = client.request({
@@ -126,24 +125,56 @@ export function forwarding(options: ForwardingOptions) {
     upstream.on('timeout', () => {
       upstream.destroy(new Error('upstream timed out'));
     });
+    let tooLarge = false;
     upstream.on('error', (err) => {
+      if (tooLarge) return;
       req.log.warn({ err, target: target.origin, path }, 'forwarding failed');
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      const timedOut = err.message === 'upstream timed out';
-      res.status(timedOut ? 504 : 502).json({
-        error: timedOut ? 'The service took too long to answer' : 'The service is unavailable, please try again shortly',
-        requestId: req.id,
-      });
+      if (err.message === 'upstream timed out') {
+        res.status(504).json({ error: 'The service took too long to answer', requestId: req.id });
+        return;
+      }
+      // Not reachable (refused, reset, restarting): a passing outage, so 503 and when to retry.
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      res.status(503).json({ error: 'The service is unavailable, please try again shortly', requestId: req.id });
     });
     // A visitor who goes away stops the forwarded request too.
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+    let received = 0;
+    const meter = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= limit) return;
+      tooLarge = true;
+      req.off('data', meter);
+      req.unpipe(upstream);
+      upstream.destroy();
+      refuseTooLarge(req, res);
+    };
+    req.on('data', meter);
     req.pipe(upstream);
   };
+}
+
+/**
+ * 413 for a body over its limit. What the client still sends is read and dropped, up to a
+ * bound, so it can read the answer; a sender that goes on past that is cut off.
+ */
+function refuseTooLarge(req: Request, res: Response): void {
+  if (!res.headersSent) {
+    res.setHeader('Connection', 'close');
+    res.status(413).json({ error: BODY_TOO_LARGE_MESSAGE });
+  }
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) req.socket.destroy();
+  });
+  req.resume();
 }
 
 function forwardedHeaders(incoming: IncomingHttpHeaders): OutgoingHttpHeaders {

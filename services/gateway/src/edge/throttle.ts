@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { tooManyRequests, type Redis } from '@warmline/platform';
+import { execMulti, tooManyRequests, type Redis } from '@warmline/platform';
 
 /** A limit of `limit` counted attempts per subject (a username, an e-mail, an IP) per window. */
 export interface ThrottleRule {
@@ -8,18 +8,28 @@ export interface ThrottleRule {
   windowSeconds: number;
 }
 
-/** Login: failed attempts count; a success clears the username's count (ARCHITECTURE §5). */
+/**
+ * Login: every attempt is counted before the password is checked (so parallel guesses cannot
+ * all pass a check made before any of them is recorded); a success clears the username's count
+ * and gives its attempt back to the address, so only failures use up the limits (ARCHITECTURE §5).
+ */
 export const LOGIN_FAILURES_PER_USERNAME: ThrottleRule = { name: 'login-user', limit: 5, windowSeconds: 15 * 60 };
 export const LOGIN_FAILURES_PER_IP: ThrottleRule = { name: 'login-ip', limit: 20, windowSeconds: 15 * 60 };
 /** Forgot password: every request counts, whether or not the address has an account. */
 export const RESET_REQUESTS_PER_EMAIL: ThrottleRule = { name: 'reset-email', limit: 5, windowSeconds: 60 * 60 };
 export const RESET_REQUESTS_PER_IP: ThrottleRule = { name: 'reset-ip', limit: 20, windowSeconds: 15 * 60 };
+/** Reset links checked or used: every attempt counts (a real user needs two: the check, the reset). */
+export const RESET_ATTEMPTS_PER_IP: ThrottleRule = { name: 'reset-attempt-ip', limit: 20, windowSeconds: 15 * 60 };
 
 export type ThrottleHit = [rule: ThrottleRule, subject: string];
 
+const REFUND_SCRIPT = "local n = redis.call('GET', KEYS[1]) if n and tonumber(n) > 0 then return redis.call('DECR', KEYS[1]) end return 0";
+
 /**
  * Fixed-window counters in Redis, shared by every gateway instance. Subjects are hashed so
- * e-mail addresses and usernames do not sit in Redis keys in clear.
+ * e-mail addresses and usernames do not sit in Redis keys in clear. While Redis is away every
+ * method fails at once with an error the HTTP kit answers with a 503: a throttle that cannot
+ * count does not let attempts through uncounted.
  */
 export class Throttle {
   constructor(
@@ -45,17 +55,32 @@ export class Throttle {
       // The window starts at the first attempt; later attempts do not extend it.
       multi.expire(key, rule.windowSeconds, 'NX');
     }
-    await multi.exec();
+    await execMulti(this.redis, multi);
   }
 
-  /** Counts the attempt, then refuses it if it went over a limit. */
+  /**
+   * Counts the attempt and refuses it if that took any subject over its limit, in one round
+   * trip: INCR answers each new count atomically, so of N attempts racing for the last places
+   * exactly the ones that fit get through (a check followed later by a record lets them all in).
+   */
   async consume(hits: ThrottleHit[], message: (minutes: number) => string): Promise<void> {
-    await this.record(hits);
+    const multi = this.redis.multi();
     for (const [rule, subject] of hits) {
       const key = this.key(rule, subject);
-      const count = Number((await this.redis.get(key)) ?? 0);
-      if (count > rule.limit) await this.refuse(key, rule, message);
+      multi.incr(key);
+      multi.expire(key, rule.windowSeconds, 'NX');
     }
+    const replies = await execMulti(this.redis, multi);
+    for (const [i, [rule, subject]] of hits.entries()) {
+      if (Number(replies[i * 2]) > rule.limit) await this.refuse(this.key(rule, subject), rule, message);
+    }
+  }
+
+  /** Gives back one counted attempt (a login that succeeded was not a failure). */
+  async refund(rule: ThrottleRule, subject: string): Promise<void> {
+    const key = this.key(rule, subject);
+    // Never below zero: the window may have ended and the key gone since the attempt was counted.
+    await this.redis.eval(REFUND_SCRIPT, { keys: [key] });
   }
 
   async clear(rule: ThrottleRule, subject: string): Promise<void> {

@@ -1,19 +1,40 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import { RedisStore } from 'connect-redis';
-import type { Pool, Redis } from '@warmline/platform';
+import { execMulti, type Pool, type Redis } from '@warmline/platform';
 import { findUserById, type UserRecord } from '../db/users';
 import type { SessionTerminator } from '../domain/context';
 
 export const SESSION_COOKIE = 'warmline.sid';
+/**
+ * The production name: a `__Host-` cookie is only accepted by browsers when Secure, on path /
+ * and without a Domain, so a sibling subdomain or a plain-http page cannot plant or overwrite it.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
 declare module 'express-session' {
   interface SessionData {
     userId: string;
     /** Epoch ms of the login that opened this session, for the absolute expiry. */
     loginAt: number;
+    /**
+     * A password that was right, waiting for the second factor (a code, or a first enrolment
+     * when it is required): not a login yet, so no userId and nothing a user may do.
+     */
+    pendingLogin: PendingLogin;
   }
 }
+
+export interface PendingLogin {
+  userId: string;
+  /** Epoch ms; the second step must come within PENDING_LOGIN_MS. */
+  startedAt: number;
+  /** The user must enrol a second factor before the login completes (admins in production). */
+  mustEnrol: boolean;
+}
+
+/** How long a right password waits for its second factor. */
+export const PENDING_LOGIN_MS = 10 * 60_000;
 
 /** The signed-in user of a request, as loaded from the database (never the password hash). */
 export type CurrentUser = Omit<UserRecord, 'passwordHash'>;
@@ -29,15 +50,26 @@ export interface SessionSettings {
   redisPrefix: string;
   idleMinutes: number;
   absoluteHours: number;
+  /**
+   * Production: the cookie is Secure always and named SECURE_SESSION_COOKIE, so it is never sent
+   * over plain http (behind a TLS proxy, TRUST_PROXY lets the gateway see the https). Elsewhere
+   * it is Secure whenever the request came over https, so `make start` works on plain http.
+   */
+  secureCookie: boolean;
 }
 
 /**
  * Sessions live in Redis under `<prefix>sess:<id>`. Each user also has a set
  * `<prefix>user-sessions:<userId>` of their session ids, so that a password reset, an admin
  * password change or a deletion can end every session of that user at once.
+ *
+ * While Redis is away, a request that needs its session (any request carrying the cookie,
+ * login, logout) fails fast with a 503: the client has no offline queue and a command
+ * timeout. Once Redis is back, sessions work again by themselves.
  */
 export class Sessions implements SessionTerminator {
   readonly middleware: RequestHandler;
+  readonly cookieName: string;
   private readonly sessionPrefix: string;
 
   constructor(
@@ -45,8 +77,9 @@ export class Sessions implements SessionTerminator {
     private readonly settings: SessionSettings,
   ) {
     this.sessionPrefix = `${settings.redisPrefix}sess:`;
+    this.cookieName = settings.secureCookie ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
     this.middleware = session({
-      name: SESSION_COOKIE,
+      name: this.cookieName,
       secret: settings.secret,
       store: new RedisStore({ client: redis, prefix: this.sessionPrefix }),
       resave: false,
@@ -57,8 +90,7 @@ export class Sessions implements SessionTerminator {
       cookie: {
         httpOnly: true,
         sameSite: 'lax',
-        // Secure whenever the request came over https (directly or via a trusted proxy).
-        secure: 'auto',
+        secure: settings.secureCookie ? true : 'auto',
         path: '/',
         maxAge: settings.idleMinutes * 60_000,
       },
@@ -72,11 +104,23 @@ export class Sessions implements SessionTerminator {
     req.session.loginAt = Date.now();
     await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
     const key = this.userKey(userId);
-    await this.redis
-      .multi()
-      .sAdd(key, req.sessionID)
-      .expire(key, Math.ceil(this.settings.absoluteHours * 3600))
-      .exec();
+    await execMulti(
+      this.redis,
+      this.redis
+        .multi()
+        .sAdd(key, req.sessionID)
+        .expire(key, Math.ceil(this.settings.absoluteHours * 3600)),
+    );
+  }
+
+  /**
+   * The password was right and a second factor is due: a brand-new session id that holds
+   * only the pending login (no fixation, and no user until the second step completes).
+   */
+  async startPending(req: Request, pending: Omit<PendingLogin, 'startedAt'>): Promise<void> {
+    await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+    req.session.pendingLogin = { ...pending, startedAt: Date.now() };
+    await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
   }
 
   /** Ends the request's session and clears its cookie. */
@@ -87,18 +131,20 @@ export class Sessions implements SessionTerminator {
       await new Promise<void>((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
     }
     if (userId && sessionId) await this.redis.sRem(this.userKey(userId), sessionId);
-    res.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.secure });
+    res.clearCookie(this.cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.settings.secureCookie || req.secure });
   }
 
   async endAllSessions(userId: string, options: { exceptSessionId?: string } = {}): Promise<void> {
     const key = this.userKey(userId);
     const ids = (await this.redis.sMembers(key)).filter((id) => id !== options.exceptSessionId);
     if (ids.length === 0) return;
-    await this.redis
-      .multi()
-      .del(ids.map((id) => this.sessionPrefix + id))
-      .sRem(key, ids)
-      .exec();
+    await execMulti(
+      this.redis,
+      this.redis
+        .multi()
+        .del(ids.map((id) => this.sessionPrefix + id))
+        .sRem(key, ids),
+    );
   }
 
   /**
