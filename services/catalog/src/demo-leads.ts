@@ -35,6 +35,21 @@ export const AREA_CODES: Record<string, string[]> = {
   WV: ['304'], WI: ['414', '608', '920'], WY: ['307'],
 };
 
+/**
+ * The span of 3-digit zip prefixes per state (USPS sectional centres, roughly); a demo lead's zip
+ * is one of its state's prefixes and two random digits, so a zip filter finds a few leads each.
+ */
+const ZIP_PREFIXES: Record<string, [number, number]> = {
+  AL: [350, 369], AK: [995, 999], AZ: [850, 865], AR: [716, 729], CA: [900, 961], CO: [800, 816], CT: [60, 69],
+  DE: [197, 199], DC: [200, 205], FL: [320, 349], GA: [300, 319], HI: [967, 968], ID: [832, 838], IL: [600, 629],
+  IN: [460, 479], IA: [500, 528], KS: [660, 679], KY: [400, 427], LA: [700, 714], ME: [39, 49], MD: [206, 219],
+  MA: [10, 27], MI: [480, 499], MN: [550, 567], MS: [386, 397], MO: [630, 658], MT: [590, 599], NE: [680, 693],
+  NV: [889, 898], NH: [30, 38], NJ: [70, 89], NM: [870, 884], NY: [100, 149], NC: [270, 289], ND: [580, 588],
+  OH: [430, 459], OK: [730, 749], OR: [970, 979], PA: [150, 196], PR: [6, 9], RI: [28, 29], SC: [290, 299],
+  SD: [570, 577], TN: [370, 385], TX: [750, 799], UT: [840, 847], VT: [50, 59], VA: [220, 246], WA: [980, 994],
+  WV: [247, 268], WI: [530, 549], WY: [820, 831],
+};
+
 /** Rough share of leads per state: big states sell more policies. */
 const WEIGHT: Record<string, number> = { CA: 12, TX: 10, FL: 8, NY: 6, PA: 4, IL: 4, OH: 4, GA: 4, NC: 4, MI: 3 };
 
@@ -79,6 +94,8 @@ export interface DemoLeadOptions {
 export function* demoLeads(options: DemoLeadOptions = {}): Generator<NewAgedLead> {
   const now = (options.now ?? new Date()).getTime();
   const rnd = random(options.seed ?? 20_251_121);
+  // Zips draw from their own stream, so a seed gives the same leads as before zips existed.
+  const zipRnd = random((options.seed ?? 20_251_121) ^ 0x5a5a5a5a);
   const minAge = options.minAgeDays ?? 10;
   const maxAge = options.maxAgeDays ?? 200;
   const states = Object.keys(AREA_CODES);
@@ -96,12 +113,16 @@ export function* demoLeads(options: DemoLeadOptions = {}): Generator<NewAgedLead
     const email = rnd() < 0.8 ? `${first}.${last}${Math.floor(rnd() * 100)}@${pick(MAIL_HOSTS)}`.toLowerCase().replace(/'/g, '') : null;
     const ip = `${11 + Math.floor(rnd() * 200)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${1 + Math.floor(rnd() * 254)}`;
     const source = pick(SOURCES);
+    const [lowPrefix, highPrefix] = ZIP_PREFIXES[state] as [number, number];
+    const zipPrefix = lowPrefix + Math.floor(zipRnd() * (highPrefix - lowPrefix + 1));
+    const zip = `${String(zipPrefix).padStart(3, '0')}${String(Math.floor(zipRnd() * 100)).padStart(2, '0')}`;
     yield {
       id: randomUUID(),
       name: `${first}${middle} ${last}`,
       phone: `${area}${exchange}${String(line).padStart(4, '0')}`,
       email,
       state,
+      zip,
       formFillTime,
       source,
       consent: {

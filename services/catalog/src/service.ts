@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { unavailableDependency } from '@warmline/platform/faults';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { CatalogConfig } from './config';
 import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
@@ -60,7 +61,7 @@ export async function startCatalog(
       orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET }),
     };
 
-    await bus.ready();
+    // No waiting for the broker: the consumer attaches once it connects, HTTP serves meanwhile.
     const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock }), log });
     stops.push('consumer', () => consumer.stop());
 
@@ -70,7 +71,11 @@ export async function startCatalog(
       const timer = setInterval(() => {
         running = sweep()
           .then((n) => (n ? log.info({ released: n }, 'unpaid reservations released') : undefined))
-          .catch((err: unknown) => log.error({ err }, 'releasing unpaid reservations failed'));
+          .catch((err: unknown) =>
+            unavailableDependency(err)
+              ? log.warn({ err }, 'releasing unpaid reservations waits for PostgreSQL')
+              : log.error({ err }, 'releasing unpaid reservations failed'),
+          );
       }, config.RESERVATION_SWEEP_SECONDS * 1000);
       timer.unref();
       stops.push('reservation sweeper', async () => {
@@ -84,11 +89,12 @@ export async function startCatalog(
       log,
       identitySecret: config.IDENTITY_SECRET,
       readiness,
+      metrics: bus.metrics.registry,
       mount: (a) => {
         a.use(catalogRoutes(ctx));
       },
     });
-    const url = await serve(app, config.CATALOG_PORT, stops);
+    const url = await serve(app, config.CATALOG_PORT, stops, config.INTERNAL_HOST);
     log.info({ url }, 'catalog service started');
     return { url, sweepExpiredReservations: sweep, stop: stops.stop };
   } catch (err) {

@@ -5,6 +5,7 @@ import { createLogger, createPool, parseConfig, type Identity, type Pool } from 
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { agentIdentity, callService, type Answer, type CallOptions } from '@warmline/platform/testing/calls';
 import { outboxEnvelopes, startTestSystem } from '@warmline/platform/testing/system';
+import { readyz } from '@warmline/platform/testing/outage';
 import { ordersEnv } from '@warmline/orders/config';
 import { ORDERS_SCHEMA, startOrders, type RunningOrders } from '@warmline/orders/service';
 import { catalogEnv, type CatalogConfig } from '../src/config';
@@ -73,6 +74,12 @@ export async function startCatalogFixture(env: Record<string, string> = {}): Pro
     const now = () => new Date(Date.now() + offsetMs);
     const catalog = await startCatalog(config, createLogger('catalog', process.env.CATALOG_TEST_LOG ?? 'silent'), { clock: now, sweeper: false });
     stops.push('catalog', catalog.stop);
+    // The catalog starts without waiting for the broker; its queues exist once it reports no
+    // degraded dependency, and a test publishes events only then.
+    await waitFor('the catalog to reach RabbitMQ', async () => {
+      const answer = await readyz(catalog.url);
+      return answer.status === 200 && answer.body.degraded?.length === 0;
+    });
     const pool = createPool(system.db.url, CATALOG_SCHEMA);
     const ordersPool = createPool(system.db.url, ORDERS_SCHEMA);
     stops.push('pools', async () => Promise.all([pool.end(), ordersPool.end()]));

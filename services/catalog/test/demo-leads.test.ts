@@ -42,6 +42,12 @@ describe('demo leads', () => {
     expect(rows[0]?.ranges).toBe(5);
     const { rows: bad } = await pool.query('SELECT state FROM aged_leads WHERE NOT (state = ANY($1::text[]))', [[...US_STATE_CODES]]);
     expect(bad).toEqual([]);
+    // Every demo lead has a zip code, so the zip filter has something to find.
+    const { rows: zips } = await pool.query<{ missing: number; distinct: number }>(
+      "SELECT count(*) FILTER (WHERE zip IS NULL OR zip !~ '^[0-9]{5}$')::int AS missing, count(DISTINCT zip)::int AS distinct FROM aged_leads",
+    );
+    expect(zips[0]?.missing).toBe(0);
+    expect(zips[0]?.distinct).toBeGreaterThan(500);
   });
 
   it('when leads are loaded in bulk, then the indexes come back and the per-day stock matches the leads', async () => {

@@ -78,9 +78,9 @@ describe('age and price of a lead, from its form-fill time now', () => {
 });
 
 describe('the lead filter', () => {
-  const tx = { state: 'TX', phone: '5125550134' };
-  const ca = { state: 'CA', phone: '4155550199' };
-  const ny = { state: 'NY', phone: '2125512345' };
+  const tx = { state: 'TX', phone: '5125550134', zip: null };
+  const ca = { state: 'CA', phone: '4155550199', zip: null };
+  const ny = { state: 'NY', phone: '2125512345', zip: '10001' };
 
   it('shows every lead when empty (or only commas and spaces)', () => {
     expect(parseLeadFilter('').all).toBe(true);
@@ -114,12 +114,21 @@ describe('the lead filter', () => {
     expect(matchesLeadFilter(parseLeadFilter('555'), tx)).toBe(false);
   });
 
-  it('treats a 5-digit term as a zip code, matched only through the phone', () => {
+  it("treats a 5-digit term as a zip code, matched against the lead's zip and never its phone", () => {
     const filter = parseLeadFilter('51234');
-    expect(filter.phoneDigits).toEqual(['51234']);
-    expect(matchesLeadFilter(filter, ny)).toBe(true); // 212-55[1-234]5
+    expect(filter.zips).toEqual(['51234']);
+    expect(matchesLeadFilter(filter, ny)).toBe(false); // 212-55[1-234]5: the hidden digits are not searched
+    expect(matchesLeadFilter(filter, { ...tx, zip: '51234' })).toBe(true);
     expect(matchesLeadFilter(filter, tx)).toBe(false);
     expect(filter.states).toEqual([]);
+  });
+
+  it('lets no other run of digits match anything (only the area code of a phone is shown)', () => {
+    for (const term of ['5', '55', '5512', '512345', '2125512', '2125512345']) {
+      const filter = parseLeadFilter(term);
+      expect(canMatch(filter)).toBe(false);
+      expect(matchesLeadFilter(filter, ny)).toBe(false);
+    }
   });
 
   it('lets a term that fits no rule match nothing', () => {

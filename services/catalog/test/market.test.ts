@@ -16,6 +16,9 @@ let listed: NewAgedLead[] = [];
 /** What the buyer who holds some leads sees: those too. */
 let listedForHolder: NewAgedLead[] = [];
 
+const KNOWN_PHONE = '2127520155';
+const KNOWN_ZIP = '10013';
+
 const STATES: Array<[state: string, areaCodes: string[]]> = [
   ['TX', ['512', '214', '713']],
   ['CA', ['415', '213']],
@@ -28,10 +31,12 @@ beforeAll(async () => {
   fx = await startCatalogFixture();
   // 400 leads on ~200 different days, so whole days come from the stock table and the two
   // days the window cuts through are counted exactly; ages 25..200 days, some hours apart.
-  const specs = Array.from({ length: 400 }, (_, i) => {
+  const specs = Array.from({ length: 400 }, (_, i): Parameters<CatalogFixture['addLeads']>[0][number] => {
     const [state, codes] = STATES[i % STATES.length] as [string, string[]];
     const areaCode = codes[i % codes.length] as string;
-    return { ageDays: 25 + ((i * 37) % 176), ageHours: (i * 5) % 24, state, phone: phoneIn(areaCode) };
+    // A zip for most (some sources give none); a few share one, so a zip can match several.
+    const zip = i % 7 === 0 ? null : String(30000 + (i % 150));
+    return { ageDays: 25 + ((i * 37) % 176), ageHours: (i * 5) % 24, state, phone: phoneIn(areaCode), zip };
   });
   // The window's edges exactly: 29 / 30 and 180 / 181 days, a minute on either side of the line.
   specs.push(
@@ -40,8 +45,9 @@ beforeAll(async () => {
     { ageDays: 180, ageHours: 23.99, state: 'TX', phone: phoneIn('512') },
     { ageDays: 181, ageHours: 0.01, state: 'TX', phone: phoneIn('512') },
   );
-  // A zip-code match: a New York number with 75201 (a Dallas zip) inside it.
-  specs.push({ ageDays: 44, ageHours: 2, state: 'NY', phone: '2127520155' });
+  // The lead whose phone and zip the mask tests know: a New York number with 75201 (a Dallas
+  // zip) among its hidden digits, and a Manhattan zip.
+  specs.push({ ageDays: 44, ageHours: 2, state: 'NY', phone: KNOWN_PHONE, zip: KNOWN_ZIP });
   inventory = await fx.addLeads(specs);
 
   // Some are sold (to someone), some held by another buyer right now.
@@ -77,6 +83,12 @@ beforeAll(async () => {
     .sort((a, b) => b.formFillTime.getTime() - a.formFillTime.getTime() || (a.id < b.id ? 1 : -1));
   listed = listedForHolder.filter((l) => !held.has(l.id));
 });
+
+/** The filter rule from what the masked view shows and the zip: the test's own, not the service's. */
+function seenMatch(term: string, lead: NewAgedLead): boolean {
+  const t = term.trim().toUpperCase();
+  return lead.state.includes(t) || (/^\d{3}$/.test(t) && lead.phone.startsWith(t)) || (/^\d{5}$/.test(t) && lead.zip === t);
+}
 
 afterAll(async () => {
   await fx?.cleanup();
@@ -132,7 +144,7 @@ describe('listing aged leads', () => {
     }
   });
 
-  it.each(['TX', 'tx', 'CA,TX', 'ca , ny', 'a', '512', '512,TX', '213,CA', '75201', '75201,FL', 'Y', 'texas', '999'])(
+  it.each(['TX', 'tx', 'CA,TX', 'ca , ny', 'a', '512', '512,TX', '213,CA', '75201', '10013', '10013,FL', '30010', '30010,30020,NY', 'Y', 'texas', '999'])(
     "when filtering by '%s', then exactly the matching leads come, with their count as the total",
     async (filter) => {
       const rule = parseLeadFilter(filter);
@@ -145,9 +157,14 @@ describe('listing aged leads', () => {
     },
   );
 
-  it('finds the lead whose phone holds a 5-digit zip code', async () => {
-    const { ids } = await everyPage('75201');
-    expect(ids).toEqual([inventory[404]?.id]);
+  it('finds a lead by its zip code, and a 5-digit run of its phone finds nothing', async () => {
+    const byZip = await everyPage(KNOWN_ZIP);
+    const byPhone = await everyPage('75201');
+
+    expect(byZip.ids).toEqual([inventory[404]?.id]);
+    expect(byZip.totals[0]).toBe(1);
+    expect(byPhone.ids).toEqual([]);
+    expect(byPhone.totals[0]).toBe(0);
   });
 
   it('hides leads another buyer holds, but shows that buyer their own held leads', async () => {
@@ -163,7 +180,27 @@ describe('listing aged leads', () => {
     expect(mine.totals[0]).toBe(listedForHolder.length);
   });
 
-  it('never sends a name, phone or e-mail unmasked', async () => {
+  it("when a buyer filters by any run of digits that reaches into a lead's hidden phone digits, then neither the list nor the total finds it, while its zip does", async () => {
+    const target = inventory[404] as NewAgedLead;
+    expect([target.phone, target.zip]).toEqual([KNOWN_PHONE, KNOWN_ZIP]);
+    // Every run of the phone's digits that holds at least one of digits 4-10 (the masked ones):
+    // what a buyer who sees '(212) XXX-XXXX' would slide over it.
+    const runs = new Set<string>();
+    for (let from = 0; from < 10; from += 1) {
+      for (let to = Math.max(from + 1, 4); to <= 10; to += 1) runs.add(target.phone.slice(from, to));
+    }
+
+    for (const run of runs) {
+      const { ids, totals } = await everyPage(run);
+      // What the masked view alone can answer: a state, a shown area code, a zip.
+      const expected = listed.filter((l) => seenMatch(run, l)).map((l) => l.id);
+      expect({ run, ids, total: totals[0] }).toEqual({ run, ids: expected, total: expected.length });
+      expect(ids).not.toContain(target.id);
+    }
+    expect((await everyPage(target.zip as string)).ids).toEqual([target.id]);
+  });
+
+  it('never sends a name, phone or e-mail unmasked, and shows the zip a filter could find anyway', async () => {
     const answers: string[] = [];
     for (const filter of ['', 'TX', '512', '75201']) {
       for (const page of [1, 2, 5]) {
@@ -171,11 +208,12 @@ describe('listing aged leads', () => {
         answers.push(answer.text);
         for (const lead of answer.body.leads as Array<Record<string, unknown>>) {
           expect(Object.keys(lead).sort()).toEqual(
-            ['actualAge', 'currentAgeRange', 'currentPrice', 'formFillTime', 'id', 'name', 'phone', 'priceCents', 'state'].sort(),
+            ['actualAge', 'currentAgeRange', 'currentPrice', 'formFillTime', 'id', 'name', 'phone', 'priceCents', 'state', 'zip'].sort(),
           );
           const source = inventory.find((l) => l.id === lead.id) as NewAgedLead;
           expect(lead.name).toBe(maskName(source.name));
           expect(lead.phone).toBe(maskPhone(source.phone));
+          expect(lead.zip).toBe(source.zip ?? '');
         }
       }
     }

@@ -15,7 +15,7 @@ let bobsLeads: NewAgedLead[] = [];
 beforeAll(async () => {
   fx = await startCatalogFixture();
   alicesLeads = await fx.addLeads([
-    { ageDays: 45, name: 'Dana "DJ" Smith, Jr.', state: 'TX', phone: phoneIn('512'), email: 'dana@example.com' },
+    { ageDays: 45, name: 'Dana "DJ" Smith, Jr.', state: 'TX', phone: phoneIn('512'), email: 'dana@example.com', zip: '78701' },
     { ageDays: 70, name: '=HYPERLINK("http://evil.example")', state: 'CA', phone: phoneIn('415'), email: null },
     { ageDays: 120, name: 'Ray Lopez', state: 'TX', phone: phoneIn('214'), email: 'ray@example.com' },
   ]);
@@ -55,10 +55,12 @@ describe('My Leads', () => {
   it("filters the buyer's leads with the market's rule", async () => {
     const tx = await fx.call('GET', '/api/my-leads?filter=tx', { identity: alice });
     const area = await fx.call('GET', '/api/my-leads?filter=415', { identity: alice });
+    const zip = await fx.call('GET', '/api/my-leads?filter=78701', { identity: alice });
 
     expect((tx.body.leads as PurchasedLead[]).map((l) => l.id).sort()).toEqual([alicesLeads[0]!.id, alicesLeads[2]!.id].sort());
     expect(tx.body.total).toBe(2);
     expect((area.body.leads as PurchasedLead[]).map((l) => l.id)).toEqual([alicesLeads[1]!.id]);
+    expect((zip.body.leads as PurchasedLead[]).map((l) => l.id)).toEqual([alicesLeads[0]!.id]);
   });
 
   it("never shows one buyer another buyer's leads, in the list or the CSV", async () => {

@@ -57,7 +57,8 @@ export async function startNotifications(
       'e-mail transport chosen',
     );
 
-    await bus.ready();
+    // No waiting for the broker: each consumer attaches once it connects (the worker reports
+    // itself degraded on /readyz until then).
     for (const { queue, subscriptions } of consumers({ mailer, salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL })) {
       const consumer = await startConsumer({
         bus,
@@ -76,9 +77,10 @@ export async function startNotifications(
       log,
       identitySecret: config.IDENTITY_SECRET,
       readiness,
+      metrics: bus.metrics.registry,
       mount: () => {},
     });
-    const url = await serve(app, config.NOTIFICATIONS_PORT, stops);
+    const url = await serve(app, config.NOTIFICATIONS_PORT, stops, config.INTERNAL_HOST);
     log.info({ url }, 'notifications worker started');
     return { url, stop: stops.stop };
   } catch (err) {

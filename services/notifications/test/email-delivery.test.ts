@@ -132,7 +132,7 @@ describe('notifications worker', () => {
     expect(health.status).toBe(200);
     const ready = await fetch(`${worker.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', rabbitmq: 'ok' } });
+    expect(await ready.json()).toEqual({ status: 'ready', degraded: [], checks: { postgres: 'ok', rabbitmq: 'ok' } });
     const api = await fetch(`${worker.url}/api/emails`);
     expect(api.status).toBe(401);
   });

@@ -2,26 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Envelope, EventData } from '@warmline/contracts';
+import type { CommandData, Envelope } from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
-import { PAYMENT_EMAILS_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_QUEUE, EMAIL_REQUESTS_QUEUE } from '../src/events/subscriptions';
 import { decodeQuotedPrintable, emlFiles, notificationsTestBed, type Worker } from './worker-fixture';
 
 /**
- * payment.succeeded → the buyer's receipt and the sales team's notice, each written once,
- * through the real broker: the event is published on the events exchange as the orders
+ * email.order_paid → the buyer's receipt and the sales team's notice, each written once,
+ * through the real broker: the command is published on the commands exchange as the orders
  * service's relay does, and the e-mails travel as email.send commands through the worker's
  * own outbox.
  */
 
 const bed = notificationsTestBed();
 
-type PaidOrder = EventData<'payment.succeeded'>;
+type PaidOrder = CommandData<'email.order_paid'>;
 
-function paymentSucceeded(data: Partial<PaidOrder> = {}): Envelope<PaidOrder> {
+function orderPaid(data: Partial<PaidOrder> = {}): Envelope<PaidOrder> {
   return {
     id: randomUUID(),
-    type: 'payment.succeeded',
+    type: 'email.order_paid',
     version: 1,
     occurredAt: new Date().toISOString(),
     source: 'orders',
@@ -57,7 +57,7 @@ describe('payment e-mails', () => {
   it('when a package payment succeeds, then the buyer gets a receipt with the purchase and total, and the sales team a notice', async () => {
     const salesTeam = `sales-${randomUUID().slice(0, 8)}@example.com`;
     const worker = await bed.startWorker({ SALES_TEAM_EMAIL: salesTeam });
-    const event = paymentSucceeded();
+    const event = orderPaid();
     const buyer = event.data.billingEmail!;
 
     await worker.send(event);
@@ -93,20 +93,21 @@ describe('payment e-mails', () => {
     expect(await waitFor('the notice in the e-mail log', () => logged(salesTeam))).toEqual(['sales-payment-notice']);
   });
 
-  it('when the same payment.succeeded is delivered twice, then the receipt and the notice are each written once', async () => {
+  it('when the same email.order_paid is delivered twice, then the receipt and the notice are each written once', async () => {
     const salesTeam = `sales-${randomUUID().slice(0, 8)}@example.com`;
     const worker = await bed.startWorker({ SALES_TEAM_EMAIL: salesTeam });
-    const event = paymentSucceeded();
+    const event = orderPaid();
     const buyer = event.data.billingEmail!;
 
     await worker.send(event);
     await waitFor('both e-mails', async () => (await mailTo(worker, buyer)).length === 1 && (await mailTo(worker, salesTeam)).length === 1);
     await worker.send(event);
-    await waitFor('the event queue to be empty', async () => (await worker.messagesIn(PAYMENT_EMAILS_QUEUE)) === 0);
+    await waitFor('the command queue to be empty', async () => (await worker.messagesIn(EMAIL_REQUESTS_QUEUE)) === 0);
     // Stopping drains the handlers in flight and the relay, so nothing of the second delivery is pending.
     await worker.stop();
 
-    expect(await worker.messagesIn(`${PAYMENT_EMAILS_QUEUE}.dlq`)).toBe(0);
+    expect(await worker.messagesIn(`${EMAIL_REQUESTS_QUEUE}.dlq`)).toBe(0);
+    expect(await worker.messagesIn(`${EMAIL_QUEUE}.dlq`)).toBe(0);
     expect(await mailTo(worker, buyer)).toHaveLength(1);
     expect(await mailTo(worker, salesTeam)).toHaveLength(1);
     expect(await bed.emailsTo(buyer)).toHaveLength(1);
@@ -115,7 +116,7 @@ describe('payment e-mails', () => {
 
   it('when the buyer gave no billing e-mail, then only the sales team is told, at the default address when none is configured', async () => {
     const worker = await bed.startWorker();
-    const event = paymentSucceeded({
+    const event = orderPaid({
       tier: 'high-volume',
       count: 200,
       unitPriceCents: 2800,

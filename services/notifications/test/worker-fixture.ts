@@ -13,8 +13,10 @@ import {
   TEST_AMQP_URL,
   TEST_IDENTITY_SECRET,
   uniqueName,
+  waitFor,
   type TestDatabase,
 } from '@warmline/platform/testing/index';
+import { readyz } from '@warmline/platform/testing/outage';
 import { deleteBusNames } from '@warmline/platform/testing/system';
 import { notificationsEnv } from '../src/config';
 import { NOTIFICATIONS_QUEUES } from '../src/events/subscriptions';
@@ -93,6 +95,15 @@ export function notificationsTestBed(): NotificationsTestBed {
         ...env,
       });
       const running = await startNotifications(config, createLogger('notifications', 'silent'), options);
+      // The worker starts without waiting for the broker; the exchanges exist once it reports
+      // no degraded dependency, and a test publishes only then. (A test that gives its own
+      // AMQP_URL, say a proxy it cuts, waits for what it needs itself.)
+      if (env.AMQP_URL === undefined) {
+        await waitFor('the worker to reach RabbitMQ', async () => {
+          const answer = await readyz(running.url);
+          return answer.status === 200 && answer.body.degraded?.length === 0;
+        });
+      }
       const stop = running.stop;
       const name = (base: string) => `${namespace}.${base}`;
       const channel = await need(broker, 'the broker connection').createConfirmChannel();

@@ -41,7 +41,7 @@ export async function startOrders(
   const stops = new ShutdownStack(log, 'orders');
   try {
     // No waiting for the broker: the relay sends the outbox once it is there, orders are taken meanwhile.
-    const { pool, readiness } = await openDatabaseAndBus({
+    const { pool, bus, readiness } = await openDatabaseAndBus({
       config,
       log,
       stops,
@@ -56,6 +56,7 @@ export async function startOrders(
       log,
       identitySecret: config.IDENTITY_SECRET,
       readiness,
+      metrics: bus.metrics.registry,
       mountBeforeBodyParsing: (a) => {
         a.use(stripeWebhookRoutes(ctx, { identitySecret: config.IDENTITY_SECRET, webhookSecret: config.STRIPE_WEBHOOK_SECRET }));
       },
@@ -65,7 +66,7 @@ export async function startOrders(
         a.use(transferOrderRoutes({ ...ctx, users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }));
       },
     });
-    const url = await serve(app, config.ORDERS_PORT, stops);
+    const url = await serve(app, config.ORDERS_PORT, stops, config.INTERNAL_HOST);
     log.info({ url, provider: provider.name }, 'orders service started');
     return { url, provider: provider.name, stop: stops.stop };
   } catch (err) {

@@ -96,7 +96,7 @@ describe('POST /api/create-payment-intent: every checkout of spec §7', () => {
       amountCents: 222000,
       currency: 'usd',
       buyerUserId: null,
-      billingEmail: 'buyer@example.com',
+      hasBillingEmail: true,
       description: 'Premium Volume Package: 60 transfers × $37.00',
     });
   });

@@ -25,11 +25,15 @@ export interface OrdersFixture {
 
 export const customer = agentIdentity;
 
-export async function startOrdersFixture(env: Record<string, string> = {}): Promise<OrdersFixture> {
+type LogDestination = NonNullable<Parameters<typeof createLogger>[2]>;
+
+/** `log`: where the service's log lines go at `warn` and above (silent when not given). */
+export async function startOrdersFixture(env: Record<string, string> = {}, options: { log?: LogDestination } = {}): Promise<OrdersFixture> {
   const system = await startTestSystem({ databasePrefix: 'wl_orders' });
   try {
     const config = parseConfig(ordersEnv, { ...system.env, ORDERS_PORT: '0', ...env });
-    const running = await startOrders(config, createLogger('orders', 'silent'));
+    const log = options.log ? createLogger('orders', 'warn', options.log) : createLogger('orders', 'silent');
+    const running = await startOrders(config, log);
     system.stops.push('orders', running.stop);
     const pool = createPool(system.db.url, ORDERS_SCHEMA);
     system.stops.push('orders pool', () => pool.end());

@@ -56,11 +56,16 @@ describe('sandbox card payments', () => {
       amountCents: 222000,
       currency: 'usd',
       provider: 'sandbox',
-      billingEmail: 'buyer@example.com',
+      hasBillingEmail: true,
       buyerUserId: null,
     });
-    // Events never carry card data.
+    // Events never carry card data, nor the buyer's address: that travels only in the e-mail command.
     expect(JSON.stringify(succeeded[0])).not.toContain('4242');
+    expect(JSON.stringify(succeeded[0])).not.toContain('buyer@example.com');
+    // The receipt and sales notice are asked for in the same transaction: the payment's facts and the address.
+    const asked = await eventsFor('email.order_paid', orderId);
+    const { hasBillingEmail: _fact, ...facts } = succeeded[0]!.data;
+    expect(asked.map((e) => e.data)).toEqual([{ ...facts, billingEmail: 'buyer@example.com' }]);
   });
 
   it('when the same payment is confirmed again, then nothing happens twice', async () => {
@@ -76,6 +81,7 @@ describe('sandbox card payments', () => {
     expect(declinedCardAfterwards.status).toBe(200);
     expect((await orderRow(orderId)).paid_at).toEqual(paidAt);
     expect(await eventsFor('payment.succeeded', orderId)).toHaveLength(1);
+    expect(await eventsFor('email.order_paid', orderId)).toHaveLength(1);
     expect(await eventsFor('payment.failed', orderId)).toHaveLength(0);
   });
 
@@ -173,7 +179,10 @@ describe('sandbox card payments', () => {
       billing_phone: '5551234567',
     });
     const [succeeded] = await eventsFor('payment.succeeded', orderId);
-    expect(succeeded?.data).toMatchObject({ tier: 'ringcloud', count: 10, amountCents: 37000, billingEmail: 'ann@example.com' });
+    expect(succeeded?.data).toMatchObject({ tier: 'ringcloud', count: 10, amountCents: 37000, hasBillingEmail: true });
+    // The receipt goes to the address given at payment time.
+    const [asked] = await eventsFor('email.order_paid', orderId);
+    expect(asked?.data).toMatchObject({ tier: 'ringcloud', amountCents: 37000, billingEmail: 'ann@example.com' });
   });
 });
 
@@ -225,8 +234,32 @@ describe('choosing the payment provider', () => {
 
   it('when production has no Stripe keys and the sandbox was not chosen, then the service refuses to start', () => {
     expect(() => resolvePaymentProvider(env({ NODE_ENV: 'production' }))).toThrow(ConfigError);
-    expect(() => resolvePaymentProvider(env({ NODE_ENV: 'production' }))).toThrow(/PAYMENT_PROVIDER=sandbox/);
-    expect(resolvePaymentProvider(env({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' }))).toBe('sandbox');
+    expect(() => resolvePaymentProvider(env({ NODE_ENV: 'production' }))).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => resolvePaymentProvider(env({ NODE_ENV: 'production' }))).toThrow(/ALLOW_TEST_PAYMENTS=true/);
+  });
+
+  it('when production asks for the sandbox without ALLOW_TEST_PAYMENTS=true, then the service refuses to start with one line naming it', () => {
+    for (const allow of [{}, { ALLOW_TEST_PAYMENTS: '' }, { ALLOW_TEST_PAYMENTS: 'false' }] as Array<Record<string, string>>) {
+      const config = env({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', ...allow });
+      expect(() => resolvePaymentProvider(config)).toThrow(ConfigError);
+      expect(() => resolvePaymentProvider(config)).toThrow(/^Invalid configuration: [^\n]*ALLOW_TEST_PAYMENTS=true[^\n]*$/);
+    }
+    // Unset, the sandbox is refused in production whether it was chosen or fallen back to.
+    expect(() => resolvePaymentProvider(env({ NODE_ENV: 'production', STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }))).toThrow(/ALLOW_TEST_PAYMENTS/);
+  });
+
+  it('when production sets ALLOW_TEST_PAYMENTS=true on purpose, then the sandbox is used', () => {
+    expect(resolvePaymentProvider(env({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', ALLOW_TEST_PAYMENTS: 'true' }))).toBe('sandbox');
+    expect(env({ NODE_ENV: 'production' }).ALLOW_TEST_PAYMENTS).toBe(false);
+  });
+
+  it('when outside production, then the sandbox needs no ALLOW_TEST_PAYMENTS (the local demo keeps it)', () => {
+    expect(resolvePaymentProvider(env({ NODE_ENV: 'development', PAYMENT_PROVIDER: 'sandbox' }))).toBe('sandbox');
+    expect(resolvePaymentProvider(env({ NODE_ENV: 'test' }))).toBe('sandbox');
+  });
+
+  it('when ALLOW_TEST_PAYMENTS is neither true nor false, then the configuration names it', () => {
+    expect(() => env({ ALLOW_TEST_PAYMENTS: 'yes' })).toThrow(/ALLOW_TEST_PAYMENTS: must be 'true' or 'false'/);
   });
 
   it('when a Stripe secret key is set, then Stripe is used, and it needs its publishable key', () => {

@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 export interface StripeStandIn {
   url: string;
   requests: ReceivedRequest[];
+  /** The intent as Stripe holds it (amount, currency, metadata), to build its webhook events from. */
+  intent(id: string): Record<string, unknown> | undefined;
   /** Answer the next `n` requests with this HTTP status (a Stripe outage). */
   failNext(n: number, status?: number): void;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    intent: (id) => [...intentsByKey.values()].find((intent) => intent.id === id),
     failNext(n, status = 500) {
       failures = n;
       failureStatus = status;

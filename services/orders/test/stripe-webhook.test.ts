@@ -8,6 +8,8 @@ const WEBHOOK_SECRET = 'whsec_test_orders_webhook';
 
 let stripe: StripeStandIn;
 let orders: OrdersFixture;
+/** The orders service's log lines at warn and above. */
+const logLines: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
   stripe = await startStripeStandIn();
@@ -16,7 +18,7 @@ beforeAll(async () => {
     STRIPE_PUBLISHABLE_KEY: 'pk_test_webhooks',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: stripe.url,
-  });
+  }, { log: { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) } });
 });
 
 afterAll(async () => {
@@ -33,8 +35,14 @@ async function pendingOrder() {
   return { orderId: String(answer.body.orderId), intentId: String(answer.body.clientSecret).split('_secret_')[0]! };
 }
 
-/** A Stripe event as Stripe would send it (the JSON text is what gets signed). */
-function stripeEvent(type: string, intent: Record<string, unknown>, id = `evt_${randomBytes(12).toString('hex')}`): string {
+/**
+ * A Stripe event as Stripe would send it (the JSON text is what gets signed). The payment
+ * intent is the one the stand-in holds (amount, currency, metadata the service gave it), with
+ * `intent`'s fields over it; a success has received the whole amount unless `intent` says otherwise.
+ */
+function stripeEvent(type: string, intent: Record<string, unknown> & { id: string }, id = `evt_${randomBytes(12).toString('hex')}`): string {
+  const held = stripe.intent(intent.id) ?? { object: 'payment_intent', amount: 350000, currency: 'usd', metadata: {} };
+  const received = type === 'payment_intent.succeeded' ? { amount_received: held.amount } : { amount_received: 0 };
   return JSON.stringify({
     id,
     object: 'event',
@@ -44,7 +52,7 @@ function stripeEvent(type: string, intent: Record<string, unknown>, id = `evt_${
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },
     type,
-    data: { object: { object: 'payment_intent', amount: 350000, currency: 'usd', ...intent } },
+    data: { object: { ...held, ...received, ...intent } },
   });
 }
 
@@ -85,8 +93,10 @@ describe('POST /api/webhooks/stripe', () => {
       amountCents: 350000,
       tier: 'enterprise',
       count: 100,
-      billingEmail: 'payer@example.com',
+      hasBillingEmail: true,
     });
+    const asked = await eventsFor('email.order_paid', orderId);
+    expect(asked.map((e) => e.data)).toEqual([expect.objectContaining({ paymentIntentId: intentId, billingEmail: 'payer@example.com' })]);
   });
 
   it('when Stripe repeats an event id, then it gets 200 and nothing happens again', async () => {
@@ -188,6 +198,32 @@ describe('POST /api/webhooks/stripe', () => {
     expect((await orderStatus(orderId)).status).toBe('paid');
     expect(await eventsFor('payment.failed', orderId)).toHaveLength(0);
   });
+
+  it.each([
+    ['the amount received is less than the order\'s', { amount_received: 100 }, 'amount_received'],
+    ['the currency is another', { currency: 'eur' }, 'currency'],
+    ['metadata.orderId names another order', { metadata: { orderId: '00000000-0000-4000-8000-000000000000' } }, 'metadata.orderId'],
+    ['metadata.orderId is missing', { metadata: {} }, 'metadata.orderId'],
+  ])(
+    'when a signed payment_intent.succeeded does not match the locked order (%s), then the order is not paid, an alert is logged and Stripe gets 200',
+    async (_case, change, field) => {
+      const { orderId, intentId } = await pendingOrder();
+      const payload = stripeEvent('payment_intent.succeeded', { id: intentId, status: 'succeeded', receipt_email: 'someone@example.com', ...change });
+
+      const answer = await deliver(payload, sign(payload));
+
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ received: true, outcome: 'mismatch' });
+      expect(await orderStatus(orderId)).toMatchObject({ status: 'pending', billing_email: null });
+      expect(await eventsFor('payment.succeeded', orderId)).toHaveLength(0);
+      expect(await eventsFor('email.order_paid', orderId)).toHaveLength(0);
+      const alert = logLines.find((l) => l.alert === 'stripe-payment-mismatch' && l.orderId === orderId);
+      expect(alert).toMatchObject({ level: 50, intentId, mismatched: [field] });
+      // Stripe's retry of the same event changes nothing either.
+      expect((await deliver(payload, sign(payload))).body.outcome).toBe('duplicate-event');
+      expect((await orderStatus(orderId)).status).toBe('pending');
+    },
+  );
 
   it('when Stripe sends an event this service does not handle, or for an intent it does not know, then 200 without effect', async () => {
     const other = stripeEvent('payment_intent.created', { id: 'pi_unrelated' });

@@ -65,6 +65,8 @@ export async function startTransferSystem(): Promise<TransferSystem> {
     await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>WarmLine</title>');
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
+    // Orders reads users from the gateway's internal listener, started after it.
+    const internalPort = await freePort();
     const operationsEmail = `ops-${randomBytes(3).toString('hex')}@example.com`;
     const admin = { username: `admin_${randomBytes(3).toString('hex')}`, password: 'admin-password-1' };
 
@@ -74,7 +76,7 @@ export async function startTransferSystem(): Promise<TransferSystem> {
     );
     stops.push('notifications', notifications.stop);
     const orders = await startOrders(
-      parseConfig(ordersEnv, { ...system.env, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox', GATEWAY_URL: url }),
+      parseConfig(ordersEnv, { ...system.env, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox', GATEWAY_URL: `http://127.0.0.1:${internalPort}` }),
       createLogger('orders', 'silent'),
     );
     stops.push('orders', orders.stop);
@@ -82,6 +84,7 @@ export async function startTransferSystem(): Promise<TransferSystem> {
       parseConfig(gatewayEnv, {
         ...system.env,
         GATEWAY_PORT: String(port),
+        GATEWAY_INTERNAL_PORT: String(internalPort),
         PUBLIC_URL: url,
         SESSION_SECRET: randomBytes(32).toString('hex'),
         WEB_DIST_DIR: webDist,

@@ -10,6 +10,8 @@ export interface NewAgedLead {
   email: string | null;
   /** Upper-case state code. */
   state: string;
+  /** Five digits; absent or null when the source gave none (then no zip term finds the lead). */
+  zip?: string | null;
   formFillTime: Date;
   source: string;
   consent: Record<string, unknown>;
@@ -23,8 +25,8 @@ export interface NewAgedLead {
 export async function insertLeads(db: Queryable, leads: NewAgedLead[]): Promise<number> {
   if (leads.length === 0) return 0;
   const { rowCount } = await db.query(
-    `INSERT INTO aged_leads (id, name, phone, email, state, form_fill_time, source, consent)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::jsonb[])
+    `INSERT INTO aged_leads (id, name, phone, email, state, zip, form_fill_time, source, consent)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::jsonb[])
      ON CONFLICT (id) DO NOTHING`,
     [
       leads.map((l) => l.id),
@@ -32,6 +34,7 @@ export async function insertLeads(db: Queryable, leads: NewAgedLead[]): Promise<
       leads.map((l) => l.phone),
       leads.map((l) => l.email),
       leads.map((l) => l.state),
+      leads.map((l) => l.zip ?? null),
       leads.map((l) => l.formFillTime.toISOString()),
       leads.map((l) => l.source),
       leads.map((l) => JSON.stringify(l.consent)),

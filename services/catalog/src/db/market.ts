@@ -17,24 +17,25 @@ import { endOfUtcDay, startOfUtcDay, utcDay } from '../domain/market-pages';
 export type StateOrAreaFilter = { all: true } | { all: false; states: string[]; areaCodes: string[] };
 
 export interface ExceptionRow {
-  /** 'held': reserved by another buyer right now; 'phone': matched by a 5-digit term. */
-  kind: 'held' | 'phone';
+  /** 'held': reserved by another buyer right now; 'zip': matched by a 5-digit term (a zip code). */
+  kind: 'held' | 'zip';
   id: string;
   state: string;
   phone: string;
+  zip: string | null;
   formFillTime: Date;
 }
 
 /**
  * The few listed-window leads the day counts cannot know about: those another buyer holds
- * right now (hidden from this viewer), and those a 5-digit term matches through the phone.
+ * right now (hidden from this viewer), and those a 5-digit term matches by zip code.
  */
 export async function marketExceptions(
   db: Queryable,
-  p: { now: Date; window: ListingWindow; viewerId: string; phoneDigits: string[] },
+  p: { now: Date; window: ListingWindow; viewerId: string; zips: string[] },
 ): Promise<ExceptionRow[]> {
-  const { rows } = await db.query<{ kind: 'held' | 'phone'; id: string; state: string; phone: string; form_fill_time: Date }>(
-    `SELECT 'held' AS kind, l.id, l.state, l.phone, l.form_fill_time
+  const { rows } = await db.query<{ kind: 'held' | 'zip'; id: string; state: string; phone: string; zip: string | null; form_fill_time: Date }>(
+    `SELECT 'held' AS kind, l.id, l.state, l.phone, l.zip, l.form_fill_time
        FROM lead_reservations r
        JOIN lead_reservation_items i ON i.order_id = r.order_id
        JOIN aged_leads l ON l.id = i.lead_id
@@ -42,13 +43,13 @@ export async function marketExceptions(
         AND l.held_by_order_id = r.order_id AND l.held_until > $1 AND l.sold_at IS NULL
         AND l.form_fill_time > $3 AND l.form_fill_time <= $4
      UNION ALL
-     SELECT 'phone', id, state, phone, form_fill_time
+     SELECT 'zip', id, state, phone, zip, form_fill_time
        FROM aged_leads
-      WHERE cardinality($5::text[]) > 0 AND phone_fives && $5::text[] AND sold_at IS NULL
+      WHERE zip = ANY($5::text[]) AND sold_at IS NULL
         AND form_fill_time > $3 AND form_fill_time <= $4`,
-    [p.now, p.viewerId, p.window.oldestExclusive, p.window.newest, p.phoneDigits],
+    [p.now, p.viewerId, p.window.oldestExclusive, p.window.newest, p.zips],
   );
-  return rows.map((r) => ({ kind: r.kind, id: r.id, state: r.state, phone: r.phone, formFillTime: r.form_fill_time }));
+  return rows.map((r) => ({ kind: r.kind, id: r.id, state: r.state, phone: r.phone, zip: r.zip, formFillTime: r.form_fill_time }));
 }
 
 /**
@@ -100,6 +101,8 @@ export interface MarketRow {
   name: string;
   phone: string;
   state: string;
+  /** '' when the lead came without one. */
+  zip: string;
   formFillTime: Date;
 }
 
@@ -109,7 +112,7 @@ const MAX_STATE_WALKS = 6;
 /**
  * One page of the listing, newest first: the leads matching the filter, from the start of
  * `startDay` on, after skipping `skip` of them. Hidden leads (`excludedIds`) never appear.
- * Leads matched only by a 5-digit term come in as `phoneMatchIds`.
+ * Leads matched only by a zip code come in as `zipMatchIds`.
  */
 export async function marketPage(
   db: Queryable,
@@ -119,7 +122,7 @@ export async function marketPage(
     skip: number;
     limit: number;
     filter: StateOrAreaFilter;
-    phoneMatchIds: string[];
+    zipMatchIds: string[];
     excludedIds: string[];
   },
 ): Promise<MarketRow[]> {
@@ -138,7 +141,7 @@ export async function marketPage(
   } else if (p.filter.states.length > MAX_STATE_WALKS) {
     ids = `SELECT id, form_fill_time FROM aged_leads
             WHERE ${listed} AND (state = ANY(${add(p.filter.states)}::text[]) OR area_code = ANY(${add(p.filter.areaCodes)}::text[])
-                                 OR id = ANY(${add(p.phoneMatchIds)}::uuid[]))
+                                 OR id = ANY(${add(p.zipMatchIds)}::uuid[]))
             ${order} OFFSET ${add(p.skip)} LIMIT ${add(p.limit)}`;
   } else {
     // A walk down each state's and each area code's index, each stopping after skip + limit
@@ -158,19 +161,19 @@ export async function marketPage(
                   CROSS JOIN LATERAL (SELECT id, form_fill_time FROM aged_leads
                                        WHERE ${listed} AND area_code = f.area_code ${order} LIMIT ${enough()}) AS w`);
     }
-    if (p.phoneMatchIds.length > 0) {
-      walks.push(`SELECT id, form_fill_time FROM aged_leads WHERE ${listed} AND id = ANY(${add(p.phoneMatchIds)}::uuid[])`);
+    if (p.zipMatchIds.length > 0) {
+      walks.push(`SELECT id, form_fill_time FROM aged_leads WHERE ${listed} AND id = ANY(${add(p.zipMatchIds)}::uuid[])`);
     }
     if (walks.length === 0) return [];
     ids = `SELECT DISTINCT id, form_fill_time FROM (${walks.join(' UNION ALL ')}) AS walks
             ${order} OFFSET ${add(p.skip)} LIMIT ${add(p.limit)}`;
   }
 
-  const { rows } = await db.query<{ id: string; name: string; phone: string; state: string; form_fill_time: Date }>(
-    `SELECT l.id, l.name, l.phone, l.state, l.form_fill_time
+  const { rows } = await db.query<{ id: string; name: string; phone: string; state: string; zip: string | null; form_fill_time: Date }>(
+    `SELECT l.id, l.name, l.phone, l.state, l.zip, l.form_fill_time
        FROM (${ids}) AS page JOIN aged_leads l ON l.id = page.id
       ORDER BY page.form_fill_time DESC, page.id DESC`,
     params,
   );
-  return rows.map((r) => ({ id: r.id, name: r.name, phone: r.phone, state: r.state, formFillTime: r.form_fill_time }));
+  return rows.map((r) => ({ id: r.id, name: r.name, phone: r.phone, state: r.state, zip: r.zip ?? '', formFillTime: r.form_fill_time }));
 }

@@ -19,10 +19,10 @@ export interface PurchasedRow {
   orderId: string;
 }
 
-const MATCHES = `($2::boolean OR state = ANY($3::text[]) OR area_code = ANY($4::text[]) OR phone_fives && $5::text[])`;
+const MATCHES = `($2::boolean OR state = ANY($3::text[]) OR area_code = ANY($4::text[]) OR zip = ANY($5::text[]))`;
 
 function filterParams(filter: LeadFilter): unknown[] {
-  return [filter.all, filter.states, filter.areaCodes, filter.phoneDigits];
+  return [filter.all, filter.states, filter.areaCodes, filter.zips];
 }
 
 export async function countPurchasedLeads(db: Queryable, buyerUserId: string, filter: LeadFilter): Promise<number> {

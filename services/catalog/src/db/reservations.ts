@@ -22,6 +22,48 @@ export interface ReservedItem {
   priceCents: number;
 }
 
+/** Advisory-lock class of the catalog's per-buyer purchase lock (the two-int lock space). */
+const BUYER_PURCHASE_LOCK = 0x63_61_74_01;
+
+/**
+ * Serialises one buyer's purchases until the transaction ends, so two sent at once cannot both
+ * pass the limits on unpaid purchases. Taken before any lead row lock; nothing that locks lead
+ * rows waits for it, so it adds no deadlock. A hash collision only makes two buyers wait.
+ */
+export async function lockBuyerPurchases(db: Queryable, buyerUserId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2::text))', [BUYER_PURCHASE_LOCK, buyerUserId]);
+}
+
+export interface BuyerHolds {
+  /** Reservations still waiting for payment. */
+  unpaidPurchases: number;
+  /** Leads those reservations hold right now, apart from `exceptLeadIds`. */
+  reservedLeads: number;
+  /** When the first of them runs out; null when there is none. */
+  firstExpiry: Date | null;
+}
+
+/**
+ * What this buyer holds unpaid at `now`. The leads being bought again are left out of
+ * `reservedLeads`: holdLeads moves a buyer's own hold to the new order, it does not add one.
+ */
+export async function buyerHolds(db: Queryable, p: { buyerUserId: string; now: Date; exceptLeadIds: string[] }): Promise<BuyerHolds> {
+  const { rows } = await db.query<{ purchases: number; first_expiry: Date | null; reserved_leads: number }>(
+    `WITH live AS (
+       SELECT order_id, expires_at FROM lead_reservations
+        WHERE buyer_user_id = $1 AND status = 'held' AND expires_at > $2)
+     SELECT (SELECT count(*)::int FROM live) AS purchases,
+            (SELECT min(expires_at) FROM live) AS first_expiry,
+            (SELECT count(*)::int FROM live
+               JOIN lead_reservation_items i ON i.order_id = live.order_id
+               JOIN aged_leads l ON l.id = i.lead_id
+              WHERE l.held_by_order_id = i.order_id AND l.held_until > $2 AND l.id <> ALL($3::uuid[])) AS reserved_leads`,
+    [p.buyerUserId, p.now, p.exceptLeadIds],
+  );
+  const row = rows[0];
+  return { unpaidPurchases: row?.purchases ?? 0, reservedLeads: row?.reserved_leads ?? 0, firstExpiry: row?.first_expiry ?? null };
+}
+
 /**
  * Locks the rows of these leads in id order. Every writer of holds and sales locks this way
  * first, so two purchases of overlapping leads wait for each other instead of deadlocking.

@@ -6,9 +6,12 @@ import { LEAD_FILTER_MAX_TERMS, US_STATE_CODES } from '@warmline/contracts/catal
  * ANY term matches it:
  * - a term contained in the lead's state ('tx' → TX; 'a' → every state with an A in it);
  * - a 3-character term equal to the phone's area code ('512');
- * - a 5-digit term, a zip code, which the old site could only check against the phone: it
- *   matches when the phone contains those five digits.
+ * - a 5-digit term equal to the lead's zip code ('75201'). Issue 11 overrides the spec's "only
+ *   through the phone check": matching runs of the phone let a buyer recover the hidden digits
+ *   of a number window by window before paying.
  * Every term gets the state check; empty terms are ignored; no terms at all shows every lead.
+ * Nothing else reaches the phone: the area code is the only part of it a buyer sees, so no term
+ * may match (or count) leads by any other digit of it.
  *
  * States are stored as upper-case codes from US_STATE_CODES, so "contained in the state" is
  * resolved here to the list of codes, and the database compares codes with its indexes.
@@ -22,8 +25,8 @@ export interface LeadFilter {
   states: string[];
   /** 3-character terms, compared with the phone's area code. */
   areaCodes: string[];
-  /** 5-digit terms, looked for anywhere in the phone. */
-  phoneDigits: string[];
+  /** 5-digit terms, compared with the lead's zip code. */
+  zips: string[];
 }
 
 export function parseLeadFilter(text: string | undefined): LeadFilter {
@@ -34,13 +37,13 @@ export function parseLeadFilter(text: string | undefined): LeadFilter {
   const states = US_STATE_CODES.filter((code) => terms.some((term) => code.includes(term)));
   // A phone holds only digits, so a 3-character term with a letter can only match a state.
   const areaCodes = terms.filter((t) => /^\d{3}$/.test(t));
-  const phoneDigits = terms.filter((t) => /^\d{5}$/.test(t));
-  return { terms, all: terms.length === 0, states, areaCodes, phoneDigits };
+  const zips = terms.filter((t) => /^\d{5}$/.test(t));
+  return { terms, all: terms.length === 0, states, areaCodes, zips };
 }
 
 /** Whether a filter can match anything at all (a filter of only unknown words cannot). */
 export function canMatch(filter: LeadFilter): boolean {
-  return filter.all || filter.states.length > 0 || filter.areaCodes.length > 0 || filter.phoneDigits.length > 0;
+  return filter.all || filter.states.length > 0 || filter.areaCodes.length > 0 || filter.zips.length > 0;
 }
 
 /** The part of the filter the database's state and area-code indexes answer. */
@@ -49,7 +52,7 @@ export function matchesStateOrAreaCode(filter: LeadFilter, lead: { state: string
 }
 
 /** The whole rule, for one lead. */
-export function matchesLeadFilter(filter: LeadFilter, lead: { state: string; phone: string }): boolean {
+export function matchesLeadFilter(filter: LeadFilter, lead: { state: string; phone: string; zip?: string | null }): boolean {
   if (filter.all) return true;
-  return matchesStateOrAreaCode(filter, lead) || filter.phoneDigits.some((digits) => lead.phone.includes(digits));
+  return matchesStateOrAreaCode(filter, lead) || (!!lead.zip && filter.zips.includes(lead.zip));
 }

@@ -34,26 +34,26 @@ export async function listMarketLeads(
   const usesStateOrArea = filter.all || filter.states.length > 0 || filter.areaCodes.length > 0;
 
   return inReadSnapshot(ctx.pool, async (db) => {
-    const exceptions = await marketExceptions(db, { now, window, viewerId, phoneDigits: filter.phoneDigits });
+    const exceptions = await marketExceptions(db, { now, window, viewerId, zips: filter.zips });
     const base = usesStateOrArea ? await stateOrAreaDayCounts(db, { window, filter: stateOrArea }) : new Map<string, number>();
 
-    // The day counts know nothing of holds and 5-digit terms: correct them lead by lead.
-    const phoneOnly = new Map<string, number>();
+    // The day counts know nothing of holds and zip codes: correct them lead by lead.
+    const zipOnly = new Map<string, number>();
     const hidden = new Map<string, number>();
-    const phoneMatchIds: string[] = [];
+    const zipMatchIds: string[] = [];
     const excludedIds: string[] = [];
     for (const lead of exceptions) {
       const day = utcDay(lead.formFillTime);
-      if (lead.kind === 'phone' && !matchesStateOrAreaCode(filter, lead)) {
-        phoneOnly.set(day, (phoneOnly.get(day) ?? 0) + 1);
-        phoneMatchIds.push(lead.id);
+      if (lead.kind === 'zip' && !matchesStateOrAreaCode(filter, lead)) {
+        zipOnly.set(day, (zipOnly.get(day) ?? 0) + 1);
+        zipMatchIds.push(lead.id);
       }
       if (lead.kind === 'held') {
         excludedIds.push(lead.id);
         if (matchesLeadFilter(filter, lead)) hidden.set(day, (hidden.get(day) ?? 0) - 1);
       }
     }
-    const days = combineDayCounts(base, phoneOnly, hidden);
+    const days = combineDayCounts(base, zipOnly, hidden);
     const total = totalOf(days);
     const start = locatePage(days, (query.page - 1) * AGED_LEAD_PAGE_SIZE);
     if (!start) return answer([], total);
@@ -64,7 +64,7 @@ export async function listMarketLeads(
       skip: start.skip,
       limit: AGED_LEAD_PAGE_SIZE,
       filter: stateOrArea,
-      phoneMatchIds,
+      zipMatchIds,
       excludedIds,
     });
     return answer(rows.flatMap((row) => toMarketLead(row, now)), total);
@@ -81,6 +81,7 @@ function toMarketLead(row: MarketRow, now: Date): MarketLead[] {
       name: maskName(row.name),
       phone: maskPhone(row.phone),
       state: row.state,
+      zip: row.zip,
       actualAge: pricing.age,
       currentAgeRange: pricing.ageRange,
       currentPrice: pricing.priceCents / 100,

@@ -1,24 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@warmline/platform/db/index';
-import { conflict, notFound } from '@warmline/platform/errors';
+import { conflict, notFound, tooManyRequests } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from '@warmline/contracts';
 import {
   LEAD_RESERVATION_MINUTES,
   LEADS_UNAVAILABLE_MESSAGE,
+  MAX_RESERVED_LEADS_PER_BUYER,
+  MAX_UNPAID_LEAD_PURCHASES,
+  TOO_MANY_UNPAID_PURCHASES_MESSAGE,
   type BulkPurchaseResponse,
   type BulkPurchaseStatusResponse,
   type LeadOrderLine,
 } from '@warmline/contracts/catalog';
 import { PaymentUnavailable } from '../clients/orders-client';
 import {
+  buyerHolds,
   closeReservation,
   findReservation,
   holdLeads,
   insertReservation,
+  lockBuyerPurchases,
   lockLeads,
   releaseHolds,
   soldItemCount,
+  type BuyerHolds,
   type ReservedItem,
 } from '../db/reservations';
 import type { CatalogContext } from './context';
@@ -26,6 +32,8 @@ import { listingWindow, priceLead } from './lead-age';
 
 /**
  * `POST /api/bulk-purchase-leads`: the whole flow of buying aged leads, up to the payment form.
+ * 0. Refuse (429) a buyer who already has too many unpaid purchases or reserved leads, one
+ *    purchase of that buyer at a time so parallel requests cannot all slip past the limit.
  * 1. Reserve every chosen lead for this buyer for 15 minutes — all of them or none: if any is
  *    sold, too young or old, or held by another buyer, nothing is held and the answer is 409
  *    naming those leads.
@@ -45,6 +53,8 @@ export async function purchaseLeads(
   const reservedUntil = new Date(now.getTime() + LEAD_RESERVATION_MINUTES * 60_000);
 
   const items = await withTransaction(ctx.pool, async (db) => {
+    await lockBuyerPurchases(db, buyer.userId);
+    checkPurchaseLimits(await buyerHolds(db, { buyerUserId: buyer.userId, now, exceptLeadIds: leadIds }), leadIds.length, now);
     await lockLeads(db, leadIds);
     const held = await holdLeads(db, {
       leadIds,
@@ -97,6 +107,16 @@ export async function purchaseLeads(
     paymentProvider: order.paymentProvider,
     reservedUntil: reservedUntil.toISOString(),
   };
+}
+
+/**
+ * At most MAX_UNPAID_LEAD_PURCHASES unpaid purchases and MAX_RESERVED_LEADS_PER_BUYER reserved
+ * leads per buyer, this purchase included; past either, 429 with a wait until the first ends.
+ */
+export function checkPurchaseLimits(holds: BuyerHolds, wantedLeads: number, now: Date): void {
+  if (holds.unpaidPurchases < MAX_UNPAID_LEAD_PURCHASES && holds.reservedLeads + wantedLeads <= MAX_RESERVED_LEADS_PER_BUYER) return;
+  const waitMs = holds.firstExpiry ? holds.firstExpiry.getTime() - now.getTime() : LEAD_RESERVATION_MINUTES * 60_000;
+  throw tooManyRequests(TOO_MANY_UNPAID_PURCHASES_MESSAGE, Math.max(1, Math.ceil(waitMs / 1000)));
 }
 
 /** Where one of the buyer's purchases stands; another buyer's (or an unknown) order is not found. */

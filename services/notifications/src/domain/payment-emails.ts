@@ -1,4 +1,4 @@
-import { formatUsd, type EventData } from '@warmline/contracts';
+import { formatUsd, type CommandData } from '@warmline/contracts';
 import { escapeHtml } from '@warmline/platform/html';
 import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailLine, type EmailToSend } from './paid-order-email-parts';
 
@@ -7,7 +7,7 @@ import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailL
  * notice to the sales team. Pure: the handler decides when to send, this decides what they say.
  */
 
-export type PaidOrder = EventData<'payment.succeeded'>;
+export type PaidOrder = CommandData<'email.order_paid'>;
 
 export const RECEIPT_TEMPLATE = 'payment-receipt';
 export const SALES_NOTICE_TEMPLATE = 'sales-payment-notice';

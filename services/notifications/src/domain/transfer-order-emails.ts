@@ -1,4 +1,4 @@
-import { formatUsd, stateName, type EventData } from '@warmline/contracts';
+import { formatUsd, stateName, type CommandData } from '@warmline/contracts';
 import { escapeHtml } from '@warmline/platform/html';
 import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailLine, type EmailToSend } from './paid-order-email-parts';
 
@@ -8,7 +8,7 @@ import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailL
  * decides when, this decides what they say.
  */
 
-export type PaidTransferOrder = EventData<'transfer_order.paid'>;
+export type PaidTransferOrder = CommandData<'email.transfer_order_paid'>;
 
 export const TRANSFER_CONFIRMATION_TEMPLATE = 'transfer-order-confirmation';
 export const OPERATIONS_NOTICE_TEMPLATE = 'transfer-order-operations-notice';
@@ -37,14 +37,14 @@ function orderLines(order: PaidTransferOrder): EmailLine[] {
 /** The agent's confirmation: what they bought, where the transfers will ring, what happens next. */
 export function transferConfirmationEmail(order: PaidTransferOrder, contact: { operationsEmail: string }): EmailToSend {
   const lines = orderLines(order);
-  const greeting = order.firstName ? `Hi ${order.firstName},` : 'Hello,';
+  const greeting = order.agent.firstName ? `Hi ${order.agent.firstName},` : 'Hello,';
   const intro = `Thank you for your order! Your ${plural(order.totalTransfers, 'live transfer is', 'live transfers are')} confirmed and paid.`;
   const next =
     'What happens next: our operations team sets up your campaign and will contact you within 24 hours to confirm ' +
     'your states, hours and transfer phone before the first transfers ring.';
   const questions = writeToUs('Something to change?', contact.operationsEmail);
   return {
-    to: order.email,
+    to: order.agent.email,
     subject: `Your live transfers are confirmed: ${plural(order.totalTransfers, 'transfer', 'transfers')}, ${formatUsd(order.amountCents)}`,
     template: TRANSFER_CONFIRMATION_TEMPLATE,
     text: [greeting, '', intro, '', ...textLines(lines), '', next, '', BUFFER_PROTECTION, '', questions.text, '', 'WarmLine'].join('\n'),
@@ -62,12 +62,12 @@ export function transferConfirmationEmail(order: PaidTransferOrder, contact: { o
 
 /** The operations team's notice: everything needed to route the transfers, and whom to call. */
 export function operationsNoticeEmail(order: PaidTransferOrder, operationsEmail: string): EmailToSend {
-  const name = `${order.firstName} ${order.lastName}`.trim() || 'An agent';
+  const name = `${order.agent.firstName} ${order.agent.lastName}`.trim() || 'An agent';
   const lines: EmailLine[] = [
     ...orderLines(order),
     ['Agent', name],
-    ['Agent e-mail', order.email],
-    ['Agent phone', order.phone || 'not given'],
+    ['Agent e-mail', order.agent.email],
+    ['Agent phone', order.agent.phone || 'not given'],
     ['Agent account', order.buyerUserId],
   ];
   const intro =

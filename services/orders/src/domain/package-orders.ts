@@ -128,7 +128,7 @@ function intentMetadata(order: PackageOrder): Record<string, string> {
   };
 }
 
-/** What every order event says about a package order. */
+/** What every order event says about an order: facts, not the buyer's contact (it stays here). */
 export function orderFacts(order: PackageOrder): EventData<'order.created'> {
   return {
     orderId: order.id,
@@ -140,7 +140,7 @@ export function orderFacts(order: PackageOrder): EventData<'order.created'> {
     currency: order.currency,
     description: order.description,
     buyerUserId: order.buyerUserId,
-    ...(order.billingEmail ? { billingEmail: order.billingEmail } : {}),
+    hasBillingEmail: order.billingEmail !== null,
   };
 }
 

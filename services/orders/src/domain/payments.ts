@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { AppError } from '@warmline/platform/errors';
-import type { BillingDetails, PaymentProviderName, SandboxConfirmRequest, SandboxConfirmResponse } from '@warmline/contracts';
+import type { BillingDetails, EventData, PaymentProviderName, SandboxConfirmRequest, SandboxConfirmResponse } from '@warmline/contracts';
 import {
   findIntent,
   findOrder,
@@ -39,36 +39,92 @@ export interface PaymentReport {
   correlationId: string;
 }
 
+/**
+ * What the provider says it took, checked against the locked order before it is marked paid.
+ * Stripe's event is signed, but it describes whatever intent it names: an intent created for
+ * another amount or order (by someone with the API key, or a bug) must not pay this order.
+ * The sandbox is its own provider and has nothing to compare.
+ */
+export interface ChargeReport {
+  amountReceivedCents: number;
+  currency: string;
+  /** The intent's metadata.orderId; undefined when it has none. */
+  orderId: string | undefined;
+}
+
+export interface PaymentSuccessReport extends PaymentReport {
+  charge?: ChargeReport;
+}
+
 export type PaymentOutcome =
   | { outcome: 'recorded'; order: PackageOrder }
   | { outcome: 'already-paid'; order: PackageOrder }
   | { outcome: 'duplicate-event' }
-  | { outcome: 'unknown-intent' };
+  | { outcome: 'unknown-intent' }
+  /** The provider's charge does not match the order: not paid, an alert logged. */
+  | { outcome: 'mismatch'; order: PackageOrder };
 
-/** The provider took the money: the order becomes paid and `payment.succeeded` is enqueued, once. */
-export async function recordPaymentSucceeded(ctx: OrdersContext, report: PaymentReport): Promise<PaymentOutcome> {
+/**
+ * The provider took the money: the order becomes paid and `payment.succeeded` is enqueued, once,
+ * with the command for its e-mails in the same transaction.
+ */
+export async function recordPaymentSucceeded(ctx: OrdersContext, report: PaymentSuccessReport): Promise<PaymentOutcome> {
   return withTransaction(ctx.pool, async (db) => {
     const payable = await lockPayableOrder(db, report, 'payment.succeeded');
     if ('outcome' in payable) return payable;
     const { intent } = payable;
+    const mismatched = report.charge ? chargeMismatches(payable.order, report.charge) : [];
+    if (mismatched.length > 0) {
+      // Committed with the event id, so Stripe's retries of it change nothing; someone must look.
+      ctx.log.error(
+        {
+          alert: 'stripe-payment-mismatch',
+          orderId: payable.order.id,
+          intentId: intent.id,
+          eventId: report.eventId,
+          mismatched,
+          expected: { amountCents: payable.order.amountCents, currency: payable.order.currency, orderId: payable.order.id },
+          reported: report.charge,
+        },
+        'a payment does not match its order; the order is not marked paid',
+      );
+      return { outcome: 'mismatch', order: payable.order };
+    }
+    if (report.billing) await updateBilling(db, payable.order.id, report.billing);
     await setIntentStatus(db, intent.id, 'succeeded', null);
     const order = await markOrderPaid(db, payable.order.id);
-    await enqueue(db, {
-      type: 'payment.succeeded',
-      data: {
-        ...orderFacts(order),
-        provider: intent.provider,
-        paymentIntentId: intent.id,
-        paidAt: (order.paidAt ?? new Date()).toISOString(),
-      },
-      correlationId: report.correlationId,
-      source: SOURCE,
-    });
-    // A transfer order becomes paid in the same transaction, announced once with its details.
-    if (order.kind === 'transfer') await recordTransferOrderPaid(db, order, report.correlationId, ctx.log);
+    const paid: EventData<'payment.succeeded'> = {
+      ...orderFacts(order),
+      provider: intent.provider,
+      paymentIntentId: intent.id,
+      paidAt: (order.paidAt ?? new Date()).toISOString(),
+    };
+    await enqueue(db, { type: 'payment.succeeded', data: paid, correlationId: report.correlationId, source: SOURCE });
+    if (order.kind === 'transfer') {
+      // A transfer order becomes paid in the same transaction; its e-mails say what it is for.
+      await recordTransferOrderPaid(db, order, report.correlationId, ctx.log);
+    } else {
+      // The receipt (to the billing e-mail, which only this command carries) and the sales notice.
+      const { hasBillingEmail: _fact, ...facts } = paid;
+      await enqueue(db, {
+        type: 'email.order_paid',
+        data: { ...facts, ...(order.billingEmail ? { billingEmail: order.billingEmail } : {}) },
+        correlationId: report.correlationId,
+        source: SOURCE,
+      });
+    }
     ctx.log.info({ orderId: order.id, intentId: intent.id, provider: intent.provider, amountCents: order.amountCents }, 'order paid');
     return { outcome: 'recorded', order };
   });
+}
+
+/** The fields of the provider's charge that differ from the order ('amount_received', …). */
+function chargeMismatches(order: PackageOrder, charge: ChargeReport): string[] {
+  const mismatched: string[] = [];
+  if (charge.amountReceivedCents !== order.amountCents) mismatched.push('amount_received');
+  if (charge.currency.toLowerCase() !== order.currency) mismatched.push('currency');
+  if (charge.orderId !== order.id) mismatched.push('metadata.orderId');
+  return mismatched;
 }
 
 export interface PaymentFailureReport extends PaymentReport {
@@ -87,6 +143,7 @@ export async function recordPaymentFailed(ctx: OrdersContext, report: PaymentFai
     const payable = await lockPayableOrder(db, report, 'payment.failed');
     if ('outcome' in payable) return payable;
     const { intent } = payable;
+    if (report.billing) await updateBilling(db, payable.order.id, report.billing);
     await setIntentStatus(db, intent.id, 'requires_payment_method', report.message);
     const order = await markOrderFailed(db, payable.order.id, report.message);
     await enqueue(db, {
@@ -109,8 +166,8 @@ export async function recordPaymentFailed(ctx: OrdersContext, report: PaymentFai
 /**
  * How both outcomes begin, inside their transaction: a provider event seen before, an unknown
  * intent or an order already paid ends here with that outcome. Otherwise the intent and its
- * order are locked for the rest of the transaction and the billing details given at payment
- * time are stored.
+ * order are locked for the rest of the transaction (the caller stores the billing details
+ * given at payment time once it accepts the report).
  */
 async function lockPayableOrder(
   db: PoolClient,
@@ -126,7 +183,6 @@ async function lockPayableOrder(
   const order = await findOrder(db, intent.orderId, { forUpdate: true });
   if (!order) throw new Error(`Payment intent ${intent.id} points at missing order ${intent.orderId}`);
   if (order.status === 'paid') return { outcome: 'already-paid', order };
-  if (report.billing) await updateBilling(db, order.id, report.billing);
   return { intent, order };
 }
 
@@ -197,6 +253,7 @@ export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event,
         eventId: event.id,
         eventType: event.type,
         correlationId,
+        charge: { amountReceivedCents: intent.amount_received, currency: intent.currency, orderId: intent.metadata?.orderId },
         ...(email.success ? { billing: { email: email.data } } : {}),
       });
     }

@@ -10,6 +10,7 @@ import {
   priceTextToCents,
   quoteTransfers,
   type CallTransferOrderRequest,
+  type EventData,
   type TransferOrdersResponse,
 } from '@warmline/contracts';
 import type { PackageOrder, PaymentIntentRow } from '../db/orders';
@@ -86,8 +87,10 @@ export async function createTransferOrder(ctx: TransferOrdersContext, input: Cre
 
 /**
  * Called by recordPaymentSucceeded, inside its transaction, when a transfer order's payment
- * went through: the transfer order becomes paid and `transfer_order.paid` carries what
- * operations need. A transfer order that is no longer pending changes nothing.
+ * went through: the transfer order becomes paid, `transfer_order.paid` tells what was bought,
+ * and `email.transfer_order_paid` asks for the agent's confirmation and the operations notice
+ * with the agent's contact and transfer phone. A transfer order that is no longer pending
+ * changes nothing.
  */
 export async function recordTransferOrderPaid(db: Queryable, payment: PackageOrder, correlationId: string, log: Logger): Promise<void> {
   const order = await markTransferOrderPaid(db, payment.id, payment.paidAt ?? new Date());
@@ -95,24 +98,25 @@ export async function recordTransferOrderPaid(db: Queryable, payment: PackageOrd
     log.warn({ orderId: payment.id }, 'payment of a transfer order that is not pending; left as it is');
     return;
   }
+  const paid: EventData<'transfer_order.paid'> = {
+    orderId: order.id,
+    buyerUserId: order.userId,
+    totalTransfers: order.totalTransfers,
+    transfersPerDay: order.transfersPerDay,
+    transferHours: order.transferHours,
+    selectedStates: order.selectedStates,
+    unitPriceCents: payment.unitPriceCents,
+    amountCents: payment.amountCents,
+    currency: payment.currency,
+    paidAt: order.paidAt ?? new Date().toISOString(),
+  };
+  await enqueue(db, { type: 'transfer_order.paid', data: paid, correlationId, source: SOURCE });
   await enqueue(db, {
-    type: 'transfer_order.paid',
+    type: 'email.transfer_order_paid',
     data: {
-      orderId: order.id,
-      buyerUserId: order.userId,
-      firstName: order.firstName,
-      lastName: order.lastName,
-      email: order.email,
-      phone: order.phone,
+      ...paid,
+      agent: { firstName: order.firstName, lastName: order.lastName, email: order.email, phone: order.phone },
       transferNumber: order.transferNumber,
-      totalTransfers: order.totalTransfers,
-      transfersPerDay: order.transfersPerDay,
-      transferHours: order.transferHours,
-      selectedStates: order.selectedStates,
-      unitPriceCents: payment.unitPriceCents,
-      amountCents: payment.amountCents,
-      currency: payment.currency,
-      paidAt: order.paidAt ?? new Date().toISOString(),
     },
     correlationId,
     source: SOURCE,

@@ -1,0 +1,56 @@
+import type { CommandData, CommandType } from '@warmline/contracts';
+import { enqueue, subscribe, type Handler, type Subscription } from '@warmline/platform/bus/index';
+import { passwordResetEmail, welcomeEmail } from '../domain/account-emails';
+import type { EmailToSend } from '../domain/paid-order-email-parts';
+import { receiptEmail, salesNoticeEmail } from '../domain/payment-emails';
+import { recruitingRequestEmail } from '../domain/recruiting-emails';
+import { surveySalesNoticeEmail } from '../domain/survey-emails';
+import { operationsNoticeEmail, transferConfirmationEmail } from '../domain/transfer-order-emails';
+
+export const SOURCE = 'notifications';
+
+/** The team inboxes this worker knows (SALES_TEAM_EMAIL, OPERATIONS_EMAIL). */
+export interface TeamInboxes {
+  salesTeamEmail: string;
+  operationsEmail: string;
+}
+
+type EmailRequestType = Exclude<CommandType, 'email.send'>;
+
+/**
+ * A typed e-mail command → the e-mails it stands for, rendered here and nowhere else.
+ *
+ * They are not sent from here: each becomes an email.send command in this service's outbox,
+ * written in the consumer's transaction together with processed_events. So a redelivered
+ * command adds nothing, and each e-mail then goes through the email.send consumer, which sends
+ * every one exactly once (email_log). Sending two e-mails straight from one handler would
+ * resend the first whenever the second failed and the command was retried.
+ */
+function renderInto<T extends EmailRequestType>(render: (request: CommandData<T>) => Array<EmailToSend | undefined>): Handler<T> {
+  return async (data, { envelope, db, log }) => {
+    const outgoing = render(data).filter((m): m is EmailToSend => m !== undefined);
+    for (const email of outgoing) {
+      await enqueue(db, { type: 'email.send', data: email, correlationId: envelope.correlationId, source: SOURCE });
+    }
+    log.info({ request: envelope.type, requestId: envelope.id, emails: outgoing.map((m) => m.template) }, 'e-mails written and queued');
+  };
+}
+
+/** Every typed e-mail command and what it renders into. */
+export function emailRequestSubscriptions(teams: TeamInboxes): Subscription[] {
+  return [
+    subscribe('email.password_reset', renderInto<'email.password_reset'>((r) => [passwordResetEmail(r)])),
+    subscribe('email.welcome', renderInto<'email.welcome'>((r) => [welcomeEmail(r)])),
+    subscribe('email.survey_sales_notice', renderInto<'email.survey_sales_notice'>((r) => [surveySalesNoticeEmail(r)])),
+    subscribe('email.recruiting_request', renderInto<'email.recruiting_request'>((r) => [recruitingRequestEmail(r)])),
+    // No billing e-mail, no receipt (nowhere to send it); the sales team is told either way.
+    subscribe(
+      'email.order_paid',
+      renderInto<'email.order_paid'>((order) => [receiptEmail(order, teams), salesNoticeEmail(order, teams.salesTeamEmail)]),
+    ),
+    subscribe(
+      'email.transfer_order_paid',
+      renderInto<'email.transfer_order_paid'>((order) => [transferConfirmationEmail(order, teams), operationsNoticeEmail(order, teams.operationsEmail)]),
+    ),
+  ];
+}
