@@ -7,11 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AxeResults } from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import amqp from 'amqplib';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { parseConfig, createPool, createLogger } from '@warmline/platform';
 import {
   createTestDatabase,
@@ -23,16 +21,15 @@ import {
   uniqueName,
   type TestDatabase,
 } from '@warmline/platform/testing/index';
+import { deleteBusNames } from '@warmline/platform/testing/system';
 import { gatewayEnv } from '@warmline/gateway/config';
 import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
 import { seedDemoAccounts, seedDemoSalespeople } from '@warmline/gateway/seed';
 import { notificationsEnv } from '@warmline/notifications/config';
-import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
 import { startNotifications } from '@warmline/notifications/service';
 import { ordersEnv } from '@warmline/orders/config';
 import { startOrders } from '@warmline/orders/service';
 import { catalogEnv } from '@warmline/catalog/config';
-import { LEAD_PAYMENTS_QUEUE } from '@warmline/catalog/events/subscriptions';
 import { startCatalog } from '@warmline/catalog/service';
 
 /**
@@ -154,8 +151,13 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
+export interface SystemOptions {
+  /** More of the gateway's settings (e.g. BOOKING_URL, TRAINING_VIDEOS). */
+  gatewayEnv?: Record<string, string>;
+}
+
 /** Starts gateway + orders + catalog + notifications against the real PostgreSQL, Redis and RabbitMQ. */
-export async function startSystem(): Promise<RunningSystem> {
+export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   await ensureSpaBuilt();
   await requireService('Redis', TEST_REDIS_URL);
   await requireService('RabbitMQ', TEST_AMQP_URL);
@@ -166,6 +168,8 @@ export async function startSystem(): Promise<RunningSystem> {
   const redisPrefix = `${uniqueName('e2e')}:`;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // The gateway's internal listener, where orders reads users (started after orders).
+  const internalPort = await freePort();
   const shared = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error',
@@ -189,7 +193,7 @@ export async function startSystem(): Promise<RunningSystem> {
   stops.push(() => database.drop());
   stops.push(() => rm(workDir, { recursive: true, force: true }));
   stops.push(() => deleteRedisKeys(redisPrefix));
-  stops.push(() => deleteBrokerNames(shared.BUS_NAMESPACE));
+  stops.push(() => deleteBusNames(shared.BUS_NAMESPACE));
 
   try {
     const webDistDir = await snapshotSpaBuild(path.join(workDir, 'web-dist'));
@@ -200,7 +204,7 @@ export async function startSystem(): Promise<RunningSystem> {
     );
     stops.push(() => notifications.stop());
     // Card payments are confirmed by the orders service itself (Stripe's test cards).
-    const ordersConfig = parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox', GATEWAY_URL: url });
+    const ordersConfig = parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox', GATEWAY_URL: `http://127.0.0.1:${internalPort}` });
     const orders = await startOrders(ordersConfig, createLogger('orders', ordersConfig.LOG_LEVEL));
     stops.push(() => orders.stop());
     const catalogConfig = parseConfig(catalogEnv, { ...shared, CATALOG_PORT: '0', ORDERS_URL: orders.url });
@@ -210,12 +214,14 @@ export async function startSystem(): Promise<RunningSystem> {
       parseConfig(gatewayEnv, {
         ...shared,
         GATEWAY_PORT: String(port),
+        GATEWAY_INTERNAL_PORT: String(internalPort),
         PUBLIC_URL: url,
         SESSION_SECRET: randomBytes(32).toString('hex'),
         REDIS_PREFIX: redisPrefix,
         WEB_DIST_DIR: webDistDir,
         ORDERS_URL: orders.url,
         CATALOG_URL: catalog.url,
+        ...options.gatewayEnv,
       }),
     );
     stops.push(() => gateway.stop());
@@ -257,21 +263,6 @@ async function deleteRedisKeys(prefix: string): Promise<void> {
     if (keys.length) await client.del(keys);
   } finally {
     await client.close();
-  }
-}
-
-/** Removes this run's queues and exchanges (names are `<namespace>.<base>`, as the bus makes them). */
-async function deleteBrokerNames(namespace: string): Promise<void> {
-  const connection = await amqp.connect(TEST_AMQP_URL);
-  try {
-    const channel = await connection.createChannel();
-    for (const base of [...NOTIFICATIONS_QUEUES, LEAD_PAYMENTS_QUEUE]) {
-      for (const queue of [base, `${base}.retry`, `${base}.dlq`]) await channel.deleteQueue(`${namespace}.${queue}`);
-    }
-    for (const exchange of [EVENTS_EXCHANGE, COMMANDS_EXCHANGE]) await channel.deleteExchange(`${namespace}.${exchange}`);
-    await channel.close();
-  } finally {
-    await connection.close();
   }
 }
 
@@ -319,13 +310,16 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let axeSource: string | undefined;
+const AXE_SOURCE = (): string => (axeSource ??= readFileSync(AXE_SCRIPT, 'utf8'));
 
 /**
  * Runs axe-core on the page as it is now and lists the serious and critical violations (rule,
  * help text and the elements), so a test can expect an empty list.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
+  // Evaluated, not added as a <script>: the gateway's Content-Security-Policy refuses inline scripts.
+  await page.evaluate(AXE_SOURCE());
   const results = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe;
     return axe.run(document, { resultTypes: ['violations'] });
@@ -365,7 +359,15 @@ export interface E2E {
  * file, a new context and page per test, and on failure a screenshot and the page's console
  * under test-results/<test name>/.
  */
-export function useE2E(options: { viewport?: { width: number; height: number } } = {}): E2E {
+export function useE2E(
+  options: {
+    viewport?: { width: number; height: number };
+    /** The system's settings, read when it starts (after the file's earlier beforeAll hooks). */
+    system?: () => SystemOptions;
+    /** More browser-context options (e.g. ignoreHTTPSErrors for a test's self-signed origin). */
+    context?: BrowserContextOptions;
+  } = {},
+): E2E {
   let system: RunningSystem | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -378,7 +380,7 @@ export function useE2E(options: { viewport?: { width: number; height: number } }
   };
 
   beforeAll(async () => {
-    system = await startSystem();
+    system = await startSystem(options.system?.() ?? {});
     browser = await launchBrowser();
   });
 
@@ -390,6 +392,7 @@ export function useE2E(options: { viewport?: { width: number; height: number } }
   beforeEach(async () => {
     consoleLines = [];
     context = await need(browser, 'the browser').newContext({
+      ...options.context,
       baseURL: need(system, 'the system').url,
       viewport: options.viewport ?? { width: 1280, height: 800 },
     });

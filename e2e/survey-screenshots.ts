@@ -35,7 +35,7 @@ async function fillStep1(page: Page) {
   await page.getByLabel('Phone Number').fill('(555) 123-4567');
   await page.getByLabel('Email').fill(`sam.${tag}@example.com`);
   await page.getByLabel('Username').fill(`sam_${tag}`);
-  await page.getByLabel('Password', { exact: true }).fill('secret123');
+  await page.getByLabel('Password', { exact: true }).fill('sunny-harbor-42');
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('heading', { name: 'Lead Preferences' }).waitFor();
 }

@@ -27,7 +27,7 @@ function newProspect(): Prospect {
     phone: '(555) 123-4567',
     email: `sam.${tag}@example.com`,
     username: `sam_${tag}`,
-    password: 'secret123',
+    password: 'sunny-harbor-42',
   };
 }
 
@@ -81,7 +81,7 @@ describe('the main survey', () => {
       'Phone number must be at least 10 digits',
       'Invalid email address',
       'Username must be at least 3 characters',
-      'Password must be at least 6 characters',
+      'Password must be at least 8 characters',
     ]) {
       await page.getByText(message, { exact: true }).waitFor();
     }

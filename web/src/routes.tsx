@@ -41,6 +41,7 @@ const DashboardPage = lazyPage(() => import('./features/dashboard/dashboard-page
 const TransferCheckoutPage = lazyPage(() => import('./features/transfers/transfer-checkout-page'), 'TransferCheckoutPage');
 const AdminPage = lazyPage(() => import('./features/admin/admin-page'), 'AdminPage');
 const AdminOrdersPage = lazyPage(() => import('./features/admin/admin-orders-page'), 'AdminOrdersPage');
+const AccountSecurityPage = lazyPage(() => import('./features/account/account-security-page'), 'AccountSecurityPage');
 const PartnerApplicationPage = lazyPage(() => import('./features/partners/partner-application-page'), 'PartnerApplicationPage');
 const BrightcallDocsPage = lazyPage(() => import('./features/brightcall-docs/brightcall-docs-page'), 'BrightcallDocsPage');
 const NotFoundPage = lazyPage(() => import('./features/not-found/not-found-page'), 'NotFoundPage');
@@ -114,6 +115,10 @@ export function AppRoutes() {
       <Route
         path="/admin-orders"
         element={<RequireAdmin>{(user) => <Page><AdminOrdersPage user={user} /></Page>}</RequireAdmin>}
+      />
+      <Route
+        path="/account-security"
+        element={<RequireSession>{(user) => <Page><AccountSecurityPage user={user} /></Page>}</RequireSession>}
       />
       <Route path="/affnetwork" element={<Page><PartnerApplicationPage /></Page>} />
       <Route path="/brightcalldocs" element={<Page><BrightcallDocsPage /></Page>} />

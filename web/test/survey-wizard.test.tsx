@@ -22,7 +22,7 @@ function fillStep1() {
   type('Phone Number', '555-123-4567');
   type('Email', 'ann@example.com');
   type('Username', 'annlee');
-  type('Password', 'secret1');
+  type('Password', 'sunny-harbor-42');
 }
 
 const STEP1_MESSAGES = [
@@ -33,7 +33,7 @@ const STEP1_MESSAGES = [
   'Phone number must be at least 10 digits',
   'Invalid email address',
   'Username must be at least 3 characters',
-  'Password must be at least 6 characters',
+  'Password must be at least 8 characters',
 ];
 
 describe('step 1, Your Information', () => {
@@ -50,11 +50,20 @@ describe('step 1, Your Information', () => {
     renderWizard();
     fillStep1();
     type('Phone Number', '555-1234');
-    type('Password', '12345');
+    type('Password', '1234567');
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByText('Phone number must be at least 10 digits')).toBeTruthy();
-    expect(screen.getByText('Password must be at least 6 characters')).toBeTruthy();
+    expect(screen.getByText('Password must be at least 8 characters')).toBeTruthy();
     expect(screen.queryByText('First name is required')).toBeNull();
+  });
+
+  it('when the password is a common one, then the field says it is too common', () => {
+    renderWizard();
+    fillStep1();
+    type('Password', 'Password1');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('This password is too common')).toBeTruthy();
+    expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('when the step is valid, then Continue moves to Lead Preferences, and Back returns with every answer kept', () => {
@@ -67,7 +76,7 @@ describe('step 1, Your Information', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect((screen.getByLabelText('First Name') as HTMLInputElement).value).toBe('Ann');
     expect((screen.getByLabelText('Role') as HTMLSelectElement).value).toBe('Insurance Agent');
-    expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('secret1');
+    expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('sunny-harbor-42');
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect((screen.getByLabelText('Aged Leads') as HTMLInputElement).checked).toBe(true);
     expect((screen.getByLabelText('Working States') as HTMLInputElement).value).toBe('TX');
@@ -137,7 +146,7 @@ describe('step 2, Lead Preferences', () => {
       phone: '555-123-4567',
       email: 'ann@example.com',
       username: 'annlee',
-      password: 'secret1',
+      password: 'sunny-harbor-42',
       leadType: 'Live Transfers',
       workingStates: 'TX, FL',
       totalTransfers: 40,

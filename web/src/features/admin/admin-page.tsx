@@ -15,7 +15,10 @@ export function AdminPage({ user }: { user: PublicUser }) {
           partner applications and test campaigns will appear here soon.
         </p>
         <p>
-          <ButtonLink to="/admin-orders">Transfer Orders</ButtonLink>
+          <ButtonLink to="/admin-orders">Transfer Orders</ButtonLink>{' '}
+          <ButtonLink variant="secondary" to="/account-security">
+            Account &amp; Security
+          </ButtonLink>
         </p>
       </section>
     </AppShell>

@@ -177,6 +177,7 @@ export function MarketView({ user }: { user: PublicUser }) {
                 <th scope="col">Name</th>
                 <th scope="col">Phone</th>
                 <th scope="col">State</th>
+                <th scope="col">Zip</th>
                 <th scope="col">Age</th>
                 <th scope="col">Age range</th>
                 <th scope="col" className="lead-table__price">
@@ -229,6 +230,9 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
       </td>
       <td data-label="State" className="lead-table__meta">
         {lead.state}
+      </td>
+      <td data-label="Zip" className="lead-table__meta">
+        {lead.zip || '—'}
       </td>
       <td data-label="Age" className="lead-table__meta">
         {lead.actualAge} days

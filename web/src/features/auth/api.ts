@@ -1,5 +1,11 @@
 import { useMutation, useQuery, useQueryClient, type UseMutationOptions } from '@tanstack/react-query';
-import type { PublicUser } from '@warmline/contracts/accounts';
+import type {
+  ChangeOwnPasswordBody,
+  LoginAnswer,
+  PublicUser,
+  TwoFactorEnrolment,
+  TwoFactorStatus,
+} from '@warmline/contracts/accounts';
 import { apiRequest } from '../../lib/api';
 import { forgetStoredUser, storeUser } from '../../lib/stored-user';
 
@@ -8,6 +14,7 @@ export const authKeys = {
   all: ['auth'] as const,
   currentUser: () => [...authKeys.all, 'current-user'] as const,
   resetToken: (token: string) => [...authKeys.all, 'reset-token', token] as const,
+  twoFactor: () => [...authKeys.all, 'two-factor'] as const,
 };
 
 export type CurrentUser = PublicUser;
@@ -28,19 +35,101 @@ export interface LoginInput {
   password: string;
 }
 
-export function useLogin(options: MutationOptions<CurrentUser, LoginInput> = {}) {
+/** The login answered with a user: the session is open. */
+export function isLoggedIn(answer: LoginAnswer): answer is PublicUser {
+  return 'id' in answer;
+}
+
+/** A user is logged in: nothing cached for whoever was here before survives. */
+function useStartSession() {
+  const queryClient = useQueryClient();
+  return (user: CurrentUser) => {
+    queryClient.clear();
+    queryClient.setQueryData(authKeys.currentUser(), user);
+    storeUser(user);
+  };
+}
+
+/**
+ * POST /api/login. The answer is the user, or the second step the login waits for (a code
+ * from the authenticator app, or a first enrolment); only a user opens the session here.
+ */
+export function useLogin(options: MutationOptions<LoginAnswer, LoginInput> = {}) {
+  const startSession = useStartSession();
+  return useMutation({
+    ...options,
+    mutationFn: (body: LoginInput) => apiRequest<LoginAnswer>('/api/login', { method: 'POST', body }),
+    onSuccess: async (...args) => {
+      const [answer] = args;
+      if (isLoggedIn(answer)) startSession(answer);
+      await options.onSuccess?.(...args);
+    },
+  });
+}
+
+/** The login's second step: a code from the app or a recovery code. */
+export function useVerifyLoginCode(options: MutationOptions<CurrentUser, { code: string }> = {}) {
+  const startSession = useStartSession();
+  return useMutation({
+    ...options,
+    mutationFn: (body: { code: string }) => apiRequest<CurrentUser>('/api/login/verify-code', { method: 'POST', body }),
+    onSuccess: async (...args) => {
+      startSession(args[0]);
+      await options.onSuccess?.(...args);
+    },
+  });
+}
+
+export function useTwoFactorStatus() {
+  return useQuery({
+    queryKey: authKeys.twoFactor(),
+    queryFn: ({ signal }) => apiRequest<TwoFactorStatus>('/api/two-factor', { signal }),
+  });
+}
+
+export function useEnrolTwoFactor(options: MutationOptions<TwoFactorEnrolment, void> = {}) {
+  return useMutation({
+    ...options,
+    mutationFn: () => apiRequest<TwoFactorEnrolment>('/api/two-factor/enrol', { method: 'POST', body: {} }),
+  });
+}
+
+/** Confirms an enrolment; when it was the last step of a login, the answer carries the user. */
+export type TwoFactorConfirmed = TwoFactorStatus & { user?: CurrentUser };
+
+export function useConfirmTwoFactor(options: MutationOptions<TwoFactorConfirmed, { code: string }> = {}) {
+  const queryClient = useQueryClient();
+  const startSession = useStartSession();
+  return useMutation({
+    ...options,
+    mutationFn: (body: { code: string }) => apiRequest<TwoFactorConfirmed>('/api/two-factor/confirm', { method: 'POST', body }),
+    onSuccess: async (...args) => {
+      const [answer] = args;
+      if (answer.user) startSession(answer.user);
+      const { user: _user, ...status } = answer;
+      queryClient.setQueryData(authKeys.twoFactor(), status);
+      await options.onSuccess?.(...args);
+    },
+  });
+}
+
+export function useDisableTwoFactor(options: MutationOptions<TwoFactorStatus, { code: string }> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     ...options,
-    mutationFn: (body: LoginInput) => apiRequest<CurrentUser>('/api/login', { method: 'POST', body }),
+    mutationFn: (body: { code: string }) => apiRequest<TwoFactorStatus>('/api/two-factor/disable', { method: 'POST', body }),
     onSuccess: async (...args) => {
-      const [user] = args;
-      // A new session: nothing cached for whoever was here before survives.
-      queryClient.clear();
-      queryClient.setQueryData(authKeys.currentUser(), user);
-      storeUser(user);
+      queryClient.setQueryData(authKeys.twoFactor(), args[0]);
       await options.onSuccess?.(...args);
     },
+  });
+}
+
+/** The logged-in user's own password (the current one is asked again). */
+export function useChangeOwnPassword(options: MutationOptions<unknown, ChangeOwnPasswordBody> = {}) {
+  return useMutation({
+    ...options,
+    mutationFn: (body: ChangeOwnPasswordBody) => apiRequest<unknown>('/api/change-password', { method: 'POST', body }),
   });
 }
 

@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { loginBody } from '@warmline/contracts/accounts';
+import { loginBody, twoFactorCodeBody, type PublicUser } from '@warmline/contracts/accounts';
 import { AuthLayout } from '../../components/auth-layout';
 import { Button } from '../../components/button';
 import { PasswordField, TextField } from '../../components/field';
@@ -7,16 +8,45 @@ import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { useForm } from '../../lib/form';
 import { usePageTitle } from '../../lib/page-title';
-import { useLogin, type LoginInput } from './api';
+import { TwoFactorEnrolment } from '../account/two-factor-enrolment';
+import { isLoggedIn, useLogin, useVerifyLoginCode, type LoginInput } from './api';
+import '../account/account.css';
+
+/** Which step of the sign-in is shown: the password, a code from the app, or a first enrolment. */
+type LoginStep = 'password' | 'code' | 'enrol';
 
 export function LoginPage() {
   usePageTitle('Sign in');
   const navigate = useNavigate();
+  const [step, setStep] = useState<LoginStep>('password');
+
+  const welcome = (user: PublicUser) => {
+    toast({ title: 'Login Successful', description: 'Welcome back!', variant: 'success' });
+    void navigate(user.isAdmin ? '/admin' : '/dashboard', { replace: true });
+  };
+
+  if (step === 'code') return <CodeStep onLoggedIn={welcome} onRestart={() => setStep('password')} />;
+  if (step === 'enrol') {
+    return (
+      <AuthLayout title="Set Up Two-Factor Authentication" subtitle="Admin accounts need a second step at sign-in">
+        <TwoFactorEnrolment
+          intro="Before you continue, connect an authenticator app to your account. You will give a code from it at every sign-in."
+          onDone={(answer) => {
+            if (answer.user) welcome(answer.user);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
+  return <PasswordStep onLoggedIn={welcome} onNext={setStep} />;
+}
+
+function PasswordStep({ onLoggedIn, onNext }: { onLoggedIn(user: PublicUser): void; onNext(step: LoginStep): void }) {
   const form = useForm<LoginInput>({ username: '', password: '' });
   const login = useLogin({
-    onSuccess: (user) => {
-      toast({ title: 'Login Successful', description: 'Welcome back!', variant: 'success' });
-      void navigate(user.isAdmin ? '/admin' : '/dashboard', { replace: true });
+    onSuccess: (answer) => {
+      if (isLoggedIn(answer)) onLoggedIn(answer);
+      else onNext('twoFactorRequired' in answer ? 'code' : 'enrol');
     },
     onError: (error) => {
       toast({ title: 'Login Failed', description: errorMessage(error, 'Invalid credentials'), variant: 'destructive' });
@@ -42,6 +72,36 @@ export function LoginPage() {
         <Link to="/survey" className="link">
           Complete our survey to get started
         </Link>
+      </p>
+    </AuthLayout>
+  );
+}
+
+function CodeStep({ onLoggedIn, onRestart }: { onLoggedIn(user: PublicUser): void; onRestart(): void }) {
+  const form = useForm({ code: '' });
+  const verify = useVerifyLoginCode({
+    onSuccess: onLoggedIn,
+    onError: (error) => form.setErrors({ code: errorMessage(error, 'Invalid code') }),
+  });
+  return (
+    <AuthLayout title="Two-Factor Authentication" subtitle="Enter the code from your authenticator app">
+      <form className="form" onSubmit={form.handleSubmit(twoFactorCodeBody, (data) => verify.mutate(data))} noValidate>
+        <TextField
+          label="Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          hint="The 6 digits your app shows now, or one of your recovery codes."
+          {...form.field('code')}
+        />
+        <Button type="submit" block busy={verify.isPending}>
+          {verify.isPending ? 'Checking…' : 'Verify'}
+        </Button>
+      </form>
+      <p className="card-page__footer">
+        <button type="button" className="link link--button" onClick={onRestart}>
+          Start again with your password
+        </button>
       </p>
     </AuthLayout>
   );

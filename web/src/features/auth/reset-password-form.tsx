@@ -11,7 +11,7 @@ export function ResetPasswordForm({ onSubmit, busy = false }: { onSubmit: (passw
 
   return (
     <form className="form" onSubmit={form.handleSubmit(resetPasswordForm, (data) => onSubmit(data.password))} noValidate>
-      <PasswordField label="New Password" autoComplete="new-password" hint="At least 8 characters." {...form.field('password')} />
+      <PasswordField label="New Password" autoComplete="new-password" hint="At least 8 characters, not a common password." {...form.field('password')} />
       <PasswordField label="Confirm New Password" autoComplete="new-password" {...form.field('confirmPassword')} />
       <Button type="submit" block busy={busy}>
         {busy ? 'Resetting…' : 'Reset Password'}

@@ -9,6 +9,7 @@ import { DEFAULT_VIEW, VIEW_LABELS, viewFromParam, type DashboardView } from './
 import { BuyCallTransfersView } from '../transfers/buy-call-transfers-view';
 import { InsuranceRecruitingView } from '../recruiting/insurance-recruiting-view';
 import { FacebookCourseView, SupportView, TrainingVideosView } from './info-views';
+import { AccountSecurity } from '../account/account-security';
 import './dashboard.css';
 
 /**
@@ -53,5 +54,14 @@ function DashboardContent({ view, user, show }: { view: DashboardView; user: Pub
       return <TrainingVideosView />;
     case 'support':
       return <SupportView />;
+    case 'account':
+      return (
+        <section className="dash-view" aria-labelledby="account-title">
+          <h1 id="account-title" className="view-header__title">
+            Account &amp; Security
+          </h1>
+          <AccountSecurity />
+        </section>
+      );
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The dashboard's views (spec §4: buy-aged-leads is the default) plus My Leads. The current
+ * The dashboard's views (spec §4: buy-aged-leads is the default) plus My Leads and the
+ * account's password and second factor (issue 11). The current
  * view lives in the URL (`/dashboard?view=my-leads`), so a reload or a shared link keeps it.
  */
 export const DASHBOARD_VIEWS = [
@@ -10,6 +11,7 @@ export const DASHBOARD_VIEWS = [
   'facebook-course',
   'training-videos',
   'support',
+  'account',
 ] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 
@@ -23,6 +25,7 @@ export const VIEW_LABELS: Record<DashboardView, string> = {
   'facebook-course': 'Facebook Ads Course',
   'training-videos': 'Training Videos',
   support: 'Contact Support',
+  account: 'Account & Security',
 };
 
 /** The sidebar's sections, in order. */
@@ -31,6 +34,7 @@ export const SIDEBAR_SECTIONS: Array<{ title: string; views: DashboardView[] }> 
   { title: 'Your Leads', views: ['my-leads'] },
   { title: 'Training', views: ['facebook-course', 'training-videos'] },
   { title: 'Support', views: ['support'] },
+  { title: 'Account', views: ['account'] },
 ];
 
 /** The view a `view` query value names; anything unknown is the default. */

@@ -162,7 +162,7 @@ export function SurveyWizard({
             hint="At least 3 characters; you will log in with it."
             {...field('username')}
           />
-          <PasswordField label="Password" autoComplete="new-password" hint="At least 6 characters." {...field('password')} />
+          <PasswordField label="Password" autoComplete="new-password" hint="At least 8 characters, not a common password." {...field('password')} />
         </div>
       ) : (
         <div className="survey-grid">
