@@ -7,11 +7,12 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 WITH_ENV := infra/scripts/env.sh
 
-.PHONY: help install services env migrate seed build start test test-tools typecheck lint bench clean
+.PHONY: help install services env migrate seed build start test test-tools typecheck lint bench chaos clean
 
 help:
 	@echo "make start   install, start PostgreSQL/Redis/RabbitMQ if stopped, migrate, seed, build, run every service"
 	@echo "make test    install, ensure the services, typecheck, run every test"
+	@echo "make chaos   the whole system under load while PostgreSQL, Redis, RabbitMQ restart (FAULTS=none: no restarts)"
 	@echo "other: install services env migrate seed build lint bench clean"
 
 # npm ci when node_modules is missing or package-lock.json changed since the last install.
@@ -64,6 +65,14 @@ lint: typecheck
 # section of docs/benchmarks.md.
 bench: build services
 	npx tsx infra/bench/aged-leads.ts
+
+# Issue 10's fault run (infra/chaos/run.ts): every service on its own database, namespace and
+# ports under a steady load while this machine's PostgreSQL, Redis and RabbitMQ restart one after
+# the other; rewrites the "Faults" section of docs/benchmarks.md. FAULTS=none: load and checks
+# only; FAULTS=redis,rabbitmq: those only. Refuses while `make test` or `make start` runs.
+FAULTS ?=
+chaos: install services env build
+	@$(WITH_ENV) npx tsx infra/chaos/run.ts $(if $(FAULTS),--faults $(FAULTS))
 
 # Build and test output and the .eml files; var/local.env stays (the database's admin was
 # created with its password).

@@ -20,15 +20,13 @@ import path from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import amqp from 'amqplib';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { createLogger } from '@warmline/platform/log';
+import { deleteBusNames } from '@warmline/platform/testing/system';
 import { parseConfig } from '@warmline/platform/config';
 import { createPool, runMigrations, type Pool, type PoolClient } from '@warmline/platform/db/index';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
 import { catalogEnv } from '@warmline/catalog/config';
 import { CATALOG_MIGRATIONS_DIR, CATALOG_SCHEMA, startCatalog } from '@warmline/catalog/service';
-import { LEAD_PAYMENTS_QUEUE } from '@warmline/catalog/events/subscriptions';
 import { bulkLoadDemoLeads } from '@warmline/catalog/demo-leads';
 import { insertLeads } from '@warmline/catalog/db/leads';
 import { listMarketLeads } from '@warmline/catalog/domain/market';
@@ -358,11 +356,7 @@ try {
   await catalog.stop();
   await orders.stop();
   await pool.end();
-  const connection = await amqp.connect(AMQP_URL);
-  const channel = await connection.createChannel();
-  for (const q of [LEAD_PAYMENTS_QUEUE, `${LEAD_PAYMENTS_QUEUE}.retry`, `${LEAD_PAYMENTS_QUEUE}.dlq`]) await channel.deleteQueue(`${namespace}.${q}`);
-  for (const exchange of [EVENTS_EXCHANGE, COMMANDS_EXCHANGE]) await channel.deleteExchange(`${namespace}.${exchange}`);
-  await connection.close();
+  await deleteBusNames(namespace, [], AMQP_URL);
 }
 
 if (lines.length > 0) {

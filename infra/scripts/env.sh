@@ -25,12 +25,29 @@ SESSION_SECRET=$(random_hex 32)
 ADMIN_USERNAME=admin
 ADMIN_PASSWORD=$(random_hex 9)
 DEMO_AGENT_PASSWORD=$(random_hex 9)
-# Test payments (Stripe's test card numbers); docker-compose runs in production mode, where
-# the sandbox must be chosen explicitly. Set STRIPE_SECRET_KEY/STRIPE_PUBLISHABLE_KEY and
-# PAYMENT_PROVIDER=stripe for real ones.
+# Test payments (Stripe's test card numbers) for the local demo, which runs in development.
+# docker-compose runs in production, where orders also needs ALLOW_TEST_PAYMENTS=true for
+# the sandbox: never written here; set it yourself on purpose, or set STRIPE_SECRET_KEY,
+# STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET and PAYMENT_PROVIDER=stripe for real ones.
 PAYMENT_PROVIDER=sandbox
 ENV
   echo "env: wrote $ENV_FILE with new secrets and demo passwords" >&2
+fi
+
+# docker-compose's infrastructure passwords (PostgreSQL, Redis, one RabbitMQ user each),
+# unused by `make start`. Added to a file written before they existed; existing values stay.
+COMPOSE_SECRETS=(POSTGRES_PASSWORD REDIS_PASSWORD RABBITMQ_ADMIN_PASSWORD RABBITMQ_GATEWAY_PASSWORD
+  RABBITMQ_CATALOG_PASSWORD RABBITMQ_ORDERS_PASSWORD RABBITMQ_NOTIFICATIONS_PASSWORD RABBITMQ_ANALYST_PASSWORD)
+missing=()
+for key in "${COMPOSE_SECRETS[@]}"; do
+  grep -q "^$key=" "$ENV_FILE" || missing+=("$key")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  {
+    echo "# docker-compose's PostgreSQL, Redis and RabbitMQ passwords (added $(date -u +%Y-%m-%dT%H:%M:%SZ))."
+    for key in "${missing[@]}"; do echo "$key=$(random_hex 24)"; done
+  } >>"$ENV_FILE"
+  echo "env: added ${missing[*]} to $ENV_FILE" >&2
 fi
 
 [[ $# -eq 0 ]] && { echo "$ENV_FILE"; exit 0; }

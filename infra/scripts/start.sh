@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # `make start`'s last step: every process of infra/services.json under one supervisor
-# (concurrently) with prefixed logs; Ctrl-C stops them all, and so does one of them dying.
+# (concurrently) with prefixed logs. Ctrl-C (or SIGTERM to this script) stops them all.
+# A service that dies unexpectedly (a non-zero exit) is restarted after a pause and the others
+# keep running: services ride out PostgreSQL, Redis and RabbitMQ outages by themselves, so a
+# death is a bug, and taking the whole system down for it would turn one failure into many.
+# The restart is not capped: a service that keeps dying keeps saying why in the log above.
 # Expects the environment from infra/scripts/env.sh (the Makefile runs us through it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -8,7 +12,9 @@ cd "$(dirname "$0")/../.."
 mapfile -t NAMES < <(node -e 'for (const s of require("./infra/services.json").services) console.log(s.name)')
 COMMANDS=()
 for name in "${NAMES[@]}"; do
-  COMMANDS+=("exec node_modules/.bin/tsx services/$name/src/main.ts")
+  # node with tsx's loader, one process per service: the tsx command runs the service in a child
+  # of its own and exits 143 on SIGTERM, which the supervisor takes for a crash and restarts.
+  COMMANDS+=("exec node --import tsx services/$name/src/main.ts")
 done
 NAME_LIST="$(IFS=,; echo "${NAMES[*]}")"
 
@@ -17,7 +23,7 @@ URL="http://localhost:$PORT"
 
 node_modules/.bin/concurrently \
   --names "$NAME_LIST" --prefix-colors auto --prefix "[{name}]" --pad-prefix \
-  --kill-others --kill-signal SIGTERM \
+  --restart-tries -1 --restart-after 3000 --kill-signal SIGTERM \
   "${COMMANDS[@]}" &
 SUPERVISOR=$!
 

@@ -1,0 +1,164 @@
+import pg from 'pg';
+import { EXPECTED_EMAILS, tallyEmails, type LoggedEmail } from './emails';
+import { LOAD_EMAIL_DOMAIN } from './load';
+import { sleep } from './system';
+
+/**
+ * After the load: nothing lost, nothing done twice. The chaos database is fresh each run, so
+ * every row in it is this run's. Each figure is a query on the owner's own schema (this is a
+ * test tool reading every schema, not a service).
+ */
+
+export interface Finding {
+  what: string;
+  count: number;
+  /** A few examples (ids) for the log. */
+  examples: string[];
+}
+
+export interface Integrity {
+  /** Outbox rows never published, per schema. */
+  unpublished: Array<{ schema: string; count: number }>;
+  /** Effects that never happened (an event or command that did not arrive). */
+  missing: Finding[];
+  /** Effects that happened twice. */
+  doubled: Finding[];
+  /** What the run produced, for scale. */
+  totals: {
+    signUps: number;
+    packageOrdersPaid: number;
+    leadOrdersPaid: number;
+    leadsSold: number;
+    emails: number;
+    emailsUnattributed: number;
+    outboxRows: number;
+  };
+}
+
+export const lostCount = (i: Integrity) => i.unpublished.reduce((n, u) => n + u.count, 0) + i.missing.reduce((n, f) => n + f.count, 0);
+export const doubledCount = (i: Integrity) => i.doubled.reduce((n, f) => n + f.count, 0);
+
+async function rows<T extends pg.QueryResultRow>(pool: pg.Pool, sql: string, params: unknown[] = []): Promise<T[]> {
+  return (await pool.query<T>(sql, params)).rows;
+}
+
+const finding = (what: string, ids: string[]): Finding => ({ what, count: ids.length, examples: ids.slice(0, 5) });
+
+export async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integrity> {
+  const q = pg.escapeIdentifier;
+  const unpublished: Integrity['unpublished'] = [];
+  let outboxRows = 0;
+  for (const schema of schemas) {
+    const [r] = await rows<{ unsent: number; total: number }>(
+      pool,
+      `SELECT count(*) FILTER (WHERE published_at IS NULL)::int AS unsent, count(*)::int AS total FROM ${q(schema)}.outbox`,
+    );
+    unpublished.push({ schema, count: r?.unsent ?? 0 });
+    outboxRows += r?.total ?? 0;
+  }
+
+  // Paid lead orders whose leads the catalog never sold (payment.succeeded did not arrive).
+  const paidLeadOrders = await rows<{ id: string }>(pool, "SELECT id::text FROM orders.package_orders WHERE kind = 'lead' AND status = 'paid'");
+  const unsold = await rows<{ id: string }>(
+    pool,
+    `SELECT o.id::text AS id FROM orders.package_orders o
+       LEFT JOIN catalog.lead_reservations r ON r.order_id = o.id
+      WHERE o.kind = 'lead' AND o.status = 'paid' AND (r.status IS DISTINCT FROM 'paid'
+        OR EXISTS (SELECT 1 FROM catalog.lead_reservation_items i WHERE i.order_id = o.id AND i.outcome IS NULL))`,
+  );
+  const paidPackages = await rows<{ id: string }>(pool, "SELECT id::text FROM orders.package_orders WHERE kind = 'package' AND status = 'paid'");
+  const signUps = await rows<{ email: string }>(pool, 'SELECT lower(email) AS email FROM gateway.users WHERE lower(email) LIKE $1', [
+    `%@${LOAD_EMAIL_DOMAIN}`,
+  ]);
+
+  // Doubles: a lead sold twice, a payment taken twice, a sale announced twice.
+  const soldTwice = await rows<{ id: string }>(
+    pool,
+    `SELECT lead_id::text AS id FROM catalog.lead_reservation_items WHERE outcome = 'sold' GROUP BY lead_id HAVING count(*) > 1`,
+  );
+  const soldElsewhere = await rows<{ id: string }>(
+    pool,
+    `SELECT i.lead_id::text AS id FROM catalog.lead_reservation_items i JOIN catalog.aged_leads l ON l.id = i.lead_id
+      WHERE i.outcome = 'sold' AND l.sold_order_id IS DISTINCT FROM i.order_id`,
+  );
+  const outboxTwice = async (schema: string, type: string) =>
+    rows<{ id: string }>(
+      pool,
+      `SELECT envelope->'data'->>'orderId' AS id FROM ${q(schema)}.outbox WHERE routing_key = $1
+        GROUP BY 1 HAVING count(*) > 1`,
+      [type],
+    );
+  const paymentTwice = await outboxTwice('orders', 'payment.succeeded');
+  const purchasedTwice = await outboxTwice('catalog', 'leads.purchased');
+  const [{ sold } = { sold: 0 }] = await rows<{ sold: number }>(pool, 'SELECT count(*)::int AS sold FROM catalog.aged_leads WHERE sold_at IS NOT NULL');
+
+  // E-mails, tied to sign-ups and orders by what the log and the .eml files hold.
+  const emails = await rows<LoggedEmail>(
+    pool,
+    'SELECT command_id::text AS "commandId", recipient, subject, location FROM notifications.email_log',
+  );
+  const expected = new Map<string, number>();
+  for (const { email } of signUps) expected.set(email, EXPECTED_EMAILS.signUp);
+  for (const { id } of paidPackages) expected.set(id, EXPECTED_EMAILS.packagePaid);
+  for (const { id } of paidLeadOrders) expected.set(id, EXPECTED_EMAILS.leadPaid);
+  const tally = await tallyEmails(emails, new Set(expected.keys()));
+  const short: string[] = [];
+  for (const [marker, want] of expected) {
+    const have = tally.count.get(marker) ?? 0;
+    for (let i = have; i < want; i += 1) short.push(marker);
+  }
+  const doubledEmails = [...tally.doubled].flatMap(([marker, extra]) => Array.from({ length: extra }, () => marker));
+
+  return {
+    unpublished,
+    missing: [
+      finding('paid lead orders whose leads were not sold', unsold.map((r) => r.id)),
+      finding('e-mails missing (sign-ups and paid orders)', short),
+    ],
+    doubled: [
+      finding('leads sold twice', soldTwice.map((r) => r.id)),
+      finding('leads sold under another order than the one that holds them', soldElsewhere.map((r) => r.id)),
+      finding('payments recorded twice (payment.succeeded per order)', paymentTwice.map((r) => r.id)),
+      finding('sales recorded twice (leads.purchased per order)', purchasedTwice.map((r) => r.id)),
+      finding('e-mails sent twice (same recipient and subject for one sign-up or order)', doubledEmails),
+    ],
+    totals: {
+      signUps: signUps.length,
+      packageOrdersPaid: paidPackages.length,
+      leadOrdersPaid: paidLeadOrders.length,
+      leadsSold: sold,
+      emails: emails.length,
+      emailsUnattributed: tally.unattributed,
+      outboxRows,
+    },
+  };
+}
+
+/**
+ * Waits for the outboxes to drain and every effect to arrive (or the ceiling), then checks
+ * once more a little later, so an effect that arrives twice after the first look is seen.
+ */
+export async function drainAndCheck(
+  pool: pg.Pool,
+  schemas: string[],
+  ceilingMs: number,
+  say: (line: string) => void,
+): Promise<{ integrity: Integrity; drainedAfterMs: number | null }> {
+  const started = Date.now();
+  let lastReport = 0;
+  for (;;) {
+    const integrity = await checkIntegrity(pool, schemas);
+    const lost = lostCount(integrity);
+    if (lost === 0) {
+      const drainedAfterMs = Date.now() - started;
+      await sleep(3000);
+      return { integrity: await checkIntegrity(pool, schemas), drainedAfterMs };
+    }
+    if (Date.now() - started > ceilingMs) return { integrity, drainedAfterMs: null };
+    if (Date.now() - lastReport > 10_000) {
+      lastReport = Date.now();
+      say(`draining: ${lost} outbox rows or effects still outstanding`);
+    }
+    await sleep(1000);
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * `make chaos` (issue 10): the whole system under a steady mixed load while this machine's real
+ * PostgreSQL, Redis and RabbitMQ are restarted one after the other; then nothing may be lost,
+ * doubled, or have crashed. Writes the "Faults" section of docs/benchmarks.md (between the
+ * chaos:faults markers) and exits non-zero when an event was lost, an effect doubled, a
+ * process exited or a service never became ready again.
+ *
+ *   --faults postgresql,redis,rabbitmq   which servers to restart, in order (default: all three)
+ *   --faults none                        dry run: the load and the checks, nothing restarted
+ *   --users N --pace MS                  virtual users and the pause between one user's steps
+ *   --calm S                             seconds of plain load before, between and after faults
+ *   --duration S                         seconds of load of a dry run
+ *   --drain S                            ceiling for the outboxes to drain after the load
+ *   --preflight                          only say whether a fault run would be refused now
+ *
+ * Isolation (see system.ts): CHAOS_DATABASE_URL (default …/warmline_chaos, recreated each run),
+ * a unique BUS_NAMESPACE and REDIS_PREFIX, var/chaos/<run>/ for logs, mail and samples.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import amqp from 'amqplib';
+import { createClient } from 'redis';
+import { REPO_ROOT } from '../scripts/services';
+import { serviceMigrations } from '../scripts/migrations';
+import { drainAndCheck } from './checks';
+import { canInject, faultSpec, FAULT_NAMES, injectFault, type FaultName, type FaultResult } from './faults';
+import { Load } from './load';
+import { otherUsersOfTheServers } from './preflight';
+import { markdown, passed, writeSection, type Window } from './report';
+import {
+  allReady,
+  cleanUp,
+  plan,
+  recreateDatabase,
+  runScript,
+  sleep,
+  startAll,
+  stopAll,
+  type Isolation,
+  type ProcessExit,
+  type RunningProcess,
+} from './system';
+
+const say = (line: string) => process.stdout.write(`chaos: ${line}\n`);
+const refuse = (line: string): never => {
+  process.stderr.write(`chaos: ${line}\n`);
+  process.exit(2);
+};
+
+/* ------------------------------------------------------------------ options ---------- */
+
+const { values } = parseArgs({
+  options: {
+    faults: { type: 'string', default: process.env.CHAOS_FAULTS || FAULT_NAMES.join(',') },
+    users: { type: 'string', default: '4' },
+    pace: { type: 'string', default: '300' },
+    calm: { type: 'string', default: '20' },
+    duration: { type: 'string', default: '60' },
+    drain: { type: 'string', default: '300' },
+    preflight: { type: 'boolean', default: false },
+  },
+  allowPositionals: false,
+});
+
+function wholeNumber(name: string, raw: string, min: number): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min) refuse(`--${name} must be a whole number of at least ${min} (got '${raw}')`);
+  return n;
+}
+const users = wholeNumber('users', values.users, 1);
+const paceMs = wholeNumber('pace', values.pace, 0);
+const calmSeconds = wholeNumber('calm', values.calm, 1);
+const dryRunSeconds = wholeNumber('duration', values.duration, 5);
+const drainSeconds = wholeNumber('drain', values.drain, 10);
+
+const requested = values.faults.split(',').map((f) => f.trim().toLowerCase()).filter((f) => f !== '');
+const dryRun = requested.length === 1 && requested[0] === 'none';
+const faults: FaultName[] = dryRun ? [] : requested.map((f) => ((FAULT_NAMES as readonly string[]).includes(f) ? (f as FaultName) : refuse(`unknown fault '${f}': choose from ${FAULT_NAMES.join(', ')} or none`)));
+
+/* ---------------------------------------------------------------- preflight ---------- */
+
+// Restarting the shared servers under a `make test` or `make start` would break them.
+const others = await otherUsersOfTheServers(Number(process.env.GATEWAY_PORT || 3000));
+if (values.preflight) {
+  if (others.length > 0) refuse(`a fault run would be refused now: ${others.join('; ')}`);
+  say('a fault run could start now: no `make test` or `make start` uses the servers');
+  process.exit(0);
+}
+if (others.length > 0 && !dryRun) {
+  refuse(`refusing to restart PostgreSQL/Redis/RabbitMQ while they are in use by ${others.join('; ')}. Stop it first (or run \`make chaos FAULTS=none\`).`);
+}
+if (others.length > 0) say(`dry run beside ${others.join('; ')}: nothing is restarted and this run uses its own database, namespace and ports`);
+for (const name of faults) {
+  const problem = canInject(faultSpec(name));
+  if (problem) refuse(`cannot restart ${name}: ${problem}`);
+}
+
+/* ---------------------------------------------------------------- isolation ---------- */
+
+const runId = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+const isolation: Isolation = {
+  runId,
+  databaseUrl: process.env.CHAOS_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/warmline_chaos',
+  busNamespace: `chaos_${runId}`,
+  redisPrefix: `warmline:chaos:${runId}:`,
+  redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+  amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
+  mailDir: path.join(REPO_ROOT, 'var/chaos', runId, 'mail'),
+  dir: path.join(REPO_ROOT, 'var/chaos', runId),
+};
+mkdirSync(isolation.mailDir, { recursive: true });
+// The seed needs these; `make chaos` has them from var/local.env, a bare run gets throwaway ones.
+const baseEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  ADMIN_USERNAME: process.env.ADMIN_USERNAME || 'admin',
+  ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || `chaos-${runId}-admin`,
+  DEMO_AGENT_USERNAME: process.env.DEMO_AGENT_USERNAME || 'demo.agent',
+  DEMO_AGENT_PASSWORD: process.env.DEMO_AGENT_PASSWORD || `chaos-${runId}-agent`,
+};
+if (!baseEnv.IDENTITY_SECRET || !baseEnv.SESSION_SECRET) refuse('IDENTITY_SECRET and SESSION_SECRET are not set: run through `make chaos` (infra/scripts/env.sh)');
+
+say(`run ${runId}: ${dryRun ? 'dry run, no faults' : `faults ${faults.join(', ')}`}; logs in ${path.relative(REPO_ROOT, isolation.dir)}/`);
+
+/* ------------------------------------------------------------------- system ---------- */
+
+const exits: ProcessExit[] = [];
+let processes: RunningProcess[] = [];
+let load: Load | undefined;
+/** Set once we stop the services ourselves: their exits from then on are not faults. */
+let stopping = false;
+
+async function shutDown(): Promise<void> {
+  stopping = true;
+  await load?.stop();
+  await stopAll(processes);
+  await cleanUp(isolation, say);
+}
+
+// Ctrl-C: the services run in their own process groups, so stop them and tidy up ourselves.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    say(`${signal}: stopping the load and the services`);
+    void shutDown().finally(() => process.exit(130));
+  });
+}
+
+const setupLog = path.join(isolation.dir, 'setup.log');
+say(`recreating ${new URL(isolation.databaseUrl).pathname.slice(1)}, migrating and seeding (log: ${path.relative(REPO_ROOT, setupLog)})`);
+await recreateDatabase(isolation.databaseUrl);
+const p = await plan(isolation, baseEnv);
+const scriptEnv = { ...p.env, LOG_LEVEL: 'info' };
+runScript('migrate.ts', scriptEnv, setupLog);
+runScript('seed.ts', scriptEnv, setupLog);
+// A fuller market than the seed's, so the virtual users rarely want the same lead.
+runScript('seed-leads.ts', scriptEnv, setupLog, ['--count', '5000']);
+
+processes = startAll(p, isolation, (exit) => {
+  exits.push(exit);
+  if (!stopping) say(`PROCESS EXITED: ${exit.name} (${exit.signal ?? `exit ${String(exit.code)}`}); see ${path.relative(REPO_ROOT, path.join(isolation.dir, `${exit.name}.log`))}`);
+});
+say(`started ${processes.map((x) => `${x.entry.name} :${x.port}`).join(', ')}; waiting for every /readyz`);
+{
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const states = await allReady(processes);
+    if (states.every((s) => s.ready)) break;
+    if (exits.length > 0 || Date.now() > deadline) {
+      await shutDown();
+      refuse(`the system did not start: ${states.filter((s) => !s.ready).map((s) => `${s.name}: ${s.detail}`).join('; ')}`);
+    }
+    await sleep(500);
+  }
+}
+
+/* --------------------------------------------------------------------- load ---------- */
+
+load = new Load({
+  baseUrl: p.gatewayUrl,
+  users,
+  paceMs,
+  runId,
+  demoAgent: { username: baseEnv.DEMO_AGENT_USERNAME!, password: baseEnv.DEMO_AGENT_PASSWORD! },
+});
+const loadStart = Date.now();
+load.start();
+say(`load: ${users} virtual users through ${p.gatewayUrl}`);
+
+const windows: Window[] = [];
+const results: FaultResult[] = [];
+if (dryRun) {
+  await sleep(dryRunSeconds * 1000);
+} else {
+  await sleep(calmSeconds * 1000);
+  const calmEnd = Date.now();
+  windows.push({ label: 'calm, before the faults', from: loadStart, to: calmEnd, consequencesTo: calmEnd });
+  for (const name of faults) {
+    const result = await injectFault(faultSpec(name), processes, 180_000, say);
+    results.push(result);
+    const to = result.readyAt ?? Date.now();
+    say(`${result.spec.label}: ${result.readyAt ? `every /readyz green after ${((result.readyAt - (result.backAt ?? result.stoppedAt)) / 1000).toFixed(1)} s` : 'NOT ready again'}; ${calmSeconds} s calm`);
+    windows.push({ label: `${result.spec.label} restart`, from: result.stoppedAt, to, fault: result, consequencesTo: to });
+    await sleep(calmSeconds * 1000);
+  }
+}
+await load.stop();
+const loadEnd = Date.now();
+if (dryRun) windows.push({ label: 'no fault (dry run)', from: loadStart, to: loadEnd, consequencesTo: loadEnd });
+// Sessions lost and exits count until the next fault (or the end of the load).
+for (let i = 0; i < windows.length; i += 1) windows[i]!.consequencesTo = windows[i + 1]?.from ?? loadEnd;
+say(`load stopped after ${((loadEnd - loadStart) / 1000).toFixed(0)} s: ${load.samples.length} requests`);
+
+/* ------------------------------------------------------------------- checks ---------- */
+
+const pool = new pg.Pool({ connectionString: isolation.databaseUrl, max: 2 });
+const schemas = (await serviceMigrations()).map((m) => m.schema);
+say(`waiting for the outboxes to drain and every effect to arrive (at most ${drainSeconds} s)`);
+const { integrity, drainedAfterMs } = await drainAndCheck(pool, schemas, drainSeconds * 1000, say);
+
+const environment = await describeEnvironment(pool);
+await pool.end();
+stopping = true;
+const stoppedAt = Date.now();
+await stopAll(processes);
+await cleanUp(isolation, say);
+
+/* ------------------------------------------------------------------- report ---------- */
+
+writeFileSync(
+  path.join(isolation.dir, 'samples.csv'),
+  ['at_ms,latency_ms,action,status,vu', ...load.samples.map((s) => `${s.at - loadStart},${s.ms.toFixed(1)},${s.action},${s.status},${s.vu}`)].join('\n'),
+);
+const facts = {
+  command: dryRun ? 'make chaos FAULTS=none' : faults.join(',') === FAULT_NAMES.join(',') ? 'make chaos' : `make chaos FAULTS=${faults.join(',')}`,
+  date: new Date().toISOString().slice(0, 10),
+  faults: dryRun ? 'none (dry run: load and checks only)' : faults.map((f) => faultSpec(f).label).join(', then '),
+  users,
+  paceMs,
+  calmSeconds: dryRun ? null : calmSeconds,
+  loadSeconds: (loadEnd - loadStart) / 1000,
+  environment: environment.text,
+  drainedAfterMs,
+  // Exits while we stop the services are our own SIGTERMs, not faults.
+  processesExited: exits.filter((e) => e.at < stoppedAt),
+  redisPersists: environment.redisPersists,
+  neverReady: results.filter((r) => r.readyAt === null).map((r) => r.spec.label),
+};
+const lines = markdown(facts, windows, load.samples, load.sessionLosses, exits, integrity);
+process.stdout.write(`\n${lines.join('\n')}\n\n`);
+for (const f of [...integrity.missing, ...integrity.doubled]) {
+  if (f.count > 0) say(`${f.what}: ${f.count}, e.g. ${f.examples.join(', ')}`);
+}
+writeSection(lines);
+say('results written to docs/benchmarks.md (section "Faults")');
+if (!passed(facts, integrity)) process.exitCode = 1;
+
+/** Versions and Redis persistence, for the report's first line. */
+async function describeEnvironment(db: pg.Pool): Promise<{ text: string; redisPersists: boolean }> {
+  const pgVersion = (await db.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? '?';
+  let redisVersion = '?';
+  let redisPersists = false;
+  try {
+    const redis = createClient({ url: isolation.redisUrl });
+    await redis.connect();
+    redisVersion = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? '?';
+    const config = await redis.configGet('*');
+    redisPersists = config.appendonly === 'yes' || (typeof config.save === 'string' && config.save.trim() !== '');
+    await redis.quit();
+  } catch {
+    // unknown: reported as such
+  }
+  let rabbitVersion = '?';
+  try {
+    const connection = await amqp.connect(isolation.amqpUrl);
+    const version = connection.connection.serverProperties?.version;
+    rabbitVersion = typeof version === 'string' ? version : '?';
+    await connection.close();
+  } catch {
+    // unknown
+  }
+  return {
+    text: `${os.cpus().length} CPU cores, PostgreSQL ${pgVersion.split(' ')[0]}, Redis ${redisVersion}${redisPersists ? '' : ' (nothing on disk)'}, RabbitMQ ${rabbitVersion}, Node ${process.version}.`,
+    redisPersists,
+  };
+}
