@@ -13,14 +13,18 @@ import { fuzzCases, refusalReason, type FuzzCase, type Role } from './fuzz/reque
  * by construction (its caller, method, path, a made-up id, or a body or query its contract
  * refuses) is refused and leaves every table of every schema as it was.
  *
- * FUZZ_CASES (default 10000) cases, time-boxed by FUZZ_SECONDS (default 90; a run takes ~25 s), generated from
+ * FUZZ_CASES (default 10000) cases (~25 s alone, ~90 s beside the other e2e files on 2 cores), generated from
  * FUZZ_SEED (printed; set it to replay a run). The gateway counts purchases per minute up to
  * 100000 and each case comes from its own forwarded address, so throttles do not stop the cases
  * before validation.
  */
 
 const CASES = Number(process.env.FUZZ_CASES ?? 10_000);
-const SECONDS = Number(process.env.FUZZ_SECONDS ?? 90);
+/**
+ * An optional time box for a quick local look (FUZZ_SECONDS); by default every case runs, however
+ * long a loaded machine takes — the test's own timeout is the guard against a stuck system.
+ */
+const SECONDS = process.env.FUZZ_SECONDS ? Number(process.env.FUZZ_SECONDS) : undefined;
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31 - 1);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 /** Refused cases between two looks at the database. */
@@ -191,7 +195,7 @@ describe('the route fuzzer', () => {
     `when ${CASES} generated requests hit every route, then none is a 5xx, every 4xx says why, and refused ones change nothing`,
     async () => {
       const started = Date.now();
-      const deadline = started + SECONDS * 1000;
+      const deadline = SECONDS === undefined ? Number.POSITIVE_INFINITY : started + SECONDS * 1000;
       const cases = fc.sample(fuzzCases(system.salespersonSlug), { seed: SEED, numRuns: CASES });
       const refused = cases.map((c) => ({ c, reason: refusalReason(c) }));
       const mayChange = refused.filter((r) => r.reason === undefined).map((r) => r.c);
@@ -250,16 +254,16 @@ describe('the route fuzzer', () => {
           `${renewed.length ? `; sessions renewed: ${renewed.join(', ')}` : ''}; ${failures.length} failures, ${tableChanges.length} database changes`,
       );
       if (outcomes.length < cases.length) {
-        console.warn(`route fuzzer: time box of ${SECONDS} s reached after ${outcomes.length} of ${cases.length} cases`);
+        console.warn(`route fuzzer: time box of ${SECONDS ?? '∞'} s reached after ${outcomes.length} of ${cases.length} cases`);
       }
       for (const failure of failures.slice(0, 30)) console.log(`route fuzzer failure: ${failure}`);
 
       expect(failures.slice(0, 30), `seed ${SEED}`).toEqual([]);
       expect(tableChanges, `seed ${SEED}`).toEqual([]);
-      // The time box is a guard against a stuck system, not the plan: a run does all its cases.
-      expect(outcomes.length, `seed ${SEED}: cases run within ${SECONDS} s`).toBe(cases.length);
+      // Without FUZZ_SECONDS a run does all its cases.
+      if (SECONDS === undefined) expect(outcomes.length, `seed ${SEED}: every case ran`).toBe(cases.length);
     },
-    (SECONDS + 120) * 1000,
+    15 * 60 * 1000,
   );
 
   it('when a request does write, then the look at the database names the table it changed', async () => {

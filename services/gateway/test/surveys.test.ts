@@ -21,10 +21,18 @@ beforeAll(async () => {
   gw = await startGatewayFixture();
   await seedDemoSalespeople(gw.pool);
   broker = await amqp.connect(TEST_AMQP_URL);
-  tap = await broker.createChannel();
   const exchange = `${gw.config.BUS_NAMESPACE}.${EVENTS_EXCHANGE}`;
-  // The gateway declared it (with its alternate exchange) at start; an analyst only binds to it.
-  await tap.checkExchange(exchange);
+  // The gateway declares it (with its alternate exchange) once its broker connection is up, which
+  // may be a moment after it listens; an analyst only binds to it. A failed check closes the
+  // channel it ran on, so each try uses a channel of its own.
+  await waitFor('the gateway to declare the events exchange', async () => {
+    const probe = await broker.createChannel();
+    probe.on('error', () => undefined);
+    await probe.checkExchange(exchange);
+    await probe.close();
+    return true;
+  });
+  tap = await broker.createChannel();
   const { queue } = await tap.assertQueue('', { exclusive: true, autoDelete: true });
   for (const key of ['account.registered', 'survey.submitted']) await tap.bindQueue(queue, exchange, key);
   await tap.consume(queue, (message) => {

@@ -15,7 +15,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/signal-service.ts');
 
 function startProcess(mode: 'starting' | 'running') {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [SCRIPT], {
+  // As infra/scripts/start.sh runs a service: node itself with tsx as a loader, not the tsx CLI,
+  // whose own process relays signals and exits 130 on a double Ctrl-C before the service drains.
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', MODE: mode },
     stdio: ['ignore', 'pipe', 'pipe'],
