@@ -54,6 +54,12 @@ export const consumerQueues = [
     purpose: 'Writes the body of every e-mail a service asks for and queues each as one email.send (the one place e-mails are written).',
   },
   {
+    queue: 'gateway.audit',
+    consumer: 'gateway',
+    messages: ['audit.record'],
+    purpose: "Stores the admin actions other services report in the gateway's one audit log.",
+  },
+  {
     queue: 'notifications.email',
     consumer: 'notifications',
     messages: ['email.send'],
@@ -92,6 +98,8 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.recruiting_request': ['gateway'],
   'email.order_paid': ['orders'],
   'email.transfer_order_paid': ['orders'],
+  'payment.refunded': ['orders'],
+  'audit.record': ['catalog', 'orders'],
 };
 
 /**

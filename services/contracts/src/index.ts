@@ -8,3 +8,4 @@ export * from './catalog';
 export * from './surveys';
 export * from './transfers';
 export * from './routes';
+export * from './business-time';

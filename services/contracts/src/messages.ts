@@ -240,6 +240,24 @@ export const emailTransferOrderPaidV1 = transferOrderPaidV1.extend({
   transferNumber: z.string().min(1),
 });
 
+/**
+ * An order's payment was given back, whole or in part (issue 12): by an admin from All Orders,
+ * automatically for aged leads sold to someone else before a late payment, on a paid transfer
+ * order cancelled, or in Stripe's dashboard (`charge.refunded`). Amounts in cents; refunded money
+ * never counts as revenue. Thin: no buyer details.
+ */
+export const paymentRefundedV1 = z.object({
+  orderId: z.uuid(),
+  /** What was refunded this time, and the order's refunded total after it. */
+  amountCents: z.number().int().positive(),
+  refundedTotalCents: z.number().int().positive(),
+  currency: z.literal('usd'),
+  reason: z.string().min(1).max(500),
+  /** Who started it: an admin, the system (late payment, cancellation) or the payment provider. */
+  initiatedBy: z.enum(['admin', 'system', 'provider']),
+  refundedAt: z.iso.datetime(),
+});
+
 export const events = {
   'account.registered': { 1: accountRegisteredV1 },
   'survey.submitted': { 1: surveySubmittedV1 },
@@ -251,7 +269,32 @@ export const events = {
   'payment.failed': { 1: paymentFailedV1 },
   'leads.purchased': { 1: leadsPurchasedV1 },
   'transfer_order.paid': { 1: transferOrderPaidV1 },
+  'payment.refunded': { 1: paymentRefundedV1 },
 } as const;
+
+/**
+ * Record one admin action in the audit log (issue 12). The gateway stores these (its own admin
+ * actions it writes directly, in the same transaction); other services send this command from
+ * their outbox in the transaction of the action, so the log is one list. Never editable.
+ */
+export const auditRecordV1 = z.object({
+  /** The admin who acted (a user id), and their username at the time. */
+  actorId: z.uuid(),
+  actorUsername: z.string().min(1).max(200),
+  /** What was done, dotted lower case: 'user.price_changed', 'transfer_order.status_changed', 'order.refunded', 'campaign.created', ... */
+  action: z.string().regex(/^[a-z_]+(\.[a-z_]+)+$/).max(100),
+  /** What it was done to. */
+  subjectType: z.string().min(1).max(50),
+  subjectId: z.string().min(1).max(200),
+  /** A human label of the subject at the time, e.g. 'Dana Cole (dana@example.com)'. */
+  subjectLabel: z.string().max(300).optional(),
+  /** The values before and after (only the fields that changed; never a password or secret). */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  reason: z.string().max(500).optional(),
+  /** When the action happened (not when the command arrived). */
+  at: z.iso.datetime(),
+});
 
 export const commands = {
   'email.send': { 1: emailSendV1 },
@@ -261,6 +304,7 @@ export const commands = {
   'email.recruiting_request': { 1: emailRecruitingRequestV1 },
   'email.order_paid': { 1: emailOrderPaidV1 },
   'email.transfer_order_paid': { 1: emailTransferOrderPaidV1 },
+  'audit.record': { 1: auditRecordV1 },
 } as const;
 
 export type EventType = keyof typeof events;
