@@ -33,6 +33,22 @@ describe('the HTTP kit', () => {
     await expect(fetch(url.replace('127.0.0.2', '127.0.0.1') + '/healthz')).rejects.toThrow();
   });
 
+  it('when a client keeps its connection, then the server promises to keep it longer than a load balancer would (65 s)', async () => {
+    const app = createHttpApp({ service: 'internal', log, readiness: [], mount: () => undefined });
+    const url = await serve(app, 0, stops, '127.0.0.1');
+    const { request } = await import('node:http');
+    // undici's fetch hides the Keep-Alive header, so ask with node:http.
+    const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+      const req = request(`${url}/healthz`, { headers: { connection: 'keep-alive' } }, (res) => {
+        res.resume();
+        resolve(res.headers['keep-alive']);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(keepAlive).toBe('timeout=65');
+  });
+
   it('when INTERNAL_HOST is not set, then internal listeners bind loopback', () => {
     expect(parseConfig(baseEnv, { IDENTITY_SECRET: TEST_IDENTITY_SECRET }).INTERNAL_HOST).toBe('127.0.0.1');
   });

@@ -279,10 +279,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/** Longer than the idle timeout of the clients and proxies in front of a service. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Starts listening; resolves with the server once the port is bound (0 picks a free one). */
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
+    // Idle keep-alive connections are closed by the client or the proxy in front (60 s at most
+    // for common load balancers), never by us first: a server that closes an idle socket just
+    // as a client reuses it resets that client's request (seen as ECONNRESET under load).
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   });
 }
 
