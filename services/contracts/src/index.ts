@@ -9,3 +9,4 @@ export * from './surveys';
 export * from './transfers';
 export * from './routes';
 export * from './business-time';
+export * from './admin-accounts';

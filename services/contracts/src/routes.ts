@@ -9,6 +9,7 @@ import {
   twoFactorCodeBody,
   validateResetTokenBody,
 } from './accounts';
+import { auditLogQuery, userListQuery } from './admin-accounts';
 import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
 import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
@@ -107,8 +108,10 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/user-survey', owner: 'gateway', access: 'customer', summary: "The logged-in user's survey answers" },
   { method: 'POST', path: '/api/recruiting-requests', owner: 'gateway', access: 'customer', summary: 'Ask for recruiting help', body: recruitingRequestBody },
   // gateway: user administration (spec §7)
-  { method: 'GET', path: '/api/users', owner: 'gateway', access: 'admin', summary: 'Every user' },
-  { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Delete a user' },
+  { method: 'GET', path: '/api/users', owner: 'gateway', access: 'admin', summary: 'One page of users (50), filtered by q; the total in X-Total-Count', query: userListQuery },
+  { method: 'GET', path: '/api/admin/stats', owner: 'gateway', access: 'admin', summary: 'The admin cards: users, sign-ups this week, revenue this month, open transfer orders' },
+  { method: 'GET', path: '/api/admin/audit-log', owner: 'gateway', access: 'admin', summary: 'Every admin action, newest first, 50 a page', query: auditLogQuery },
+  { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Disable a user (soft delete: their orders stay, their username is free)' },
   { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password", body: changePasswordBody },
   {
     method: 'PATCH',

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { businessTimezoneSchema } from '@warmline/contracts';
 import { baseEnv } from '@warmline/platform';
 import { trainingVideosEnv } from './domain/training-videos';
 
@@ -82,6 +83,10 @@ export const gatewayEnv = {
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
   PARTNERS_URL: z.url().default('http://127.0.0.1:3103'),
   INGESTION_URL: z.url().default('http://127.0.0.1:3104'),
+  /** The business's clock for the admin's days, weeks and months (issue 12). */
+  BUSINESS_TIMEZONE: businessTimezoneSchema,
+  /** How long the admin cards wait for another service's numbers before showing them as unavailable. */
+  ADMIN_STATS_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1_500),
   /** Contact details the public pages show (GET /api/site-config). */
   SUPPORT_PHONE: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).default('(555) 010-0199')),
   SUPPORT_EMAIL: z.preprocess(

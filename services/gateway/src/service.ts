@@ -11,7 +11,7 @@ import {
   ShutdownStack,
   type Logger,
 } from '@warmline/platform';
-import { openDatabaseAndBus } from '@warmline/platform/bus/index';
+import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import type { GatewayConfig } from './config';
 import type { AccountsContext } from './domain/context';
 import { ensureFirstAdmin } from './domain/first-admin';
@@ -30,6 +30,8 @@ import { siteConfigRoutes } from './http/site-config-routes';
 import { dashboardConfigRoutes } from './http/dashboard-config-routes';
 import { mountSpa } from './edge/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
+import { adminRoutes } from './http/admin-routes';
+import { AUDIT_QUEUE, subscriptions } from './events/subscriptions';
 import { surveyRoutes } from './http/survey-routes';
 import { recruitingRoutes } from './http/recruiting-routes';
 import { internalUserRoutes } from './http/internal-user-routes';
@@ -148,6 +150,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use(dashboardConfigRoutes(config));
         app.use(accountRoutes(accounts, sessions));
         app.use(userAdminRoutes(ctx));
+        app.use(adminRoutes(ctx, config));
         app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL }));
         app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));
         spaServed = mountSpa(app, config.WEB_DIST_DIR);
@@ -164,6 +167,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // For internal services only (signed identity).
       mount: (a) => a.use(internalUserRoutes({ pool, identitySecret: config.IDENTITY_SECRET })),
     });
+
+    // Admin actions other services report, stored in the one audit log.
+    const consumer = await startConsumer({ bus, pool, queue: AUDIT_QUEUE, subscriptions: subscriptions(), log });
+    stops.push('audit consumer', () => consumer.stop());
 
     const internalUrl = await serve(internalApp, config.GATEWAY_INTERNAL_PORT, stops, config.INTERNAL_HOST);
     const url = await serve(app, config.GATEWAY_PORT, stops);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseEnv, ConfigError } from '@warmline/platform/config';
-import { paymentProviderSchema, type PaymentProviderName } from '@warmline/contracts';
+import { businessTimezoneSchema, paymentProviderSchema, type PaymentProviderName } from '@warmline/contracts';
 
 /** An unset or empty variable means "not configured" (docker-compose passes '' for `${X:-}`). */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -9,6 +9,8 @@ const optional = <T extends z.ZodType>(schema: T) =>
 export const ordersEnv = {
   ...baseEnv,
   ORDERS_PORT: z.coerce.number().int().min(0).max(65535).default(3102),
+  /** The business's clock: revenue this month and per day are counted in it (issue 12). */
+  BUSINESS_TIMEZONE: businessTimezoneSchema,
   /**
    * 'sandbox' (cards confirmed by this service, Stripe's test numbers) or 'stripe'. Unset:
    * stripe when STRIPE_SECRET_KEY is set, else sandbox. With NODE_ENV=production the sandbox

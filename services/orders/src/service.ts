@@ -10,6 +10,7 @@ import { createPaymentProvider, type PaymentProvider } from './domain/payment-pr
 import { ordersRoutes } from './http/routes';
 import { stripeWebhookRoutes } from './http/stripe-webhook';
 import { internalLeadOrderRoutes } from './http/internal-lead-orders';
+import { internalAdminRoutes } from './http/internal-admin-routes';
 import { transferOrderRoutes } from './http/transfer-order-routes';
 import { httpUsersClient } from './clients/users-client';
 
@@ -63,6 +64,7 @@ export async function startOrders(
       mount: (a) => {
         a.use(ordersRoutes(ctx));
         a.use(internalLeadOrderRoutes(ctx));
+        a.use(internalAdminRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE, identitySecret: config.IDENTITY_SECRET }));
         a.use(transferOrderRoutes({ ...ctx, users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }));
       },
     });

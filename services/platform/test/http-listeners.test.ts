@@ -41,7 +41,7 @@ describe('the HTTP kit', () => {
     const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
       const req = request(`${url}/healthz`, { headers: { connection: 'keep-alive' } }, (res) => {
         res.resume();
-        resolve(res.headers['keep-alive']);
+        resolve(res.headers['keep-alive'] as string | undefined);
       });
       req.on('error', reject);
       req.end();

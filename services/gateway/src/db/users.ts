@@ -36,13 +36,13 @@ const COLUMNS = `id, username, email, first_name AS "firstName", last_name AS "l
   created_at AS "createdAt"`;
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRecord | null> {
-  const { rows } = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+  const { rows } = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1 AND deleted_at IS NULL`, [id]);
   return rows[0] ?? null;
 }
 
 export async function findUserByUsername(db: Queryable, username: string): Promise<UserRecord | null> {
   const { rows } = await db.query<UserRecord>(
-    `SELECT ${COLUMNS} FROM users WHERE lower(username) = lower($1)`,
+    `SELECT ${COLUMNS} FROM users WHERE lower(username) = lower($1) AND deleted_at IS NULL`,
     [username],
   );
   return rows[0] ?? null;
@@ -50,20 +50,66 @@ export async function findUserByUsername(db: Queryable, username: string): Promi
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRecord | null> {
   const { rows } = await db.query<UserRecord>(
-    `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1)`,
+    `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1) AND deleted_at IS NULL`,
     [email],
   );
   return rows[0] ?? null;
 }
 
-/** Every user, newest first. */
+/** Every live user, newest first. */
 export async function listUsers(db: Queryable): Promise<UserRecord[]> {
-  const { rows } = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users ORDER BY created_at DESC, id`);
+  const { rows } = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE deleted_at IS NULL ORDER BY created_at DESC, id`);
   return rows;
 }
 
+/**
+ * One page of live users, newest first, whose name, agency, e-mail or username contains `q`
+ * (any case), or whose phone digits contain the digits of `q`; and how many match in all.
+ */
+export async function findUsersPage(
+  db: Queryable,
+  filter: { q?: string; limit: number; offset: number },
+): Promise<{ users: UserRecord[]; total: number }> {
+  const text = filter.q?.trim() ?? '';
+  const digits = text.replace(/\D/g, '');
+  const where = text
+    ? `deleted_at IS NULL AND (
+         (first_name || ' ' || last_name) ILIKE $1 ESCAPE '\\' OR agency_name ILIKE $1 ESCAPE '\\'
+         OR email ILIKE $1 ESCAPE '\\' OR username ILIKE $1 ESCAPE '\\'
+         OR ($2 <> '' AND regexp_replace(phone, '\\D', '', 'g') LIKE '%' || $2 || '%'))`
+    : 'deleted_at IS NULL';
+  const params = text ? [`%${escapeLike(text)}%`, digits.length >= 3 ? digits : ''] : [];
+  const [{ rows }, count] = await Promise.all([
+    db.query<UserRecord>(
+      `SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY created_at DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, filter.limit, filter.offset],
+    ),
+    db.query<{ total: string }>(`SELECT count(*) AS total FROM users WHERE ${where}`, params),
+  ]);
+  return { users: rows, total: Number(count.rows[0]?.total ?? 0) };
+}
+
+/** `text` for a LIKE pattern, its own % and _ taken literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Live users, and those who signed up in the last 7 days: today and the 6 days before it, days
+ * counted in `timeZone` (the business's clock, not the server's).
+ */
+export async function countUsers(db: Queryable, timeZone: string): Promise<{ total: number; lastSevenDays: number }> {
+  const { rows } = await db.query<{ total: string; recent: string }>(
+    `SELECT count(*) AS total,
+            count(*) FILTER (WHERE created_at >= (date_trunc('day', now() AT TIME ZONE $1) - interval '6 days') AT TIME ZONE $1) AS recent
+       FROM users WHERE deleted_at IS NULL`,
+    [timeZone],
+  );
+  return { total: Number(rows[0]?.total ?? 0), lastSevenDays: Number(rows[0]?.recent ?? 0) };
+}
+
 export async function anyAdminExists(db: Queryable): Promise<boolean> {
-  const { rows } = await db.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM users WHERE is_admin) AS "exists"');
+  const { rows } = await db.query<{ exists: boolean }>('SELECT EXISTS (SELECT 1 FROM users WHERE is_admin AND deleted_at IS NULL) AS "exists"');
   return rows[0]?.exists ?? false;
 }
 
@@ -87,20 +133,26 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<UserReco
   return rows[0]!;
 }
 
-/** True when a row was deleted. Reset tokens go with it (ON DELETE CASCADE). */
-export async function deleteUser(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM users WHERE id = $1', [id]);
-  return (rowCount ?? 0) > 0;
+/**
+ * Disables a live account (soft delete): it can no longer log in and leaves every list; its
+ * username and e-mail are free again. Its password is made unusable. The record it was, or null.
+ */
+export async function softDeleteUser(db: Queryable, id: string): Promise<UserRecord | null> {
+  const { rows } = await db.query<UserRecord>(
+    `UPDATE users SET deleted_at = now(), password_hash = '!' WHERE id = $1 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return rows[0] ?? null;
 }
 
 export async function updatePasswordHash(db: Queryable, id: string, passwordHash: string): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
+  const { rowCount } = await db.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL', [id, passwordHash]);
   return (rowCount ?? 0) > 0;
 }
 
 export async function updateLiveTransferPrice(db: Queryable, id: string, price: string): Promise<UserRecord | null> {
   const { rows } = await db.query<UserRecord>(
-    `UPDATE users SET live_transfer_price = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+    `UPDATE users SET live_transfer_price = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
     [id, price],
   );
   return rows[0] ?? null;

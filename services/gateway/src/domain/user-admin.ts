@@ -1,34 +1,63 @@
-import type { PublicUser } from '@warmline/contracts';
+import { ADMIN_PAGE_SIZE, type PublicUser } from '@warmline/contracts';
 import { badRequest, notFound, withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
 import { deleteResetTokensOfUser } from '../db/reset-tokens';
-import { deleteUser, listUsers, updateLiveTransferPrice, updatePasswordHash } from '../db/users';
+import { findUserById, findUsersPage, softDeleteUser, updateLiveTransferPrice, updatePasswordHash, type UserRecord } from '../db/users';
+import { recordAdminAction, type AdminActor } from './audit-log';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
 import { hashPassword } from './passwords';
 import { toPublicUser } from './users';
 
-/** Admin user management (spec §7). The HTTP layer has already checked the actor is an admin. */
+/**
+ * Admin user management (spec §7, issue 12). The HTTP layer has already checked the actor is an
+ * admin; every change is recorded in the audit log in its own transaction.
+ */
 
 export const USER_NOT_FOUND = 'User not found';
 export const CANNOT_DELETE_SELF = 'You cannot delete your own account';
 
-export async function listAllUsers(ctx: AccountsContext): Promise<PublicUser[]> {
-  return (await listUsers(ctx.pool)).map(toPublicUser);
+/** How the audit log names a user at the time of the action. */
+export function userLabel(user: Pick<UserRecord, 'firstName' | 'lastName' | 'username' | 'email'>): string {
+  const name = `${user.firstName} ${user.lastName}`.trim() || user.username;
+  return `${name} (${user.email})`;
 }
 
+export async function listUsersPage(ctx: AccountsContext, query: { q?: string; page: number }): Promise<{ users: PublicUser[]; total: number }> {
+  const { users, total } = await findUsersPage(ctx.pool, {
+    q: query.q,
+    limit: ADMIN_PAGE_SIZE,
+    offset: (query.page - 1) * ADMIN_PAGE_SIZE,
+  });
+  return { users: users.map(toPublicUser), total };
+}
+
+/**
+ * Disables an account (soft delete): it can no longer log in, its sessions end, its username and
+ * e-mail are free for a new sign-up; what it bought stays in the books. Admins cannot delete themselves.
+ */
 export async function deleteUserAccount(
   ctx: AccountsContext,
-  input: { actorId: string; userId: string },
+  input: { actor: AdminActor; userId: string },
   origin: RequestOrigin,
 ): Promise<void> {
-  if (input.actorId === input.userId) throw badRequest(CANNOT_DELETE_SELF);
+  if (input.actor.id === input.userId) throw badRequest(CANNOT_DELETE_SELF);
   await withTransaction(ctx.pool, async (db) => {
-    if (!(await deleteUser(db, input.userId))) throw notFound(USER_NOT_FOUND);
+    const user = await softDeleteUser(db, input.userId);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    await recordAdminAction(db, {
+      actor: input.actor,
+      action: 'user.deleted',
+      subjectType: 'user',
+      subjectId: user.id,
+      subjectLabel: userLabel(user),
+      before: { username: user.username, email: user.email, active: true },
+      after: { active: false },
+    });
     await enqueue(db, {
       type: 'user.deleted',
       source: SOURCE,
       correlationId: origin.correlationId,
-      data: { userId: input.userId, deletedBy: input.actorId },
+      data: { userId: input.userId, deletedBy: input.actor.id },
     });
   });
   await ctx.sessions.endAllSessions(input.userId);
@@ -37,36 +66,56 @@ export async function deleteUserAccount(
 /**
  * Sets a user's password, ends that user's sessions and voids every reset link sent to them
  * (a link mailed before the change must not undo it). When admins change their own password,
- * the session they are using stays open.
+ * the session they are using stays open. The audit log says it changed, never to what.
  */
 export async function changeUserPassword(
   ctx: AccountsContext,
-  input: { actorId: string; actorSessionId: string; userId: string; newPassword: string },
+  input: { actor: AdminActor; actorSessionId: string; userId: string; newPassword: string },
 ): Promise<void> {
   const passwordHash = await hashPassword(input.newPassword);
   await withTransaction(ctx.pool, async (db) => {
-    if (!(await updatePasswordHash(db, input.userId, passwordHash))) throw notFound(USER_NOT_FOUND);
+    const user = await findUserById(db, input.userId);
+    if (!user || !(await updatePasswordHash(db, input.userId, passwordHash))) throw notFound(USER_NOT_FOUND);
     await deleteResetTokensOfUser(db, input.userId);
+    await recordAdminAction(db, {
+      actor: input.actor,
+      action: 'user.password_changed',
+      subjectType: 'user',
+      subjectId: user.id,
+      subjectLabel: userLabel(user),
+      before: null,
+      after: { sessionsEnded: true },
+    });
   });
   await ctx.sessions.endAllSessions(
     input.userId,
-    input.actorId === input.userId ? { exceptSessionId: input.actorSessionId } : {},
+    input.actor.id === input.userId ? { exceptSessionId: input.actorSessionId } : {},
   );
 }
 
 export async function setLiveTransferPrice(
   ctx: AccountsContext,
-  input: { actorId: string; userId: string; price: string },
+  input: { actor: AdminActor; userId: string; price: string },
   origin: RequestOrigin,
 ): Promise<PublicUser> {
   return withTransaction(ctx.pool, async (db) => {
-    const user = await updateLiveTransferPrice(db, input.userId, input.price);
-    if (!user) throw notFound(USER_NOT_FOUND);
+    const before = await findUserById(db, input.userId);
+    const user = before && (await updateLiveTransferPrice(db, input.userId, input.price));
+    if (!before || !user) throw notFound(USER_NOT_FOUND);
+    await recordAdminAction(db, {
+      actor: input.actor,
+      action: 'user.price_changed',
+      subjectType: 'user',
+      subjectId: user.id,
+      subjectLabel: userLabel(user),
+      before: { liveTransferPrice: Number(before.liveTransferPrice).toFixed(2) },
+      after: { liveTransferPrice: Number(user.liveTransferPrice).toFixed(2) },
+    });
     await enqueue(db, {
       type: 'user.price_changed',
       source: SOURCE,
       correlationId: origin.correlationId,
-      data: { userId: user.id, liveTransferPrice: user.liveTransferPrice, changedBy: input.actorId },
+      data: { userId: user.id, liveTransferPrice: user.liveTransferPrice, changedBy: input.actor.id },
     });
     return toPublicUser(user);
   });

@@ -1,11 +1,12 @@
 import { Router, type Request } from 'express';
-import { changePasswordBody, liveTransferPriceBody } from '@warmline/contracts';
+import { changePasswordBody, liveTransferPriceBody, userListQuery } from '@warmline/contracts';
 import { notFound, parseInput } from '@warmline/platform';
+import type { AdminActor } from '../domain/audit-log';
 import type { AccountsContext } from '../domain/context';
 import {
   changeUserPassword,
   deleteUserAccount,
-  listAllUsers,
+  listUsersPage,
   setLiveTransferPrice,
   USER_NOT_FOUND,
 } from '../domain/user-admin';
@@ -21,18 +22,29 @@ function userIdOf(req: Request): string {
   return id.toLowerCase();
 }
 
+/** The admin acting, as the audit log names them. */
+function actorOf(req: Request): AdminActor {
+  const { id, username } = currentUser(req);
+  return { id, username };
+}
+
 /** Admin user management (spec §7); every route checks the admin flag on the server. */
 export function userAdminRoutes(ctx: AccountsContext): Router {
   const router = Router();
   router.use('/api/users', requireAdmin);
 
-  router.get('/api/users', async (_req, res) => {
-    res.json(await listAllUsers(ctx));
+  // Still an array (spec §7); one page of 50, the total in X-Total-Count.
+  router.get('/api/users', async (req, res) => {
+    const query = parseInput(userListQuery, req.query);
+    const { users, total } = await listUsersPage(ctx, query);
+    res.setHeader('x-total-count', String(total));
+    res.setHeader('cache-control', 'no-store');
+    res.json(users);
   });
 
   router.delete('/api/users/:id', async (req, res) => {
     const userId = userIdOf(req);
-    await deleteUserAccount(ctx, { actorId: currentUser(req).id, userId }, originOf(req));
+    await deleteUserAccount(ctx, { actor: actorOf(req), userId }, originOf(req));
     res.json({ message: 'User deleted' });
   });
 
@@ -40,7 +52,7 @@ export function userAdminRoutes(ctx: AccountsContext): Router {
     const userId = userIdOf(req);
     const { newPassword } = parseInput(changePasswordBody, req.body);
     await changeUserPassword(ctx, {
-      actorId: currentUser(req).id,
+      actor: actorOf(req),
       actorSessionId: req.sessionID,
       userId,
       newPassword,
@@ -51,7 +63,7 @@ export function userAdminRoutes(ctx: AccountsContext): Router {
   router.patch('/api/users/:id/live-transfer-price', async (req, res) => {
     const userId = userIdOf(req);
     const { price } = parseInput(liveTransferPriceBody, req.body);
-    res.json(await setLiveTransferPrice(ctx, { actorId: currentUser(req).id, userId, price }, originOf(req)));
+    res.json(await setLiveTransferPrice(ctx, { actor: actorOf(req), userId, price }, originOf(req)));
   });
 
   return router;

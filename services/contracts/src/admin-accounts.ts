@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** The back office's account side (issue 12): user paging, the audit log, the admin cards. */
+
+/** Users and audit entries come 50 to a page. */
+export const ADMIN_PAGE_SIZE = 50;
+
+/** A page number in a query string: 1 when absent. */
+const pageParam = z.coerce
+  .number({ message: 'page must be a whole number from 1' })
+  .int('page must be a whole number from 1')
+  .min(1, 'page must be a whole number from 1')
+  .max(100_000, 'page must be a whole number from 1')
+  .default(1);
+
+/** GET /api/users?q=&page= — the total is in X-Total-Count. */
+export const userListQuery = z.object({
+  q: z.string().max(200, 'Search text must be at most 200 characters').optional(),
+  page: pageParam,
+});
+export type UserListQuery = z.infer<typeof userListQuery>;
+
+/** GET /api/admin/audit-log?page= */
+export const auditLogQuery = z.object({ page: pageParam });
+
+export const auditEntry = z.object({
+  id: z.uuid(),
+  at: z.iso.datetime(),
+  actorId: z.uuid(),
+  actorUsername: z.string(),
+  action: z.string(),
+  subjectType: z.string(),
+  subjectId: z.string(),
+  subjectLabel: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  reason: z.string().nullable(),
+  /** The service where it happened. */
+  source: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+export const auditLogPage = z.object({ entries: z.array(auditEntry), total: z.number().int().nonnegative() });
+export type AuditLogPage = z.infer<typeof auditLogPage>;
+
+/**
+ * GET /api/admin/stats — the four cards of /admin. The order numbers come from the orders service;
+ * when it cannot answer they are null and the card says so (the user numbers still show).
+ */
+export const adminStats = z.object({
+  totalUsers: z.number().int().nonnegative(),
+  /** Accounts created in the last 7 days, counted in BUSINESS_TIMEZONE from the start of the day 6 days ago. */
+  newSignUps: z.number().int().nonnegative(),
+  /** This month (BUSINESS_TIMEZONE), all products, net of refunds. */
+  revenueThisMonthCents: z.number().int().nullable(),
+  /** Paid transfer orders not yet completed or cancelled. */
+  openTransferOrders: z.number().int().nonnegative().nullable(),
+});
+export type AdminStats = z.infer<typeof adminStats>;
+
+/** What the orders service answers on GET /internal/admin-stats. */
+export const orderStats = z.object({
+  revenueThisMonthCents: z.number().int(),
+  openTransferOrders: z.number().int().nonnegative(),
+});
+export type OrderStats = z.infer<typeof orderStats>;

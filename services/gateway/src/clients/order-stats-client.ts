@@ -1,0 +1,19 @@
+import { orderStats, type OrderStats } from '@warmline/contracts';
+import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+
+/**
+ * The orders service's numbers for the admin cards (`GET /internal/admin-stats`), asked for with
+ * the admin's signed identity. A short timeout: the cards must not wait on a slow service.
+ */
+export async function fetchOrderStats(
+  options: { ordersUrl: string; identitySecret: string; timeoutMs: number },
+  admin: Identity,
+  correlationId: string,
+): Promise<OrderStats> {
+  const response = await fetch(new URL('/internal/admin-stats', options.ordersUrl), {
+    headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, admin), 'x-request-id': correlationId },
+    signal: AbortSignal.timeout(options.timeoutMs),
+  });
+  if (!response.ok) throw new Error(`orders answered ${response.status} to /internal/admin-stats`);
+  return orderStats.parse(await response.json());
+}

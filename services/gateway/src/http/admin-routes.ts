@@ -1,0 +1,41 @@
+import { Router } from 'express';
+import { auditLogQuery } from '@warmline/contracts';
+import { parseInput } from '@warmline/platform';
+import { fetchOrderStats } from '../clients/order-stats-client';
+import type { GatewayConfig } from '../config';
+import { adminStats } from '../domain/admin-stats';
+import { auditLogPage } from '../domain/audit-log';
+import type { AccountsContext } from '../domain/context';
+import { currentUser, requireAdmin } from '../edge/access';
+
+/** The back office's own reads (issue 12): the admin cards and the audit log. Admins only. */
+export function adminRoutes(ctx: AccountsContext, config: GatewayConfig): Router {
+  const router = Router();
+  router.use('/api/admin', requireAdmin);
+
+  router.get('/api/admin/stats', async (req, res) => {
+    const admin = currentUser(req);
+    res.setHeader('cache-control', 'no-store');
+    res.json(
+      await adminStats({
+        pool: ctx.pool,
+        log: ctx.log,
+        timeZone: config.BUSINESS_TIMEZONE,
+        orderStats: () =>
+          fetchOrderStats(
+            { ordersUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET, timeoutMs: config.ADMIN_STATS_TIMEOUT_MS },
+            { userId: admin.id, username: admin.username, isAdmin: true },
+            req.id,
+          ),
+      }),
+    );
+  });
+
+  router.get('/api/admin/audit-log', async (req, res) => {
+    const { page } = parseInput(auditLogQuery, req.query);
+    res.setHeader('cache-control', 'no-store');
+    res.json(await auditLogPage(ctx.pool, page));
+  });
+
+  return router;
+}
