@@ -41,6 +41,7 @@ const DashboardPage = lazyPage(() => import('./features/dashboard/dashboard-page
 const TransferCheckoutPage = lazyPage(() => import('./features/transfers/transfer-checkout-page'), 'TransferCheckoutPage');
 const AdminPage = lazyPage(() => import('./features/admin/admin-page'), 'AdminPage');
 const AdminOrdersPage = lazyPage(() => import('./features/admin/admin-orders-page'), 'AdminOrdersPage');
+const AuditLogPage = lazyPage(() => import('./features/admin/audit-log-page'), 'AuditLogPage');
 const AccountSecurityPage = lazyPage(() => import('./features/account/account-security-page'), 'AccountSecurityPage');
 const PartnerApplicationPage = lazyPage(() => import('./features/partners/partner-application-page'), 'PartnerApplicationPage');
 const BrightcallDocsPage = lazyPage(() => import('./features/brightcall-docs/brightcall-docs-page'), 'BrightcallDocsPage');
@@ -115,6 +116,10 @@ export function AppRoutes() {
       <Route
         path="/admin-orders"
         element={<RequireAdmin>{(user) => <Page><AdminOrdersPage user={user} /></Page>}</RequireAdmin>}
+      />
+      <Route
+        path="/admin-audit-log"
+        element={<RequireAdmin>{(user) => <Page><AuditLogPage user={user} /></Page>}</RequireAdmin>}
       />
       <Route
         path="/account-security"

@@ -10,3 +10,4 @@ export * from './transfers';
 export * from './routes';
 export * from './business-time';
 export * from './admin-accounts';
+export * from './customer-search';

@@ -87,6 +87,8 @@ export const gatewayEnv = {
   BUSINESS_TIMEZONE: businessTimezoneSchema,
   /** How long the admin cards wait for another service's numbers before showing them as unavailable. */
   ADMIN_STATS_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1_500),
+  /** How long the customer search waits for each source; a slower one is left out of the answer. */
+  SEARCH_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1_000),
   /** Contact details the public pages show (GET /api/site-config). */
   SUPPORT_PHONE: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).default('(555) 010-0199')),
   SUPPORT_EMAIL: z.preprocess(

@@ -11,6 +11,7 @@ import { ordersRoutes } from './http/routes';
 import { stripeWebhookRoutes } from './http/stripe-webhook';
 import { internalLeadOrderRoutes } from './http/internal-lead-orders';
 import { internalAdminRoutes } from './http/internal-admin-routes';
+import { internalSearchRoutes } from './http/internal-search-routes';
 import { transferOrderRoutes } from './http/transfer-order-routes';
 import { httpUsersClient } from './clients/users-client';
 
@@ -65,6 +66,7 @@ export async function startOrders(
         a.use(ordersRoutes(ctx));
         a.use(internalLeadOrderRoutes(ctx));
         a.use(internalAdminRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE, identitySecret: config.IDENTITY_SECRET }));
+        a.use(internalSearchRoutes({ ...ctx, identitySecret: config.IDENTITY_SECRET }));
         a.use(transferOrderRoutes({ ...ctx, users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }));
       },
     });

@@ -4,7 +4,7 @@ import { testCard } from './orders-fixture';
 import { startTransferSystem, XHR, type TransferSystem } from './transfer-system';
 
 /**
- * The admin cards' order numbers (issue 12), through the real gateway and orders service:
+ * The admin cards' order numbers and the customer search's paying customers (issue 12), through the real gateway and orders service:
  * revenue this month of every product, by the month of payment in the business's time zone
  * (America/Chicago), and transfer orders paid but not yet delivered.
  */
@@ -65,5 +65,26 @@ describe('the admin cards', () => {
     expect((await stats()).revenueThisMonthCents).toBe(before - 35_000);
     // Half an hour before Chicago's month began is already the new month in UTC (Chicago is 5-6 h behind).
     expect(utc[0]!.same_month_in_utc).toBe(true);
+  });
+});
+
+describe('the customer search, paying customers', () => {
+  it('when a visitor paid a package checkout without an account, then an admin finds them by e-mail or phone through the gateway', async () => {
+    const anonymous = system.browser();
+    const created = await anonymous.post('/api/create-payment-intent', { amount: 2220, callCount: 60, tier: 'premium' }, XHR);
+    expect(created.status).toBe(201);
+    const paid = await anonymous.post(
+      '/api/payments/sandbox/confirm',
+      testCard(String(created.json.clientSecret), { billing: { name: 'Quinn Walkin', email: 'quinn.walkin@example.com', phone: '(555) 918-2736' } }),
+      XHR,
+    );
+    expect(paid.status).toBe(200);
+
+    for (const q of ['QUINN.WALKIN@example.com', '5559182736', 'walkin']) {
+      const answer = await admin.get(`/api/search-customers?q=${encodeURIComponent(q)}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-search-partial')).toBeNull();
+      expect(answer.json).toContainEqual(expect.objectContaining({ type: 'customer', name: 'Quinn Walkin', email: 'quinn.walkin@example.com', exact: q !== 'walkin' }));
+    }
   });
 });

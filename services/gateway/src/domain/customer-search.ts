@@ -1,0 +1,108 @@
+import { MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
+import type { Logger, Pool } from '@warmline/platform';
+import { searchSurveyResponses, searchUsers, type SurveyMatch, type UserMatch } from '../db/customer-search';
+
+/**
+ * The admin's customer search (issue 12): every owner of people asked in parallel — the
+ * gateway's users and survey responses, the orders service's paying customers, and later the
+ * partners service — each with its own time limit, so one slow source never holds the answer.
+ * Exact matches (e-mail, phone, username) first, then the newest; at most 50 in all.
+ */
+
+export interface SearchSource {
+  name: string;
+  search(text: string, signal: AbortSignal): Promise<CustomerSearchResult[]>;
+}
+
+export interface SearchAnswer {
+  results: CustomerSearchResult[];
+  /** Sources that did not answer in time or failed: their people are missing from this answer. */
+  partial: string[];
+}
+
+const NONE = {
+  firstName: null,
+  lastName: null,
+  name: null,
+  mainContact: null,
+  agencyName: null,
+  businessName: null,
+  salesperson: null,
+  email: null,
+  contactEmail: null,
+  phone: null,
+  contactPhone: null,
+  leadType: null,
+  role: null,
+  username: null,
+} satisfies Omit<CustomerSearchResult, 'type' | 'id' | 'createdAt' | 'exact'>;
+
+function personResult(type: 'user' | 'survey', m: UserMatch | SurveyMatch): CustomerSearchResult {
+  return {
+    ...NONE,
+    type,
+    id: m.id,
+    firstName: m.firstName,
+    lastName: m.lastName,
+    name: `${m.firstName} ${m.lastName}`.trim() || m.username,
+    agencyName: m.agencyName || null,
+    email: m.email,
+    phone: m.phone || null,
+    role: m.role,
+    username: m.username,
+    leadType: 'leadType' in m ? m.leadType : null,
+    salesperson: 'salesperson' in m ? m.salesperson : null,
+    createdAt: m.createdAt.toISOString(),
+    exact: m.exact,
+  };
+}
+
+/** The gateway's own people: live users and survey responses. */
+export function accountsSource(pool: Pool): SearchSource {
+  return {
+    name: 'accounts',
+    async search(text) {
+      const [users, surveys] = await Promise.all([
+        searchUsers(pool, text, MAX_SEARCH_RESULTS),
+        searchSurveyResponses(pool, text, MAX_SEARCH_RESULTS),
+      ]);
+      return [...users.map((u) => personResult('user', u)), ...surveys.map((s) => personResult('survey', s))];
+    },
+  };
+}
+
+/** A source that gives up after `ms`, its request aborted. */
+async function withinTime(source: SearchSource, text: string, ms: number): Promise<CustomerSearchResult[]> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`${source.name} did not answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([source.search(text, controller.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function searchCustomers(
+  deps: { sources: SearchSource[]; timeoutMs: number; log: Logger },
+  text: string,
+): Promise<SearchAnswer> {
+  const settled = await Promise.allSettled(deps.sources.map((source) => withinTime(source, text, deps.timeoutMs)));
+  const partial: string[] = [];
+  const results: CustomerSearchResult[] = [];
+  settled.forEach((outcome, i) => {
+    const source = deps.sources[i]!;
+    if (outcome.status === 'fulfilled') results.push(...outcome.value);
+    else {
+      partial.push(source.name);
+      deps.log.warn({ source: source.name, err: outcome.reason }, 'a customer search source did not answer; its results are left out');
+    }
+  });
+  results.sort((a, b) => Number(b.exact) - Number(a.exact) || b.createdAt.localeCompare(a.createdAt));
+  return { results: results.slice(0, MAX_SEARCH_RESULTS), partial };
+}

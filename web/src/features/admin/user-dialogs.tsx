@@ -1,0 +1,111 @@
+import type { PublicUser } from '@warmline/contracts/accounts';
+import { changePasswordForm, DEFAULT_LIVE_TRANSFER_PRICE, liveTransferPriceBody } from '@warmline/contracts/accounts';
+import { Button } from '../../components/button';
+import { Dialog, DialogClose } from '../../components/dialog';
+import { PasswordField, TextField } from '../../components/field';
+import { toast } from '../../components/toast-store';
+import { errorMessage } from '../../lib/api';
+import { useForm } from '../../lib/form';
+import { useChangeUserPassword, useDeleteUser, useSetLiveTransferPrice } from './api';
+
+/** The User Management dialogs (spec §2): set price, change password, delete — each with spec §8's failure toast. */
+
+export function fullName(user: PublicUser): string {
+  return `${user.firstName} ${user.lastName}`.trim() || user.username;
+}
+
+export function SetPriceDialog({ user, onClose }: { user: PublicUser; onClose: () => void }) {
+  const form = useForm({ price: user.liveTransferPrice || DEFAULT_LIVE_TRANSFER_PRICE });
+  const setPrice = useSetLiveTransferPrice({
+    onSuccess: () => {
+      toast({ title: 'Price updated', description: `${fullName(user)} now pays $${Number(form.values.price).toFixed(2)} per transfer.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) => toast({ title: 'Failed to update price', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  });
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Set Live Transfer Price" description={`Per-transfer price for ${fullName(user)}.`}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={form.handleSubmit(liveTransferPriceBody, ({ price }) => setPrice.mutate({ userId: user.id, price }))}
+      >
+        <TextField
+          label="Price per transfer ($)"
+          inputMode="decimal"
+          type="number"
+          min={0}
+          step={0.01}
+          hint={`Default ${DEFAULT_LIVE_TRANSFER_PRICE} per transfer.`}
+          {...form.field('price')}
+        />
+        <div className="dialog__actions">
+          <DialogClose asChild>
+            <Button variant="secondary">Cancel</Button>
+          </DialogClose>
+          <Button type="submit" busy={setPrice.isPending}>
+            Save Price
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function ChangePasswordDialog({ user, onClose }: { user: PublicUser; onClose: () => void }) {
+  const form = useForm({ newPassword: '', confirmPassword: '' });
+  const change = useChangeUserPassword({
+    onSuccess: () => {
+      toast({ title: 'Password changed', description: `${fullName(user)} is signed out everywhere.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) => toast({ title: 'Failed to change password', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  });
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Change Password" description={`A new password for ${fullName(user)}; their sessions end.`}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={form.handleSubmit(changePasswordForm, ({ newPassword }) => change.mutate({ userId: user.id, newPassword }))}
+      >
+        <PasswordField label="New Password" autoComplete="new-password" {...form.field('newPassword')} />
+        <PasswordField label="Confirm Password" autoComplete="new-password" {...form.field('confirmPassword')} />
+        <div className="dialog__actions">
+          <DialogClose asChild>
+            <Button variant="secondary">Cancel</Button>
+          </DialogClose>
+          <Button type="submit" busy={change.isPending}>
+            Change Password
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function DeleteUserDialog({ user, onClose }: { user: PublicUser; onClose: () => void }) {
+  const remove = useDeleteUser({
+    onSuccess: () => {
+      toast({ title: 'User deleted', description: `${fullName(user)} can no longer log in.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) => toast({ title: 'Failed to delete user', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  });
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Delete User"
+      description={`Delete ${fullName(user)} (${user.email})? They can no longer log in; their orders and purchased leads stay on record.`}
+    >
+      <div className="dialog__actions">
+        <DialogClose asChild>
+          <Button variant="secondary">Cancel</Button>
+        </DialogClose>
+        <Button variant="danger" busy={remove.isPending} onClick={() => remove.mutate({ userId: user.id })}>
+          Delete
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
