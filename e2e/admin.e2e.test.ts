@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createPool } from '@warmline/platform/db/index';
+import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
+import { createAccount } from '@warmline/gateway/domain/users';
+import { seriousViolations, useE2E, type RunningSystem } from './harness';
+
+/**
+ * The back office in the browser (issue 12): an admin finds an agent by phone, sets the agent's
+ * price, and the agent sees it; the tabs live in the URL; a customer who types /admin lands on
+ * /dashboard; axe finds nothing serious on the admin screens.
+ */
+const e2e = useE2E();
+
+async function newAgent(system: RunningSystem, phone: string) {
+  const tag = randomBytes(4).toString('hex');
+  const pool = createPool(system.databaseUrl, GATEWAY_SCHEMA);
+  try {
+    const spec = { username: `dana_${tag}`, password: `agent-password-${tag}`, email: `dana_${tag}@example.com`, firstName: 'Dana', lastName: `Cole${tag}`, phone };
+    const user = await createAccount(pool, spec);
+    return { id: user.id, ...spec };
+  } finally {
+    await pool.end();
+  }
+}
+
+async function logIn(page: Page, username: string, password: string, landing: string) {
+  await page.goto('/login');
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((url) => url.pathname === landing);
+}
+
+describe('the admin back office', () => {
+  it('when an admin finds an agent by phone and sets their price to 31.50, then the agent sees $31.50 in Buy Call Transfers and the audit log has it', async () => {
+    const { page, system, browser } = e2e;
+    const phoneDigits = `512${String(Date.now()).slice(-7)}`;
+    const agent = await newAgent(system, `(${phoneDigits.slice(0, 3)}) ${phoneDigits.slice(3, 6)}-${phoneDigits.slice(6)}`);
+
+    await logIn(page, system.admin.username, system.admin.password, '/admin');
+    await page.getByRole('heading', { name: 'Admin Panel', level: 1 }).waitFor();
+    for (const card of ['Total Users', 'New Sign-ups', 'Revenue', 'Open Transfer Orders']) await page.getByText(card, { exact: true }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Blank search says why; then the phone typed another way finds the agent.
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'Search text is required' }).waitFor();
+    await page.getByLabel(/Search customers/).fill(`${phoneDigits.slice(0, 3)}.${phoneDigits.slice(3, 6)}.${phoneDigits.slice(6)}`);
+    await page.getByLabel(/Search customers/).press('Enter');
+    const results = page.getByRole('list', { name: /Results for/ });
+    await results.getByText(agent.email, { exact: false }).waitFor();
+    await results.getByRole('listitem').filter({ hasText: agent.email }).getByRole('button', { name: 'Open' }).click();
+
+    // The User Management tab, in the URL, filtered to the agent.
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'user-management' && url.searchParams.get('users') === agent.username);
+    const row = page.getByTestId('user-row').filter({ hasText: agent.email });
+    expect(await row.getByTestId('user-price').textContent()).toBe('$35.00');
+    await row.getByRole('button', { name: /Set Price/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set Live Transfer Price' });
+    await dialog.getByLabel('Price per transfer ($)').fill('-1');
+    await dialog.getByRole('button', { name: 'Save Price' }).click();
+    await dialog.getByText('Price must be at least 0').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByLabel('Price per transfer ($)').fill('31.50');
+    await dialog.getByRole('button', { name: 'Save Price' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.getByTestId('user-price').filter({ hasText: '$31.50' }).waitFor();
+
+    // The tab is in the URL: a reload comes back to it; Back goes to where the admin was.
+    await page.reload();
+    await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
+    await page.getByRole('tab', { name: 'Test Campaigns' }).click();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'test-campaigns');
+    await page.getByText(/not available here yet/).waitFor();
+    await page.goBack();
+    await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
+
+    // The agent, in a browser of their own.
+    const agentContext = await browser.newContext({ baseURL: system.url });
+    try {
+      const agentPage = await agentContext.newPage();
+      await logIn(agentPage, agent.username, agent.password, '/dashboard');
+      await agentPage.getByRole('link', { name: 'Buy Call Transfers' }).click();
+      expect(await agentPage.getByTestId('live-transfer-price').textContent()).toBe('$31.50 per transfer');
+    } finally {
+      await agentContext.close();
+    }
+
+    await page.getByRole('link', { name: 'Audit Log' }).click();
+    await page.getByRole('heading', { name: 'Audit Log', level: 1 }).waitFor();
+    const entry = page.getByRole('row').filter({ hasText: agent.email }).filter({ hasText: 'user.price_changed' });
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain('liveTransferPrice 31.50');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('when an admin opens Change Password and Delete, then the dialogs say what is wrong and a deleted agent leaves the list', async () => {
+    const { page, system } = e2e;
+    const agent = await newAgent(system, '(415) 555-0177');
+    await logIn(page, system.admin.username, system.admin.password, '/admin');
+    await page.goto(`/admin?tab=user-management&users=${agent.username}`);
+    const row = page.getByTestId('user-row').filter({ hasText: agent.email });
+    await row.getByRole('button', { name: /Change Password/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    await dialog.getByLabel('New Password', { exact: true }).fill('short');
+    await dialog.getByLabel('Confirm Password', { exact: true }).fill('other');
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await dialog.getByText('Password must be at least 8 characters').waitFor();
+    await dialog.getByLabel('New Password', { exact: true }).fill('quiet-meadow-88');
+    await dialog.getByLabel('Confirm Password', { exact: true }).fill('quiet-meadow-89');
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await dialog.getByText("Passwords don't match").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByLabel('Confirm Password', { exact: true }).fill('quiet-meadow-88');
+    await dialog.getByRole('button', { name: 'Change Password' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await row.getByRole('button', { name: /Delete/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete User' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText(`No users match “${agent.username}”.`).waitFor();
+  });
+
+  it('when a customer types /admin, then they land on /dashboard', async () => {
+    const { page, system } = e2e;
+    const agent = await newAgent(system, '(212) 555-0100');
+    await logIn(page, agent.username, agent.password, '/dashboard');
+    await page.goto('/admin');
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+  });
+});
