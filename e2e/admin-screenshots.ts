@@ -1,0 +1,50 @@
+/**
+ * Screenshots of the back office — /admin with a search, the User Management tab and its Set
+ * Price dialog, and /admin-audit-log — at 390 px and 1280 px wide, for looking at them as an
+ * admin would. Not a test; run it with
+ *   npx tsx e2e/admin-screenshots.ts
+ * and open test-results/screens/admin-*.png.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+
+const OUT = path.join(TEST_RESULTS_DIR, 'screens');
+const WIDTHS = [390, 1280];
+
+const system = await startSystem();
+const browser = await launchBrowser();
+
+try {
+  mkdirSync(OUT, { recursive: true });
+  for (const width of WIDTHS) {
+    const context = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
+    const page = await context.newPage();
+    const shot = (name: string) => page.screenshot({ path: path.join(OUT, `admin-${name}-${width}.png`), fullPage: true });
+    await page.goto('/login');
+    await page.getByLabel('Username', { exact: true }).fill(system.admin.username);
+    await page.getByLabel('Password', { exact: true }).fill(system.admin.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin');
+    await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
+    await page.getByTestId('user-row').first().waitFor();
+
+    await page.getByLabel(/Search customers/).fill(system.customer.username);
+    await page.getByLabel(/Search customers/).press('Enter');
+    await page.getByRole('list', { name: /Results for/ }).waitFor();
+    await shot('panel');
+
+    await page.getByTestId('user-row').first().getByRole('button', { name: /Set Price/ }).click();
+    await page.getByRole('dialog').waitFor();
+    await shot('set-price');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/admin-audit-log');
+    await page.getByRole('heading', { name: 'Audit Log', level: 1 }).waitFor();
+    await shot('audit-log');
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await system.stop();
+}
