@@ -28,7 +28,7 @@ describe('logging in', () => {
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null') as { username: string; isAdmin: boolean });
     expect(stored).toMatchObject({ username: system.admin.username, isAdmin: true });
 
-    await page.getByRole('link', { name: 'Transfer Orders' }).click();
+    await page.getByRole('link', { name: 'Transfer Orders', exact: true }).click();
     await waitForPath(page, '/admin-orders');
     await page.getByRole('heading', { name: 'Transfer Orders', level: 1 }).waitFor();
   });
