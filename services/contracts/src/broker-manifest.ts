@@ -50,6 +50,8 @@ export const consumerQueues = [
       'email.recruiting_request',
       'email.order_paid',
       'email.transfer_order_paid',
+      'email.transfer_order_status',
+      'email.refund_issued',
     ],
     purpose: 'Writes the body of every e-mail a service asks for and queues each as one email.send (the one place e-mails are written).',
   },
@@ -99,6 +101,8 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.order_paid': ['orders'],
   'email.transfer_order_paid': ['orders'],
   'payment.refunded': ['orders'],
+  'email.transfer_order_status': ['orders'],
+  'email.refund_issued': ['orders'],
   'audit.record': ['catalog', 'orders'],
 };
 

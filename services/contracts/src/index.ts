@@ -11,3 +11,4 @@ export * from './routes';
 export * from './business-time';
 export * from './admin-accounts';
 export * from './customer-search';
+export * from './admin-orders';

@@ -272,6 +272,32 @@ export const events = {
   'payment.refunded': { 1: paymentRefundedV1 },
 } as const;
 
+/** Tell an agent their transfer order was completed or cancelled (and, if paid, refunded). */
+export const emailTransferOrderStatusV1 = z.object({
+  to: z.email(),
+  firstName: z.string(),
+  orderId: z.uuid(),
+  status: z.enum(['completed', 'cancelled']),
+  totalTransfers: z.number().int().positive(),
+  reason: z.string().max(500).optional(),
+  /** What goes back to the card when a paid order is cancelled. */
+  refundedCents: z.number().int().positive().optional(),
+  changedAt: z.iso.datetime(),
+});
+
+/** Tell a buyer money was given back on their order (an admin's refund). */
+export const emailRefundIssuedV1 = z.object({
+  to: z.email(),
+  name: z.string(),
+  orderId: z.uuid(),
+  description: z.string(),
+  amountCents: z.number().int().positive(),
+  refundedTotalCents: z.number().int().positive(),
+  orderAmountCents: z.number().int().positive(),
+  reason: z.string().min(1).max(500),
+  refundedAt: z.iso.datetime(),
+});
+
 /**
  * Record one admin action in the audit log (issue 12). The gateway stores these (its own admin
  * actions it writes directly, in the same transaction); other services send this command from
@@ -304,6 +330,8 @@ export const commands = {
   'email.recruiting_request': { 1: emailRecruitingRequestV1 },
   'email.order_paid': { 1: emailOrderPaidV1 },
   'email.transfer_order_paid': { 1: emailTransferOrderPaidV1 },
+  'email.transfer_order_status': { 1: emailTransferOrderStatusV1 },
+  'email.refund_issued': { 1: emailRefundIssuedV1 },
   'audit.record': { 1: auditRecordV1 },
 } as const;
 

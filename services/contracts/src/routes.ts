@@ -11,6 +11,7 @@ import {
 } from './accounts';
 import { auditLogQuery, userListQuery } from './admin-accounts';
 import { customerSearchQuery } from './customer-search';
+import { adminRefundBody, transferStatusChangeBody } from './admin-orders';
 import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
 import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
@@ -147,6 +148,8 @@ export const publicRoutes: readonly PublicRoute[] = [
   // orders: live call transfers (spec §2)
   { method: 'POST', path: '/api/call-transfer-order', owner: 'orders', access: 'customer', summary: 'Order live call transfers', body: callTransferOrderBody },
   { method: 'GET', path: '/api/transfer-orders', owner: 'orders', access: 'admin', summary: 'Every transfer order' },
+  { method: 'PATCH', path: '/api/transfer-orders/{id}/status', owner: 'orders', access: 'admin', summary: 'Move a transfer order: pending → cancelled, paid → completed, paid → cancelled (refunded; reason required)', body: transferStatusChangeBody },
+  { method: 'POST', path: '/api/admin/orders/{id}/refund', owner: 'orders', access: 'admin', summary: 'Refund a paid order, whole or in part, with a reason', body: adminRefundBody },
 ];
 
 const DEFAULT_PARAM = /[A-Za-z0-9_.-]+/;

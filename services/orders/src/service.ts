@@ -12,8 +12,14 @@ import { stripeWebhookRoutes } from './http/stripe-webhook';
 import { internalLeadOrderRoutes } from './http/internal-lead-orders';
 import { internalAdminRoutes } from './http/internal-admin-routes';
 import { internalSearchRoutes } from './http/internal-search-routes';
+import { adminOrderRoutes } from './http/admin-order-routes';
+import { cancelStaleTransferOrders } from './domain/transfer-status';
+import { unavailableDependency } from '@warmline/platform/faults';
 import { transferOrderRoutes } from './http/transfer-order-routes';
 import { httpUsersClient } from './clients/users-client';
+
+/** How often unpaid transfer orders are looked at (they are cancelled 24 hours after they were placed). */
+const TRANSFER_SWEEP_MS = 5 * 60 * 1000;
 
 export const ORDERS_SCHEMA = 'orders';
 export const ORDERS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -53,6 +59,21 @@ export async function startOrders(
     });
 
     const ctx: OrdersContext = { pool, provider, log };
+
+    // Unpaid transfer orders are cancelled after 24 hours (issue 12); checked every few minutes.
+    let sweeping: Promise<unknown> = Promise.resolve();
+    const sweeper = setInterval(() => {
+      sweeping = cancelStaleTransferOrders(ctx).catch((err: unknown) =>
+        unavailableDependency(err)
+          ? log.warn({ err }, 'cancelling stale transfer orders waits for PostgreSQL')
+          : log.error({ err }, 'cancelling stale transfer orders failed'),
+      );
+    }, TRANSFER_SWEEP_MS);
+    sweeper.unref();
+    stops.push('transfer order sweeper', async () => {
+      clearInterval(sweeper);
+      await sweeping;
+    });
     const app = createHttpApp({
       service: 'orders',
       log,
@@ -67,6 +88,7 @@ export async function startOrders(
         a.use(internalLeadOrderRoutes(ctx));
         a.use(internalAdminRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE, identitySecret: config.IDENTITY_SECRET }));
         a.use(internalSearchRoutes({ ...ctx, identitySecret: config.IDENTITY_SECRET }));
+        a.use(adminOrderRoutes(ctx));
         a.use(transferOrderRoutes({ ...ctx, users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }));
       },
     });

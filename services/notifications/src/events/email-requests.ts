@@ -6,6 +6,7 @@ import { receiptEmail, salesNoticeEmail } from '../domain/payment-emails';
 import { recruitingRequestEmail } from '../domain/recruiting-emails';
 import { surveySalesNoticeEmail } from '../domain/survey-emails';
 import { operationsNoticeEmail, transferConfirmationEmail } from '../domain/transfer-order-emails';
+import { refundIssuedEmail, transferOrderStatusEmail } from '../domain/order-change-emails';
 
 export const SOURCE = 'notifications';
 
@@ -52,5 +53,7 @@ export function emailRequestSubscriptions(teams: TeamInboxes): Subscription[] {
       'email.transfer_order_paid',
       renderInto<'email.transfer_order_paid'>((order) => [transferConfirmationEmail(order, teams), operationsNoticeEmail(order, teams.operationsEmail)]),
     ),
+    subscribe('email.transfer_order_status', renderInto<'email.transfer_order_status'>((change) => [transferOrderStatusEmail(change)])),
+    subscribe('email.refund_issued', renderInto<'email.refund_issued'>((refund) => [refundIssuedEmail(refund)])),
   ];
 }

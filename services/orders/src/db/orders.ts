@@ -26,6 +26,8 @@ export interface PackageOrder {
   failureMessage: string | null;
   createdAt: Date;
   paidAt: Date | null;
+  /** Given back so far (refunds); never more than amountCents, and never revenue. */
+  refundedCents: number;
 }
 
 export interface PaymentIntentRow {
@@ -39,7 +41,7 @@ export interface PaymentIntentRow {
 
 const ORDER_COLUMNS = `id, kind, tier, lead_type, age_range, count, unit_price_cents, amount_cents, currency, description,
   status, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider,
-  provider_intent_id, failure_message, created_at, paid_at`;
+  provider_intent_id, failure_message, created_at, paid_at, refunded_cents`;
 
 interface OrderRecord {
   id: string;
@@ -63,6 +65,7 @@ interface OrderRecord {
   failure_message: string | null;
   created_at: Date;
   paid_at: Date | null;
+  refunded_cents: number;
 }
 
 function toOrder(r: OrderRecord): PackageOrder {
@@ -88,6 +91,7 @@ function toOrder(r: OrderRecord): PackageOrder {
     failureMessage: r.failure_message,
     createdAt: r.created_at,
     paidAt: r.paid_at,
+    refundedCents: r.refunded_cents,
   };
 }
 

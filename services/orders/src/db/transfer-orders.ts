@@ -80,9 +80,27 @@ const toRecord = (r: TransferOrderRow): TransferOrderRecord => ({
   paidAt: r.paidAt?.toISOString() ?? null,
 });
 
-export async function findTransferOrder(db: Queryable, id: string): Promise<TransferOrderRecord | null> {
-  const { rows } = await db.query<TransferOrderRow>(`SELECT ${COLUMNS} FROM transfer_orders WHERE id = $1`, [id]);
+export async function findTransferOrder(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<TransferOrderRecord | null> {
+  const { rows } = await db.query<TransferOrderRow>(`SELECT ${COLUMNS} FROM transfer_orders WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
   return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Moves a transfer order from `from` to `to`; null when it was no longer `from` (someone else moved it). */
+export async function moveTransferOrder(db: Queryable, id: string, from: string, to: 'completed' | 'cancelled'): Promise<TransferOrderRecord | null> {
+  const { rows } = await db.query<TransferOrderRow>(
+    `UPDATE transfer_orders SET status = $3 WHERE id = $1 AND status = $2 RETURNING ${COLUMNS}`,
+    [id, from, to],
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Cancels transfer orders left unpaid since before `olderThan`; their ids. */
+export async function cancelUnpaidTransferOrders(db: Queryable, olderThan: Date): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE transfer_orders SET status = 'cancelled' WHERE status = 'pending' AND created_at < $1 RETURNING id`,
+    [olderThan],
+  );
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -15,6 +15,16 @@ export interface PaymentProvider {
   /** What `GET /api/config` tells the SPA, so it shows the matching card form. */
   publicConfig(): PaymentConfigResponse;
   createIntent(request: CreateIntentRequest): Promise<CreatedIntent>;
+  /** Gives back `amountCents` of a succeeded intent; the same idempotency key refunds once. */
+  refund(request: RefundRequest): Promise<{ id: string }>;
+}
+
+export interface RefundRequest {
+  intentId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  /** Shown in the provider's dashboard beside the refund. */
+  metadata: Record<string, string>;
 }
 
 export interface CreateIntentRequest {
@@ -45,6 +55,10 @@ export function sandboxProvider(): PaymentProvider {
     async createIntent() {
       const id = `pi_sandbox_${token(18)}`;
       return { id, clientSecret: `${id}_secret_${token(24)}` };
+    },
+    // The sandbox took no real money; the refund is recorded the same way as Stripe's.
+    async refund() {
+      return { id: `re_sandbox_${token(18)}` };
     },
   };
 }
@@ -101,6 +115,17 @@ export function stripeProvider(options: StripeProviderOptions): PaymentProvider 
         );
         if (!intent.client_secret) throw new Error(`Stripe returned intent ${intent.id} without a client secret`);
         return { id: intent.id, clientSecret: intent.client_secret };
+      } catch (err) {
+        throw new PaymentProviderUnavailable(err);
+      }
+    },
+    async refund(request) {
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: request.intentId, amount: request.amountCents, metadata: request.metadata },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        return { id: refund.id };
       } catch (err) {
         throw new PaymentProviderUnavailable(err);
       }

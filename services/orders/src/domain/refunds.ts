@@ -1,0 +1,129 @@
+import { withTransaction } from '@warmline/platform/db/index';
+import { enqueue } from '@warmline/platform/bus/index';
+import { AppError } from '@warmline/platform/errors';
+import type { EventData } from '@warmline/contracts';
+import { findOrder, type PackageOrder } from '../db/orders';
+import { findRefundByIdempotencyKey, insertRefund } from '../db/refunds';
+import { SOURCE, type OrdersContext } from './context';
+
+/**
+ * Refunds (issue 12): money given back on a paid order, whole or in part, through the payment
+ * provider, recorded once, announced with `payment.refunded` and reported to the audit log when
+ * an admin asked. The order's row is locked while the provider refunds, so two refunds at once
+ * can never give back more than was paid; the idempotency key makes a retried request refund once.
+ */
+
+export interface RefundRequest {
+  orderId: string;
+  /** Absent: all that is left. */
+  amountCents?: number;
+  reason: string;
+  initiatedBy: 'admin' | 'system';
+  /** The admin who asked (from the signed identity), when an admin did. */
+  actor?: { id: string; username: string };
+  idempotencyKey: string;
+  correlationId: string;
+  /** E-mail the buyer about this refund (false when another e-mail already says it, e.g. a cancellation). */
+  notifyBuyer?: boolean;
+}
+
+export interface RefundResult {
+  orderId: string;
+  refundedCents: number;
+  refundedTotalCents: number;
+  /** True when the same request had already been carried out. */
+  replayed: boolean;
+}
+
+const dollars = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+
+export async function refundOrder(ctx: OrdersContext, request: RefundRequest): Promise<RefundResult> {
+  return withTransaction(ctx.pool, async (db) => {
+    const done = await findRefundByIdempotencyKey(db, request.idempotencyKey);
+    if (done) {
+      const order = await findOrder(db, done.orderId);
+      return { orderId: done.orderId, refundedCents: done.amountCents, refundedTotalCents: order?.refundedCents ?? done.amountCents, replayed: true };
+    }
+    const order = await findOrder(db, request.orderId, { forUpdate: true });
+    if (!order) throw new AppError('NotFound', 'Order not found', 404);
+    if (order.status !== 'paid' || !order.providerIntentId) throw new AppError('Conflict', 'Only a paid order can be refunded', 409);
+    const left = order.amountCents - order.refundedCents;
+    if (left <= 0) throw new AppError('Conflict', 'This order has already been refunded in full', 409);
+    const amountCents = request.amountCents ?? left;
+    if (amountCents > left) throw new AppError('Conflict', `At most ${dollars(left)} is left to refund on this order`, 409);
+
+    // The provider first: if it refuses, nothing is recorded and the admin may try again.
+    const refund = await ctx.provider.refund({
+      intentId: order.providerIntentId,
+      amountCents,
+      idempotencyKey: `refund:${request.idempotencyKey}`,
+      metadata: { orderId: order.id, reason: request.reason.slice(0, 400), initiatedBy: request.initiatedBy },
+    });
+    const { refundedTotalCents } = await insertRefund(db, {
+      orderId: order.id,
+      amountCents,
+      reason: request.reason,
+      initiatedBy: request.initiatedBy,
+      actorId: request.actor?.id ?? null,
+      providerRefundId: refund.id,
+      idempotencyKey: request.idempotencyKey,
+    });
+    await announceRefund(db, { order, amountCents, refundedTotalCents, reason: request.reason, initiatedBy: request.initiatedBy, correlationId: request.correlationId });
+    if (request.notifyBuyer !== false && order.billingEmail) {
+      await enqueue(db, {
+        type: 'email.refund_issued',
+        source: SOURCE,
+        correlationId: request.correlationId,
+        data: {
+          to: order.billingEmail,
+          name: order.billingName ?? '',
+          orderId: order.id,
+          description: order.description,
+          amountCents,
+          refundedTotalCents,
+          orderAmountCents: order.amountCents,
+          reason: request.reason,
+          refundedAt: new Date().toISOString(),
+        },
+      });
+    }
+    if (request.actor) {
+      await enqueue(db, {
+        type: 'audit.record',
+        source: SOURCE,
+        correlationId: request.correlationId,
+        data: {
+          actorId: request.actor.id,
+          actorUsername: request.actor.username,
+          action: 'order.refunded',
+          subjectType: 'order',
+          subjectId: order.id,
+          subjectLabel: `${order.description} — ${order.billingName ?? order.billingEmail ?? 'buyer'}`.slice(0, 300),
+          before: { refundedCents: order.refundedCents },
+          after: { refundedCents: refundedTotalCents },
+          reason: request.reason,
+          at: new Date().toISOString(),
+        },
+      });
+    }
+    ctx.log.info({ orderId: order.id, amountCents, refundedTotalCents, initiatedBy: request.initiatedBy }, 'order refunded');
+    return { orderId: order.id, refundedCents: amountCents, refundedTotalCents, replayed: false };
+  });
+}
+
+/** `payment.refunded`, in the transaction that recorded the refund. */
+export async function announceRefund(
+  db: Parameters<typeof enqueue>[0],
+  r: { order: PackageOrder; amountCents: number; refundedTotalCents: number; reason: string; initiatedBy: 'admin' | 'system' | 'provider'; correlationId: string },
+): Promise<void> {
+  const data: EventData<'payment.refunded'> = {
+    orderId: r.order.id,
+    amountCents: r.amountCents,
+    refundedTotalCents: r.refundedTotalCents,
+    currency: r.order.currency,
+    reason: r.reason,
+    initiatedBy: r.initiatedBy,
+    refundedAt: new Date().toISOString(),
+  };
+  await enqueue(db, { type: 'payment.refunded', data, correlationId: r.correlationId, source: SOURCE });
+}

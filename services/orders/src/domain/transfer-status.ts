@@ -1,0 +1,105 @@
+import { withTransaction } from '@warmline/platform/db/index';
+import { enqueue } from '@warmline/platform/bus/index';
+import { AppError } from '@warmline/platform/errors';
+import { REASON_REQUIRED_TO_CANCEL_PAID, type TransferOrderRecord, type TransferStatusChange } from '@warmline/contracts';
+import { refundedCentsOf } from '../db/refunds';
+import { cancelUnpaidTransferOrders, findTransferOrder, moveTransferOrder } from '../db/transfer-orders';
+import { SOURCE, type OrdersContext } from './context';
+import { refundOrder } from './refunds';
+
+/**
+ * Moving a transfer order (issue 12): pending → cancelled; paid → completed; paid → cancelled,
+ * whose payment is refunded first (the refund is idempotent per order, so a retried cancel never
+ * refunds twice). The agent is e-mailed and the audit log told, in the transaction of the move.
+ */
+
+/** Unpaid transfer orders are cancelled this long after they were placed. */
+export const UNPAID_TRANSFER_ORDER_HOURS = 24;
+
+const REFUSED: Record<string, string> = {
+  'pending>completed': 'An unpaid order cannot be completed',
+  'completed>completed': 'This order is already completed',
+  'completed>cancelled': 'A completed order cannot be cancelled',
+  'cancelled>completed': 'A cancelled order cannot be completed',
+  'cancelled>cancelled': 'This order is already cancelled',
+};
+
+export async function changeTransferOrderStatus(
+  ctx: OrdersContext,
+  input: { orderId: string; change: TransferStatusChange; actor: { id: string; username: string }; correlationId: string },
+): Promise<TransferOrderRecord> {
+  const { status: to, reason } = input.change;
+  const current = await findTransferOrder(ctx.pool, input.orderId);
+  if (!current) throw new AppError('NotFound', 'Transfer order not found', 404);
+  const refused = REFUSED[`${current.status}>${to}`];
+  if (refused) throw new AppError('Conflict', refused, 409);
+
+  let refundedCents: number | undefined;
+  if (current.status === 'paid' && to === 'cancelled') {
+    if (!reason) throw new AppError('BadRequest', REASON_REQUIRED_TO_CANCEL_PAID, 400);
+    await refundOrder(ctx, {
+      orderId: current.id,
+      reason: `Transfer order cancelled: ${reason}`.slice(0, 500),
+      initiatedBy: 'admin',
+      actor: input.actor,
+      idempotencyKey: `transfer-cancel:${current.id}`,
+      correlationId: input.correlationId,
+      notifyBuyer: false,
+    }).catch((err: unknown) => {
+      // Refunded already (a cancel retried, or two at once): the move below still happens once.
+      if (err instanceof AppError && err.status === 409 && /refunded in full/.test(err.message)) return null;
+      throw err;
+    });
+    // What went back, however many requests raced to cancel: the e-mail says it.
+    refundedCents = (await refundedCentsOf(ctx.pool, current.id)) || undefined;
+  }
+
+  return withTransaction(ctx.pool, async (db) => {
+    const locked = await findTransferOrder(db, current.id, { forUpdate: true });
+    const moved = locked && (await moveTransferOrder(db, current.id, locked.status, to));
+    if (!locked || !moved || locked.status !== current.status) {
+      throw new AppError('Conflict', 'The order changed meanwhile; reload and try again', 409);
+    }
+    await enqueue(db, {
+      type: 'email.transfer_order_status',
+      source: SOURCE,
+      correlationId: input.correlationId,
+      data: {
+        to: moved.email,
+        firstName: moved.firstName,
+        orderId: moved.id,
+        status: to,
+        totalTransfers: moved.totalTransfers,
+        ...(reason ? { reason } : {}),
+        ...(refundedCents ? { refundedCents } : {}),
+        changedAt: new Date().toISOString(),
+      },
+    });
+    await enqueue(db, {
+      type: 'audit.record',
+      source: SOURCE,
+      correlationId: input.correlationId,
+      data: {
+        actorId: input.actor.id,
+        actorUsername: input.actor.username,
+        action: 'transfer_order.status_changed',
+        subjectType: 'transfer_order',
+        subjectId: moved.id,
+        subjectLabel: `${moved.totalTransfers} transfers for ${moved.firstName} ${moved.lastName} (${moved.email})`.slice(0, 300),
+        before: { status: current.status },
+        after: { status: to, ...(refundedCents ? { refundedCents } : {}) },
+        ...(reason ? { reason } : {}),
+        at: new Date().toISOString(),
+      },
+    });
+    ctx.log.info({ orderId: moved.id, from: current.status, to, refundedCents }, 'transfer order moved');
+    return moved;
+  });
+}
+
+/** Cancels transfer orders left unpaid for 24 hours; the sweeper calls it. */
+export async function cancelStaleTransferOrders(ctx: OrdersContext, now: Date = new Date()): Promise<string[]> {
+  const cancelled = await cancelUnpaidTransferOrders(ctx.pool, new Date(now.getTime() - UNPAID_TRANSFER_ORDER_HOURS * 3_600_000));
+  if (cancelled.length) ctx.log.info({ cancelled }, 'unpaid transfer orders cancelled after 24 hours');
+  return cancelled;
+}

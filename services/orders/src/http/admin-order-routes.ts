@@ -1,0 +1,57 @@
+import { Router, type Request } from 'express';
+import { parseInput } from '@warmline/platform/http/validation';
+import { requireAdminIdentity } from '@warmline/platform/http/identity';
+import { AppError } from '@warmline/platform/errors';
+import { adminRefundBody, transferStatusChangeBody, type RefundAnswer } from '@warmline/contracts';
+import type { OrdersContext } from '../domain/context';
+import { refundOrder } from '../domain/refunds';
+import { changeTransferOrderStatus } from '../domain/transfer-status';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function orderIdOf(req: Request, notFound: string): string {
+  const id = String(req.params.id);
+  if (!UUID.test(id)) throw new AppError('NotFound', notFound, 404);
+  return id.toLowerCase();
+}
+
+/** The admin from the gateway's signed identity, as the audit log names them. */
+function actorOf(req: Request): { id: string; username: string } {
+  const identity = req.identity;
+  if (!identity?.userId) throw new AppError('Unauthorized', 'Not authenticated', 401);
+  return { id: identity.userId, username: identity.username ?? identity.userId };
+}
+
+/**
+ * The back office's order moves (issue 12): `PATCH /api/transfer-orders/{id}/status` and
+ * `POST /api/admin/orders/{id}/refund`. Admins only, through the gateway.
+ */
+export function adminOrderRoutes(ctx: OrdersContext): Router {
+  const router = Router();
+
+  router.patch('/api/transfer-orders/:id/status', requireAdminIdentity, async (req, res) => {
+    const orderId = orderIdOf(req, 'Transfer order not found');
+    const change = parseInput(transferStatusChangeBody, req.body);
+    res.json(await changeTransferOrderStatus(ctx, { orderId, change, actor: actorOf(req), correlationId: req.id }));
+  });
+
+  router.post('/api/admin/orders/:id/refund', requireAdminIdentity, async (req, res) => {
+    const orderId = orderIdOf(req, 'Order not found');
+    const { amountCents, reason } = parseInput(adminRefundBody, req.body);
+    // One refund per request the browser makes: its Idempotency-Key header, else this request's id.
+    const key = req.header('idempotency-key');
+    const result = await refundOrder(ctx, {
+      orderId,
+      ...(amountCents !== undefined ? { amountCents } : {}),
+      reason,
+      initiatedBy: 'admin',
+      actor: actorOf(req),
+      idempotencyKey: key && /^[\w.:-]{8,100}$/.test(key) ? `admin:${key}` : `admin:${req.id}`,
+      correlationId: req.id,
+    });
+    const answer: RefundAnswer = { orderId: result.orderId, refundedCents: result.refundedCents, refundedTotalCents: result.refundedTotalCents };
+    res.status(result.replayed ? 200 : 201).json(answer);
+  });
+
+  return router;
+}

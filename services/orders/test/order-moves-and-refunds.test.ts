@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@warmline/platform';
+import { waitFor } from '@warmline/platform/testing/index';
+import type { Browser } from '../../gateway/test/gateway-fixture';
+import { sandboxProvider } from '../src/domain/payment-provider';
+import { cancelStaleTransferOrders } from '../src/domain/transfer-status';
+import { testCard } from './orders-fixture';
+import { startTransferSystem, XHR, type Agent, type TransferSystem } from './transfer-system';
+
+/**
+ * The back office's order moves (issue 12), through the real gateway, orders and notifications:
+ * transfer order status moves (a paid one cancelled is refunded), admin refunds whole or in part,
+ * the 24-hour cancellation of unpaid transfer orders, each e-mailed and in the audit log.
+ */
+
+let system: TransferSystem;
+let admin: Browser;
+
+beforeAll(async () => {
+  system = await startTransferSystem();
+  admin = await system.adminBrowser();
+});
+
+afterAll(async () => {
+  await system?.cleanup();
+});
+
+async function transferOrder(agent: Agent, pay: boolean): Promise<string> {
+  const browser = system.browser();
+  await browser.login(agent.username, agent.password);
+  const order = await browser.post(
+    '/api/call-transfer-order',
+    { totalTransfers: 10, callsPerDay: 5, transferHours: '9am-5pm CST', transferPhone: '(405) 555-0199', workingStates: ['TX'], leadType: 'Live Transfers', price: 350 },
+    XHR,
+  );
+  expect(order.status).toBe(201);
+  if (pay) expect((await browser.post('/api/payments/sandbox/confirm', testCard(String(order.json.clientSecret)), XHR)).status).toBe(200);
+  return String(order.json.orderId);
+}
+
+const move = (id: string, body: unknown) => admin.patch(`/api/transfer-orders/${id}/status`, body, XHR);
+
+async function auditActions(subjectId: string): Promise<string[]> {
+  const answer = await admin.get('/api/admin/audit-log');
+  return (answer.json.entries as Array<{ subjectId: string; action: string }>).filter((e) => e.subjectId === subjectId).map((e) => e.action);
+}
+
+describe('moving transfer orders', () => {
+  it('when an admin completes a paid order, then the agent is told, the audit log says who, and it can no longer be cancelled', async () => {
+    const agent = await system.createAgent({ firstName: 'Cora' });
+    const id = await transferOrder(agent, true);
+    const done = await move(id, { status: 'completed' });
+    expect(done.status).toBe(200);
+    expect(done.json).toMatchObject({ id, status: 'completed' });
+
+    const refused = await move(id, { status: 'cancelled', reason: 'changed mind' });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toBe('A completed order cannot be cancelled');
+
+    await waitFor('the agent e-mail', async () => (await system.mailTo(agent.email)).some((m) => m.includes('live transfers are complete')));
+    // Reported by orders with audit.record, stored by the gateway: one list.
+    expect(await waitFor('the audit entry', async () => {
+      const actions = await auditActions(id);
+      return actions.length > 0 && actions;
+    })).toEqual(['transfer_order.status_changed']);
+  });
+
+  it('when an admin cancels a paid order, then a reason is required, the payment is refunded once and the agent is told when the money returns', async () => {
+    const agent = await system.createAgent({ firstName: 'Rhea' });
+    const id = await transferOrder(agent, true);
+    const noReason = await move(id, { status: 'cancelled' });
+    expect(noReason.status).toBe(400);
+    expect(noReason.json.error).toMatch(/A reason is required to cancel a paid order/);
+
+    const [first, second] = await Promise.all([move(id, { status: 'cancelled', reason: 'Agent asked' }), move(id, { status: 'cancelled', reason: 'Agent asked' })]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+
+    const { rows } = await system.ordersPool.query<{ refunded_cents: number; refunds: number }>(
+      'SELECT refunded_cents, (SELECT count(*)::int FROM refunds WHERE order_id = $1) AS refunds FROM package_orders WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]).toEqual({ refunded_cents: 35_000, refunds: 1 });
+    const refunded = (await system.ordersOutbox('payment.refunded')).filter((e) => e.data.orderId === id);
+    expect(refunded.map((e) => e.data)).toEqual([expect.objectContaining({ amountCents: 35_000, refundedTotalCents: 35_000, initiatedBy: 'admin' })]);
+    const mail = await waitFor('the cancellation e-mail', async () => (await system.mailTo(agent.email)).find((m) => m.includes('was cancelled')));
+    expect(mail).toContain('Reason: Agent asked');
+    expect(mail).toContain('We have refunded $350.00');
+    expect(mail).toContain('5–10 business days');
+  });
+
+  it('when a pending order is cancelled, then nothing is refunded; an unpaid order cannot be completed', async () => {
+    const agent = await system.createAgent();
+    const id = await transferOrder(agent, false);
+    const early = await move(id, { status: 'completed' });
+    expect(early.status).toBe(409);
+    expect(early.json.error).toBe('An unpaid order cannot be completed');
+    expect((await move(id, { status: 'cancelled' })).status).toBe(200);
+    const { rows } = await system.ordersPool.query<{ n: number }>('SELECT count(*)::int AS n FROM refunds WHERE order_id = $1', [id]);
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it('when the body or the id is wrong, or a customer asks, then the answer says so and nothing moves', async () => {
+    const agent = await system.createAgent();
+    const id = await transferOrder(agent, true);
+    expect((await move(id, { status: 'paid' })).json.error).toBe("Status must be 'completed' or 'cancelled'");
+    expect((await move(randomUUID(), { status: 'completed' })).status).toBe(404);
+    expect((await move('not-an-id', { status: 'completed' })).status).toBe(404);
+    const customer = system.browser();
+    await customer.login(agent.username, agent.password);
+    expect((await customer.patch(`/api/transfer-orders/${id}/status`, { status: 'completed' }, XHR)).status).toBe(403);
+    const { rows } = await system.ordersPool.query<{ status: string }>('SELECT status FROM transfer_orders WHERE id = $1', [id]);
+    expect(rows[0]!.status).toBe('paid');
+  });
+
+  it('when an unpaid order is 24 hours old, then the sweeper cancels it; a younger one stays', async () => {
+    const agent = await system.createAgent();
+    const old = await transferOrder(agent, false);
+    const young = await transferOrder(agent, false);
+    await system.ordersPool.query(`UPDATE transfer_orders SET created_at = now() - interval '25 hours' WHERE id = $1`, [old]);
+    const cancelled = await cancelStaleTransferOrders({ pool: system.ordersPool, provider: sandboxProvider(), log: createLogger('test', 'silent') });
+    expect(cancelled).toContain(old);
+    expect(cancelled).not.toContain(young);
+  });
+});
+
+describe('refunds by an admin', () => {
+  async function paidPackage(email: string): Promise<string> {
+    const buyer = system.browser();
+    const created = await buyer.post('/api/create-payment-intent', { amount: 2220, callCount: 60, tier: 'premium' }, XHR);
+    await buyer.post('/api/payments/sandbox/confirm', testCard(String(created.json.clientSecret), { billing: { name: 'Rita Refund', email } }), XHR);
+    return String(created.json.orderId);
+  }
+  const refund = (id: string, body: unknown, key = randomUUID()) => admin.post(`/api/admin/orders/${id}/refund`, body, { headers: { ...XHR.headers, 'idempotency-key': key } });
+
+  it('when an admin refunds part and then the rest, then each is recorded once, never more than was paid, and the buyer is e-mailed', async () => {
+    const email = `rita_${randomUUID().slice(0, 6)}@example.com`;
+    const id = await paidPackage(email);
+    const key = randomUUID();
+    const part = await refund(id, { amountCents: 20_000, reason: 'Goodwill' }, key);
+    expect(part.status).toBe(201);
+    expect(part.json).toEqual({ orderId: id, refundedCents: 20_000, refundedTotalCents: 20_000 });
+    // The same request again (a double click, a retry): refunded once.
+    expect((await refund(id, { amountCents: 20_000, reason: 'Goodwill' }, key)).status).toBe(200);
+
+    const tooMuch = await refund(id, { amountCents: 300_000, reason: 'Oops' });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.json.error).toBe('At most $2,020.00 is left to refund on this order');
+
+    const rest = await refund(id, { reason: 'Cancelled the package' });
+    expect(rest.json).toMatchObject({ refundedCents: 202_000, refundedTotalCents: 222_000 });
+    expect((await refund(id, { reason: 'again' })).json.error).toBe('This order has already been refunded in full');
+
+    const mails = await waitFor('two refund e-mails', async () => {
+      const found = (await system.mailTo(email)).filter((m) => m.includes('refunded'));
+      return found.length >= 2 && found;
+    });
+    expect(mails.some((m) => m.includes('We have refunded $200.00'))).toBe(true);
+    expect(await waitFor('the audit entries', async () => {
+      const actions = await auditActions(id);
+      return actions.length >= 2 && actions;
+    })).toEqual(['order.refunded', 'order.refunded']);
+  });
+
+  it('when the refund has no reason, an odd amount or the order is unpaid, then it is refused saying why', async () => {
+    const id = await paidPackage(`x_${randomUUID().slice(0, 6)}@example.com`);
+    expect((await refund(id, { amountCents: 100 })).json.error).toBe('A reason is required');
+    expect((await refund(id, { amountCents: 10.5, reason: 'x' })).json.error).toBe('Amount must be a whole number of cents');
+    expect((await refund(id, { amountCents: 0, reason: 'x' })).json.error).toBe('Amount must be more than $0.00');
+    const unpaid = await system.browser().post('/api/create-payment-intent', { amount: 2220, callCount: 60, tier: 'premium' }, XHR);
+    const answer = await refund(String(unpaid.json.orderId), { reason: 'x' });
+    expect(answer.status).toBe(409);
+    expect(answer.json.error).toBe('Only a paid order can be refunded');
+  });
+});
