@@ -113,6 +113,28 @@ describe('moving transfer orders', () => {
     expect(rows[0]!.status).toBe('paid');
   });
 
+  it('when a buyer pays a transfer order after it was cancelled, then the payment is refunded at once and it counts as no revenue', async () => {
+    const before = (await admin.get('/api/admin/stats')).json.revenueThisMonthCents as number;
+    const agent = await system.createAgent();
+    const browser = system.browser();
+    await browser.login(agent.username, agent.password);
+    const order = await browser.post(
+      '/api/call-transfer-order',
+      { totalTransfers: 10, callsPerDay: 5, transferHours: '9am-5pm CST', transferPhone: '(405) 555-0199', workingStates: ['TX'], leadType: 'Live Transfers', price: 350 },
+      XHR,
+    );
+    const id = String(order.json.orderId);
+    expect((await move(id, { status: 'cancelled' })).status).toBe(200);
+    expect((await browser.post('/api/payments/sandbox/confirm', testCard(String(order.json.clientSecret)), XHR)).status).toBe(200);
+
+    const { rows } = await system.ordersPool.query<{ refunded_cents: number; initiated_by: string }>(
+      'SELECT o.refunded_cents, r.initiated_by FROM package_orders o JOIN refunds r ON r.order_id = o.id WHERE o.id = $1',
+      [id],
+    );
+    expect(rows).toEqual([{ refunded_cents: 35_000, initiated_by: 'system' }]);
+    expect((await admin.get('/api/admin/stats')).json.revenueThisMonthCents).toBe(before);
+  });
+
   it('when an unpaid order is 24 hours old, then the sweeper cancels it; a younger one stays', async () => {
     const agent = await system.createAgent();
     const old = await transferOrder(agent, false);

@@ -21,6 +21,7 @@ import { orderFacts } from './package-orders';
 import { intentIdOfClientSecret } from './payment-provider';
 import { sandboxCardOutcome } from './sandbox-cards';
 import { recordTransferOrderPaid } from './transfer-orders';
+import { refundPaymentOfCancelledTransfer } from './transfer-status';
 
 /**
  * The outcome of a payment, whoever reports it: the sandbox's card form or Stripe's webhook.
@@ -212,7 +213,8 @@ export async function confirmSandboxPayment(
   const outcome = sandboxCardOutcome(card.cardNumber);
   const report = { intentId: intent.id, provider: 'sandbox' as const, correlationId, ...(card.billing ? { billing: card.billing } : {}) };
   if (outcome.succeeded) {
-    await recordPaymentSucceeded(ctx, report);
+    const paid = await recordPaymentSucceeded(ctx, report);
+    if (paid.outcome === 'recorded' && paid.order.kind === 'transfer') await refundPaymentOfCancelledTransfer(ctx, paid.order.id, correlationId);
     return answer;
   }
   const failed = await recordPaymentFailed(ctx, { ...report, message: outcome.message, code: outcome.declineCode ?? outcome.code });
@@ -247,7 +249,7 @@ export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event,
     case 'payment_intent.succeeded': {
       const intent = event.data.object;
       const email = emailSchema.safeParse(intent.receipt_email);
-      return recordPaymentSucceeded(ctx, {
+      const paid = await recordPaymentSucceeded(ctx, {
         intentId: intent.id,
         provider: 'stripe',
         eventId: event.id,
@@ -256,6 +258,8 @@ export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event,
         charge: { amountReceivedCents: intent.amount_received, currency: intent.currency, orderId: intent.metadata?.orderId },
         ...(email.success ? { billing: { email: email.data } } : {}),
       });
+      if (paid.outcome === 'recorded' && paid.order.kind === 'transfer') await refundPaymentOfCancelledTransfer(ctx, paid.order.id, correlationId);
+      return paid;
     }
     case 'payment_intent.payment_failed': {
       const intent = event.data.object;

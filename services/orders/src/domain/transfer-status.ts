@@ -103,3 +103,25 @@ export async function cancelStaleTransferOrders(ctx: OrdersContext, now: Date = 
   if (cancelled.length) ctx.log.info({ cancelled }, 'unpaid transfer orders cancelled after 24 hours');
   return cancelled;
 }
+
+/**
+ * A payment that arrives for a transfer order already cancelled (left unpaid for 24 hours, or
+ * cancelled by the team while the buyer was paying) is given back at once: nothing will be
+ * delivered for it. Called right after the payment is recorded; idempotent per order.
+ */
+export async function refundPaymentOfCancelledTransfer(ctx: OrdersContext, orderId: string, correlationId: string): Promise<void> {
+  const transfer = await findTransferOrder(ctx.pool, orderId);
+  if (transfer?.status !== 'cancelled') return;
+  try {
+    await refundOrder(ctx, {
+      orderId,
+      reason: 'Paid after the transfer order was cancelled',
+      initiatedBy: 'system',
+      idempotencyKey: `late-payment:${orderId}`,
+      correlationId,
+    });
+  } catch (err) {
+    // The money stays taken until someone refunds it from All Orders: say so loudly.
+    ctx.log.error({ err, orderId, alert: 'refund-of-cancelled-transfer-failed' }, 'a payment of a cancelled transfer order could not be refunded; refund it by hand');
+  }
+}
