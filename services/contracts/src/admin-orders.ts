@@ -28,3 +28,69 @@ export interface RefundAnswer {
   refundedCents: number;
   refundedTotalCents: number;
 }
+
+/** All Orders (issue 12): every order of every product. */
+export const ORDER_PRODUCTS = ['package', 'second-brand', 'aged-leads', 'transfer'] as const;
+export type OrderProduct = (typeof ORDER_PRODUCTS)[number];
+export const ALL_ORDER_STATUSES = ['pending', 'paid', 'failed', 'refunded', 'partially-refunded', 'cancelled', 'completed'] as const;
+export type AllOrderStatus = (typeof ALL_ORDER_STATUSES)[number];
+
+const isoDate = (field: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date like 2026-11-24`)
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), `${field} must be a real date`);
+
+export const allOrdersQuery = z
+  .object({
+    product: z.enum(ORDER_PRODUCTS, { error: `product must be one of ${ORDER_PRODUCTS.join(', ')}` }).optional(),
+    status: z.enum(ALL_ORDER_STATUSES, { error: `status must be one of ${ALL_ORDER_STATUSES.join(', ')}` }).optional(),
+    from: isoDate('from').optional(),
+    to: isoDate('to').optional(),
+    page: z.coerce
+      .number({ message: 'page must be a whole number from 1' })
+      .int('page must be a whole number from 1')
+      .min(1, 'page must be a whole number from 1')
+      .max(100_000, 'page must be a whole number from 1')
+      .default(1),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] });
+export type AllOrdersQuery = z.infer<typeof allOrdersQuery>;
+
+export interface AdminOrderRow {
+  id: string;
+  product: OrderProduct;
+  buyerName: string | null;
+  buyerEmail: string | null;
+  description: string;
+  amountCents: number;
+  refundedCents: number;
+  status: AllOrderStatus;
+  createdAt: string;
+  paidAt: string | null;
+}
+
+export interface AllOrdersAnswer {
+  orders: AdminOrderRow[];
+  total: number;
+  /** Over the whole filter, not the page: revenue = paidCents − refundedCents. */
+  totals: { count: number; paidCents: number; refundedCents: number };
+}
+
+export const revenueQuery = z.object({
+  days: z.enum(['30', '90'], { error: 'days must be 30 or 90' }).default('30'),
+});
+
+export interface RevenueDay {
+  date: string;
+  packageCents: number;
+  secondBrandCents: number;
+  agedLeadsCents: number;
+  transferCents: number;
+}
+
+export interface RevenueAnswer {
+  from: string;
+  to: string;
+  days: RevenueDay[];
+}

@@ -11,7 +11,7 @@ import {
 } from './accounts';
 import { auditLogQuery, userListQuery } from './admin-accounts';
 import { customerSearchQuery } from './customer-search';
-import { adminRefundBody, transferStatusChangeBody } from './admin-orders';
+import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
 import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
@@ -149,6 +149,8 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'POST', path: '/api/call-transfer-order', owner: 'orders', access: 'customer', summary: 'Order live call transfers', body: callTransferOrderBody },
   { method: 'GET', path: '/api/transfer-orders', owner: 'orders', access: 'admin', summary: 'Every transfer order' },
   { method: 'PATCH', path: '/api/transfer-orders/{id}/status', owner: 'orders', access: 'admin', summary: 'Move a transfer order: pending → cancelled, paid → completed, paid → cancelled (refunded; reason required)', body: transferStatusChangeBody },
+  { method: 'GET', path: '/api/admin/orders', owner: 'orders', access: 'admin', summary: 'All Orders: every order of every product, filtered and paged, with totals over the filter', query: allOrdersQuery },
+  { method: 'GET', path: '/api/admin/revenue', owner: 'orders', access: 'admin', summary: 'Revenue per day by product over the last 30 or 90 days, net of refunds', query: revenueQuery },
   { method: 'POST', path: '/api/admin/orders/{id}/refund', owner: 'orders', access: 'admin', summary: 'Refund a paid order, whole or in part, with a reason', body: adminRefundBody },
 ];
 

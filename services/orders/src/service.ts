@@ -88,7 +88,7 @@ export async function startOrders(
         a.use(internalLeadOrderRoutes(ctx));
         a.use(internalAdminRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE, identitySecret: config.IDENTITY_SECRET }));
         a.use(internalSearchRoutes({ ...ctx, identitySecret: config.IDENTITY_SECRET }));
-        a.use(adminOrderRoutes(ctx));
+        a.use(adminOrderRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE }));
         a.use(transferOrderRoutes({ ...ctx, users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }));
       },
     });

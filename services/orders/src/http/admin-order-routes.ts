@@ -2,7 +2,8 @@ import { Router, type Request } from 'express';
 import { parseInput } from '@warmline/platform/http/validation';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
 import { AppError } from '@warmline/platform/errors';
-import { adminRefundBody, transferStatusChangeBody, type RefundAnswer } from '@warmline/contracts';
+import { ADMIN_PAGE_SIZE, adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody, type AllOrdersAnswer, type RefundAnswer, type RevenueAnswer } from '@warmline/contracts';
+import { listAllOrders, revenuePerDay } from '../db/all-orders';
 import type { OrdersContext } from '../domain/context';
 import { refundOrder } from '../domain/refunds';
 import { changeTransferOrderStatus } from '../domain/transfer-status';
@@ -23,11 +24,26 @@ function actorOf(req: Request): { id: string; username: string } {
 }
 
 /**
- * The back office's order moves (issue 12): `PATCH /api/transfer-orders/{id}/status` and
- * `POST /api/admin/orders/{id}/refund`. Admins only, through the gateway.
+ * The back office's orders (issue 12): All Orders and revenue per day, `PATCH
+ * /api/transfer-orders/{id}/status` and `POST /api/admin/orders/{id}/refund`. Admins only, through the gateway.
  */
-export function adminOrderRoutes(ctx: OrdersContext): Router {
+export function adminOrderRoutes(ctx: OrdersContext & { timeZone: string }): Router {
   const router = Router();
+
+  router.get('/api/admin/orders', requireAdminIdentity, async (req, res) => {
+    const { page, ...filter } = parseInput(allOrdersQuery, req.query);
+    const answer: AllOrdersAnswer = await listAllOrders(ctx.pool, { ...filter, timeZone: ctx.timeZone, limit: ADMIN_PAGE_SIZE, offset: (page - 1) * ADMIN_PAGE_SIZE });
+    res.setHeader('cache-control', 'no-store');
+    res.json(answer);
+  });
+
+  router.get('/api/admin/revenue', requireAdminIdentity, async (req, res) => {
+    const days = Number(parseInput(revenueQuery, req.query).days);
+    const series = await revenuePerDay(ctx.pool, days, ctx.timeZone);
+    const answer: RevenueAnswer = { from: series[0]?.date ?? '', to: series.at(-1)?.date ?? '', days: series };
+    res.setHeader('cache-control', 'no-store');
+    res.json(answer);
+  });
 
   router.patch('/api/transfer-orders/:id/status', requireAdminIdentity, async (req, res) => {
     const orderId = orderIdOf(req, 'Transfer order not found');
