@@ -42,6 +42,7 @@ const TransferCheckoutPage = lazyPage(() => import('./features/transfers/transfe
 const AdminPage = lazyPage(() => import('./features/admin/admin-page'), 'AdminPage');
 const AdminOrdersPage = lazyPage(() => import('./features/admin/admin-orders-page'), 'AdminOrdersPage');
 const AuditLogPage = lazyPage(() => import('./features/admin/audit-log-page'), 'AuditLogPage');
+const AllOrdersPage = lazyPage(() => import('./features/admin/all-orders-page'), 'AllOrdersPage');
 const AccountSecurityPage = lazyPage(() => import('./features/account/account-security-page'), 'AccountSecurityPage');
 const PartnerApplicationPage = lazyPage(() => import('./features/partners/partner-application-page'), 'PartnerApplicationPage');
 const BrightcallDocsPage = lazyPage(() => import('./features/brightcall-docs/brightcall-docs-page'), 'BrightcallDocsPage');
@@ -116,6 +117,10 @@ export function AppRoutes() {
       <Route
         path="/admin-orders"
         element={<RequireAdmin>{(user) => <Page><AdminOrdersPage user={user} /></Page>}</RequireAdmin>}
+      />
+      <Route
+        path="/admin-all-orders"
+        element={<RequireAdmin>{(user) => <Page><AllOrdersPage user={user} /></Page>}</RequireAdmin>}
       />
       <Route
         path="/admin-audit-log"

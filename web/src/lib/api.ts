@@ -45,15 +45,18 @@ export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
+  /** More headers, e.g. an Idempotency-Key. */
+  headers?: Record<string, string>;
 }
 
 export function apiRequest<T>(url: string, options: RequestOptions & { on401: 'returnNull' }): Promise<T | null>;
 export function apiRequest<T>(url: string, options?: RequestOptions & { on401?: 'throw' }): Promise<T>;
 export async function apiRequest<T>(
   url: string,
-  { method = 'GET', body, signal, on401 = 'throw' }: RequestOptions & { on401?: 'throw' | 'returnNull' } = {},
+  { method = 'GET', body, signal, headers: extraHeaders, on401 = 'throw' }: RequestOptions & { on401?: 'throw' | 'returnNull' } = {},
 ): Promise<T | null> {
   const headers: Record<string, string> = {
+    ...extraHeaders,
     Accept: 'application/json',
     'X-Requested-With': 'XMLHttpRequest',
   };

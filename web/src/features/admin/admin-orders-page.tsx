@@ -1,12 +1,16 @@
+import { useState } from 'react';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import type { TransferOrderRecord, TransferOrderStatus } from '@warmline/contracts/transfers';
 import { AppShell } from '../../components/app-shell';
 import { Button, ButtonLink } from '../../components/button';
 import { Spinner } from '../../components/spinner';
+import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { useTransferOrders } from '../transfers/api';
 import { formatDecimalUsd as money, statesLabel, usDate } from '../transfers/order-format';
+import { useMoveTransferOrder } from './api';
+import { CancelTransferDialog } from './order-dialogs';
 import './admin-orders.css';
 
 const STATUS_LABELS: Record<TransferOrderStatus, string> = {
@@ -28,9 +32,14 @@ export function AdminOrdersPage({ user }: { user: PublicUser }) {
       <div className="admin-orders">
         <div className="admin-orders__header">
           <h1 className="admin-orders__title">Transfer Orders</h1>
-          <ButtonLink to="/admin" variant="secondary" className="btn--small">
-            ← Admin Panel
-          </ButtonLink>
+          <div className="admin__links">
+            <ButtonLink to="/admin-all-orders" variant="secondary" className="btn--small">
+              All Orders
+            </ButtonLink>
+            <ButtonLink to="/admin" variant="secondary" className="btn--small">
+              ← Admin Panel
+            </ButtonLink>
+          </div>
         </div>
         {orders.isPending ? (
           <Spinner label="Loading transfer orders…" showLabel />
@@ -90,6 +99,7 @@ function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
           <th scope="col">Total</th>
           <th scope="col">Status</th>
           <th scope="col">Date</th>
+          <th scope="col">Actions</th>
         </tr>
       </thead>
       <tbody>
@@ -128,9 +138,38 @@ function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
               <span className={`order-status order-status--${order.status}`}>{STATUS_LABELS[order.status]}</span>
             </td>
             <td data-label="Date">{usDate(order.createdAt)}</td>
+            <td data-label="Actions">
+              <TransferOrderActions order={order} />
+            </td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The moves an order allows (issue 12): a paid one can be completed or cancelled (refunded), a pending one cancelled. */
+function TransferOrderActions({ order }: { order: TransferOrderRecord }) {
+  const [cancelling, setCancelling] = useState(false);
+  const move = useMoveTransferOrder({
+    onSuccess: () => toast({ title: 'Order completed', description: 'The agent has been told.', variant: 'success' }),
+    onError: (e) => toast({ title: 'Failed to update order', description: errorMessage(e, 'Please try again.'), variant: 'destructive' }),
+  });
+  if (order.status !== 'paid' && order.status !== 'pending') return <span className="orders-table__sub">—</span>;
+  const who = `${order.firstName} ${order.lastName}`.trim();
+  return (
+    <div className="orders-table__actions">
+      {order.status === 'paid' ? (
+        <Button className="btn--small" busy={move.isPending} onClick={() => move.mutate({ orderId: order.id, change: { status: 'completed' } })} aria-label={`Mark completed: order of ${who}`}>
+          Mark Completed
+        </Button>
+      ) : null}
+      <Button variant="secondary" className="btn--small" onClick={() => setCancelling(true)} aria-label={`Cancel order of ${who}`}>
+        Cancel
+      </Button>
+      {cancelling ? (
+        <CancelTransferDialog orderId={order.id} paid={order.status === 'paid'} totalLabel={money(order.totalPrice)} onClose={() => setCancelling(false)} />
+      ) : null}
+    </div>
   );
 }

@@ -54,6 +54,9 @@ export function AdminPage({ user }: { user: PublicUser }) {
             <ButtonLink to="/admin-orders" variant="secondary" className="btn--small">
               Transfer Orders
             </ButtonLink>
+            <ButtonLink to="/admin-all-orders" variant="secondary" className="btn--small">
+              All Orders
+            </ButtonLink>
             <ButtonLink to="/admin-audit-log" variant="secondary" className="btn--small">
               Audit Log
             </ButtonLink>
@@ -135,7 +138,7 @@ function AdminCards({ onOpenUsers }: { onOpenUsers: () => void }) {
         </button>
       </li>
       <li>
-        <Link className="admin-card" to="/admin-orders">
+        <Link className="admin-card" to="/admin-all-orders">
           <span className="admin-card__label">Revenue</span>
           <span className="admin-card__value">{value(stats.data?.revenueThisMonthCents, formatCents)}</span>
           <span className="admin-card__hint">this month, all products</span>

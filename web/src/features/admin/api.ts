@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient, type UseMutati
 import type { PublicUser } from '@warmline/contracts/accounts';
 import type { AdminStats, AuditLogPage } from '@warmline/contracts/admin-accounts';
 import type { CustomerSearchResult } from '@warmline/contracts/customer-search';
+import type { AdminRefund, AllOrdersAnswer, RefundAnswer, RevenueAnswer, TransferStatusChange } from '@warmline/contracts/admin-orders';
 import { ApiError, apiRequest } from '../../lib/api';
 
 /** Hooks of the back office (issue 12). Query keys come only from this factory. */
@@ -97,4 +98,72 @@ export function useChangeUserPassword(options: MutationOptions<unknown, { userId
 
 export function useDeleteUser(options: MutationOptions<unknown, { userId: string }> = {}) {
   return useUserMutation(({ userId }) => apiRequest(`/api/users/${userId}`, { method: 'DELETE' }), options);
+}
+
+/* ------------------------------------------------------------------ orders ---------- */
+
+export interface AllOrdersFilter {
+  product: string;
+  status: string;
+  from: string;
+  to: string;
+  page: number;
+}
+
+export const orderKeys = {
+  all: ['admin-orders'] as const,
+  list: (filter: AllOrdersFilter) => [...orderKeys.all, 'list', filter] as const,
+  revenue: (days: 30 | 90) => [...orderKeys.all, 'revenue', days] as const,
+};
+
+export function useAllOrders(filter: AllOrdersFilter) {
+  return useQuery({
+    queryKey: orderKeys.list(filter),
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ page: String(filter.page) });
+      for (const key of ['product', 'status', 'from', 'to'] as const) if (filter[key]) params.set(key, filter[key]);
+      return apiRequest<AllOrdersAnswer>(`/api/admin/orders?${params}`, { signal });
+    },
+  });
+}
+
+export function useRevenue(days: 30 | 90) {
+  return useQuery({
+    queryKey: orderKeys.revenue(days),
+    queryFn: ({ signal }) => apiRequest<RevenueAnswer>(`/api/admin/revenue?days=${days}`, { signal }),
+  });
+}
+
+/** After an order changes: every order list, the transfer orders page and the cards are read again. */
+function useOrderMutation<TData, TVariables>(request: (v: TVariables) => Promise<TData>, options: MutationOptions<TData, TVariables>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...options,
+    mutationFn: request,
+    onSuccess: async (...args) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+        queryClient.invalidateQueries({ queryKey: ['transfer-orders'] }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.stats() }),
+      ]);
+      await options.onSuccess?.(...args);
+    },
+  });
+}
+
+export function useMoveTransferOrder(options: MutationOptions<unknown, { orderId: string; change: TransferStatusChange }> = {}) {
+  return useOrderMutation(
+    ({ orderId, change }) => apiRequest(`/api/transfer-orders/${orderId}/status`, { method: 'PATCH', body: change }),
+    options,
+  );
+}
+
+/** One refund per dialog: the key is made when the dialog opens, so a double click refunds once. */
+export function useRefundOrder(options: MutationOptions<RefundAnswer, { orderId: string; refund: AdminRefund; idempotencyKey: string }> = {}) {
+  return useOrderMutation(
+    ({ orderId, refund, idempotencyKey }) =>
+      apiRequest<RefundAnswer>(`/api/admin/orders/${orderId}/refund`, { method: 'POST', body: refund, headers: { 'Idempotency-Key': idempotencyKey } }),
+    options,
+  );
 }

@@ -1,0 +1,247 @@
+import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { PublicUser } from '@warmline/contracts/accounts';
+import { ADMIN_PAGE_SIZE } from '@warmline/contracts/admin-accounts';
+import { ALL_ORDER_STATUSES, ORDER_PRODUCTS, type AdminOrderRow, type RevenueDay } from '@warmline/contracts/admin-orders';
+import { AppShell } from '../../components/app-shell';
+import { Button, ButtonLink } from '../../components/button';
+import { Spinner } from '../../components/spinner';
+import { errorMessage } from '../../lib/api';
+import { usePageTitle } from '../../lib/page-title';
+import { usDate } from '../transfers/order-format';
+import { useAllOrders, useRevenue, type AllOrdersFilter } from './api';
+import { RefundDialog } from './order-dialogs';
+import './admin.css';
+import './admin-orders.css';
+
+const RevenueChart = lazy(() => import('./revenue-chart'));
+
+const PRODUCT_LABELS: Record<(typeof ORDER_PRODUCTS)[number], string> = {
+  package: 'Package',
+  'second-brand': 'Second brand',
+  'aged-leads': 'Aged leads',
+  transfer: 'Transfer order',
+};
+const STATUS_LABELS: Record<(typeof ALL_ORDER_STATUSES)[number], string> = {
+  pending: 'Pending',
+  paid: 'Paid',
+  failed: 'Failed',
+  refunded: 'Refunded',
+  'partially-refunded': 'Partly refunded',
+  cancelled: 'Cancelled',
+  completed: 'Completed',
+};
+
+const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+
+/** /admin-all-orders (issue 12): every order of every product, its totals, refunds, revenue per day. */
+export function AllOrdersPage({ user }: { user: PublicUser }) {
+  usePageTitle('All Orders');
+  const [params, setParams] = useSearchParams();
+  const filter: AllOrdersFilter = {
+    product: params.get('product') ?? '',
+    status: params.get('status') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    page: Math.max(1, Number(params.get('page')) || 1),
+  };
+  const setFilter = (change: Partial<AllOrdersFilter>) => {
+    const next = { ...filter, page: 1, ...change };
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(next)) if (value && !(key === 'page' && value === 1)) query.set(key, String(value));
+    setParams(query);
+  };
+  const orders = useAllOrders(filter);
+  const [refunding, setRefunding] = useState<AdminOrderRow | null>(null);
+  const pages = Math.max(1, Math.ceil((orders.data?.total ?? 0) / ADMIN_PAGE_SIZE));
+
+  return (
+    <AppShell user={user} area="Admin">
+      <div className="admin">
+        <div className="admin__header">
+          <h1 className="admin__title">All Orders</h1>
+          <nav className="admin__links" aria-label="Back office">
+            <ButtonLink to="/admin-orders" variant="secondary" className="btn--small">
+              Transfer Orders
+            </ButtonLink>
+            <ButtonLink to="/admin" variant="secondary" className="btn--small">
+              ← Admin Panel
+            </ButtonLink>
+          </nav>
+        </div>
+
+        <RevenueSection />
+
+        <form className="card order-filters" aria-label="Filter orders" onSubmit={(e) => e.preventDefault()}>
+          <label className="field">
+            <span className="field__label">Product</span>
+            <select className="field__input" value={filter.product} onChange={(e) => setFilter({ product: e.target.value })}>
+              <option value="">All products</option>
+              {ORDER_PRODUCTS.map((p) => (
+                <option key={p} value={p}>
+                  {PRODUCT_LABELS[p]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field__label">Status</span>
+            <select className="field__input" value={filter.status} onChange={(e) => setFilter({ status: e.target.value })}>
+              <option value="">Any status</option>
+              {ALL_ORDER_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field__label">From</span>
+            <input className="field__input" type="date" value={filter.from} onChange={(e) => setFilter({ from: e.target.value })} />
+          </label>
+          <label className="field">
+            <span className="field__label">To</span>
+            <input className="field__input" type="date" value={filter.to} onChange={(e) => setFilter({ to: e.target.value })} />
+          </label>
+        </form>
+
+        {orders.isPending ? (
+          <Spinner label="Loading orders…" showLabel />
+        ) : orders.isError ? (
+          <div className="card" role="alert">
+            <p>Failed to fetch orders: {errorMessage(orders.error, 'the server did not answer')}.</p>
+            <Button variant="secondary" onClick={() => void orders.refetch()}>
+              Retry
+            </Button>
+          </div>
+        ) : (
+          <>
+            <ul className="order-stats" aria-label="Totals of these orders">
+              <Stat label="Orders" value={orders.data.totals.count.toLocaleString('en-US')} />
+              <Stat label="Paid" value={usd(orders.data.totals.paidCents)} />
+              <Stat label="Refunded" value={usd(orders.data.totals.refundedCents)} />
+              <Stat label="Net Revenue" value={usd(orders.data.totals.paidCents - orders.data.totals.refundedCents)} testId="net-revenue" />
+            </ul>
+            <section className="card admin-orders__table-card" aria-labelledby="all-orders-title">
+              <h2 id="all-orders-title" className="admin-orders__subtitle">
+                Orders
+              </h2>
+              {orders.data.orders.length === 0 ? (
+                <p className="admin-orders__empty">No orders match.</p>
+              ) : (
+                <div className="orders-table-wrap">
+                  <table className="orders-table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Product</th>
+                        <th scope="col">Buyer</th>
+                        <th scope="col">Amount</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Date</th>
+                        <th scope="col">Actions</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {orders.data.orders.map((o) => (
+                        <tr key={o.id} data-order-id={o.id}>
+                          <td data-label="Product">
+                            <span>{PRODUCT_LABELS[o.product]}</span>
+                            <span className="orders-table__sub">{o.description}</span>
+                          </td>
+                          <td data-label="Buyer">
+                            <span className="orders-table__name">{o.buyerName || '—'}</span>
+                            <span className="orders-table__sub">{o.buyerEmail || '—'}</span>
+                          </td>
+                          <td data-label="Amount" className="orders-table__total">
+                            {usd(o.amountCents)}
+                            {o.refundedCents ? <span className="orders-table__sub">−{usd(o.refundedCents)} refunded</span> : null}
+                          </td>
+                          <td data-label="Status">
+                            <span className={`order-status order-status--${o.status}`}>{STATUS_LABELS[o.status]}</span>
+                          </td>
+                          <td data-label="Date">{usDate(o.createdAt)}</td>
+                          <td data-label="Actions">
+                            {o.paidAt && o.refundedCents < o.amountCents && o.status !== 'cancelled' ? (
+                              <Button variant="secondary" className="btn--small" onClick={() => setRefunding(o)} aria-label={`Refund ${o.description} of ${o.buyerName ?? o.buyerEmail ?? 'buyer'}`}>
+                                Refund
+                              </Button>
+                            ) : (
+                              <span className="orders-table__sub">—</span>
+                            )}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {pages > 1 ? (
+                <nav className="admin-pager" aria-label="Order pages">
+                  <Button variant="secondary" className="btn--small" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
+                    Previous
+                  </Button>
+                  <span>
+                    Page {filter.page} of {pages}
+                  </span>
+                  <Button variant="secondary" className="btn--small" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
+                    Next
+                  </Button>
+                </nav>
+              ) : null}
+            </section>
+          </>
+        )}
+        {refunding ? <RefundDialog orderId={refunding.id} leftCents={refunding.amountCents - refunding.refundedCents} onClose={() => setRefunding(null)} /> : null}
+      </div>
+    </AppShell>
+  );
+}
+
+function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <li className="order-stat">
+      <span className="order-stat__label">{label}</span>
+      <span className="order-stat__value" data-testid={testId}>
+        {value}
+      </span>
+    </li>
+  );
+}
+
+function RevenueSection() {
+  const [days, setDays] = useState<30 | 90>(30);
+  const revenue = useRevenue(days);
+  const total = (list: RevenueDay[]) => list.reduce((sum, d) => sum + d.packageCents + d.secondBrandCents + d.agedLeadsCents + d.transferCents, 0);
+  return (
+    <section className="card revenue" aria-labelledby="revenue-title">
+      <div className="revenue__header">
+        <h2 id="revenue-title" className="admin-orders__subtitle">
+          Revenue per day
+        </h2>
+        <div role="group" aria-label="Period" className="revenue__period">
+          {([30, 90] as const).map((d) => (
+            <Button key={d} variant={d === days ? 'primary' : 'secondary'} className="btn--small" aria-pressed={d === days} onClick={() => setDays(d)}>
+              Last {d} days
+            </Button>
+          ))}
+        </div>
+      </div>
+      {revenue.isPending ? (
+        <Spinner label="Loading revenue…" showLabel />
+      ) : revenue.isError ? (
+        <p role="alert">Failed to fetch revenue: {errorMessage(revenue.error, 'the server did not answer')}.</p>
+      ) : (
+        <>
+          <p className="revenue__total">
+            {usd(total(revenue.data.days))} net over the last {days} days ({revenue.data.from} to {revenue.data.to})
+          </p>
+          <div className="revenue__chart" data-testid="revenue-chart">
+            <Suspense fallback={<Spinner label="Drawing the chart…" showLabel />}>
+              <RevenueChart days={revenue.data.days} />
+            </Suspense>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
