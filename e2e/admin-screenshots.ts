@@ -1,6 +1,6 @@
 /**
  * Screenshots of the back office — /admin with a search, the User Management tab and its Set
- * Price dialog, and /admin-audit-log — at 390 px and 1280 px wide, for looking at them as an
+ * Price dialog, /admin-all-orders and /admin-audit-log — at 390 px and 1280 px wide, for looking at them as an
  * admin would. Not a test; run it with
  *   npx tsx e2e/admin-screenshots.ts
  * and open test-results/screens/admin-*.png.
@@ -38,6 +38,11 @@ try {
     await page.getByRole('dialog').waitFor();
     await shot('set-price');
     await page.keyboard.press('Escape');
+
+    await page.goto('/admin-all-orders');
+    await page.getByRole('heading', { name: 'All Orders', level: 1 }).waitFor();
+    await page.getByText(/net over the last 30 days/).waitFor();
+    await shot('all-orders');
 
     await page.goto('/admin-audit-log');
     await page.getByRole('heading', { name: 'Audit Log', level: 1 }).waitFor();

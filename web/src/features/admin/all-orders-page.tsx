@@ -235,11 +235,15 @@ function RevenueSection() {
           <p className="revenue__total">
             {usd(total(revenue.data.days))} net over the last {days} days ({revenue.data.from} to {revenue.data.to})
           </p>
-          <div className="revenue__chart" data-testid="revenue-chart">
-            <Suspense fallback={<Spinner label="Drawing the chart…" showLabel />}>
-              <RevenueChart days={revenue.data.days} />
-            </Suspense>
-          </div>
+          {total(revenue.data.days) === 0 && revenue.data.days.every((d) => !d.packageCents && !d.secondBrandCents && !d.agedLeadsCents && !d.transferCents) ? (
+            <p className="admin-empty">No payments or refunds in these days yet.</p>
+          ) : (
+            <div className="revenue__chart" data-testid="revenue-chart">
+              <Suspense fallback={<Spinner label="Drawing the chart…" showLabel />}>
+                <RevenueChart days={revenue.data.days} />
+              </Suspense>
+            </div>
+          )}
         </>
       )}
     </section>

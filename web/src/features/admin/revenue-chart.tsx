@@ -23,7 +23,8 @@ export default function RevenueChart({ days }: { days: RevenueDay[] }) {
         <XAxis dataKey="date" tickFormatter={shortDate} minTickGap={16} />
         <YAxis tickFormatter={(v: number) => usd(v)} width={72} />
         <Tooltip formatter={(v) => usd(Number(v))} labelFormatter={(label) => String(label)} />
-        <Legend />
+        {/* Legend text in the body colour: the amber of a series would be too faint to read as text. */}
+        <Legend formatter={(value: string) => <span style={{ color: '#17202a' }}>{value}</span>} />
         {SERIES.map((s) => (
           <Bar key={s.key} dataKey={s.key} name={s.name} stackId="revenue" fill={s.color} isAnimationActive={false} />
         ))}
