@@ -38,6 +38,7 @@ export type AllOrderStatus = (typeof ALL_ORDER_STATUSES)[number];
 const isoDate = (field: string) =>
   z
     .string()
+    .max(10, `${field} must be a date like 2026-11-24`)
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date like 2026-11-24`)
     .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), `${field} must be a real date`);
 
