@@ -10,6 +10,10 @@ import { lazyPage } from './lib/lazy-page';
 /*
  * The route table of spec §2. Every screen is loaded lazily, so the landing page's chunk
  * carries neither the dashboard nor the admin code.
+ *
+ * A new page's path goes here AND in services/contracts/src/spa-routes.ts (SPA_ROUTES): the
+ * gateway refuses campaign slugs named like a page, and web/test/spa-routes.test.tsx fails when
+ * a path here is missing there.
  */
 const LandingPage = lazyPage(() => import('./features/landing/landing-page'), 'LandingPage');
 const pricing = () => import('./features/pricing/pricing-pages');

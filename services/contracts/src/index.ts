@@ -12,3 +12,5 @@ export * from './business-time';
 export * from './admin-accounts';
 export * from './customer-search';
 export * from './admin-orders';
+export * from './my-orders';
+export * from './spa-routes';

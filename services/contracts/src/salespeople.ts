@@ -2,6 +2,7 @@
  * Salespeople and their referral surveys at /{slug} (spec §2). Kept apart from the survey
  * schemas so the SPA's route table can check a slug without loading zod.
  */
+import { RESERVED_SLUGS } from './spa-routes';
 
 /** `GET /api/salespeople/{slug}`: a salesperson whose referral survey is open. */
 export interface PublicSalesperson {
@@ -13,15 +14,11 @@ export interface PublicSalesperson {
 export const SALESPERSON_SLUG_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
 /**
- * First path segments the SPA or the API already uses: a salesperson named like one of these
- * could never be reached at /{slug} or would shadow /api/{slug}-survey's fixed neighbours.
+ * First path segments the SPA or the API already uses (derived from the SPA's route table,
+ * spa-routes.ts): a salesperson named like one of these could never be reached at /{slug}.
  */
-export const RESERVED_SALESPERSON_SLUGS: readonly string[] = [
-  'survey', 'ringcloud', 'ringcloud-checkout', 'survey-success', 'thank-you', 'pricing', 'checkout',
-  'login', 'logout', 'forgot-password', 'reset-password', 'dashboard', 'admin', 'admin-orders',
-  'transfer-checkout', 'affnetwork', 'brightcalldocs', 'get-started', 'onboarding-success', 'user', 'api',
-];
+export const RESERVED_SALESPERSON_SLUGS: readonly string[] = [...RESERVED_SLUGS];
 
 export function isValidSalespersonSlug(slug: string): boolean {
-  return SALESPERSON_SLUG_PATTERN.test(slug) && slug.length <= 60 && !RESERVED_SALESPERSON_SLUGS.includes(slug);
+  return SALESPERSON_SLUG_PATTERN.test(slug) && slug.length <= 60 && !RESERVED_SLUGS.has(slug);
 }

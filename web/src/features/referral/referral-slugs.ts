@@ -1,13 +1,15 @@
 import { SALESPERSON_SLUG_PATTERN } from '@warmline/contracts/salespeople';
+import { isReservedSlug } from '@warmline/contracts/spa-routes';
 import { useSalesperson } from './api';
 
 /**
  * Whether /{name} is a referral survey (spec §2): the gateway knows the salespeople
- * (GET /api/salespeople/{slug}). A name that cannot be a slug is a 404 without asking.
+ * (GET /api/salespeople/{slug}). A name that cannot be a slug, or is reserved (spa-routes.ts),
+ * is a 404 without asking.
  */
 export function referralSlugOf(name: string | undefined): string | null {
   const slug = name?.toLowerCase();
-  return slug && SALESPERSON_SLUG_PATTERN.test(slug) ? slug : null;
+  return slug && SALESPERSON_SLUG_PATTERN.test(slug) && !isReservedSlug(slug) ? slug : null;
 }
 
 export type ReferralLookup =
