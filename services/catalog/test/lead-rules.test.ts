@@ -4,7 +4,7 @@ import { ageInDays, ageRangeOfAge, DAY_MS, listingWindow, priceLead } from '../s
 import { maskName, maskPhone, formatPhone } from '../src/domain/masking';
 import { matchesLeadFilter, parseLeadFilter, canMatch } from '../src/domain/lead-filter';
 import { combineDayCounts, locatePage, totalOf } from '../src/domain/market-pages';
-import { csvField, toCsv } from '../src/domain/csv';
+import { csvField, toCsv } from '@warmline/platform/csv';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 const daysAgo = (days: number, extraMs = 0) => new Date(NOW.getTime() - days * DAY_MS - extraMs);

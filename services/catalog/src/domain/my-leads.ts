@@ -2,7 +2,7 @@ import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type PurchasedLead } from '@
 import { countPurchasedLeads, purchasedLeads, type PurchasedRow } from '../db/my-leads';
 import { inReadSnapshot } from '../db/snapshot';
 import type { CatalogContext } from './context';
-import { toCsv } from './csv';
+import { toCsv } from '@warmline/platform/csv';
 import { canMatch, parseLeadFilter } from './lead-filter';
 import { formatPhone } from './masking';
 

@@ -1,4 +1,5 @@
 /**
+ * Shared by every service that exports a CSV (catalog's My Leads, the gateway's campaign responses).
  * CSV as spreadsheets and CRMs read it (RFC 4180): fields with a comma, quote or line break
  * are quoted, quotes doubled, lines end with CRLF. A field that a spreadsheet would run as a
  * formula (starting with =, +, -, @, tab or CR) gets a leading apostrophe: lead data comes
