@@ -1,3 +1,4 @@
+import { pageButtons as pagerButtons } from '../../lib/page-buttons';
 import { AGED_LEAD_PAGE_BUTTONS } from '@warmline/contracts/catalog';
 
 /**
@@ -46,10 +47,7 @@ export function selectionTotalCents(selection: Selection): number {
   return total;
 }
 
-/** The numbered page buttons: at most 5, around the current page, within 1..totalPages. */
+/** The numbered page buttons of the market: at most 5 (spec §9), around the current page. */
 export function pageButtons(current: number, totalPages: number, max = AGED_LEAD_PAGE_BUTTONS): number[] {
-  if (totalPages <= 0) return [];
-  const count = Math.min(max, totalPages);
-  const first = Math.max(1, Math.min(current - Math.floor(max / 2), totalPages - count + 1));
-  return Array.from({ length: count }, (_, i) => first + i);
+  return pagerButtons(current, totalPages, max);
 }

@@ -17,7 +17,7 @@ import {
   togglePage,
   type Selection,
 } from './lead-selection';
-import { Pager } from './pager';
+import { Pager } from '../../components/pager';
 import { PurchaseDialog } from './purchase-dialog';
 import './aged-leads.css';
 

@@ -6,7 +6,7 @@ import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/api';
 import { myLeadsCsvUrl, useMyLeads } from './api';
 import { FilterBox } from './filter-box';
-import { Pager } from './pager';
+import { Pager } from '../../components/pager';
 import './aged-leads.css';
 
 const usDate = (iso: string) => new Date(iso).toLocaleDateString('en-US');

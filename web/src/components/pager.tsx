@@ -1,6 +1,7 @@
-import { pageButtons } from './lead-selection';
+import { pageButtons } from '../lib/page-buttons';
+import './pager.css';
 
-/** Previous, up to 5 numbered pages around the current one, Next (spec §9). */
+/** Previous, up to 5 numbered pages around the current one (spec §9's aged-lead pager), Next. */
 export function Pager({
   page,
   totalPages,
