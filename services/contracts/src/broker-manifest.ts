@@ -52,8 +52,16 @@ export const consumerQueues = [
       'email.transfer_order_paid',
       'email.transfer_order_status',
       'email.refund_issued',
+      'email.leads_receipt',
+      'email.dispute_opened',
     ],
     purpose: 'Writes the body of every e-mail a service asks for and queues each as one email.send (the one place e-mails are written).',
+  },
+  {
+    queue: 'orders.lead-sales',
+    consumer: 'orders',
+    messages: ['lead_order.settle'],
+    purpose: 'Refunds the leads of a late-paid lead order that were sold to someone else meanwhile, and sends the receipt listing the leads bought.',
   },
   {
     queue: 'gateway.audit',
@@ -103,6 +111,9 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'payment.refunded': ['orders'],
   'email.transfer_order_status': ['orders'],
   'email.refund_issued': ['orders'],
+  'email.leads_receipt': ['orders'],
+  'email.dispute_opened': ['orders'],
+  'lead_order.settle': ['catalog'],
   'audit.record': ['catalog', 'orders'],
 };
 

@@ -163,6 +163,8 @@ export const emailWelcomeV1 = z.object({
   firstName: z.string(),
   username: z.string().min(1),
   loginUrl: z.url(),
+  /** The brand of the survey they signed up through (absent: WarmLine); the mail is in its name. */
+  brand: z.enum(['WarmLine', 'RingCloud']).optional(),
 });
 
 /**
@@ -299,6 +301,67 @@ export const emailRefundIssuedV1 = z.object({
 });
 
 /**
+ * One aged lead of a lead order as the buyer saw it in the market (masked name, state, age),
+ * never its contact details: enough for a receipt to say which lead it was.
+ */
+export const leadOrderLeadV1 = z.object({
+  leadId: z.uuid(),
+  /** The masked name shown in the market, e.g. 'John SmiXX'. */
+  name: z.string().max(200),
+  state: z.string().max(20),
+  /** Its age range when bought: '30-60', '60-90' or '90-180' (days). */
+  ageRange: z.string().max(20),
+  priceCents: z.number().int().nonnegative(),
+});
+export type LeadOrderLead = z.infer<typeof leadOrderLeadV1>;
+
+/**
+ * The catalog has settled a paid lead order (issue 12): which leads the buyer got and which had
+ * been sold to someone else before a late payment. Orders refunds those (`refundDueCents`,
+ * initiated by the system, once per order) and sends the buyer's receipt listing the leads.
+ */
+export const leadOrderSettleV1 = z.object({
+  orderId: z.uuid(),
+  buyerUserId: z.uuid(),
+  delivered: z.array(leadOrderLeadV1).max(500),
+  undelivered: z.array(leadOrderLeadV1).max(500),
+  refundDueCents: z.number().int().nonnegative(),
+  settledAt: z.iso.datetime({ offset: true }),
+});
+
+/**
+ * The buyer's receipt of an aged-lead order: the leads bought and, when some had been sold to
+ * someone else before the payment arrived, which ones and what was refunded for them.
+ */
+export const emailLeadsReceiptV1 = z.object({
+  to: z.email(),
+  name: z.string(),
+  orderId: z.uuid(),
+  paidCents: z.number().int().nonnegative(),
+  paidAt: z.iso.datetime({ offset: true }),
+  delivered: z.array(leadOrderLeadV1).max(500),
+  undelivered: z.array(leadOrderLeadV1).max(500),
+  /** What was refunded for the undelivered leads (0 when all were delivered). */
+  refundedCents: z.number().int().nonnegative(),
+});
+
+/** Tell the team a buyer disputed a payment with their bank (Stripe's charge.dispute.created). */
+export const emailDisputeOpenedV1 = z.object({
+  orderId: z.uuid(),
+  description: z.string(),
+  orderAmountCents: z.number().int().nonnegative(),
+  disputedCents: z.number().int().nonnegative(),
+  /** Stripe's reason, e.g. 'fraudulent', 'product_not_received'. */
+  reason: z.string().max(100),
+  disputeId: z.string().min(1).max(200),
+  buyerName: z.string().max(200).nullable(),
+  buyerEmail: z.email().nullable(),
+  /** When evidence must reach Stripe, when it says. */
+  evidenceDueBy: z.iso.datetime({ offset: true }).nullable(),
+  openedAt: z.iso.datetime({ offset: true }),
+});
+
+/**
  * Record one admin action in the audit log (issue 12). The gateway stores these (its own admin
  * actions it writes directly, in the same transaction); other services send this command from
  * their outbox in the transaction of the action, so the log is one list. Never editable.
@@ -332,6 +395,9 @@ export const commands = {
   'email.transfer_order_paid': { 1: emailTransferOrderPaidV1 },
   'email.transfer_order_status': { 1: emailTransferOrderStatusV1 },
   'email.refund_issued': { 1: emailRefundIssuedV1 },
+  'email.leads_receipt': { 1: emailLeadsReceiptV1 },
+  'email.dispute_opened': { 1: emailDisputeOpenedV1 },
+  'lead_order.settle': { 1: leadOrderSettleV1 },
   'audit.record': { 1: auditRecordV1 },
 } as const;
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
-import { openDatabaseAndBus } from '@warmline/platform/bus/index';
+import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { OrdersConfig } from './config';
 import type { OrdersContext } from './domain/context';
@@ -18,6 +18,7 @@ import { unavailableDependency } from '@warmline/platform/faults';
 import { transferOrderRoutes } from './http/transfer-order-routes';
 import { httpUsersClient } from './clients/users-client';
 
+import { LEAD_SALES_QUEUE, subscriptions } from './events/subscriptions';
 /** How often unpaid transfer orders are looked at (they are cancelled 24 hours after they were placed). */
 const TRANSFER_SWEEP_MS = 5 * 60 * 1000;
 
@@ -61,6 +62,17 @@ export async function startOrders(
     const ctx: OrdersContext = { pool, provider, log };
 
     // Unpaid transfer orders are cancelled after 24 hours (issue 12); checked every few minutes.
+    // Lead orders the catalog settled: refunds of leads sold elsewhere, receipts (issue 12).
+    // No waiting for the broker: the consumer attaches once it connects.
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      queue: LEAD_SALES_QUEUE,
+      subscriptions: subscriptions(ctx, { users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }),
+      log,
+    });
+    stops.push('consumer', () => consumer.stop());
+
     let sweeping: Promise<unknown> = Promise.resolve();
     const sweeper = setInterval(() => {
       sweeping = cancelStaleTransferOrders(ctx).catch((err: unknown) =>

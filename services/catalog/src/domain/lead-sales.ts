@@ -12,6 +12,9 @@ import {
   reservedItems,
   sellReservedLeads,
 } from '../db/reservations';
+import type { LeadOrderLead } from '@warmline/contracts';
+import { leadNamesAndStates } from '../db/leads';
+import { maskName } from './masking';
 import { SOURCE, type CatalogContext } from './context';
 
 /**
@@ -71,6 +74,29 @@ export async function sellPaidLeadOrder(
       purchasedAt: soldAt.toISOString(),
       undeliveredLeadIds: undelivered.map((i) => i.leadId),
       refundDueCents: undelivered.reduce((sum, i) => sum + i.priceCents, 0),
+    },
+    correlationId: paid.correlationId,
+    source: SOURCE,
+  });
+  // Orders refunds what could not be delivered and sends the receipt naming the leads.
+  // Masked as in the market: an undelivered lead was never the buyer's to contact.
+  const shown = await leadNamesAndStates(db, items.map((i) => i.leadId));
+  const asLead = (i: (typeof items)[number]): LeadOrderLead => ({
+    leadId: i.leadId,
+    name: maskName(shown.get(i.leadId)?.name ?? ''),
+    state: shown.get(i.leadId)?.state ?? '',
+    ageRange: i.ageRange,
+    priceCents: i.priceCents,
+  });
+  await enqueue(db, {
+    type: 'lead_order.settle',
+    data: {
+      orderId: paid.orderId,
+      buyerUserId: reservation.buyerUserId,
+      delivered: items.filter((i) => soldSet.has(i.leadId)).map(asLead),
+      undelivered: undelivered.map(asLead),
+      refundDueCents: undelivered.reduce((sum, i) => sum + i.priceCents, 0),
+      settledAt: soldAt.toISOString(),
     },
     correlationId: paid.correlationId,
     source: SOURCE,

@@ -7,6 +7,7 @@ import { recruitingRequestEmail } from '../domain/recruiting-emails';
 import { surveySalesNoticeEmail } from '../domain/survey-emails';
 import { operationsNoticeEmail, transferConfirmationEmail } from '../domain/transfer-order-emails';
 import { refundIssuedEmail, transferOrderStatusEmail } from '../domain/order-change-emails';
+import { disputeOpenedEmail, leadsReceiptEmail } from '../domain/refund-emails';
 
 export const SOURCE = 'notifications';
 
@@ -55,5 +56,8 @@ export function emailRequestSubscriptions(teams: TeamInboxes): Subscription[] {
     ),
     subscribe('email.transfer_order_status', renderInto<'email.transfer_order_status'>((change) => [transferOrderStatusEmail(change)])),
     subscribe('email.refund_issued', renderInto<'email.refund_issued'>((refund) => [refundIssuedEmail(refund)])),
+    subscribe('email.leads_receipt', renderInto<'email.leads_receipt'>((receipt) => [leadsReceiptEmail(receipt, teams)])),
+    // Disputes go to the inbox that hears of every sale (SALES_TEAM_EMAIL).
+    subscribe('email.dispute_opened', renderInto<'email.dispute_opened'>((dispute) => [disputeOpenedEmail(dispute, teams.salesTeamEmail)])),
   ];
 }

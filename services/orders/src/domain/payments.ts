@@ -23,6 +23,7 @@ import { sandboxCardOutcome } from './sandbox-cards';
 import { recordTransferOrderPaid } from './transfer-orders';
 import { refundPaymentOfCancelledTransfer } from './transfer-status';
 
+import { recordDispute, recordProviderRefunds, type ProviderReportOutcome } from './provider-reports';
 /**
  * The outcome of a payment, whoever reports it: the sandbox's card form or Stripe's webhook.
  * Both providers go through these two functions, so an order is paid (and `payment.succeeded`
@@ -235,14 +236,16 @@ function sameSecret(stored: string, given: string): boolean {
 
 /* -------------------------------------------------------------------- stripe ---------- */
 
-export type StripeEventOutcome = PaymentOutcome | { outcome: 'ignored' };
+export type StripeEventOutcome = PaymentOutcome | ProviderReportOutcome | { outcome: 'ignored' };
 
 const emailSchema = z.email();
 
 /**
  * A verified Stripe event. Payment intents' outcomes go through the same functions as the
- * sandbox's; other event types are acknowledged and ignored (the endpoint should subscribe
- * only to `payment_intent.succeeded` and `payment_intent.payment_failed`).
+ * sandbox's; refunds and disputes reported by Stripe are recorded (provider-reports.ts); other
+ * event types are acknowledged and ignored (the endpoint should subscribe only to
+ * `payment_intent.succeeded`, `payment_intent.payment_failed`, `charge.refunded` and
+ * `charge.dispute.created`).
  */
 export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event, correlationId: string): Promise<StripeEventOutcome> {
   switch (event.type) {
@@ -278,4 +281,45 @@ export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event,
     default:
       return { outcome: 'ignored' };
   }
+}
+    case 'charge.refunded': {
+      // A refund made in Stripe's dashboard (or one of ours, heard about again: recorded once).
+      const charge = event.data.object;
+      const intentId = idOf(charge.payment_intent);
+      if (!intentId) return { outcome: 'ignored' };
+      return recordProviderRefunds(ctx, {
+        provider: 'stripe',
+        eventId: event.id,
+        eventType: event.type,
+        intentId,
+        chargeId: charge.id,
+        amountRefundedCents: charge.amount_refunded,
+        refunds: (charge.refunds?.data ?? [])
+          .filter((r) => r.status !== 'failed' && r.status !== 'canceled')
+          .map((r) => ({ id: r.id, amountCents: r.amount, reason: r.reason ?? null })),
+        correlationId,
+      });
+    }
+    case 'charge.dispute.created': {
+      const dispute = event.data.object;
+      const intentId = idOf(dispute.payment_intent);
+      if (!intentId) return { outcome: 'ignored' };
+      const dueBy = dispute.evidence_details?.due_by;
+      return recordDispute(ctx, {
+        provider: 'stripe',
+        eventId: event.id,
+        eventType: event.type,
+        intentId,
+        disputeId: dispute.id,
+        amountCents: dispute.amount,
+        reason: dispute.reason,
+        evidenceDueBy: dueBy ? new Date(dueBy * 1000) : null,
+        correlationId,
+      });
+    }
+
+/** The id of an expandable Stripe field (a string, or the object when expanded). */
+function idOf(field: string | { id: string } | null | undefined): string | null {
+  if (!field) return null;
+  return typeof field === 'string' ? field : field.id;
 }

@@ -1,0 +1,107 @@
+import { formatUsd, type CommandData, type LeadOrderLead } from '@warmline/contracts';
+import { escapeHtml } from '@warmline/platform/html';
+import { htmlTable, paidOn, textLines, writeToUs, type EmailLine, type EmailToSend } from './paid-order-email-parts';
+
+/**
+ * The e-mails of an aged-lead order settled by the catalog and of a disputed payment (issue 12).
+ * Pure: what they say; the handler decides when.
+ */
+
+export type LeadsReceipt = CommandData<'email.leads_receipt'>;
+export type DisputeOpened = CommandData<'email.dispute_opened'>;
+
+export const LEADS_RECEIPT_TEMPLATE = 'leads-receipt';
+export const DISPUTE_OPENED_TEMPLATE = 'dispute-opened';
+
+/** Card refunds take this long to show on a statement (Stripe's guidance). */
+export const REFUND_ARRIVES = 'It usually reaches your card within 5–10 business days.';
+
+/** 'John SmiXX, TX, 60-90 days old: $2.00' — the lead as the buyer saw it in the market. */
+function leadLine(lead: LeadOrderLead): string {
+  return `${lead.name || 'Lead'}, ${lead.state}, ${lead.ageRange} days old: ${formatUsd(lead.priceCents)}`;
+}
+
+/**
+ * The buyer's receipt of aged leads: the leads bought (they are in My Leads with full contact
+ * details), and when some had been sold to someone else before the payment arrived, which ones
+ * and that their price was refunded. Nothing about transfers: leads are delivered at once.
+ */
+export function leadsReceiptEmail(receipt: LeadsReceipt, contact: { salesTeamEmail: string }): EmailToSend {
+  const got = receipt.delivered.length;
+  const charged = receipt.paidCents - receipt.refundedCents;
+  const summary: EmailLine[] = [
+    ['Order', receipt.orderId],
+    ['Leads delivered', String(got)],
+    ['Paid', formatUsd(receipt.paidCents)],
+    ...(receipt.refundedCents > 0 ? ([['Refunded', formatUsd(receipt.refundedCents)], ['Total charged', formatUsd(charged)]] as EmailLine[]) : []),
+    ['Paid on', paidOn(receipt.paidAt)],
+  ];
+  const intro = got > 0
+    ? `Thank you for your purchase! Your ${got} aged ${got === 1 ? 'lead is' : 'leads are'} ready in My Leads on your dashboard, with full contact details.`
+    : 'Thank you for your payment. Unfortunately none of the leads you chose could be delivered.';
+  const undeliveredNote = receipt.undelivered.length > 0
+    ? `Your payment arrived after your reservation had ended, and ${receipt.undelivered.length === 1 ? 'this lead was' : 'these leads were'} sold to another buyer in the meantime:`
+    : undefined;
+  const refundNote = receipt.refundedCents > 0 ? `We have refunded ${formatUsd(receipt.refundedCents)} for ${receipt.undelivered.length === 1 ? 'it' : 'them'} to the card you paid with. ${REFUND_ARRIVES}` : undefined;
+  const questions = writeToUs('Questions about your leads?', contact.salesTeamEmail);
+  return {
+    to: receipt.to,
+    subject: `Your WarmLine aged leads receipt: ${formatUsd(charged)}`,
+    template: LEADS_RECEIPT_TEMPLATE,
+    text: [
+      `Hi ${receipt.name || 'there'},`,
+      '',
+      intro,
+      '',
+      ...textLines(summary),
+      ...(got > 0 ? ['', 'Leads bought:', ...receipt.delivered.map((l) => `- ${leadLine(l)}`)] : []),
+      ...(undeliveredNote ? ['', undeliveredNote, ...receipt.undelivered.map((l) => `- ${leadLine(l)}`)] : []),
+      ...(refundNote ? ['', refundNote] : []),
+      '',
+      questions.text,
+      '',
+      'WarmLine',
+    ].join('\n'),
+    html: [
+      `<p>Hi ${escapeHtml(receipt.name || 'there')},</p>`,
+      `<p>${escapeHtml(intro)}</p>`,
+      htmlTable(summary),
+      ...(got > 0 ? ['<p>Leads bought:</p>', htmlList(receipt.delivered)] : []),
+      ...(undeliveredNote ? [`<p>${escapeHtml(undeliveredNote)}</p>`, htmlList(receipt.undelivered)] : []),
+      ...(refundNote ? [`<p>${escapeHtml(refundNote)}</p>`] : []),
+      questions.html,
+      '<p>WarmLine</p>',
+    ].join('\n'),
+  };
+}
+
+function htmlList(leads: LeadOrderLead[]): string {
+  return `<ul>${leads.map((l) => `<li>${escapeHtml(leadLine(l))}</li>`).join('')}</ul>`;
+}
+
+/**
+ * The team's notice of a dispute: which order, how much, why, and by when the bank wants
+ * evidence (answered in Stripe's dashboard). Sent to the inbox that hears of every sale.
+ */
+export function disputeOpenedEmail(dispute: DisputeOpened, teamInbox: string): EmailToSend {
+  const lines: EmailLine[] = [
+    ['Order', dispute.orderId],
+    ['Purchase', dispute.description],
+    ['Order amount', formatUsd(dispute.orderAmountCents)],
+    ['Disputed', formatUsd(dispute.disputedCents)],
+    ['Reason', dispute.reason.replaceAll('_', ' ')],
+    ['Buyer', [dispute.buyerName, dispute.buyerEmail].filter(Boolean).join(', ') || 'not given'],
+    ['Evidence due by', dispute.evidenceDueBy ? new Date(dispute.evidenceDueBy).toUTCString() : 'not given'],
+    ['Stripe dispute', dispute.disputeId],
+  ];
+  const intro =
+    `A buyer disputed a payment of ${formatUsd(dispute.disputedCents)} with their bank. The order is flagged as disputed. ` +
+    'Answer the dispute with evidence in the Stripe dashboard before the deadline, or the money is lost.';
+  return {
+    to: teamInbox,
+    subject: `Payment disputed: ${dispute.description} (${formatUsd(dispute.disputedCents)})`,
+    template: DISPUTE_OPENED_TEMPLATE,
+    text: [intro, '', ...textLines(lines)].join('\n'),
+    html: [`<p>${escapeHtml(intro)}</p>`, htmlTable(lines)].join('\n'),
+  };
+}

@@ -1,0 +1,86 @@
+import { enqueue } from '@warmline/platform/bus/index';
+import type { PoolClient } from '@warmline/platform/db/index';
+import { AppError } from '@warmline/platform/errors';
+import type { Logger } from '@warmline/platform/log';
+import type { CommandData } from '@warmline/contracts';
+import type { UsersClient } from '../clients/users-client';
+import { findOrder } from '../db/orders';
+import { SOURCE, type OrdersContext } from './context';
+import { refundOrder } from './refunds';
+
+/**
+ * The catalog settled a paid lead order (issue 12): the leads sold to someone else before a late
+ * payment are refunded through the payment provider (initiated by the system, one refund per
+ * order whatever the redeliveries: the idempotency key is the order's), and the buyer gets the
+ * receipt that lists the leads bought, which were not delivered, and what went back.
+ *
+ * The refund is its own transaction (it calls the provider while holding the order); the
+ * receipt is written in the consumer's transaction. A crash between them redelivers the
+ * command, the refund answers as already made, and the receipt is written then.
+ */
+export async function settleLeadOrder(
+  ctx: OrdersContext,
+  deps: { users: UsersClient },
+  settle: CommandData<'lead_order.settle'>,
+  handler: { db: PoolClient; log: Logger; correlationId: string },
+): Promise<void> {
+  const order = await findOrder(handler.db, settle.orderId);
+  if (!order || order.kind !== 'lead' || order.buyerUserId !== settle.buyerUserId) {
+    handler.log.error({ orderId: settle.orderId, kind: order?.kind }, 'the catalog settled a lead order this service does not know');
+    return;
+  }
+  let refundedCents = 0;
+  if (settle.refundDueCents > 0) {
+    // Never more than is left (an admin may have refunded by hand first); a replay answers what it refunded.
+    const amountCents = Math.min(settle.refundDueCents, order.amountCents - order.refundedCents);
+    if (amountCents > 0) {
+      const count = settle.undelivered.length;
+      const refund = await refundOrder(ctx, {
+        orderId: order.id,
+        amountCents,
+        reason: `${count} aged ${count === 1 ? 'lead was' : 'leads were'} sold to another buyer before the payment arrived`,
+        initiatedBy: 'system',
+        idempotencyKey: `undelivered-leads:${order.id}`,
+        correlationId: handler.correlationId,
+        // The receipt below says it, with the leads.
+        notifyBuyer: false,
+      });
+      refundedCents = refund.refundedCents;
+    }
+  }
+
+  const buyer = order.billingEmail ? { email: order.billingEmail, name: order.billingName ?? '' } : await buyerContact(deps.users, settle.buyerUserId, handler);
+  if (!buyer) return;
+  await enqueue(handler.db, {
+    type: 'email.leads_receipt',
+    source: SOURCE,
+    correlationId: handler.correlationId,
+    data: {
+      to: buyer.email,
+      name: buyer.name,
+      orderId: order.id,
+      paidCents: order.amountCents,
+      paidAt: (order.paidAt ?? new Date()).toISOString(),
+      delivered: settle.delivered,
+      undelivered: settle.undelivered,
+      refundedCents,
+    },
+  });
+}
+
+/**
+ * The buyer's address from their account (a lead purchase asks for no billing e-mail). An
+ * account deleted since has nowhere to write to; the gateway being away is retried.
+ */
+async function buyerContact(users: UsersClient, userId: string, handler: { log: Logger; correlationId: string }): Promise<{ email: string; name: string } | null> {
+  try {
+    const profile = await users.buyerProfile({ userId, username: null, isAdmin: false }, handler.correlationId);
+    return { email: profile.email, name: profile.firstName };
+  } catch (err) {
+    if (err instanceof AppError && err.status === 401) {
+      handler.log.warn({ userId }, 'the buyer of a lead order has no account any more; no receipt sent');
+      return null;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,16 @@
+import { subscribe, type Subscription } from '@warmline/platform/bus/index';
+import type { UsersClient } from '../clients/users-client';
+import type { OrdersContext } from '../domain/context';
+import { settleLeadOrder } from '../domain/lead-settlement';
+
+/** The catalog's settled lead orders (lead_order.settle); `<queue>.retry` and `<queue>.dlq` beside it. */
+export const LEAD_SALES_QUEUE = 'orders.lead-sales';
+
+/** Everything the orders service consumes, and which handler runs for it. */
+export function subscriptions(ctx: OrdersContext, deps: { users: UsersClient }): Subscription[] {
+  return [
+    subscribe('lead_order.settle', async (settle, { envelope, db, log }) =>
+      settleLeadOrder(ctx, deps, settle, { db, log, correlationId: envelope.correlationId }),
+    ),
+  ];
+}
