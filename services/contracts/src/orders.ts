@@ -100,6 +100,8 @@ export const createPaymentIntentBody = z
     ageRange: z.string({ error: 'Age range must be text' }).trim().max(50, 'Age range must be at most 50 characters').optional(),
     billing: billingDetailsSchema.optional(),
     idempotencyKey: z.uuid({ error: 'Idempotency key must be a UUID' }).optional(),
+    /** The second brand's one-time token from its survey answer: links the order to the new account. */
+    checkoutToken: z.string({ error: 'Checkout token must be text' }).max(1000, 'Checkout token is too long').optional(),
   })
   .transform((body, ctx) => {
     const tier = body.tier === undefined || body.tier === '' || body.tier === 'standard' ? 'special' : body.tier;
@@ -142,6 +144,7 @@ export const createPaymentIntentBody = z
       quote,
       billing: body.billing,
       idempotencyKey: body.idempotencyKey,
+      checkoutToken: body.checkoutToken,
     };
   });
 export type CreatePaymentIntentInput = z.input<typeof createPaymentIntentBody>;

@@ -151,6 +151,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'PATCH', path: '/api/transfer-orders/{id}/status', owner: 'orders', access: 'admin', summary: 'Move a transfer order: pending → cancelled, paid → completed, paid → cancelled (refunded; reason required)', body: transferStatusChangeBody },
   { method: 'GET', path: '/api/admin/orders', owner: 'orders', access: 'admin', summary: 'All Orders: every order of every product, filtered and paged, with totals over the filter', query: allOrdersQuery },
   { method: 'GET', path: '/api/admin/revenue', owner: 'orders', access: 'admin', summary: 'Revenue per day by product over the last 30 or 90 days, net of refunds', query: revenueQuery },
+  { method: 'GET', path: '/api/my-orders', owner: 'orders', access: 'customer', summary: "My Orders: every order of the logged-in agent, each with its receipt" },
   { method: 'POST', path: '/api/admin/orders/{id}/refund', owner: 'orders', access: 'admin', summary: 'Refund a paid order, whole or in part, with a reason', body: adminRefundBody },
 ];
 

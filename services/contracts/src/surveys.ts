@@ -329,6 +329,12 @@ export interface SurveySubmittedAnswer {
   userId: string;
   /** The estimate of the campaign funnels, in cents; null when the answers do not price. */
   totalPrice: number | null;
+  /**
+   * The second brand only: a one-time token, bound to the new account and valid for a short
+   * while, that links the checkout right after the survey to that account (issue 12). The SPA
+   * sends it as `checkoutToken` with its payment intent; never stored beyond that visit.
+   */
+  checkoutToken?: string;
 }
 
 /** `GET /api/user-survey`: the logged-in user's latest survey (spec §3 "Saved survey"), or null. */

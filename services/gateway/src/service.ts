@@ -151,7 +151,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use(accountRoutes(accounts, sessions));
         app.use(userAdminRoutes(ctx));
         app.use(adminRoutes(ctx, config));
-        app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL }));
+        app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL, checkoutTokenSecret: config.IDENTITY_SECRET }));
         app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));
         spaServed = mountSpa(app, config.WEB_DIST_DIR);
       },

@@ -13,6 +13,7 @@ import { internalLeadOrderRoutes } from './http/internal-lead-orders';
 import { internalAdminRoutes } from './http/internal-admin-routes';
 import { internalSearchRoutes } from './http/internal-search-routes';
 import { adminOrderRoutes } from './http/admin-order-routes';
+import { myOrdersRoutes } from './http/my-orders-routes';
 import { cancelStaleTransferOrders } from './domain/transfer-status';
 import { unavailableDependency } from '@warmline/platform/faults';
 import { transferOrderRoutes } from './http/transfer-order-routes';
@@ -96,7 +97,8 @@ export async function startOrders(
         a.use(stripeWebhookRoutes(ctx, { identitySecret: config.IDENTITY_SECRET, webhookSecret: config.STRIPE_WEBHOOK_SECRET }));
       },
       mount: (a) => {
-        a.use(ordersRoutes(ctx));
+        a.use(ordersRoutes({ ...ctx, checkoutTokenSecret: config.IDENTITY_SECRET }));
+        a.use(myOrdersRoutes(ctx));
         a.use(internalLeadOrderRoutes(ctx));
         a.use(internalAdminRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE, identitySecret: config.IDENTITY_SECRET }));
         a.use(internalSearchRoutes({ ...ctx, identitySecret: config.IDENTITY_SECRET }));

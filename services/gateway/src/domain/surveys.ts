@@ -11,6 +11,7 @@ import {
 } from '@warmline/contracts';
 import { conflict, notFound, withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
+import { signCheckoutToken } from '@warmline/platform/http/checkout-token';
 import { findSalespersonBySlug, type SalespersonRecord } from '../db/salespeople';
 import { findLatestSurveyOfUser, insertSurveyResponse, listResponsesOfSalesperson } from '../db/survey-responses';
 import { findUserByEmail, findUserByUsername, insertUser, isUniqueViolation } from '../db/users';
@@ -23,6 +24,8 @@ import type { ThrottleRule } from '../edge/throttle';
 export interface SurveysContext extends AccountsContext {
   /** Where the new-account sales notice goes. */
   salesTeamEmail: string;
+  /** Signs the second brand's one-time checkout token (the secret the orders service verifies it with). */
+  checkoutTokenSecret: string;
 }
 
 export const SURVEY_NOT_FOUND = 'Survey not found';
@@ -154,9 +157,20 @@ export async function submitSurvey(
           firstName: answers.firstName,
           username: answers.username,
           loginUrl: `${ctx.publicUrl.replace(/\/+$/, '')}/login`,
+          // The second brand's sign-ups are welcomed in its name.
+          brand: funnel.brand,
         },
       });
-      return { message: 'Survey submitted', responseId: response.id, userId: user.id, totalPrice: totalPriceCents };
+      return {
+        message: 'Survey submitted',
+        responseId: response.id,
+        userId: user.id,
+        totalPrice: totalPriceCents,
+        // The second brand's checkout follows at once without a session: this links it to the new account.
+        ...(source.funnel === 'ringcloud'
+          ? { checkoutToken: signCheckoutToken(ctx.checkoutTokenSecret, { userId: user.id, purpose: 'ringcloud-checkout' }) }
+          : {}),
+      };
     });
   } catch (err) {
     // Someone took the name between the check and the insert.

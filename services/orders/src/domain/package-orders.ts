@@ -3,6 +3,7 @@ import { withTransaction } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { AppError, conflict } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
+import type { CheckoutTokenClaims } from '@warmline/platform/http/checkout-token';
 import type { CreatePaymentIntentRequest, EventData, PackageQuote } from '@warmline/contracts';
 import {
   attachIntent,
@@ -14,6 +15,7 @@ import {
   type PackageOrder,
   type PaymentIntentRow,
 } from '../db/orders';
+import { linkOrderByCheckoutToken } from '../db/my-orders';
 import { SOURCE, type OrdersContext } from './context';
 
 export interface CreatePackageOrderInput {
@@ -22,6 +24,11 @@ export interface CreatePackageOrderInput {
   /** From the body or the Idempotency-Key header; the same key gives back the same order. */
   idempotencyKey: string | undefined;
   buyer: Identity;
+  /**
+   * The second brand's one-time checkout token, already verified (signature, purpose, expiry):
+   * an anonymous visitor's RingCloud order is linked to the account it names, once per token.
+   */
+  checkoutToken?: CheckoutTokenClaims | null;
   correlationId: string;
 }
 
@@ -42,11 +49,13 @@ export async function createPackageOrder(ctx: OrdersContext, input: CreatePackag
   const { quote, billing } = input.request;
   const key = input.idempotencyKey;
 
+  // A session wins over a token; a token links only the checkout it was signed for.
+  const token = input.buyer.userId === null && quote.tier === 'ringcloud' ? (input.checkoutToken ?? null) : null;
   let order = key ? await findOrderByIdempotencyKey(ctx.pool, key) : null;
   let replayed = order !== null;
   if (!order) {
     order = await withTransaction(ctx.pool, async (db) => {
-      const inserted = await insertPackageOrder(db, {
+      let inserted = await insertPackageOrder(db, {
         id: randomUUID(),
         quote,
         buyerUserId: input.buyer.userId,
@@ -54,6 +63,12 @@ export async function createPackageOrder(ctx: OrdersContext, input: CreatePackag
         idempotencyKey: key,
         provider: ctx.provider.name,
       });
+      if (inserted && token) {
+        // A token used before links nothing: the visitor still pays, as an anonymous buyer.
+        const linked = await linkOrderByCheckoutToken(db, { orderId: inserted.id, tokenId: token.tokenId, userId: token.userId });
+        if (linked) inserted = linked;
+        else ctx.log.warn({ orderId: inserted.id, tokenId: token.tokenId }, 'a checkout token was used again; the order is not linked');
+      }
       if (inserted) {
         await enqueue(db, { type: 'order.created', data: orderFacts(inserted), correlationId: input.correlationId, source: SOURCE });
       }
@@ -66,21 +81,22 @@ export async function createPackageOrder(ctx: OrdersContext, input: CreatePackag
     }
     if (!order) throw new Error('The order was neither inserted nor found');
   }
-  if (replayed) assertSameOrder(order, quote, input.buyer);
+  if (replayed) assertSameOrder(order, quote, input.buyer, token?.userId ?? null);
 
   const intent = await ensureIntent(ctx, order);
   return { order, intent, replayed };
 }
 
 /** The same key must mean the same purchase by the same buyer; anything else is a client bug or a guess. */
-function assertSameOrder(order: PackageOrder, quote: PackageQuote, buyer: Identity): void {
+function assertSameOrder(order: PackageOrder, quote: PackageQuote, buyer: Identity, tokenBuyerId: string | null): void {
   const same =
     order.tier === quote.tier &&
     order.count === quote.count &&
     order.amountCents === quote.amountCents &&
     order.leadType === (quote.leadType ?? null) &&
     order.ageRange === (quote.ageRange ?? null) &&
-    order.buyerUserId === buyer.userId;
+    // A retry of a checkout its token linked is the same buyer's.
+    (order.buyerUserId === buyer.userId || (tokenBuyerId !== null && order.buyerUserId === tokenBuyerId));
   if (!same) throw conflict('This idempotency key was already used for a different order');
 }
 

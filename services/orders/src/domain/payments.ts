@@ -16,6 +16,7 @@ import {
   type PackageOrder,
   type PaymentIntentRow,
 } from '../db/orders';
+import { recordCardLast4 } from '../db/my-orders';
 import { SOURCE, type OrdersContext } from './context';
 import { orderFacts } from './package-orders';
 import { intentIdOfClientSecret } from './payment-provider';
@@ -56,6 +57,8 @@ export interface ChargeReport {
 
 export interface PaymentSuccessReport extends PaymentReport {
   charge?: ChargeReport;
+  /** The last four digits of the card that paid, for the buyer's receipt (My Orders), when known. */
+  cardLast4?: string;
 }
 
 export type PaymentOutcome =
@@ -93,6 +96,7 @@ export async function recordPaymentSucceeded(ctx: OrdersContext, report: Payment
       return { outcome: 'mismatch', order: payable.order };
     }
     if (report.billing) await updateBilling(db, payable.order.id, report.billing);
+    if (report.cardLast4 && /^\d{4}$/.test(report.cardLast4)) await recordCardLast4(db, payable.order.id, report.cardLast4);
     await setIntentStatus(db, intent.id, 'succeeded', null);
     const order = await markOrderPaid(db, payable.order.id);
     const paid: EventData<'payment.succeeded'> = {
@@ -214,7 +218,7 @@ export async function confirmSandboxPayment(
   const outcome = sandboxCardOutcome(card.cardNumber);
   const report = { intentId: intent.id, provider: 'sandbox' as const, correlationId, ...(card.billing ? { billing: card.billing } : {}) };
   if (outcome.succeeded) {
-    const paid = await recordPaymentSucceeded(ctx, report);
+    const paid = await recordPaymentSucceeded(ctx, { ...report, cardLast4: card.cardNumber.slice(-4) });
     if (paid.outcome === 'recorded' && paid.order.kind === 'transfer') await refundPaymentOfCancelledTransfer(ctx, paid.order.id, correlationId);
     return answer;
   }
@@ -226,6 +230,13 @@ export async function confirmSandboxPayment(
     ...(outcome.declineCode ? { declineCode: outcome.declineCode } : {}),
     orderId: intent.orderId,
   });
+}
+
+/** The card's last four digits when the event carries its charge expanded (webhooks usually name it only). */
+function cardLast4Of(intent: Stripe.PaymentIntent): { cardLast4?: string } {
+  const charge = intent.latest_charge;
+  const last4 = charge && typeof charge === 'object' ? charge.payment_method_details?.card?.last4 : undefined;
+  return last4 ? { cardLast4: last4 } : {};
 }
 
 function sameSecret(stored: string, given: string): boolean {
@@ -260,6 +271,7 @@ export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event,
         correlationId,
         charge: { amountReceivedCents: intent.amount_received, currency: intent.currency, orderId: intent.metadata?.orderId },
         ...(email.success ? { billing: { email: email.data } } : {}),
+        ...cardLast4Of(intent),
       });
       if (paid.outcome === 'recorded' && paid.order.kind === 'transfer') await refundPaymentOfCancelledTransfer(ctx, paid.order.id, correlationId);
       return paid;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { badRequest } from '@warmline/platform/errors';
 import { parseInput } from '@warmline/platform/http/validation';
 import { ANONYMOUS } from '@warmline/platform/http/identity';
+import { verifyCheckoutToken } from '@warmline/platform/http/checkout-token';
 import {
   IDEMPOTENCY_KEY_HEADER,
   createPaymentIntentBody,
@@ -21,7 +22,7 @@ const uuid = z.uuid();
  * The orders API. Every route is reached through the gateway with its signed identity;
  * the checkouts are public pages, so an anonymous visitor (userId null) may buy.
  */
-export function ordersRoutes(ctx: OrdersContext): Router {
+export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string }): Router {
   const router = Router();
 
   // Also under /api/payments/config, in case the gateway answers /api/config itself (site settings).
@@ -37,6 +38,8 @@ export function ordersRoutes(ctx: OrdersContext): Router {
       request,
       idempotencyKey,
       buyer: req.identity ?? ANONYMOUS,
+      // Forged, expired or for another purpose: null, and the order is simply not linked.
+      checkoutToken: verifyCheckoutToken(ctx.checkoutTokenSecret, request.checkoutToken, 'ringcloud-checkout'),
       correlationId: req.id,
     });
     const answer: CreatePaymentIntentResponse = {

@@ -12,7 +12,14 @@ import { PaymentForm, showPaymentFailureToast } from '../payments/payment-form';
 import { SurveyLayout } from '../survey/survey-layout';
 import { SurveyWizard } from '../survey/survey-wizard';
 import { useSurveySubmission } from '../survey/use-survey-submission';
-import { clearRingcloudSurvey, readRingcloudSurvey, saveRingcloudSurvey, type RingcloudCheckoutData } from './ringcloud-storage';
+import {
+  clearRingcloudSurvey,
+  readRingcloudCheckoutToken,
+  readRingcloudSurvey,
+  saveRingcloudCheckoutToken,
+  saveRingcloudSurvey,
+  type RingcloudCheckoutData,
+} from './ringcloud-storage';
 import './ringcloud.css';
 
 const FUNNEL = SURVEY_FUNNELS.ringcloud;
@@ -29,8 +36,10 @@ const LEAD_TYPE_HINTS: Partial<Record<SurveyLeadType, string>> = {
 export function RingcloudSurveyPage() {
   usePageTitle('RingCloud · Get Started');
   const navigate = useNavigate();
-  const { submit, submitting, fieldError } = useSurveySubmission({ funnel: 'ringcloud' }, FUNNEL.salesperson!, (answers) => {
+  const { submit, submitting, fieldError } = useSurveySubmission({ funnel: 'ringcloud' }, FUNNEL.salesperson!, (answers, result) => {
     saveRingcloudSurvey(answers);
+    // Links the checkout that follows to the account the survey just created (never matched by e-mail).
+    saveRingcloudCheckoutToken(result.checkoutToken);
     void navigate('/ringcloud-checkout');
   });
   return (
@@ -65,13 +74,15 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
   const { answers, order } = data;
   // One key per visit: a retried or doubled request (StrictMode, a slow network) makes one order.
   const [idempotencyKey] = useState(newIdempotencyKey);
+  const [checkoutToken] = useState(readRingcloudCheckoutToken);
   const [session, setSession] = useState<CreatePaymentIntentResponse | null>(null);
   const createIntent = useCreatePaymentIntent({ onSuccess: setSession });
   const { mutate } = createIntent;
 
+  const intentBody = { ...ringcloudPaymentIntentBody(order), idempotencyKey, ...(checkoutToken ? { checkoutToken } : {}) };
   useEffect(() => {
-    mutate({ ...ringcloudPaymentIntentBody(order), idempotencyKey });
-  }, [mutate, order, idempotencyKey]);
+    mutate({ ...ringcloudPaymentIntentBody(order), idempotencyKey, ...(checkoutToken ? { checkoutToken } : {}) });
+  }, [mutate, order, idempotencyKey, checkoutToken]);
 
   const quantity =
     order.leadType === 'Aged Leads'
@@ -122,7 +133,7 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
             <div className="payment-alert" role="alert">
               <p className="payment-alert__title">Failed to create payment intent</p>
               <p>Please try again in a moment.</p>
-              <Button variant="secondary" onClick={() => mutate({ ...ringcloudPaymentIntentBody(order), idempotencyKey })}>
+              <Button variant="secondary" onClick={() => mutate(intentBody)}>
                 Try again
               </Button>
             </div>

@@ -69,7 +69,32 @@ export function readRingcloudSurvey(): RingcloudCheckoutData | null {
 export function clearRingcloudSurvey(): void {
   try {
     localStorage.removeItem(RINGCLOUD_SURVEY_KEY);
+    sessionStorage.removeItem(RINGCLOUD_CHECKOUT_TOKEN_KEY);
   } catch {
     // nothing to clear
+  }
+}
+
+/**
+ * The survey answer's one-time checkout token (issue 12), which links the checkout right after
+ * the survey to the account it created. Kept for this tab only (sessionStorage): it is single
+ * use and expires soon, and the server decides whether it still links anything.
+ */
+export const RINGCLOUD_CHECKOUT_TOKEN_KEY = 'ringcloud checkout token';
+
+export function saveRingcloudCheckoutToken(token: string | undefined): void {
+  try {
+    if (token) sessionStorage.setItem(RINGCLOUD_CHECKOUT_TOKEN_KEY, token);
+    else sessionStorage.removeItem(RINGCLOUD_CHECKOUT_TOKEN_KEY);
+  } catch {
+    // Storage disabled: the order is paid all the same, just not linked to the account.
+  }
+}
+
+export function readRingcloudCheckoutToken(): string | undefined {
+  try {
+    return sessionStorage.getItem(RINGCLOUD_CHECKOUT_TOKEN_KEY) ?? undefined;
+  } catch {
+    return undefined;
   }
 }
