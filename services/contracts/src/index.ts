@@ -14,3 +14,4 @@ export * from './customer-search';
 export * from './admin-orders';
 export * from './my-orders';
 export * from './spa-routes';
+export * from './campaigns';

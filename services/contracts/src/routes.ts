@@ -10,6 +10,7 @@ import {
   validateResetTokenBody,
 } from './accounts';
 import { auditLogQuery, userListQuery } from './admin-accounts';
+import { campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
@@ -107,6 +108,11 @@ export const publicRoutes: readonly PublicRoute[] = [
     params: { salesperson: SLUG },
   },
   { method: 'GET', path: '/api/salespeople/{slug}', owner: 'gateway', access: 'anonymous', summary: "A salesperson's public page" },
+  // Test Campaigns (issue 12): a campaign is a salesperson's referral page at /{slug}.
+  { method: 'GET', path: '/api/admin/campaigns', owner: 'gateway', access: 'admin', summary: 'Every test campaign with its response count and whether it is active' },
+  { method: 'POST', path: '/api/admin/campaigns', owner: 'gateway', access: 'admin', summary: 'Create a campaign: its page /{slug} and survey work at once (a taken or reserved slug is 409)', body: createCampaignBody },
+  { method: 'PATCH', path: '/api/admin/campaigns/{id}', owner: 'gateway', access: 'admin', summary: "Switch a campaign on or off (an inactive campaign's page and survey are 404)", body: campaignActiveBody },
+  { method: 'GET', path: '/api/admin/campaigns/{id}/responses.csv', owner: 'gateway', access: 'admin', summary: "A campaign's survey responses as CSV" },
   { method: 'GET', path: '/api/user-survey', owner: 'gateway', access: 'customer', summary: "The logged-in user's survey answers" },
   { method: 'POST', path: '/api/recruiting-requests', owner: 'gateway', access: 'customer', summary: 'Ask for recruiting help', body: recruitingRequestBody },
   // gateway: user administration (spec §7)

@@ -30,6 +30,7 @@ import { siteConfigRoutes } from './http/site-config-routes';
 import { dashboardConfigRoutes } from './http/dashboard-config-routes';
 import { mountSpa } from './edge/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
+import { campaignRoutes } from './http/campaign-routes';
 import { adminRoutes } from './http/admin-routes';
 import { AUDIT_QUEUE, subscriptions } from './events/subscriptions';
 import { surveyRoutes } from './http/survey-routes';
@@ -150,6 +151,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use(dashboardConfigRoutes(config));
         app.use(accountRoutes(accounts, sessions));
         app.use(userAdminRoutes(ctx));
+        app.use(campaignRoutes(ctx));
         app.use(adminRoutes(ctx, config));
         app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL, checkoutTokenSecret: config.IDENTITY_SECRET }));
         app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));
