@@ -14,4 +14,5 @@ export * from './customer-search';
 export * from './admin-orders';
 export * from './my-orders';
 export * from './spa-routes';
+export * from './view-as';
 export * from './campaigns';

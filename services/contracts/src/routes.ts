@@ -17,6 +17,7 @@ import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
 import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
+import { viewAsBody } from './view-as';
 
 /**
  * The route manifest (issue 11): every public route of WarmLine — what the browser, Stripe or a
@@ -130,6 +131,9 @@ export const publicRoutes: readonly PublicRoute[] = [
     summary: "Set a user's per-transfer price",
     body: liveTransferPriceBody,
   },
+  // View-as (issue 12, docs/adr/0014): the grant for one tab; DELETE is sent with that tab's X-View-As header.
+  { method: 'POST', path: '/api/admin/view-as', owner: 'gateway', access: 'admin', summary: "Open a user's dashboard read only in a new tab (a 30-minute grant for that tab)", body: viewAsBody },
+  { method: 'DELETE', path: '/api/admin/view-as', owner: 'gateway', access: 'admin', summary: "End the viewing of the tab's X-View-As grant" },
   // catalog: the aged-lead market and My Leads (spec §2, §4)
   { method: 'GET', path: '/api/aged-leads', owner: 'catalog', access: 'customer', summary: 'The aged-lead market, masked', query: leadListQuery },
   {

@@ -87,6 +87,8 @@ export const gatewayEnv = {
   BUSINESS_TIMEZONE: businessTimezoneSchema,
   /** How long the admin cards wait for another service's numbers before showing them as unavailable. */
   ADMIN_STATS_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1_500),
+  /** How long an admin's view-as grant lasts (issue 12: 30 minutes); tests shorten it. */
+  VIEW_AS_SECONDS: z.coerce.number().int().min(1).max(4 * 3600).default(30 * 60),
   /** How long the customer search waits for each source; a slower one is left out of the answer. */
   SEARCH_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1_000),
   /** Contact details the public pages show (GET /api/site-config). */

@@ -25,6 +25,9 @@ import { routeManifestGate } from './edge/access';
 import { purchaseThrottle } from './edge/purchase-throttle';
 import { forwarding, ownerTargets, type ForwardRoute } from './edge/forwarding';
 import { Sessions } from './edge/sessions';
+import { viewAsGate, ViewAsGrants } from './edge/view-as';
+import { endViewingsOfSession, recordExpired, type ViewAsContext } from './domain/view-as';
+import { viewAsRoutes } from './http/view-as-routes';
 import { securityHeaders } from './edge/security-headers';
 import { siteConfigRoutes } from './http/site-config-routes';
 import { dashboardConfigRoutes } from './http/dashboard-config-routes';
@@ -109,6 +112,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         requiredForAdmins: config.TWO_FACTOR_REQUIRED_FOR_ADMINS ?? config.NODE_ENV === 'production',
       },
     };
+    // Admins' read-only views of an agent's dashboard, one tab each (docs/adr/0014-view-as.md).
+    const viewAsGrants = new ViewAsGrants(redis, config.REDIS_PREFIX, config.VIEW_AS_SECONDS * 1000);
+    const viewAs: ViewAsContext = { pool, log, grants: viewAsGrants };
     let spaServed = false;
 
     // One set of HTTP metrics for both listeners, served on the internal one.
@@ -131,7 +137,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // Sessions, CSRF and forwarding come before the JSON parser so forwarded bodies
       // (webhooks, uploads) reach their service byte for byte.
       mountBeforeBodyParsing: (app) => {
-        app.use('/api', sessions.middleware, sessions.loadUser(pool), csrfProtection(config.PUBLIC_URL));
+        app.use('/api', sessions.middleware, sessions.loadUser(pool));
+        // A viewing tab's request becomes the viewed agent's, read only, before anything else decides.
+        app.use('/api', viewAsGate({ grants: viewAsGrants, pool, onExpired: (grant) => recordExpired(viewAs, grant) }));
+        app.use('/api', csrfProtection(config.PUBLIC_URL));
         // The route manifest decides what exists and who may call it, then who answers it.
         app.use('/api', routeManifestGate((options.forwardRoutes ?? []).map((r) => r.prefix)));
         // Counted in the gateway's Redis before the catalog reserves anything.
@@ -149,10 +158,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       mount: (app) => {
         app.use(siteConfigRoutes(config));
         app.use(dashboardConfigRoutes(config));
-        app.use(accountRoutes(accounts, sessions));
+        app.use(accountRoutes(accounts, sessions, { beforeLogout: (req) => endViewingsOfSession(viewAs, req.sessionID) }));
         app.use(userAdminRoutes(ctx));
         app.use(campaignRoutes(ctx));
         app.use(adminRoutes(ctx, config));
+        app.use(viewAsRoutes(viewAs));
         app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL, checkoutTokenSecret: config.IDENTITY_SECRET }));
         app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));
         spaServed = mountSpa(app, config.WEB_DIST_DIR);

@@ -37,6 +37,7 @@ const DROPPED_REQUEST_HEADERS = new Set([
   'transfer-encoding',
   'upgrade',
   'x-request-id',
+  'x-view-as', // the grant stays in the gateway; services see the identity
   'x-forwarded-for',
   'x-forwarded-host',
   'x-forwarded-proto',
@@ -92,8 +93,9 @@ export function forwarding(options: ForwardingOptions) {
       return;
     }
 
+    // In a view-as tab req.user is the viewed agent (edge/view-as.ts), marked read only for the service too.
     const identity: Identity = req.user
-      ? { userId: req.user.id, username: req.user.username, isAdmin: req.user.isAdmin }
+      ? { userId: req.user.id, username: req.user.username, isAdmin: req.user.isAdmin, ...(req.viewAs ? { readOnly: true as const } : {}) }
       : ANONYMOUS;
     const headers = forwardedHeaders(req.headers);
     headers[IDENTITY_HEADER] = signIdentity(options.identitySecret, identity);

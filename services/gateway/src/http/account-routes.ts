@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import {
   changeOwnPasswordBody,
   forgotPasswordBody,
@@ -23,7 +23,11 @@ import type { Sessions } from '../edge/sessions';
 import { twoFactorRoutes } from './two-factor-routes';
 
 /** Login, logout, the current user, the user's own password and the password reset flow (spec §7). */
-export function accountRoutes(ctx: TwoFactorContext, sessions: Sessions): Router {
+export function accountRoutes(
+  ctx: TwoFactorContext,
+  sessions: Sessions,
+  hooks: { /** Runs before the session ends (view-as grants of that session end with it). */ beforeLogout?: (req: Request) => Promise<void> } = {},
+): Router {
   const router = Router();
   router.use(twoFactorRoutes(ctx, sessions));
 
@@ -42,11 +46,14 @@ export function accountRoutes(ctx: TwoFactorContext, sessions: Sessions): Router
   });
 
   router.get('/api/current-user', requireUser, (req, res) => {
-    res.json(toPublicUser(currentUser(req)));
+    // In a view-as tab: the viewed agent, and who is viewing until when (the banner).
+    const viewingAs = req.viewAs && { adminUsername: req.viewAs.admin.username, expiresAt: new Date(req.viewAs.grant.expiresAt).toISOString() };
+    res.json({ ...toPublicUser(currentUser(req)), ...(viewingAs ? { viewingAs } : {}) });
   });
 
   // A browser navigation (spec §7), so it answers with a redirect rather than JSON.
   router.get('/api/logout', async (req, res) => {
+    if (req.session?.userId) await hooks.beforeLogout?.(req);
     await sessions.end(req, res);
     res.redirect(302, '/login');
   });

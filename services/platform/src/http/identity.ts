@@ -18,6 +18,11 @@ export interface Identity {
   userId: string | null;
   username: string | null;
   isAdmin: boolean;
+  /**
+   * An admin viewing this user's dashboard (view-as, docs/adr/0014): the gateway already refuses
+   * every write, and a service refuses them again (requireForwardedIdentity).
+   */
+  readOnly?: true;
 }
 
 export const ANONYMOUS: Identity = { userId: null, username: null, isAdmin: false };
@@ -46,7 +51,7 @@ export function verifyIdentity(secret: string, token: string | undefined, now = 
     if (typeof body.isAdmin !== 'boolean') return null;
     if (body.userId === null) return ANONYMOUS;
     if (typeof body.userId !== 'string' || typeof body.username !== 'string') return null;
-    return { userId: body.userId, username: body.username, isAdmin: body.isAdmin };
+    return { userId: body.userId, username: body.username, isAdmin: body.isAdmin, ...(body.readOnly === true ? { readOnly: true as const } : {}) };
   } catch {
     return null;
   }
@@ -71,6 +76,8 @@ export function requireForwardedIdentity(secret: string) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const identity = verifyIdentity(secret, req.header(IDENTITY_HEADER));
     if (!identity) throw new AppError('Unauthorized', 'Missing or invalid forwarded identity', 401);
+    // Defence in depth: the gateway refuses writes while an admin views as a user; so does every service.
+    if (identity.readOnly && req.method !== 'GET' && req.method !== 'HEAD') throw new AppError('Forbidden', 'Read only while viewing as this user', 403);
     req.identity = identity;
     next();
   };
