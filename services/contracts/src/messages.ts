@@ -230,6 +230,8 @@ export const emailRecruitingRequestV1 = z.object({
  */
 export const emailOrderPaidV1 = paymentSucceededV1.omit({ hasBillingEmail: true }).extend({
   billingEmail: z.email().optional(),
+  /** The second brand's product ('Live Transfers', 'Call-Backs', 'Aged Leads'), so its receipt says what was bought. */
+  leadType: z.string().min(1).max(50).optional(),
 });
 
 /**

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * A local stand-in for the part of Stripe's API the orders service calls
- * (`POST /v1/payment_intents`). It records what it receives and answers like Stripe,
+ * (`POST /v1/payment_intents`, `POST /v1/refunds`). It records what it receives and answers like Stripe,
  * including Stripe's idempotency: the same Idempotency-Key returns the same intent.
  */
 export interface StripeStandIn {
@@ -12,6 +12,8 @@ export interface StripeStandIn {
   requests: ReceivedRequest[];
   /** The intent as Stripe holds it (amount, currency, metadata), to build its webhook events from. */
   intent(id: string): Record<string, unknown> | undefined;
+  /** The refunds made of an intent (`POST /v1/refunds`), oldest first. */
+  refundsOf(intentId: string): Array<Record<string, unknown>>;
   /** Answer the next `n` requests with this HTTP status (a Stripe outage). */
   failNext(n: number, status?: number): void;
   close(): Promise<void>;
@@ -28,6 +30,7 @@ export interface ReceivedRequest {
 export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: ReceivedRequest[] = [];
   const intentsByKey = new Map<string, Record<string, unknown>>();
+  const refundsByKey = new Map<string, Record<string, unknown>>();
   let failures = 0;
   let failureStatus = 500;
 
@@ -47,6 +50,17 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (failures > 0) {
         failures -= 1;
         send(failureStatus, { error: { type: 'api_error', message: 'Stripe stand-in is down' } });
+        return;
+      }
+      if (req.method === 'POST' && req.url === '/v1/refunds') {
+        // Stripe's Refunds API: the same Idempotency-Key returns the same refund.
+        const key = String(req.headers['idempotency-key'] ?? randomBytes(8).toString('hex'));
+        let refund = refundsByKey.get(key);
+        if (!refund) {
+          refund = { id: `re_${randomBytes(12).toString('hex')}`, object: 'refund', amount: Number(form.amount), payment_intent: form.payment_intent, currency: 'usd', status: 'succeeded', reason: null };
+          refundsByKey.set(key, refund);
+        }
+        send(200, refund);
         return;
       }
       if (req.method !== 'POST' || req.url !== '/v1/payment_intents') {
@@ -84,6 +98,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     url: `http://127.0.0.1:${port}`,
     requests,
     intent: (id) => [...intentsByKey.values()].find((intent) => intent.id === id),
+    refundsOf: (intentId) => [...refundsByKey.values()].filter((refund) => refund.payment_intent === intentId),
     failNext(n, status = 500) {
       failures = n;
       failureStatus = status;

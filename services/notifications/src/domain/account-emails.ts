@@ -46,21 +46,27 @@ export function passwordResetEmail(request: PasswordResetRequest): EmailToSend {
   };
 }
 
-/** The agent's welcome once a survey created their account: how to log in, what happens next. */
+/**
+ * The agent's welcome once a survey created their account: how to log in, what happens next.
+ * In the name of the brand whose survey they took (the second brand's sign-ups never saw WarmLine).
+ */
 export function welcomeEmail(request: WelcomeRequest): EmailToSend {
+  const brand = request.brand ?? 'WarmLine';
   return {
     to: request.to,
-    subject: 'Welcome to WarmLine: your account is ready',
+    subject: `Welcome to ${brand}: your account is ready`,
     template: WELCOME_TEMPLATE,
     text: [
       `Hello ${request.firstName},`,
       '',
-      'Thank you for completing our survey. Your WarmLine account has been created.',
+      `Thank you for completing our survey. Your ${brand} account has been created.`,
       `Log in with your username "${request.username}" and the password you chose:`,
       '',
       request.loginUrl,
       '',
       'Our team will contact you within 24 hours to confirm your preferences and pricing.',
+      '',
+      brand,
     ].join('\n'),
   };
 }

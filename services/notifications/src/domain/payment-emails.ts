@@ -22,18 +22,59 @@ function orderLines(order: PaidOrder): EmailLine[] {
   ];
 }
 
-/** The buyer's receipt; undefined when the buyer gave no billing e-mail (nowhere to send it). */
+/** What a receipt says about what was bought: the brand it was bought from and what happens next. */
+interface ReceiptWording {
+  brand: 'WarmLine' | 'RingCloud';
+  nextSteps: string;
+  /** The 120-second promise applies to live transfers only. */
+  bufferProtection: boolean;
+}
+
+const TRANSFERS_NEXT =
+  'What happens next: your account manager will contact you within 24 hours to confirm your ' +
+  'states, hours and transfer number, and to schedule your first transfers.';
+
+/** The package checkouts sell live transfers; the second brand (tier 'ringcloud') also call-backs and packs of aged leads. */
+export function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'description'>): ReceiptWording {
+  if (order.tier !== 'ringcloud') return { brand: 'WarmLine', nextSteps: TRANSFERS_NEXT, bufferProtection: true };
+  // Orders written before leadType travelled: the description starts with the product ('RingCloud Call-Backs: …').
+  const product = order.leadType ?? (/^RingCloud (Call-Backs|Aged Leads)\b/.exec(order.description)?.[1] ?? 'Live Transfers');
+  if (product === 'Call-Backs') {
+    return {
+      brand: 'RingCloud',
+      nextSteps:
+        'What happens next: your account manager will contact you within 24 hours to confirm your states, ' +
+        'hours and the number to call you on. Each call-back is a prospect who asked to be called back; ' +
+        'we pass them to you as they come in, until your order is complete.',
+      bufferProtection: false,
+    };
+  }
+  if (product === 'Aged Leads') {
+    return {
+      brand: 'RingCloud',
+      nextSteps:
+        'What happens next: your account manager will contact you within 24 hours to confirm the states you ' +
+        'work, then send your aged leads, each with its contact details and the date the prospect filled in the form.',
+      bufferProtection: false,
+    };
+  }
+  return { brand: 'RingCloud', nextSteps: TRANSFERS_NEXT, bufferProtection: true };
+}
+
+/**
+ * The buyer's receipt; undefined when the buyer gave no billing e-mail (nowhere to send it) and
+ * for aged leads bought in the market, whose receipt lists the leads once the catalog has sold
+ * them (email.leads_receipt).
+ */
 export function receiptEmail(order: PaidOrder, contact: { salesTeamEmail: string }): EmailToSend | undefined {
-  if (!order.billingEmail) return undefined;
+  if (!order.billingEmail || order.kind === 'lead') return undefined;
   const total = formatUsd(order.amountCents);
   const lines = orderLines(order);
-  const nextSteps =
-    'What happens next: your account manager will contact you within 24 hours to confirm your ' +
-    'states, hours and transfer number, and to schedule your first transfers.';
+  const { brand, nextSteps, bufferProtection } = receiptWording(order);
   const questions = writeToUs('Questions about your order?', contact.salesTeamEmail);
   return {
     to: order.billingEmail,
-    subject: `Your WarmLine receipt: ${total}`,
+    subject: `Your ${brand} receipt: ${total}`,
     template: RECEIPT_TEMPLATE,
     text: [
       "Thank you for your purchase! We'll be in touch soon.",
@@ -41,20 +82,19 @@ export function receiptEmail(order: PaidOrder, contact: { salesTeamEmail: string
       ...textLines(lines),
       '',
       nextSteps,
-      '',
-      BUFFER_PROTECTION,
+      ...(bufferProtection ? ['', BUFFER_PROTECTION] : []),
       '',
       questions.text,
       '',
-      'WarmLine',
+      brand,
     ].join('\n'),
     html: [
       "<p>Thank you for your purchase! We'll be in touch soon.</p>",
       htmlTable(lines),
       `<p>${escapeHtml(nextSteps)}</p>`,
-      `<p>${escapeHtml(BUFFER_PROTECTION)}</p>`,
+      ...(bufferProtection ? [`<p>${escapeHtml(BUFFER_PROTECTION)}</p>`] : []),
       questions.html,
-      '<p>WarmLine</p>',
+      `<p>${brand}</p>`,
     ].join('\n'),
   };
 }

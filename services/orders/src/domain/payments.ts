@@ -23,8 +23,8 @@ import { intentIdOfClientSecret } from './payment-provider';
 import { sandboxCardOutcome } from './sandbox-cards';
 import { recordTransferOrderPaid } from './transfer-orders';
 import { refundPaymentOfCancelledTransfer } from './transfer-status';
-
 import { recordDispute, recordProviderRefunds, type ProviderReportOutcome } from './provider-reports';
+
 /**
  * The outcome of a payment, whoever reports it: the sandbox's card form or Stripe's webhook.
  * Both providers go through these two functions, so an order is paid (and `payment.succeeded`
@@ -114,7 +114,7 @@ export async function recordPaymentSucceeded(ctx: OrdersContext, report: Payment
       const { hasBillingEmail: _fact, ...facts } = paid;
       await enqueue(db, {
         type: 'email.order_paid',
-        data: { ...facts, ...(order.billingEmail ? { billingEmail: order.billingEmail } : {}) },
+        data: { ...facts, ...(order.billingEmail ? { billingEmail: order.billingEmail } : {}), ...(order.leadType ? { leadType: order.leadType } : {}) },
         correlationId: report.correlationId,
         source: SOURCE,
       });
@@ -290,10 +290,6 @@ export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event,
         ...(code ? { code } : {}),
       });
     }
-    default:
-      return { outcome: 'ignored' };
-  }
-}
     case 'charge.refunded': {
       // A refund made in Stripe's dashboard (or one of ours, heard about again: recorded once).
       const charge = event.data.object;
@@ -329,6 +325,10 @@ export async function handleStripeEvent(ctx: OrdersContext, event: Stripe.Event,
         correlationId,
       });
     }
+    default:
+      return { outcome: 'ignored' };
+  }
+}
 
 /** The id of an expandable Stripe field (a string, or the object when expanded). */
 function idOf(field: string | { id: string } | null | undefined): string | null {
