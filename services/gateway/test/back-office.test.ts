@@ -3,8 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS_EXCHANGE, type AuditEntry, type AuditLogPage, type CommandData } from '@warmline/contracts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { businessDate, COMMANDS_EXCHANGE, type AuditEntry, type AuditLogPage, type CommandData } from '@warmline/contracts';
+import { createLogger, ShutdownStack, withTransaction } from '@warmline/platform';
+import { enqueue, openDatabaseAndBus } from '@warmline/platform/bus/index';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
+import { recordAdminAction } from '../src/domain/audit-log';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -220,6 +226,87 @@ describe('the audit log', () => {
     const { rows } = await gw.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log WHERE subject_id = $1', [report.subjectId]);
     expect(rows[0]!.n).toBe(1);
   });
+  it('when another service enqueues audit.record in its outbox with its action, then its relay delivers it and the log shows it', async () => {
+    // Another service as it runs: its own schema (the platform's outbox) in the same database,
+    // its relay publishing on the same broker namespace.
+    const stops = new ShutdownStack(createLogger('reporter', 'silent'), 'the reporting service');
+    const noMigrations = await mkdtemp(path.join(os.tmpdir(), 'wl-reporter-'));
+    stops.push('migrations dir', () => rm(noMigrations, { recursive: true, force: true }));
+    try {
+      const { pool } = await openDatabaseAndBus({
+        config: { DATABASE_URL: gw.db.url, AMQP_URL: TEST_AMQP_URL, BUS_NAMESPACE: gw.config.BUS_NAMESPACE },
+        log: createLogger('reporter', 'silent'),
+        stops,
+        schema: 'orders',
+        migrationsDir: noMigrations,
+        connectionName: 'orders',
+      });
+      const subjectId = randomUUID();
+      const at = new Date(Date.now() - 60_000).toISOString();
+      await withTransaction(pool, (db) =>
+        enqueue(db, {
+          type: 'audit.record',
+          source: 'orders',
+          correlationId: randomUUID(),
+          data: {
+            actorId: adminId,
+            actorUsername: gw.admin.username,
+            action: 'order.refunded',
+            subjectType: 'order',
+            subjectId,
+            subjectLabel: 'Premium package — Quinn Buyer',
+            before: { refundedCents: 0 },
+            after: { refundedCents: 5_000 },
+            reason: 'Customer asked',
+            at,
+          },
+        }),
+      );
+      const entry = await waitFor('the outbox report in the log', async () => (await auditEntries()).find((e) => e.subjectId === subjectId));
+      expect(entry).toMatchObject({
+        at,
+        actorId: adminId,
+        actorUsername: gw.admin.username,
+        action: 'order.refunded',
+        subjectType: 'order',
+        subjectLabel: 'Premium package — Quinn Buyer',
+        before: { refundedCents: 0 },
+        after: { refundedCents: 5_000 },
+        reason: 'Customer asked',
+        source: 'orders',
+      });
+    } finally {
+      await stops.stop();
+    }
+  });
+
+  it('when there are more than 50 entries, then each page holds 50, newest first, the total counts them all, and a page past the end is empty', async () => {
+    const actor = { id: adminId, username: gw.admin.username };
+    // Long ago, so they are the oldest of this file's entries: the last 52 of the list, in reverse.
+    const longAgo = Date.parse('2020-01-01T00:00:00Z');
+    const subjectIds = Array.from({ length: 52 }, () => randomUUID());
+    await withTransaction(gw.pool, async (db) => {
+      for (const [i, subjectId] of subjectIds.entries()) {
+        await recordAdminAction(db, { actor, action: 'user.price_changed', subjectType: 'user', subjectId, before: { liveTransferPrice: '35.00' }, after: { liveTransferPrice: '30.00' } }, new Date(longAgo + i * 1_000));
+      }
+    });
+    const first = (await admin.get('/api/admin/audit-log')).json as AuditLogPage;
+    expect(first.total).toBeGreaterThanOrEqual(52);
+    const pages = Math.ceil(first.total / 50);
+    const all: AuditEntry[] = [];
+    for (let page = 1; page <= pages; page++) {
+      const answer = (await admin.get(`/api/admin/audit-log?page=${page}`)).json as AuditLogPage;
+      expect(answer.total).toBe(first.total);
+      expect(answer.entries).toHaveLength(page < pages ? 50 : first.total - 50 * (pages - 1));
+      all.push(...answer.entries);
+    }
+    expect(all).toHaveLength(first.total);
+    const times = all.map((e) => Date.parse(e.at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(all.slice(-52).map((e) => e.subjectId)).toEqual([...subjectIds].reverse());
+    expect(((await admin.get(`/api/admin/audit-log?page=${pages + 1}`)).json as AuditLogPage).entries).toEqual([]);
+    expect((await admin.get('/api/admin/audit-log?page=0')).status).toBe(400);
+  });
 });
 
 describe('the admin cards', () => {
@@ -242,6 +329,27 @@ describe('the admin cards', () => {
       openTransferOrders: 3,
     });
     expect(answer.json.newSignUps).toBeLessThan(answer.json.totalUsers);
+  });
+
+  it('when accounts were created a minute after and a minute before the start of the day 6 days ago in Chicago, then only the first is a new sign-up, and a deleted one counts nowhere', async () => {
+    ordersAnswer = { status: 200, body: { revenueThisMonthCents: 0, openTransferOrders: 0 } };
+    const zone = gw.config.BUSINESS_TIMEZONE;
+    expect(zone).toBe('America/Chicago');
+    // The first of the 7 days: today in Chicago, 6 calendar days back; its midnight found hour by hour.
+    const today = businessDate(new Date(), zone);
+    const firstDay = new Date(Date.parse(`${today}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+    let start = Math.floor((Date.now() - 8 * 86_400_000) / 3_600_000) * 3_600_000;
+    while (businessDate(new Date(start), zone) !== firstDay) start += 3_600_000;
+
+    const before = (await admin.get('/api/admin/stats')).json;
+    const [justIn, justOut, gone] = await Promise.all([gw.createAgent(), gw.createAgent(), gw.createAgent()]);
+    await gw.pool.query('UPDATE users SET created_at = $2 WHERE id = $1', [justIn.user.id, new Date(start + 60_000)]);
+    await gw.pool.query('UPDATE users SET created_at = $2 WHERE id = $1', [justOut.user.id, new Date(start - 60_000)]);
+    expect((await admin.delete(`/api/users/${gone.user.id}`)).status).toBe(200);
+    const after = (await admin.get('/api/admin/stats')).json;
+
+    expect(after.totalUsers - before.totalUsers).toBe(2);
+    expect(after.newSignUps - before.newSignUps).toBe(1);
   });
 
   it('when orders is slow or failing, then the user numbers still come at once and the order numbers are null', async () => {
