@@ -15,6 +15,19 @@ const WIDTHS = [390, 1280];
 const system = await startSystem();
 const browser = await launchBrowser();
 
+// A prospect answers the main survey, so the search finds a survey response (and its account) too.
+const prospect = await fetch(`${system.url}/api/survey`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+  body: JSON.stringify({
+    firstName: 'Sam', lastName: 'Rivera', agencyName: 'Rivera Insurance', role: 'Agency Owner', phone: '(555) 123-4567',
+    email: 'sam.rivera@example.com', username: 'sam_rivera', password: 'sunny-harbor-42', leadType: 'Live Transfers',
+    workingStates: 'TX, FL', totalTransfers: '50', transfersPerDay: '5', callsPerDay: '120', transferHours: '9am-5pm CST',
+    salesperson: 'Survey Form',
+  }),
+});
+if (!prospect.ok) console.warn(`the survey answered ${prospect.status}: ${await prospect.text()}`);
+
 try {
   mkdirSync(OUT, { recursive: true });
   for (const width of WIDTHS) {
@@ -29,15 +42,35 @@ try {
     await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
     await page.getByTestId('user-row').first().waitFor();
 
-    await page.getByLabel(/Search customers/).fill(system.customer.username);
+    await page.getByLabel(/Search customers/).fill('rivera');
     await page.getByLabel(/Search customers/).press('Enter');
     await page.getByRole('list', { name: /Results for/ }).waitFor();
     await shot('panel');
 
+    const survey = page.getByTestId('search-result').filter({ hasText: 'Survey response' }).first();
+    if (await survey.count()) {
+      await survey.getByRole('button', { name: /Open/ }).click();
+      await page.getByRole('dialog').waitFor();
+      await shot('survey-details');
+      await page.keyboard.press('Escape');
+    }
+
     await page.getByTestId('user-row').first().getByRole('button', { name: /Set Price/ }).click();
     await page.getByRole('dialog').waitFor();
     await shot('set-price');
+    await page.getByLabel('Price per transfer ($)').fill('31.50');
+    await page.getByRole('button', { name: 'Save Price' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.getByTestId('user-row').first().getByRole('button', { name: /Change Password/ }).click();
+    await page.getByRole('button', { name: 'Change Password', exact: true }).click();
+    await page.getByText('Password must be at least 8 characters').waitFor();
+    await shot('change-password');
     await page.keyboard.press('Escape');
+
+    await page.getByRole('tab', { name: 'Upload Aged Leads' }).click();
+    await page.getByText(/coming soon/).waitFor();
+    await shot('coming-soon');
 
     await page.goto('/admin-all-orders');
     await page.getByRole('heading', { name: 'All Orders', level: 1 }).waitFor();
@@ -46,6 +79,7 @@ try {
 
     await page.goto('/admin-audit-log');
     await page.getByRole('heading', { name: 'Audit Log', level: 1 }).waitFor();
+    await page.getByRole('table').waitFor();
     await shot('audit-log');
     await context.close();
   }

@@ -71,11 +71,18 @@ describe('the admin back office', () => {
     // The tab is in the URL: a reload comes back to it; Back goes to where the admin was.
     await page.reload();
     await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
+    await page.getByRole('tab', { name: 'Upload Aged Leads' }).click();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'upload-aged-leads');
+    await page.getByRole('tabpanel').getByText('Aged lead uploads are coming soon.').waitFor();
     await page.getByRole('tab', { name: 'Test Campaigns' }).click();
     await page.waitForURL((url) => url.searchParams.get('tab') === 'test-campaigns');
-    await page.getByText(/not available here yet/).waitFor();
+    await page.getByRole('tab', { name: 'Test Campaigns', selected: true }).waitFor();
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Upload Aged Leads', selected: true }).waitFor();
     await page.goBack();
     await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
+    // The search is in the URL too: its results are still there after the tab changes.
+    await page.getByRole('list', { name: /Results for/ }).getByText(agent.email).waitFor();
 
     // The agent, in a browser of their own.
     const agentContext = await browser.newContext({ baseURL: system.url });
@@ -90,10 +97,13 @@ describe('the admin back office', () => {
 
     await page.getByRole('link', { name: 'Audit Log' }).click();
     await page.getByRole('heading', { name: 'Audit Log', level: 1 }).waitFor();
-    const entry = page.getByRole('row').filter({ hasText: agent.email }).filter({ hasText: 'user.price_changed' });
+    const entry = page.getByTestId('audit-entry').filter({ hasText: agent.email }).filter({ hasText: 'user.price_changed' });
     await entry.waitFor();
-    expect(await entry.textContent()).toContain('liveTransferPrice 31.50');
+    expect(await entry.textContent()).toContain('live transfer price: 35.00 → 31.50');
+    expect(await entry.textContent()).toContain(system.admin.username);
     expect(await seriousViolations(page)).toEqual([]);
+    // Read only: the log offers nothing to change.
+    expect(await page.getByRole('main').locator('input, textarea, select, button:not([aria-label^="Page"]):not(.pager__button)').count()).toBe(0);
   });
 
   it('when an admin opens Change Password and Delete, then the dialogs say what is wrong and a deleted agent leaves the list', async () => {
@@ -121,6 +131,27 @@ describe('the admin back office', () => {
     const confirm = page.getByRole('dialog', { name: 'Delete User' });
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText(`No users match “${agent.username}”.`).waitFor();
+  });
+
+  it('when an admin opens a card or logs out, then the card opens what it counts and Logout ends the session at /login', async () => {
+    const { page, system } = e2e;
+    await logIn(page, system.admin.username, system.admin.password, '/admin');
+    await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
+    await page.getByRole('link', { name: /Open Transfer Orders/ }).click();
+    await page.waitForURL((url) => url.pathname === '/admin-orders');
+    await page.goBack();
+    await page.getByRole('link', { name: /^Revenue/ }).click();
+    await page.waitForURL((url) => url.pathname === '/admin-all-orders');
+    await page.goBack();
+    await page.getByRole('tab', { name: 'Partner Apps' }).click();
+    await page.getByRole('button', { name: /^Total Users/ }).click();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'user-management');
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    // The session is over on the server, not only in this tab.
+    await page.goto('/admin');
+    await page.waitForURL((url) => url.pathname === '/login');
   });
 
   it('when a customer types /admin, then they land on /dashboard', async () => {

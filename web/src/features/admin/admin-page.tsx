@@ -1,13 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
-import type { CustomerSearchResult } from '@warmline/contracts/customer-search';
 import { AppShell } from '../../components/app-shell';
-import { Button, ButtonLink } from '../../components/button';
-import { Spinner } from '../../components/spinner';
-import { errorMessage } from '../../lib/api';
+import { ButtonLink } from '../../components/button';
 import { usePageTitle } from '../../lib/page-title';
-import { useAdminStats, useCustomerSearch } from './api';
+import { AdminCards } from './admin-cards';
+import { CampaignsTabSlot } from './admin-shell-slots';
+import { CustomerSearch } from './customer-search';
 import { UserManagementTab } from './user-management-tab';
 import './admin.css';
 
@@ -22,12 +20,11 @@ const TABS = [
 type TabId = (typeof TABS)[number]['id'];
 const DEFAULT_TAB: TabId = 'user-management';
 
-/** What a tab whose feature is not built yet says, plainly. */
-const NOT_YET: Partial<Record<TabId, string>> = {
-  'upload-aged-leads': 'Uploading aged leads by CSV is not available yet. It is the next feature of the back office.',
-  'upload-callbacks': 'Uploading callback opportunities is not available yet.',
-  'partner-apps': 'Partner applications are not available here yet.',
-  'test-campaigns': 'Test campaigns (referral pages and their survey responses) are not available here yet.',
+/** What a tab whose feature comes in a later issue says, plainly. */
+const COMING_SOON: Partial<Record<TabId, string>> = {
+  'upload-aged-leads': 'Aged lead uploads are coming soon.',
+  'upload-callbacks': 'Callback opportunity uploads are coming soon.',
+  'partner-apps': 'Partner applications are coming soon.',
 };
 
 /**
@@ -39,10 +36,18 @@ export function AdminPage({ user }: { user: PublicUser }) {
   const [params, setParams] = useSearchParams();
   const tab: TabId = TABS.some((t) => t.id === params.get('tab')) ? (params.get('tab') as TabId) : DEFAULT_TAB;
   const userFilter = params.get('users') ?? '';
+  const searchText = params.get('q') ?? '';
 
-  const openTab = (id: TabId, extra: Record<string, string> = {}) => {
-    const next = new URLSearchParams({ tab: id, ...extra });
-    setParams(next);
+  // Each change is a history entry (Back returns to the previous tab or search); the search
+  // text stays while tabs change, so the results are still there.
+  const navigate = (next: { tab?: TabId; users?: string; q?: string }) => {
+    const query = new URLSearchParams();
+    query.set('tab', next.tab ?? tab);
+    const users = next.users ?? userFilter;
+    if (users) query.set('users', users);
+    const q = next.q ?? searchText;
+    if (q) query.set('q', q);
+    setParams(query);
   };
 
   return (
@@ -66,8 +71,12 @@ export function AdminPage({ user }: { user: PublicUser }) {
           </nav>
         </div>
 
-        <CustomerSearch onOpenUser={(q) => openTab('user-management', { users: q })} />
-        <AdminCards onOpenUsers={() => openTab('user-management')} />
+        <CustomerSearch
+          asked={searchText}
+          onAsk={(q) => navigate({ q })}
+          onOpenUser={(username) => navigate({ tab: 'user-management', users: username })}
+        />
+        <AdminCards onOpenUsers={() => navigate({ tab: 'user-management', users: '' })} />
 
         <div className="admin-tabs">
           <div role="tablist" aria-label="Admin sections" className="admin-tabs__list">
@@ -81,13 +90,19 @@ export function AdminPage({ user }: { user: PublicUser }) {
                 aria-controls={`panel-${t.id}`}
                 tabIndex={tab === t.id ? 0 : -1}
                 className="admin-tabs__tab"
-                onClick={() => openTab(t.id)}
+                onClick={() => navigate({ tab: t.id })}
                 onKeyDown={(event) => {
                   const at = TABS.findIndex((x) => x.id === tab);
-                  const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-                  if (!step) return;
-                  const next = TABS[(at + step + TABS.length) % TABS.length]!;
-                  openTab(next.id);
+                  const to =
+                    event.key === 'ArrowRight' ? (at + 1) % TABS.length
+                    : event.key === 'ArrowLeft' ? (at - 1 + TABS.length) % TABS.length
+                    : event.key === 'Home' ? 0
+                    : event.key === 'End' ? TABS.length - 1
+                    : -1;
+                  if (to < 0) return;
+                  event.preventDefault();
+                  const next = TABS[to]!;
+                  navigate({ tab: next.id });
                   document.getElementById(`tab-${next.id}`)?.focus();
                 }}
               >
@@ -101,148 +116,16 @@ export function AdminPage({ user }: { user: PublicUser }) {
                 key={userFilter}
                 filter={userFilter}
                 currentUserId={user.id}
-                onFilterChange={(q) => openTab('user-management', q ? { users: q } : {})}
+                onFilterChange={(users) => navigate({ tab: 'user-management', users })}
               />
+            ) : tab === 'test-campaigns' ? (
+              <CampaignsTabSlot />
             ) : (
-              <p className="admin-empty">{NOT_YET[tab]}</p>
+              <p className="admin-empty">{COMING_SOON[tab]}</p>
             )}
           </section>
         </div>
       </div>
     </AppShell>
-  );
-}
-
-function formatCents(cents: number): string {
-  return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-}
-
-/** The four cards (issue 12): each opens what it counts. */
-function AdminCards({ onOpenUsers }: { onOpenUsers: () => void }) {
-  const stats = useAdminStats();
-  const value = (n: number | null | undefined, format: (n: number) => string = (x) => x.toLocaleString('en-US')) =>
-    stats.isPending ? '…' : stats.isError || n === null || n === undefined ? 'Unavailable' : format(n);
-  return (
-    <ul className="admin-cards" aria-label="Business at a glance">
-      <li>
-        <button type="button" className="admin-card" onClick={onOpenUsers}>
-          <span className="admin-card__label">Total Users</span>
-          <span className="admin-card__value">{value(stats.data?.totalUsers)}</span>
-        </button>
-      </li>
-      <li>
-        <button type="button" className="admin-card" onClick={onOpenUsers}>
-          <span className="admin-card__label">New Sign-ups</span>
-          <span className="admin-card__value">{value(stats.data?.newSignUps)}</span>
-          <span className="admin-card__hint">last 7 days</span>
-        </button>
-      </li>
-      <li>
-        <Link className="admin-card" to="/admin-all-orders">
-          <span className="admin-card__label">Revenue</span>
-          <span className="admin-card__value">{value(stats.data?.revenueThisMonthCents, formatCents)}</span>
-          <span className="admin-card__hint">this month, all products</span>
-        </Link>
-      </li>
-      <li>
-        <Link className="admin-card" to="/admin-orders">
-          <span className="admin-card__label">Open Transfer Orders</span>
-          <span className="admin-card__value">{value(stats.data?.openTransferOrders)}</span>
-          <span className="admin-card__hint">paid, not yet completed</span>
-        </Link>
-      </li>
-    </ul>
-  );
-}
-
-const TYPE_LABELS: Record<CustomerSearchResult['type'], string> = {
-  user: 'User',
-  survey: 'Survey response',
-  customer: 'Customer',
-  partner: 'Partner',
-};
-
-/** The customer search box (spec §2): Enter or Search, a clear button, the results below. */
-function CustomerSearch({ onOpenUser }: { onOpenUser: (q: string) => void }) {
-  const [text, setText] = useState('');
-  const [asked, setAsked] = useState('');
-  const [blank, setBlank] = useState(false);
-  const search = useCustomerSearch(asked);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setBlank(!text.trim());
-    setAsked(text.trim());
-  };
-  const clear = () => {
-    setText('');
-    setAsked('');
-    setBlank(false);
-  };
-
-  return (
-    <section className="card admin-search" aria-labelledby="customer-search-title">
-      <h2 id="customer-search-title" className="admin-search__title">
-        Customer Search
-      </h2>
-      <form className="admin-search__form" role="search" onSubmit={submit}>
-        <label className="visually-hidden" htmlFor="customer-search">
-          Search customers by name, agency, e-mail, username or phone
-        </label>
-        <input
-          id="customer-search"
-          className="field__input"
-          type="search"
-          placeholder="Name, agency, e-mail, username or phone"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-describedby={blank ? 'customer-search-error' : undefined}
-        />
-        <Button type="submit">Search</Button>
-        <Button variant="secondary" onClick={clear} disabled={!text && !asked}>
-          Clear
-        </Button>
-      </form>
-      {blank ? (
-        <p id="customer-search-error" className="field__error" role="alert">
-          Search text is required
-        </p>
-      ) : null}
-      {asked ? (
-        search.isPending ? (
-          <Spinner label="Searching…" showLabel />
-        ) : search.isError ? (
-          <p role="alert">Failed to search customers: {errorMessage(search.error, 'the server did not answer')}.</p>
-        ) : search.data.length === 0 ? (
-          <p className="admin-empty" role="status">
-            Nobody matches “{asked}”.
-          </p>
-        ) : (
-          <ul className="search-results" aria-label={`Results for ${asked}`}>
-            {search.data.map((r) => (
-              <li key={`${r.type}-${r.id}`} className="search-result">
-                <span className={`search-result__type search-result__type--${r.type}`}>{TYPE_LABELS[r.type]}</span>
-                <span className="search-result__who">
-                  <strong>{r.name ?? r.businessName ?? r.mainContact ?? r.username ?? r.email}</strong>
-                  {r.agencyName || r.businessName ? <span> · {r.agencyName ?? r.businessName}</span> : null}
-                </span>
-                <span className="search-result__contact">
-                  {[r.email ?? r.contactEmail, r.phone ?? r.contactPhone].filter(Boolean).join(' · ')}
-                  {r.leadType ? ` · ${r.leadType}` : ''}
-                  {r.salesperson ? ` · via ${r.salesperson}` : ''}
-                </span>
-                {r.type === 'user' ? (
-                  <Button variant="secondary" className="btn--small" onClick={() => onOpenUser(r.username ?? r.email ?? '')}>
-                    Open
-                  </Button>
-                ) : (
-                  <span className="search-result__date">{new Date(r.createdAt).toLocaleDateString('en-US')}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )
-      ) : null}
-    </section>
   );
 }

@@ -29,6 +29,18 @@ export interface UsersPage {
   total: number;
 }
 
+/** A GET whose answer also has something to say in its headers (a total, a partial search). */
+async function getWithHeaders<T>(url: string, signal: AbortSignal): Promise<{ body: T; headers: Headers }> {
+  const response = await fetch(url, {
+    headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+    credentials: 'include',
+    signal,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, text, response.statusText);
+  return { body: JSON.parse(text) as T, headers: response.headers };
+}
+
 /** One page of users (50) filtered on the server; the total comes in X-Total-Count. */
 export function useUsersPage(q: string, page: number) {
   return useQuery({
@@ -37,16 +49,16 @@ export function useUsersPage(q: string, page: number) {
     queryFn: async ({ signal }): Promise<UsersPage> => {
       const params = new URLSearchParams({ page: String(page) });
       if (q.trim()) params.set('q', q.trim());
-      const response = await fetch(`/api/users?${params}`, {
-        headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
-        credentials: 'include',
-        signal,
-      });
-      const text = await response.text();
-      if (!response.ok) throw new ApiError(response.status, text, response.statusText);
-      return { users: JSON.parse(text) as PublicUser[], total: Number(response.headers.get('x-total-count') ?? 0) };
+      const { body, headers } = await getWithHeaders<PublicUser[]>(`/api/users?${params}`, signal);
+      return { users: body, total: Number(headers.get('x-total-count') ?? 0) };
     },
   });
+}
+
+export interface CustomerSearchAnswer {
+  results: CustomerSearchResult[];
+  /** Sources that did not answer in time (X-Search-Partial): the list may be missing their matches. */
+  missingSources: string[];
 }
 
 /** The customer search (users, survey answers, paying customers, partners). Blank text is not asked. */
@@ -54,7 +66,11 @@ export function useCustomerSearch(q: string) {
   return useQuery({
     queryKey: adminKeys.search(q),
     enabled: q.trim().length > 0,
-    queryFn: ({ signal }) => apiRequest<CustomerSearchResult[]>(`/api/search-customers?q=${encodeURIComponent(q.trim())}`, { signal }),
+    queryFn: async ({ signal }): Promise<CustomerSearchAnswer> => {
+      const { body, headers } = await getWithHeaders<CustomerSearchResult[]>(`/api/search-customers?q=${encodeURIComponent(q.trim())}`, signal);
+      const partial = headers.get('x-search-partial');
+      return { results: body, missingSources: partial ? partial.split(',').map((s) => s.trim()).filter(Boolean) : [] };
+    },
   });
 }
 

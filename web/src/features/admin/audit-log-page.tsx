@@ -1,32 +1,51 @@
-import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { ADMIN_PAGE_SIZE, type AuditEntry } from '@warmline/contracts/admin-accounts';
 import { AppShell } from '../../components/app-shell';
-import { Button, ButtonLink } from '../../components/button';
+import { ButtonLink } from '../../components/button';
+import { LoadError } from '../../components/load-error';
+import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
-import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { useAuditLog } from './api';
+import { describeAction, describeChanges } from './audit-log-format';
 import './admin.css';
-
-/** `{ liveTransferPrice: '35.00' }` → 'liveTransferPrice 35.00'. */
-function describeValues(values: Record<string, unknown> | null): string {
-  if (!values) return '—';
-  return Object.entries(values)
-    .map(([key, value]) => `${key} ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join(', ');
-}
+import './audit-log.css';
 
 function when(at: string): string {
   return new Date(at).toLocaleString('en-US', { dateStyle: 'short', timeStyle: 'short' });
 }
 
-/** /admin-audit-log (issue 12): every admin action, newest first, 50 a page; read only. */
+function Changes({ entry }: { entry: AuditEntry }) {
+  const changes = describeChanges(entry.before, entry.after);
+  if (!changes.length) return <span className="audit-table__muted">—</span>;
+  return (
+    <ul className="audit-changes">
+      {changes.map((c) => (
+        <li key={c.key}>
+          <span className="audit-table__muted">{c.label}:</span> {c.before ?? <em className="audit-table__muted">none</em>}
+          <span aria-label="became"> → </span>
+          {c.after ?? <em className="audit-table__muted">none</em>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * /admin-audit-log (issue 12): every admin action of every service, newest first, 50 a page —
+ * who, when, what, on whom, the values before → after, and why. Read only: nothing here edits.
+ */
 export function AuditLogPage({ user }: { user: PublicUser }) {
   usePageTitle('Audit Log');
-  const [page, setPage] = useState(1);
+  // The page is in the URL (?page=), so Back and a shared link land on the same rows.
+  const [params, setParams] = useSearchParams();
+  const asked = Number.parseInt(params.get('page') ?? '1', 10);
+  const page = Number.isFinite(asked) && asked >= 1 ? asked : 1;
+  const setPage = (next: number) => setParams(next > 1 ? { page: String(next) } : {});
   const log = useAuditLog(page);
-  const pages = Math.max(1, Math.ceil((log.data?.total ?? 0) / ADMIN_PAGE_SIZE));
+  const total = log.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE));
   return (
     <AppShell user={user} area="Admin">
       <div className="admin">
@@ -39,61 +58,55 @@ export function AuditLogPage({ user }: { user: PublicUser }) {
         {log.isPending ? (
           <Spinner label="Loading the audit log…" showLabel />
         ) : log.isError ? (
-          <div className="card" role="alert">
-            <p>Failed to fetch the audit log: {errorMessage(log.error, 'the server did not answer')}.</p>
-            <Button variant="secondary" onClick={() => void log.refetch()}>
-              Retry
-            </Button>
-          </div>
+          <LoadError what="the audit log" error={log.error} onRetry={() => void log.refetch()} />
         ) : log.data.entries.length === 0 ? (
-          <p className="admin-empty">No admin actions yet.</p>
+          total > 0 ? (
+            <p className="admin-empty">
+              There is no page {page}. <ButtonLink to="/admin-audit-log" variant="secondary" className="btn--small">Newest entries</ButtonLink>
+            </p>
+          ) : (
+            <p className="admin-empty">No admin actions yet.</p>
+          )
         ) : (
-          <section className="card" aria-labelledby="audit-title">
-            <h2 id="audit-title" className="visually-hidden">
-              Admin actions, newest first
+          <section className="card audit-log" aria-labelledby="audit-title">
+            <h2 id="audit-title" className="audit-log__title">
+              {total.toLocaleString('en-US')} {total === 1 ? 'action' : 'actions'}, newest first
             </h2>
-            <div className="orders-table-wrap">
-              <table className="audit-table">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Subject</th>
-                    <th scope="col">Before</th>
-                    <th scope="col">After</th>
+            <table className="audit-table">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Before → After</th>
+                  <th scope="col">Reason</th>
+                </tr>
+              </thead>
+              <tbody>
+                {log.data.entries.map((e: AuditEntry) => (
+                  <tr key={e.id} data-testid="audit-entry">
+                    <td data-label="When">
+                      <time dateTime={e.at}>{when(e.at)}</time>
+                    </td>
+                    <td data-label="Who">{e.actorUsername}</td>
+                    <td data-label="Action">
+                      {describeAction(e.action)}
+                      <code className="audit-table__code">{e.action}</code>
+                    </td>
+                    <td data-label="Subject">
+                      {e.subjectLabel ?? e.subjectId}
+                      <span className="audit-table__muted"> ({e.subjectType})</span>
+                    </td>
+                    <td data-label="Before → After">
+                      <Changes entry={e} />
+                    </td>
+                    <td data-label="Reason">{e.reason ?? <span className="audit-table__muted">—</span>}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {log.data.entries.map((e: AuditEntry) => (
-                    <tr key={e.id}>
-                      <td>{when(e.at)}</td>
-                      <td>{e.actorUsername}</td>
-                      <td>
-                        {e.action}
-                        {e.reason ? <span className="audit-table__reason"> — {e.reason}</span> : null}
-                      </td>
-                      <td>{e.subjectLabel ?? `${e.subjectType} ${e.subjectId}`}</td>
-                      <td>{describeValues(e.before)}</td>
-                      <td>{describeValues(e.after)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            {pages > 1 ? (
-              <nav className="admin-pager" aria-label="Audit log pages">
-                <Button variant="secondary" className="btn--small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                  Newer
-                </Button>
-                <span>
-                  Page {page} of {pages}
-                </span>
-                <Button variant="secondary" className="btn--small" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-                  Older
-                </Button>
-              </nav>
-            ) : null}
+                ))}
+              </tbody>
+            </table>
+            <Pager page={page} totalPages={pages} onPage={setPage} label="Audit log pages (newest first)" />
           </section>
         )}
       </div>

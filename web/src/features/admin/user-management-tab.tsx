@@ -1,9 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { ADMIN_PAGE_SIZE } from '@warmline/contracts/admin-accounts';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
+import { LoadError } from '../../components/load-error';
+import { Pager } from '../../components/pager';
+import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
+import { goToDashboard } from './admin-shell-slots';
 import { useUsersPage } from './api';
 import { ChangePasswordDialog, DeleteUserDialog, fullName, SetPriceDialog } from './user-dialogs';
 
@@ -27,6 +31,12 @@ export function UserManagementTab({
   const [action, setAction] = useState<Action | null>(null);
   const users = useUsersPage(filter, page);
   const pages = Math.max(1, Math.ceil((users.data?.total ?? 0) / ADMIN_PAGE_SIZE));
+
+  // Spec §8's toast, once per failure; the list says so too, with a Retry.
+  const { isError, error, errorUpdatedAt } = users;
+  useEffect(() => {
+    if (isError) toast({ title: 'Failed to fetch users', description: errorMessage(error, 'Please try again.'), variant: 'destructive' });
+  }, [isError, error, errorUpdatedAt]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -55,12 +65,7 @@ export function UserManagementTab({
       {users.isPending ? (
         <Spinner label="Loading users…" showLabel />
       ) : users.isError ? (
-        <div className="card" role="alert">
-          <p>Failed to fetch users: {errorMessage(users.error, 'the server did not answer')}.</p>
-          <Button variant="secondary" onClick={() => void users.refetch()}>
-            Retry
-          </Button>
-        </div>
+        <LoadError what="users" error={users.error} onRetry={() => void users.refetch()} />
       ) : users.data.users.length === 0 ? (
         <p className="admin-empty">{filter ? `No users match “${filter}”.` : 'No users yet.'}</p>
       ) : (
@@ -90,9 +95,10 @@ export function UserManagementTab({
                   <Button
                     variant="secondary"
                     className="btn--small"
-                    onClick={() => window.open(`/dashboard`, '_blank', 'noopener')}
-                    title="Opens the dashboard in a new tab"
-                    aria-label={`Go to Dashboard (${fullName(user)})`}
+                    disabled={user.id === currentUserId}
+                    onClick={() => goToDashboard(user)}
+                    title="Opens their dashboard, read only, in a new tab"
+                    aria-label={`Go to Dashboard of ${fullName(user)}`}
                   >
                     Go to Dashboard
                   </Button>
@@ -115,19 +121,7 @@ export function UserManagementTab({
               </li>
             ))}
           </ul>
-          {pages > 1 ? (
-            <nav className="admin-pager" aria-label="User pages">
-              <Button variant="secondary" className="btn--small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                Previous
-              </Button>
-              <span>
-                Page {page} of {pages}
-              </span>
-              <Button variant="secondary" className="btn--small" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-                Next
-              </Button>
-            </nav>
-          ) : null}
+          <Pager page={page} totalPages={pages} onPage={setPage} label="User pages" />
         </>
       )}
       {action?.kind === 'price' ? <SetPriceDialog user={action.user} onClose={() => setAction(null)} /> : null}
