@@ -63,11 +63,12 @@ export function phoneIn(areaCode: string): string {
   return `${areaCode}${String(2000000 + ((serial * 7919) % 7999999)).padStart(7, '0')}`;
 }
 
-export async function startCatalogFixture(env: Record<string, string> = {}): Promise<CatalogFixture> {
+/** `ordersEnv`: more of the orders service's configuration (e.g. GATEWAY_URL, where it asks for a buyer's address). */
+export async function startCatalogFixture(env: Record<string, string> = {}, options: { ordersEnv?: Record<string, string> } = {}): Promise<CatalogFixture> {
   const system = await startTestSystem({ databasePrefix: 'wl_catalog', queues: [LEAD_PAYMENTS_QUEUE] });
   const { namespace, stops } = system;
   try {
-    const orders = await startOrders(parseConfig(ordersEnv, { ...system.env, ORDERS_PORT: '0' }), createLogger('orders', 'silent'));
+    const orders = await startOrders(parseConfig(ordersEnv, { ...system.env, ORDERS_PORT: '0', ...options.ordersEnv }), createLogger('orders', 'silent'));
     stops.push('orders', orders.stop);
     const config = parseConfig(catalogEnv, { ...system.env, CATALOG_PORT: '0', ORDERS_URL: orders.url, ...env });
     let offsetMs = 0;
