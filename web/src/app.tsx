@@ -5,6 +5,7 @@ import { BrowserRouter, useLocation } from 'react-router-dom';
 import { Toaster } from './components/toaster';
 import { createQueryClient } from './lib/query-client';
 import { AppRoutes } from './routes';
+import { ViewAsGate } from './features/view-as/view-as-gate';
 
 /** Spec §7: tooltips open after 700 ms; moving between them within 300 ms skips the delay. */
 const TOOLTIP_DELAY_MS = 700;
@@ -28,7 +29,9 @@ export function App() {
             Skip to content
           </a>
           <ScrollToTopOnNavigate />
-          <AppRoutes />
+          <ViewAsGate>
+            <AppRoutes />
+          </ViewAsGate>
           <Toaster />
         </BrowserRouter>
       </TooltipProvider>

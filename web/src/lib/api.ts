@@ -1,3 +1,6 @@
+import { VIEW_AS_ENDED_HEADER, VIEW_AS_HEADER } from '@warmline/contracts/view-as';
+import { markViewAsEnded, viewAsToken } from './view-as-token';
+
 /**
  * The one fetch helper of the SPA (spec §7, §8). Every call sends cookies and the
  * `X-Requested-With` header the gateway's CSRF rule asks for; a body is sent as JSON.
@@ -60,6 +63,9 @@ export async function apiRequest<T>(
     Accept: 'application/json',
     'X-Requested-With': 'XMLHttpRequest',
   };
+  // A view-as tab (docs/adr/0014): every request carries this tab's grant; the server decides.
+  const viewing = viewAsToken();
+  if (viewing) headers[VIEW_AS_HEADER] = viewing;
   const init: RequestInit = { method, headers, credentials: 'include' };
   if (signal) init.signal = signal;
   if (body !== undefined) {
@@ -68,6 +74,7 @@ export async function apiRequest<T>(
   }
 
   const response = await fetch(url, init);
+  if (viewing && response.headers.get(VIEW_AS_ENDED_HEADER)) markViewAsEnded();
   if (on401 === 'returnNull' && response.status === 401) return null;
   const text = await response.text();
   if (!response.ok) throw new ApiError(response.status, text, response.statusText);

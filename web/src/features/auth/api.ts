@@ -6,8 +6,11 @@ import type {
   TwoFactorEnrolment,
   TwoFactorStatus,
 } from '@warmline/contracts/accounts';
+import type { ViewingAs } from '@warmline/contracts/view-as';
 import { apiRequest } from '../../lib/api';
 import { forgetStoredUser, storeUser } from '../../lib/stored-user';
+import { viewAsToken } from '../../lib/view-as-token';
+import { endViewing } from '../view-as/api';
 
 /** Hooks of the account API (spec §7). Query keys come only from this factory. */
 export const authKeys = {
@@ -17,7 +20,8 @@ export const authKeys = {
   twoFactor: () => [...authKeys.all, 'two-factor'] as const,
 };
 
-export type CurrentUser = PublicUser;
+/** In a view-as tab (docs/adr/0014) the viewed agent, with who is viewing until when. */
+export type CurrentUser = PublicUser & { viewingAs?: ViewingAs };
 
 /** Caller options of a mutation; the hook's own callbacks always run before the caller's. */
 type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn'>;
@@ -169,6 +173,11 @@ export function useResetPassword(options: MutationOptions<unknown, { token: stri
  * redirects to /login (spec §2); the stored user goes first.
  */
 export function logout(): void {
+  // A view-as tab's Logout ends the viewing only: the session is the admin's, used by other tabs.
+  if (viewAsToken()) {
+    void endViewing();
+    return;
+  }
   forgetStoredUser();
   window.location.assign('/api/logout');
 }
