@@ -129,7 +129,11 @@ describe('User Management on the server', () => {
 
     expect((await admin.delete(`/api/users/${id}`)).status).toBe(200);
     expect((await admin.delete(`/api/users/${id}`)).status).toBe(404);
-    expect((await gw.browser().post('/api/login', { username, password: 'sunny-harbor-42' })).status).toBe(401);
+    // Refused exactly as a wrong password is: nothing tells that the account existed.
+    const refused = await gw.browser().post('/api/login', { username, password: 'sunny-harbor-42' });
+    const wrongPassword = await gw.browser().post('/api/login', { username: gw.admin.username, password: 'not-the-password' });
+    expect(refused.status).toBe(401);
+    expect(refused.json).toEqual(wrongPassword.json);
     expect((await admin.get(`/api/users?q=${username}`)).json).toEqual([]);
     // The row stays (what they bought elsewhere still names them), disabled.
     const kept = await gw.pool.query<{ deleted_at: Date | null }>('SELECT deleted_at FROM users WHERE id = $1', [id]);
