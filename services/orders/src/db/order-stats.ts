@@ -6,15 +6,25 @@ import type { Queryable } from '@warmline/platform/db/index';
  * by the month of payment in `timeZone`) less what was refunded this month (a refunded amount
  * never counts as revenue), and transfer orders paid but not yet delivered.
  */
-export async function orderStats(db: Queryable, timeZone: string): Promise<{ revenueThisMonthCents: number; openTransferOrders: number }> {
+export async function orderStats(
+  db: Queryable,
+  timeZone: string,
+  /** The moment whose month is counted (tests pass a fixed one). */
+  now: Date = new Date(),
+): Promise<{ revenueThisMonthCents: number; openTransferOrders: number }> {
   const { rows } = await db.query<{ revenue: string; open: string }>(
-    `SELECT
-       (SELECT coalesce(sum(amount_cents), 0) FROM package_orders
-         WHERE status = 'paid' AND paid_at >= date_trunc('month', now() AT TIME ZONE $1) AT TIME ZONE $1)
-       - (SELECT coalesce(sum(amount_cents), 0) FROM refunds
-         WHERE created_at >= date_trunc('month', now() AT TIME ZONE $1) AT TIME ZONE $1) AS revenue,
+    `WITH month AS (
+       -- The business's calendar month holding $2, as instants.
+       SELECT date_trunc('month', $2::timestamptz AT TIME ZONE $1) AT TIME ZONE $1 AS starts,
+              (date_trunc('month', $2::timestamptz AT TIME ZONE $1) + interval '1 month') AT TIME ZONE $1 AS ends
+     )
+     SELECT
+       (SELECT coalesce(sum(amount_cents), 0) FROM package_orders, month
+         WHERE status = 'paid' AND paid_at >= month.starts AND paid_at < month.ends)
+       - (SELECT coalesce(sum(amount_cents), 0) FROM refunds, month
+         WHERE created_at >= month.starts AND created_at < month.ends) AS revenue,
        (SELECT count(*) FROM transfer_orders WHERE status = 'paid') AS open`,
-    [timeZone],
+    [timeZone, now],
   );
   return { revenueThisMonthCents: Number(rows[0]?.revenue ?? 0), openTransferOrders: Number(rows[0]?.open ?? 0) };
 }

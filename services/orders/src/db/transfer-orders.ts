@@ -95,12 +95,12 @@ export async function moveTransferOrder(db: Queryable, id: string, from: string,
 }
 
 /** Cancels transfer orders left unpaid since before `olderThan`; their ids. */
-export async function cancelUnpaidTransferOrders(db: Queryable, olderThan: Date): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `UPDATE transfer_orders SET status = 'cancelled' WHERE status = 'pending' AND created_at < $1 RETURNING id`,
+export async function cancelUnpaidTransferOrders(db: Queryable, olderThan: Date): Promise<TransferOrderRecord[]> {
+  const { rows } = await db.query<TransferOrderRow>(
+    `UPDATE transfer_orders SET status = 'cancelled' WHERE status = 'pending' AND created_at < $1 RETURNING ${COLUMNS}`,
     [olderThan],
   );
-  return rows.map((r) => r.id);
+  return rows.map(toRecord);
 }
 
 /**

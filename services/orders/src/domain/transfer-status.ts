@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { AppError } from '@warmline/platform/errors';
@@ -97,9 +98,35 @@ export async function changeTransferOrderStatus(
   });
 }
 
-/** Cancels transfer orders left unpaid for 24 hours; the sweeper calls it. */
+/** Why the sweeper cancelled an order, as the agent's e-mail says it. */
+export const UNPAID_CANCEL_REASON = `Not paid within ${UNPAID_TRANSFER_ORDER_HOURS} hours of ordering`;
+
+/**
+ * Cancels transfer orders left unpaid for 24 hours, each agent told in the same transaction
+ * (a second sweeper at once finds them no longer pending, so each is told once); the sweeper
+ * calls it. A payment that still arrives for one is refunded at once (below).
+ */
 export async function cancelStaleTransferOrders(ctx: OrdersContext, now: Date = new Date()): Promise<string[]> {
-  const cancelled = await cancelUnpaidTransferOrders(ctx.pool, new Date(now.getTime() - UNPAID_TRANSFER_ORDER_HOURS * 3_600_000));
+  const cancelled = await withTransaction(ctx.pool, async (db) => {
+    const orders = await cancelUnpaidTransferOrders(db, new Date(now.getTime() - UNPAID_TRANSFER_ORDER_HOURS * 3_600_000));
+    for (const order of orders) {
+      await enqueue(db, {
+        type: 'email.transfer_order_status',
+        source: SOURCE,
+        correlationId: randomUUID(),
+        data: {
+          to: order.email,
+          firstName: order.firstName,
+          orderId: order.id,
+          status: 'cancelled',
+          totalTransfers: order.totalTransfers,
+          reason: UNPAID_CANCEL_REASON,
+          changedAt: now.toISOString(),
+        },
+      });
+    }
+    return orders.map((o) => o.id);
+  });
   if (cancelled.length) ctx.log.info({ cancelled }, 'unpaid transfer orders cancelled after 24 hours');
   return cancelled;
 }
