@@ -167,6 +167,27 @@ describe('charge.refunded', () => {
   });
 });
 
+describe('refunds asked for by an admin', () => {
+  const ask = (orderId: string, body: unknown, identity: { userId: string; username: string; isAdmin: boolean } = ADMIN) =>
+    orders.call('POST', `/api/admin/orders/${orderId}/refund`, { body, headers: { 'idempotency-key': randomUUID() }, identity });
+
+  it('when a customer asks to refund an order, then 403 and nothing is refunded', async () => {
+    const { orderId } = await paidOrder();
+    const answer = await ask(orderId, { reason: 'Please' }, { userId: randomUUID(), username: 'agent_x', isAdmin: false });
+    expect(answer.status).toBe(403);
+    expect(await refundRows(orderId)).toEqual([]);
+  });
+
+  it('when two admins refund most of an order at the same moment, then one succeeds and the other is refused: never more than was paid', async () => {
+    const { orderId, intentId } = await paidOrder();
+    const answers = await Promise.all([ask(orderId, { amountCents: 150_000, reason: 'First' }), ask(orderId, { amountCents: 150_000, reason: 'Second' })]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.error).toBe('At most $720.00 is left to refund on this order');
+    expect(await refundedCents(orderId)).toBe(150_000);
+    expect(stripe.refundsOf(intentId)).toHaveLength(1);
+  });
+});
+
 describe('charge.dispute.created', () => {
   function dispute(intentId: string, id = `dp_${randomBytes(10).toString('hex')}`) {
     return {
