@@ -1,28 +1,26 @@
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { toast } from '../../components/toast-store';
+import { errorMessage } from '../../lib/api';
+import { openViewAsTab } from '../view-as/api';
 import { CampaignsTab } from './campaigns-tab';
 
 /*
- * Where the admin shell meets features built beside it in issue 12. Each slot is the one place
- * to change when its feature lands, so the shell itself never waits on them.
+ * Where the admin shell meets the features built beside it in issue 12 (view-as, campaigns):
+ * the one place that names them, so the shell and User Management stay about themselves.
  */
 
 /**
- * Go to Dashboard (issue 12 §3): opens the agent's dashboard in a new tab, read only, through a
- * grant scoped to that tab.
- *
- * VIEW-AS CALL SITE: replace the body with `openViewAsTab(user.id)` from
- * `../view-as/` once that feature exists. Opening `/dashboard` here would show the ADMIN's own
- * dashboard, so until then the button says plainly that it is not available.
+ * Go to Dashboard (issue 12 §3): the agent's dashboard in a new tab, read only, through a grant
+ * scoped to that tab. Called from the click itself (the tab must open before any await, or a
+ * popup blocker stops it); a refusal comes back as a toast.
  */
 export function goToDashboard(user: PublicUser): void {
-  toast({
-    title: 'Go to Dashboard is not available yet',
-    description: `Viewing ${user.firstName} ${user.lastName}'s dashboard as they see it is coming soon.`.replace(/\s+/g, ' '),
-  });
+  openViewAsTab(user.id).catch((error: unknown) =>
+    toast({ title: 'Failed to open dashboard', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  );
 }
 
-/** The Test Campaigns tab (issue 12 §4): salespeople's referral pages and their responses. */
+/** The Test Campaigns tab (issue 12 §4). */
 export function CampaignsTabSlot() {
   return <CampaignsTab />;
 }

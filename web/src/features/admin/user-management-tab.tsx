@@ -95,9 +95,10 @@ export function UserManagementTab({
                   <Button
                     variant="secondary"
                     className="btn--small"
-                    disabled={user.id === currentUserId}
+                    // Only an agent's dashboard can be viewed (the server refuses an admin's).
+                    disabled={user.isAdmin}
                     onClick={() => goToDashboard(user)}
-                    title="Opens their dashboard, read only, in a new tab"
+                    title={user.isAdmin ? "Only an agent's dashboard can be viewed" : 'Opens their dashboard, read only, in a new tab'}
                     aria-label={`Go to Dashboard of ${fullName(user)}`}
                   >
                     Go to Dashboard
