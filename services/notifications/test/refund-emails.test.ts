@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandData, CommandType, Envelope } from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
 import { welcomeEmail } from '../src/domain/account-emails';
+import { refundIssuedEmail } from '../src/domain/order-change-emails';
 import { receiptEmail } from '../src/domain/payment-emails';
 import { disputeOpenedEmail, leadsReceiptEmail } from '../src/domain/refund-emails';
 import { EMAIL_REQUESTS_QUEUE } from '../src/events/subscriptions';
@@ -136,6 +137,30 @@ describe('the second brand', () => {
     expect(mail.text).toContain('Your RingCloud account has been created.');
     expect(mail.text).not.toContain('WarmLine');
     expect(welcomeEmail({ to: 'sam@example.com', firstName: 'Sam', username: 'sam', loginUrl: 'http://localhost:3000/login' }).subject).toBe('Welcome to WarmLine: your account is ready');
+  });
+});
+
+describe('a refund', () => {
+  const refund = (description: string): CommandData<'email.refund_issued'> => ({
+    to: 'buyer@example.com',
+    name: 'Rita',
+    orderId: randomUUID(),
+    description,
+    amountCents: 20_000,
+    refundedTotalCents: 20_000,
+    orderAmountCents: 60_000,
+    reason: 'Goodwill',
+    refundedAt: '2026-11-24T12:00:00.000Z',
+  });
+
+  it('when part of an order is refunded, then the buyer is told what, how much, why and when the money returns, in the brand they bought from', () => {
+    const mail = refundIssuedEmail(refund('RingCloud Call-Backs: 40 callbacks × $15.00'));
+    expect(mail.subject).toBe('RingCloud refund of $200.00');
+    expect(mail.text).toContain('We have refunded $200.00 of your order "RingCloud Call-Backs: 40 callbacks × $15.00" to the card you paid with.');
+    expect(mail.text).toContain('Reason: Goodwill');
+    expect(mail.text).toContain('5–10 business days');
+    expect(mail.text).toContain('Refunded so far: $200.00 of $600.00.');
+    expect(refundIssuedEmail(refund('Premium Volume Package: 60 transfers × $37.00')).subject).toBe('WarmLine refund of $200.00');
   });
 });
 

@@ -37,9 +37,11 @@ export function transferOrderStatusEmail(change: CommandData<'email.transfer_ord
 
 export function refundIssuedEmail(refund: CommandData<'email.refund_issued'>): EmailToSend {
   const whole = refund.refundedTotalCents >= refund.orderAmountCents;
+  // A second-brand order ('RingCloud Call-Backs: …') is refunded in that brand's name.
+  const brand = refund.description.startsWith('RingCloud ') ? 'RingCloud' : 'WarmLine';
   return {
     to: refund.to,
-    subject: oneLine(`WarmLine refund of ${dollars(refund.amountCents)}`),
+    subject: oneLine(`${brand} refund of ${dollars(refund.amountCents)}`),
     template: 'refund-issued',
     text: [
       `Hi ${refund.name || 'there'},`,
