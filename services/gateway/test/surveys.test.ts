@@ -181,7 +181,7 @@ describe('the main survey (POST /api/survey)', () => {
       },
     ]);
     expect(await outboxOf('email.welcome', { to: body.email })).toEqual([
-      { to: body.email, firstName: 'Sam', username: body.username, loginUrl: `${gw.config.PUBLIC_URL.replace(/\/+$/, '')}/login` },
+      { to: body.email, firstName: 'Sam', username: body.username, loginUrl: `${gw.config.PUBLIC_URL.replace(/\/+$/, '')}/login`, brand: 'WarmLine' },
     ]);
     // The gateway writes no e-mail body any more: notifications does.
     expect(await outboxOf('email.send', {})).toEqual([]);
@@ -348,6 +348,8 @@ describe('the second brand (POST /api/ringcloud-survey)', () => {
     expect(await outboxOf('email.survey_sales_notice', { userId: answer.json.userId })).toMatchObject([
       { funnel: 'ringcloud', estimatedOrderCents: 37_000, answers: { leadType: 'Live Transfers', totalTransfers: 10 } },
     ]);
+    // Welcomed in the second brand's name (issue 12).
+    expect(await outboxOf('email.welcome', { to: body.email })).toMatchObject([{ brand: 'RingCloud', username: body.username }]);
     expect((await visitor().post('/api/login', { username: body.username, password: body.password })).status).toBe(200);
   });
 
