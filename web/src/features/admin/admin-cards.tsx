@@ -40,7 +40,7 @@ export function AdminCards({ onOpenUsers }: { onOpenUsers: () => void }) {
         </Link>
       </li>
       <li>
-        <Link className="admin-card" to="/admin-orders">
+        <Link className="admin-card" to="/admin-orders?status=paid">
           <CardBody label="Open Transfer Orders" value={value(stats.data?.openTransferOrders)} hint="paid, not yet completed" />
         </Link>
       </li>

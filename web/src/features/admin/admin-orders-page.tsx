@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import type { TransferOrderRecord, TransferOrderStatus } from '@warmline/contracts/transfers';
 import { AppShell } from '../../components/app-shell';
 import { Button, ButtonLink } from '../../components/button';
+import { LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
@@ -19,6 +21,12 @@ const STATUS_LABELS: Record<TransferOrderStatus, string> = {
   completed: 'Completed',
   cancelled: 'Cancelled',
 };
+const STATUSES = Object.keys(STATUS_LABELS) as TransferOrderStatus[];
+
+/** `?status=paid` (the admin panel's Open Transfer Orders card) shows one status; anything else, every order. */
+function statusFromParam(value: string | null): TransferOrderStatus | null {
+  return STATUSES.find((s) => s === value) ?? null;
+}
 
 /**
  * /admin-orders (spec §2): 'Transfer Orders' with the four figures the server computes and
@@ -27,6 +35,9 @@ const STATUS_LABELS: Record<TransferOrderStatus, string> = {
 export function AdminOrdersPage({ user }: { user: PublicUser }) {
   usePageTitle('Transfer Orders');
   const orders = useTransferOrders();
+  const [params, setParams] = useSearchParams();
+  const status = statusFromParam(params.get('status'));
+  const shown = orders.data ? orders.data.orders.filter((o) => status === null || o.status === status) : [];
   return (
     <AppShell user={user} area="Admin">
       <div className="admin-orders">
@@ -44,12 +55,7 @@ export function AdminOrdersPage({ user }: { user: PublicUser }) {
         {orders.isPending ? (
           <Spinner label="Loading transfer orders…" showLabel />
         ) : orders.isError ? (
-          <div className="card admin-orders__error" role="alert">
-            <p>Failed to fetch transfer orders: {errorMessage(orders.error, 'the server did not answer')}.</p>
-            <Button variant="secondary" onClick={() => void orders.refetch()}>
-              Retry
-            </Button>
-          </div>
+          <LoadError what="transfer orders" error={orders.error} onRetry={() => void orders.refetch()} />
         ) : (
           <>
             <ul className="order-stats" aria-label="Order figures">
@@ -59,14 +65,33 @@ export function AdminOrdersPage({ user }: { user: PublicUser }) {
               <StatCard label="Total Transfers" value={orders.data.stats.totalTransfers.toLocaleString('en-US')} />
             </ul>
             <section className="card admin-orders__table-card" aria-labelledby="orders-table-title">
-              <h2 id="orders-table-title" className="admin-orders__subtitle">
-                All orders
-              </h2>
+              <div className="admin-orders__table-head">
+                <h2 id="orders-table-title" className="admin-orders__subtitle">
+                  {status === null ? 'All orders' : `${STATUS_LABELS[status]} orders`}
+                </h2>
+                <label className="field admin-orders__status-filter">
+                  <span className="field__label">Show</span>
+                  <select
+                    className="field__input"
+                    value={status ?? ''}
+                    onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}
+                  >
+                    <option value="">Every status</option>
+                    {STATUSES.map((s) => (
+                      <option key={s} value={s}>
+                        {STATUS_LABELS[s]}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </div>
               {orders.data.orders.length === 0 ? (
                 <p className="admin-orders__empty">No transfer orders yet.</p>
+              ) : shown.length === 0 ? (
+                <p className="admin-orders__empty">No {STATUS_LABELS[status ?? 'pending'].toLowerCase()} transfer orders.</p>
               ) : (
                 <div className="orders-table-wrap">
-                  <OrdersTable orders={orders.data.orders} />
+                  <OrdersTable orders={shown} />
                 </div>
               )}
             </section>

@@ -5,34 +5,19 @@ import { ADMIN_PAGE_SIZE } from '@warmline/contracts/admin-accounts';
 import { ALL_ORDER_STATUSES, ORDER_PRODUCTS, type AdminOrderRow, type RevenueDay } from '@warmline/contracts/admin-orders';
 import { AppShell } from '../../components/app-shell';
 import { Button, ButtonLink } from '../../components/button';
+import { LoadError } from '../../components/load-error';
+import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { usDate } from '../transfers/order-format';
 import { useAllOrders, useRevenue, type AllOrdersFilter } from './api';
-import { RefundDialog } from './order-dialogs';
+import { calendarDate, canRefund, ORDER_STATUS_LABELS as STATUS_LABELS, PRODUCT_LABELS, totalsFigures, usd, type OrderTotals } from './all-orders-format';
+import { RefundDialog } from './refund-dialog';
 import './admin.css';
 import './admin-orders.css';
 
 const RevenueChart = lazy(() => import('./revenue-chart'));
-
-const PRODUCT_LABELS: Record<(typeof ORDER_PRODUCTS)[number], string> = {
-  package: 'Package',
-  'second-brand': 'Second brand',
-  'aged-leads': 'Aged leads',
-  transfer: 'Transfer order',
-};
-const STATUS_LABELS: Record<(typeof ALL_ORDER_STATUSES)[number], string> = {
-  pending: 'Pending',
-  paid: 'Paid',
-  failed: 'Failed',
-  refunded: 'Refunded',
-  'partially-refunded': 'Partly refunded',
-  cancelled: 'Cancelled',
-  completed: 'Completed',
-};
-
-const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 
 /** /admin-all-orders (issue 12): every order of every product, its totals, refunds, revenue per day. */
 export function AllOrdersPage({ user }: { user: PublicUser }) {
@@ -108,19 +93,11 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
         {orders.isPending ? (
           <Spinner label="Loading orders…" showLabel />
         ) : orders.isError ? (
-          <div className="card" role="alert">
-            <p>Failed to fetch orders: {errorMessage(orders.error, 'the server did not answer')}.</p>
-            <Button variant="secondary" onClick={() => void orders.refetch()}>
-              Retry
-            </Button>
-          </div>
+          <LoadError what="orders" error={orders.error} onRetry={() => void orders.refetch()} />
         ) : (
           <>
             <ul className="order-stats" aria-label="Totals of these orders">
-              <Stat label="Orders" value={orders.data.totals.count.toLocaleString('en-US')} />
-              <Stat label="Paid" value={usd(orders.data.totals.paidCents)} />
-              <Stat label="Refunded" value={usd(orders.data.totals.refundedCents)} />
-              <Stat label="Net Revenue" value={usd(orders.data.totals.paidCents - orders.data.totals.refundedCents)} testId="net-revenue" />
+              <TotalsStats totals={orders.data.totals} />
             </ul>
             <section className="card admin-orders__table-card" aria-labelledby="all-orders-title">
               <h2 id="all-orders-title" className="admin-orders__subtitle">
@@ -161,8 +138,8 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
                           </td>
                           <td data-label="Date">{usDate(o.createdAt)}</td>
                           <td data-label="Actions">
-                            {o.paidAt && o.refundedCents < o.amountCents && o.status !== 'cancelled' ? (
-                              <Button variant="secondary" className="btn--small" onClick={() => setRefunding(o)} aria-label={`Refund ${o.description} of ${o.buyerName ?? o.buyerEmail ?? 'buyer'}`}>
+                            {canRefund(o) ? (
+                              <Button variant="secondary" className="btn--small" onClick={() => setRefunding(o)} aria-label={`Refund ${o.description} of ${o.buyerName || o.buyerEmail || 'the buyer'}`}>
                                 Refund
                               </Button>
                             ) : (
@@ -175,25 +152,32 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
                   </table>
                 </div>
               )}
-              {pages > 1 ? (
-                <nav className="admin-pager" aria-label="Order pages">
-                  <Button variant="secondary" className="btn--small" disabled={filter.page <= 1} onClick={() => setFilter({ ...filter, page: filter.page - 1 })}>
-                    Previous
-                  </Button>
-                  <span>
-                    Page {filter.page} of {pages}
-                  </span>
-                  <Button variant="secondary" className="btn--small" disabled={filter.page >= pages} onClick={() => setFilter({ ...filter, page: filter.page + 1 })}>
-                    Next
-                  </Button>
-                </nav>
-              ) : null}
+              <Pager page={filter.page} totalPages={pages} onPage={(page) => setFilter({ page })} label="Order pages" />
             </section>
           </>
         )}
-        {refunding ? <RefundDialog orderId={refunding.id} leftCents={refunding.amountCents - refunding.refundedCents} onClose={() => setRefunding(null)} /> : null}
+        {refunding ? (
+          <RefundDialog
+            orderId={refunding.id}
+            leftCents={refunding.amountCents - refunding.refundedCents}
+            buyer={refunding.buyerName || refunding.buyerEmail || 'the buyer'}
+            onClose={() => setRefunding(null)}
+          />
+        ) : null}
       </div>
     </AppShell>
+  );
+}
+
+function TotalsStats({ totals }: { totals: OrderTotals }) {
+  const figures = totalsFigures(totals);
+  return (
+    <>
+      <Stat label="Orders" value={figures.orders} />
+      <Stat label="Paid" value={figures.paid} />
+      <Stat label="Refunded" value={figures.refunded} />
+      <Stat label="Net Revenue" value={figures.net} testId="net-revenue" />
+    </>
   );
 }
 
@@ -233,7 +217,7 @@ function RevenueSection() {
       ) : (
         <>
           <p className="revenue__total">
-            {usd(total(revenue.data.days))} net over the last {days} days ({revenue.data.from} to {revenue.data.to})
+            {usd(total(revenue.data.days))} net over the last {days} days ({calendarDate(revenue.data.from)} to {calendarDate(revenue.data.to)})
           </p>
           {total(revenue.data.days) === 0 && revenue.data.days.every((d) => !d.packageCents && !d.secondBrandCents && !d.agedLeadsCents && !d.transferCents) ? (
             <p className="admin-empty">No payments or refunds in these days yet.</p>

@@ -4,6 +4,7 @@ import { AppShell } from '../../components/app-shell';
 import { usePageTitle } from '../../lib/page-title';
 import { MarketView } from '../aged-leads/market-view';
 import { MyLeadsView } from '../aged-leads/my-leads-view';
+import { MyOrdersView } from '../my-orders/my-orders-view';
 import { DashboardSidebar } from './dashboard-sidebar';
 import { DEFAULT_VIEW, VIEW_LABELS, viewFromParam, type DashboardView } from './dashboard-views';
 import { BuyCallTransfersView } from '../transfers/buy-call-transfers-view';
@@ -44,6 +45,8 @@ function DashboardContent({ view, user, show }: { view: DashboardView; user: Pub
       return <MarketView user={user} />;
     case 'my-leads':
       return <MyLeadsView onBrowse={() => show('buy-aged-leads')} />;
+    case 'my-orders':
+      return <MyOrdersView onBrowse={() => show('buy-aged-leads')} />;
     case 'buy-call-transfers':
       return <BuyCallTransfersView user={user} />;
     case 'insurance-recruiting':

@@ -1,6 +1,6 @@
 /**
- * The dashboard's views (spec §4: buy-aged-leads is the default) plus My Leads and the
- * account's password and second factor (issue 11). The current
+ * The dashboard's views (spec §4: buy-aged-leads is the default) plus My Leads, the
+ * account's password and second factor (issue 11) and My Orders (issue 12, not in the spec). The current
  * view lives in the URL (`/dashboard?view=my-leads`), so a reload or a shared link keeps it.
  */
 export const DASHBOARD_VIEWS = [
@@ -8,6 +8,7 @@ export const DASHBOARD_VIEWS = [
   'buy-call-transfers',
   'insurance-recruiting',
   'my-leads',
+  'my-orders',
   'facebook-course',
   'training-videos',
   'support',
@@ -22,6 +23,7 @@ export const VIEW_LABELS: Record<DashboardView, string> = {
   'buy-call-transfers': 'Buy Call Transfers',
   'insurance-recruiting': 'Insurance Recruiting',
   'my-leads': 'My Leads',
+  'my-orders': 'My Orders',
   'facebook-course': 'Facebook Ads Course',
   'training-videos': 'Training Videos',
   support: 'Contact Support',
@@ -32,6 +34,7 @@ export const VIEW_LABELS: Record<DashboardView, string> = {
 export const SIDEBAR_SECTIONS: Array<{ title: string; views: DashboardView[] }> = [
   { title: 'Purchase', views: ['buy-aged-leads', 'buy-call-transfers', 'insurance-recruiting'] },
   { title: 'Your Leads', views: ['my-leads'] },
+  { title: 'Your Orders', views: ['my-orders'] },
   { title: 'Training', views: ['facebook-course', 'training-videos'] },
   { title: 'Support', views: ['support'] },
   { title: 'Account', views: ['account'] },

@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import type { MyOrdersAnswer } from '@warmline/contracts/my-orders';
+import { apiRequest } from '../../lib/api';
+
+/** My Orders (issue 12): every order of the logged-in agent, newest first, each with its receipt once paid. */
+export const myOrderKeys = {
+  all: ['my-orders'] as const,
+};
+
+export function useMyOrders() {
+  return useQuery({
+    queryKey: myOrderKeys.all,
+    queryFn: ({ signal }) => apiRequest<MyOrdersAnswer>('/api/my-orders', { signal }),
+  });
+}
