@@ -183,6 +183,16 @@ describe('the second brand', () => {
     await page.getByText('An account manager will contact you soon to set up your campaign.').waitFor();
     await page.getByRole('link', { name: 'Return to Home' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('ringcloud survey'))).toBeNull();
+    expect(await page.evaluate(() => sessionStorage.getItem('ringcloud checkout token'))).toBeNull();
+
+    // Paid without a session, yet the order is the new account's (the survey's one-time checkout token): My Orders has it.
+    const mine = await page.evaluate(async ({ username, password }) => {
+      const headers = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+      const login = await fetch('/api/login', { method: 'POST', headers, body: JSON.stringify({ username, password }) });
+      if (!login.ok) return { login: login.status };
+      return (await fetch('/api/my-orders', { headers })).json() as Promise<unknown>;
+    }, who);
+    expect(mine).toEqual({ orders: [expect.objectContaining({ product: 'second-brand', amountCents: 18_000, status: 'paid' })] });
 
     const notice = await waitForSalesNotice(system.mailDir, who.email);
     expect(notice).toContain('RingCloud survey (/ringcloud)');

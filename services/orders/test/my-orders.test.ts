@@ -195,8 +195,13 @@ describe('the second brand’s checkout right after its survey', () => {
     expect(checkoutToken).toMatch(/^ct1\./);
     expect(visitor.sessionCookie).toBeUndefined(); // the checkout is paid without a session
 
-    const intent = await visitor.post('/api/create-payment-intent', { ...RINGCLOUD_INTENT, idempotencyKey: randomUUID(), checkoutToken }, XHR);
+    const checkoutKey = randomUUID();
+    const intent = await visitor.post('/api/create-payment-intent', { ...RINGCLOUD_INTENT, idempotencyKey: checkoutKey, checkoutToken }, XHR);
     expect(intent.status).toBe(201);
+    // The checkout page reloaded (the SPA keeps one key per survey answer): the same linked order back.
+    const reloaded = await visitor.post('/api/create-payment-intent', { ...RINGCLOUD_INTENT, idempotencyKey: checkoutKey, checkoutToken }, XHR);
+    expect(reloaded.status).toBe(200);
+    expect(reloaded.json.orderId).toBe(intent.json.orderId);
     const paid = await visitor.post(
       '/api/payments/sandbox/confirm',
       testCard(String(intent.json.clientSecret), { billing: { name: 'Robin Cloud', email: survey.email, phone: '(555) 123-4567' } }),

@@ -16,6 +16,7 @@ import {
   clearRingcloudSurvey,
   readRingcloudCheckoutToken,
   readRingcloudSurvey,
+  ringcloudCheckoutKey,
   saveRingcloudCheckoutToken,
   saveRingcloudSurvey,
   type RingcloudCheckoutData,
@@ -72,8 +73,9 @@ export function RingcloudCheckoutPage() {
 function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
   const navigate = useNavigate();
   const { answers, order } = data;
-  // One key per visit: a retried or doubled request (StrictMode, a slow network) makes one order.
-  const [idempotencyKey] = useState(newIdempotencyKey);
+  // One key per survey answer: a retried or doubled request (StrictMode, a slow network) or a
+  // reloaded page makes one order, the one the survey's checkout token linked to the account.
+  const [idempotencyKey] = useState(() => ringcloudCheckoutKey(newIdempotencyKey));
   const [checkoutToken] = useState(readRingcloudCheckoutToken);
   const [session, setSession] = useState<CreatePaymentIntentResponse | null>(null);
   const createIntent = useCreatePaymentIntent({ onSuccess: setSession });

@@ -70,6 +70,7 @@ export function clearRingcloudSurvey(): void {
   try {
     localStorage.removeItem(RINGCLOUD_SURVEY_KEY);
     sessionStorage.removeItem(RINGCLOUD_CHECKOUT_TOKEN_KEY);
+    sessionStorage.removeItem(RINGCLOUD_CHECKOUT_ORDER_KEY);
   } catch {
     // nothing to clear
   }
@@ -81,13 +82,33 @@ export function clearRingcloudSurvey(): void {
  * use and expires soon, and the server decides whether it still links anything.
  */
 export const RINGCLOUD_CHECKOUT_TOKEN_KEY = 'ringcloud checkout token';
+/**
+ * The checkout's idempotency key, one per survey answer: reloading the checkout gives back the
+ * same order, which the token already linked (a new order would find the token used up).
+ */
+export const RINGCLOUD_CHECKOUT_ORDER_KEY = 'ringcloud checkout key';
 
 export function saveRingcloudCheckoutToken(token: string | undefined): void {
   try {
+    // A new survey answer starts a new checkout.
+    sessionStorage.removeItem(RINGCLOUD_CHECKOUT_ORDER_KEY);
     if (token) sessionStorage.setItem(RINGCLOUD_CHECKOUT_TOKEN_KEY, token);
     else sessionStorage.removeItem(RINGCLOUD_CHECKOUT_TOKEN_KEY);
   } catch {
     // Storage disabled: the order is paid all the same, just not linked to the account.
+  }
+}
+
+/** This survey answer's checkout key, made on first use. */
+export function ringcloudCheckoutKey(newKey: () => string): string {
+  try {
+    const kept = sessionStorage.getItem(RINGCLOUD_CHECKOUT_ORDER_KEY);
+    if (kept) return kept;
+    const key = newKey();
+    sessionStorage.setItem(RINGCLOUD_CHECKOUT_ORDER_KEY, key);
+    return key;
+  } catch {
+    return newKey();
   }
 }
 
