@@ -90,7 +90,7 @@ export const gatewayEnv = {
   /** How long an admin's view-as grant lasts (issue 12: 30 minutes); tests shorten it. */
   VIEW_AS_SECONDS: z.coerce.number().int().min(1).max(4 * 3600).default(30 * 60),
   /** How long the customer search waits for each source; a slower one is left out of the answer. */
-  SEARCH_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(1_000),
+  SEARCH_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(300),
   /** Contact details the public pages show (GET /api/site-config). */
   SUPPORT_PHONE: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).default('(555) 010-0199')),
   SUPPORT_EMAIL: z.preprocess(

@@ -35,6 +35,7 @@ import { mountSpa } from './edge/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
 import { campaignRoutes } from './http/campaign-routes';
 import { adminRoutes } from './http/admin-routes';
+import { customerSearchRoutes } from './http/customer-search-routes';
 import { AUDIT_QUEUE, subscriptions } from './events/subscriptions';
 import { surveyRoutes } from './http/survey-routes';
 import { recruitingRoutes } from './http/recruiting-routes';
@@ -162,6 +163,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use(userAdminRoutes(ctx));
         app.use(campaignRoutes(ctx));
         app.use(adminRoutes(ctx, config));
+        app.use(customerSearchRoutes(ctx, config));
         app.use(viewAsRoutes(viewAs));
         app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL, checkoutTokenSecret: config.IDENTITY_SECRET }));
         app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));

@@ -25,19 +25,9 @@ let adminId: string;
 /** A stand-in orders service for the cards: answers /internal/admin-stats as told. */
 let orders: Server;
 let ordersAnswer: { status: number; body: unknown; delayMs?: number } = { status: 200, body: { revenueThisMonthCents: 222_750, openTransferOrders: 3 } };
-/** What the stand-in answers to /internal/search. */
-let searchAnswer: { body: unknown; delayMs?: number } = { body: [] };
 
 beforeAll(async () => {
   orders = createServer((req, res) => {
-    if (req.url?.startsWith('/internal/search?')) {
-      const { body, delayMs = 0 } = searchAnswer;
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      }, delayMs);
-      return;
-    }
     const { status, body, delayMs = 0 } = ordersAnswer;
     setTimeout(() => {
       res.writeHead(req.url === '/internal/admin-stats' && req.headers['x-warmline-identity'] ? status : 401, { 'content-type': 'application/json' });
@@ -46,7 +36,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => orders.listen(0, '127.0.0.1', resolve));
   gw = await startGatewayFixture({
-    env: { ORDERS_URL: `http://127.0.0.1:${(orders.address() as AddressInfo).port}`, ADMIN_STATS_TIMEOUT_MS: '300', SEARCH_SOURCE_TIMEOUT_MS: '300' },
+    env: { ORDERS_URL: `http://127.0.0.1:${(orders.address() as AddressInfo).port}`, ADMIN_STATS_TIMEOUT_MS: '300' },
   });
   admin = gw.browser();
   adminId = (await admin.login(gw.admin.username, gw.admin.password)).json.id;
@@ -364,68 +354,5 @@ describe('the admin cards', () => {
       expect(answer.json).toMatchObject({ revenueThisMonthCents: null, openTransferOrders: null });
       expect(answer.json.totalUsers).toBeGreaterThan(0);
     }
-  });
-});
-
-describe('the customer search', () => {
-  const checkoutCustomer = (email: string, exact: boolean) => ({
-    type: 'customer', id: randomUUID(), firstName: null, lastName: null, name: 'Quinn Buyer', mainContact: null, agencyName: null,
-    businessName: null, salesperson: null, email, contactEmail: null, phone: '(555) 300-4000', contactPhone: null, leadType: null,
-    role: null, username: null, createdAt: new Date().toISOString(), exact,
-  });
-
-  it('when an admin searches by phone digits, e-mail, name or username, then users and survey responses come with the exact matches first', async () => {
-    const tag = randomUUID().slice(0, 6);
-    const username = `searched_${tag}`;
-    expect((await signUp(username, `${username}@example.com`)).status).toBe(201);
-    await gw.pool.query(`UPDATE users SET phone = '(555) 246-8013' WHERE username = $1`, [username]);
-    // Someone else whose phone merely contains the digits.
-    await gw.createAgent({ username: `other_${tag}`, email: `other_${tag}@example.com`, firstName: 'Other' });
-    await gw.pool.query(`UPDATE users SET phone = '(555) 246-80134' WHERE username = $1`, [`other_${tag}`]);
-    searchAnswer = { body: [] };
-
-    const byPhone = await admin.get(`/api/search-customers?q=${encodeURIComponent('555.246.8013')}`);
-    expect(byPhone.status).toBe(200);
-    const first = byPhone.json[0];
-    expect(first).toMatchObject({ type: 'user', username, exact: true, email: `${username}@example.com` });
-    expect(byPhone.json.map((r: { username: string }) => r.username)).toContain(`other_${tag}`);
-
-    const byEmail = await admin.get(`/api/search-customers?q=${encodeURIComponent(`${username.toUpperCase()}@EXAMPLE.COM`)}`);
-    const types = byEmail.json.map((r: { type: string }) => r.type).sort();
-    expect(types).toEqual(['survey', 'user']); // the account and the answers that created it
-    expect(byEmail.json.find((r: { type: string }) => r.type === 'survey')).toMatchObject({ leadType: 'Live Transfers', salesperson: 'Survey Form', agencyName: 'Cole Insurance' });
-
-    const byName = await admin.get('/api/search-customers?q=dana%20cole');
-    expect(byName.json.length).toBeGreaterThanOrEqual(2);
-    expect(byName.json.length).toBeLessThanOrEqual(50);
-  });
-
-  it("when the orders service knows a paying customer, then it is in the answer as 'customer'", async () => {
-    searchAnswer = { body: [checkoutCustomer('quinn@example.com', true)] };
-    const answer = await admin.get('/api/search-customers?q=quinn@example.com');
-    expect(answer.json[0]).toMatchObject({ type: 'customer', email: 'quinn@example.com', name: 'Quinn Buyer' });
-    expect(answer.headers.get('x-search-partial')).toBeNull();
-  });
-
-  it('when the orders service is slow, then the answer comes without it, says so, and the gateway\'s own results are there', async () => {
-    searchAnswer = { body: [checkoutCustomer('slow@example.com', true)], delayMs: 5_000 };
-    const answer = await admin.get(`/api/search-customers?q=${encodeURIComponent(gw.admin.username)}`);
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('x-search-partial')).toBe('orders');
-    expect(answer.json.map((r: { username: string }) => r.username)).toContain(gw.admin.username);
-    searchAnswer = { body: [] };
-  });
-
-  it('when the search text is blank, then the answer is 400 Search text is required; a customer gets 403', async () => {
-    for (const q of ['', '%20%20']) {
-      const answer = await admin.get(`/api/search-customers?q=${q}`);
-      expect(answer.status).toBe(400);
-      expect(answer.json.error).toBe('Search text is required');
-    }
-    expect((await admin.get('/api/search-customers')).json.error).toBe('Search text is required');
-    const { user, password } = await gw.createAgent();
-    const agent = gw.browser();
-    await agent.login(user.username, password);
-    expect((await agent.get('/api/search-customers?q=a')).status).toBe(403);
   });
 });

@@ -1,10 +1,11 @@
-import type { CustomerSearchResult } from '@warmline/contracts';
+import { customerSearchAnswerSchema } from '@warmline/contracts';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
 import type { SearchSource } from '../domain/customer-search';
 
 /**
  * Another service's part of the customer search: `GET /internal/search?q=` with the admin's
- * signed identity. The partners service will be one more of these.
+ * signed identity. An answer that is not the contract's shape counts as a failed source (left
+ * out and named as partial), never as the gateway's 500.
  */
 export function internalSearchSource(options: { name: string; baseUrl: string; identitySecret: string; admin: Identity; correlationId: string }): SearchSource {
   return {
@@ -17,7 +18,7 @@ export function internalSearchSource(options: { name: string; baseUrl: string; i
         signal,
       });
       if (!response.ok) throw new Error(`${options.name} answered ${response.status} to /internal/search`);
-      return (await response.json()) as CustomerSearchResult[];
+      return customerSearchAnswerSchema.parse(await response.json());
     },
   };
 }

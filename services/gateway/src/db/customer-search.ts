@@ -1,11 +1,18 @@
+import type { CustomerSearchTerms } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform';
-import { escapeLike } from './users';
 
 /**
  * The gateway's part of the customer search (issue 12): live users and survey responses whose
- * name, agency, e-mail, username or phone digits contain the text, any case. `exact` marks an
- * e-mail, username or phone equal to it; those come first, then the newest.
+ * name, agency, e-mail, username or phone digits contain the text, any case. Exact matches
+ * (e-mail, username, phone digits equal to it) are read first and marked `exact`, then the
+ * others, each newest first.
+ *
+ * The two expressions below are those of migrations/1766000000100_customer-search-indexes.sql:
+ * PostgreSQL uses an expression index only for the same expression. The fields are joined by a newline, which no search text holds, so a match never
+ * spans two fields (but "dana cole" still finds Dana Cole).
  */
+const SEARCH_TEXT = `(first_name || ' ' || last_name || E'\\n' || agency_name || E'\\n' || email || E'\\n' || username)`;
+const PHONE_DIGITS = `regexp_replace(phone, '\\D', '', 'g')`;
 
 export interface UserMatch {
   id: string;
@@ -25,39 +32,37 @@ export interface SurveyMatch extends UserMatch {
   salesperson: string;
 }
 
-/** The WHERE and exactness of one table's search, over its own column names. */
-function matching(text: string): { params: unknown[]; where: string; exact: string } {
-  const digits = text.replace(/\D/g, '');
+/**
+ * One statement, two index-backed halves: the exact matches (btree indexes on lower(email),
+ * lower(username), the phone digits) and the others (trigram indexes), each at most `limit`.
+ */
+function searchSql(table: string, columns: string, live: string, terms: CustomerSearchTerms, limit: number): { text: string; values: unknown[] } {
+  const values: unknown[] = [terms.lowered, terms.containsPattern, limit];
+  let exact = `lower(email) = $1 OR lower(username) = $1`;
+  let contains = `${SEARCH_TEXT} ILIKE $2 ESCAPE '\\'`;
+  if (terms.phoneDigits) {
+    values.push(terms.phoneDigits, `%${terms.phoneDigits}%`);
+    exact += ` OR ${PHONE_DIGITS} = $4`;
+    contains += ` OR ${PHONE_DIGITS} LIKE $5`;
+  }
   return {
-    params: [`%${escapeLike(text)}%`, text.toLowerCase(), digits.length >= 3 ? digits : ''],
-    where: `((first_name || ' ' || last_name) ILIKE $1 ESCAPE '\\' OR agency_name ILIKE $1 ESCAPE '\\'
-             OR email ILIKE $1 ESCAPE '\\' OR username ILIKE $1 ESCAPE '\\'
-             OR ($3 <> '' AND regexp_replace(phone, '\\D', '', 'g') LIKE '%' || $3 || '%'))`,
-    exact: `(lower(email) = $2 OR lower(username) = $2 OR ($3 <> '' AND regexp_replace(phone, '\\D', '', 'g') = $3))`,
+    text: `(SELECT ${columns}, true AS exact FROM ${table} WHERE ${live} (${exact}) ORDER BY created_at DESC LIMIT $3)
+           UNION ALL
+           (SELECT ${columns}, false AS exact FROM ${table} WHERE ${live} (${contains}) AND NOT (${exact}) ORDER BY created_at DESC LIMIT $3)`,
+    values,
   };
 }
 
 const PERSON = `id, first_name AS "firstName", last_name AS "lastName", agency_name AS "agencyName", email, phone, role,
   username, created_at AS "createdAt"`;
 
-export async function searchUsers(db: Queryable, text: string, limit: number): Promise<UserMatch[]> {
-  const m = matching(text);
-  const { rows } = await db.query<UserMatch>(
-    `SELECT ${PERSON}, ${m.exact} AS exact FROM users
-      WHERE deleted_at IS NULL AND ${m.where}
-      ORDER BY exact DESC, created_at DESC LIMIT $4`,
-    [...m.params, limit],
-  );
-  return rows;
+/** Live users only: a deleted account is gone from every list. */
+export async function searchUsers(db: Queryable, terms: CustomerSearchTerms, limit: number): Promise<UserMatch[]> {
+  const { text, values } = searchSql('users', PERSON, 'deleted_at IS NULL AND', terms, limit);
+  return (await db.query<UserMatch>(text, values)).rows;
 }
 
-export async function searchSurveyResponses(db: Queryable, text: string, limit: number): Promise<SurveyMatch[]> {
-  const m = matching(text);
-  const { rows } = await db.query<SurveyMatch>(
-    `SELECT ${PERSON}, lead_type AS "leadType", salesperson, ${m.exact} AS exact FROM survey_responses
-      WHERE ${m.where}
-      ORDER BY exact DESC, created_at DESC LIMIT $4`,
-    [...m.params, limit],
-  );
-  return rows;
+export async function searchSurveyResponses(db: Queryable, terms: CustomerSearchTerms, limit: number): Promise<SurveyMatch[]> {
+  const { text, values } = searchSql('survey_responses', `${PERSON}, lead_type AS "leadType", salesperson`, '', terms, limit);
+  return (await db.query<SurveyMatch>(text, values)).rows;
 }

@@ -1,4 +1,4 @@
-import { MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
+import { customerSearchTerms, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
 import type { Logger, Pool } from '@warmline/platform';
 import { searchSurveyResponses, searchUsers, type SurveyMatch, type UserMatch } from '../db/customer-search';
 
@@ -10,6 +10,7 @@ import { searchSurveyResponses, searchUsers, type SurveyMatch, type UserMatch } 
  */
 
 export interface SearchSource {
+  /** Named in X-Search-Partial when it is left out. */
   name: string;
   search(text: string, signal: AbortSignal): Promise<CustomerSearchResult[]>;
 }
@@ -62,16 +63,17 @@ export function accountsSource(pool: Pool): SearchSource {
   return {
     name: 'accounts',
     async search(text) {
+      const terms = customerSearchTerms(text);
       const [users, surveys] = await Promise.all([
-        searchUsers(pool, text, MAX_SEARCH_RESULTS),
-        searchSurveyResponses(pool, text, MAX_SEARCH_RESULTS),
+        searchUsers(pool, terms, MAX_SEARCH_RESULTS),
+        searchSurveyResponses(pool, terms, MAX_SEARCH_RESULTS),
       ]);
       return [...users.map((u) => personResult('user', u)), ...surveys.map((s) => personResult('survey', s))];
     },
   };
 }
 
-/** A source that gives up after `ms`, its request aborted. */
+/** A source's answer, or a rejection once `ms` have passed (its request is aborted then). */
 async function withinTime(source: SearchSource, text: string, ms: number): Promise<CustomerSearchResult[]> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -88,8 +90,13 @@ async function withinTime(source: SearchSource, text: string, ms: number): Promi
   }
 }
 
+/** Exact matches first, then the newest; ties by type and id so the order is stable. */
+export function byRelevance(a: CustomerSearchResult, b: CustomerSearchResult): number {
+  return Number(b.exact) - Number(a.exact) || b.createdAt.localeCompare(a.createdAt) || a.type.localeCompare(b.type) || a.id.localeCompare(b.id);
+}
+
 export async function searchCustomers(
-  deps: { sources: SearchSource[]; timeoutMs: number; log: Logger },
+  deps: { sources: readonly SearchSource[]; timeoutMs: number; log: Logger },
   text: string,
 ): Promise<SearchAnswer> {
   const settled = await Promise.allSettled(deps.sources.map((source) => withinTime(source, text, deps.timeoutMs)));
@@ -103,6 +110,6 @@ export async function searchCustomers(
       deps.log.warn({ source: source.name, err: outcome.reason }, 'a customer search source did not answer; its results are left out');
     }
   });
-  results.sort((a, b) => Number(b.exact) - Number(a.exact) || b.createdAt.localeCompare(a.createdAt));
+  results.sort(byRelevance);
   return { results: results.slice(0, MAX_SEARCH_RESULTS), partial };
 }

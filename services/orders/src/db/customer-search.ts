@@ -1,35 +1,61 @@
+import type { CustomerSearchTerms } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform/db/index';
 
 /**
  * The orders service's part of the customer search (issue 12): paying customers of the public
- * checkouts (package and second-brand orders; they may have no account), one per e-mail, their
- * latest billing details. `exact`: e-mail or phone digits equal to the text.
+ * checkouts — package and second-brand orders (kind 'package'), paid — who may have no account,
+ * found by billing name, e-mail or phone digits. `exact`: the e-mail or the phone digits equal
+ * the text.
+ *
+ * SEARCHED and the two expressions are those of migrations/1766000000100_customer-search-indexes.sql
+ * (partial indexes: PostgreSQL uses them only for the same predicate and expressions).
  */
+const SEARCHED = `kind = 'package' AND status = 'paid' AND billing_email IS NOT NULL`;
+const SEARCH_TEXT = `(coalesce(billing_name, '') || E'\\n' || billing_email)`;
+const PHONE_DIGITS = `regexp_replace(coalesce(billing_phone, ''), '\\D', '', 'g')`;
+
 export interface CheckoutCustomerMatch {
   orderId: string;
   name: string | null;
   email: string;
   phone: string | null;
   tier: string;
+  /** The second brand's product (Live Transfers, Call-Backs, Aged Leads); null for the main checkouts. */
+  leadType: string | null;
   createdAt: Date;
   exact: boolean;
 }
 
-export async function searchCheckoutCustomers(db: Queryable, text: string, limit: number): Promise<CheckoutCustomerMatch[]> {
-  const digits = text.replace(/\D/g, '');
+/**
+ * One customer per e-mail (their newest paid order), exact matches first, then the newest. Each
+ * half reads at most `limit` × 4 orders, newest first, from its index, so a common word costs
+ * the same as a rare one; a customer with many orders among them counts once.
+ */
+export async function searchCheckoutCustomers(db: Queryable, terms: CustomerSearchTerms, limit: number): Promise<CheckoutCustomerMatch[]> {
+  const values: unknown[] = [terms.lowered, terms.containsPattern, limit * 4];
+  let exact = `lower(billing_email) = $1`;
+  let contains = `${SEARCH_TEXT} ILIKE $2 ESCAPE '\\'`;
+  if (terms.phoneDigits) {
+    values.push(terms.phoneDigits, `%${terms.phoneDigits}%`);
+    exact += ` OR ${PHONE_DIGITS} = $4`;
+    contains += ` OR ${PHONE_DIGITS} LIKE $5`;
+  }
+  const columns = `id AS "orderId", billing_name AS name, billing_email AS email, billing_phone AS phone, tier, lead_type AS "leadType", created_at AS "createdAt"`;
   const { rows } = await db.query<CheckoutCustomerMatch>(
-    `SELECT * FROM (
-       SELECT DISTINCT ON (lower(billing_email))
-              id AS "orderId", billing_name AS name, billing_email AS email, billing_phone AS phone, tier, created_at AS "createdAt",
-              (lower(billing_email) = $2 OR ($3 <> '' AND regexp_replace(coalesce(billing_phone, ''), '\\D', '', 'g') = $3)) AS exact
-         FROM package_orders
-        WHERE kind = 'package' AND status = 'paid' AND billing_email IS NOT NULL
-          AND (billing_name ILIKE $1 ESCAPE '\\' OR billing_email ILIKE $1 ESCAPE '\\'
-               OR ($3 <> '' AND regexp_replace(coalesce(billing_phone, ''), '\\D', '', 'g') LIKE '%' || $3 || '%'))
-        ORDER BY lower(billing_email), created_at DESC
-     ) latest
-     ORDER BY exact DESC, "createdAt" DESC LIMIT $4`,
-    [`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, text.toLowerCase(), digits.length >= 3 ? digits : '', limit],
+    `(SELECT ${columns}, true AS exact FROM package_orders WHERE ${SEARCHED} AND (${exact}) ORDER BY created_at DESC LIMIT $3)
+     UNION ALL
+     (SELECT ${columns}, false AS exact FROM package_orders WHERE ${SEARCHED} AND (${contains}) AND NOT (${exact}) ORDER BY created_at DESC LIMIT $3)`,
+    values,
   );
-  return rows;
+  // Rows come exact first, each half newest first: the first row of an e-mail is the one to keep.
+  const seen = new Set<string>();
+  const customers: CheckoutCustomerMatch[] = [];
+  for (const row of rows) {
+    const key = row.email.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    customers.push(row);
+    if (customers.length === limit) break;
+  }
+  return customers;
 }

@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { customerSearchQuery, SEARCH_PARTIAL_HEADER } from '@warmline/contracts';
+import { parseInput } from '@warmline/platform';
+import { internalSearchSource } from '../clients/search-client';
+import type { GatewayConfig } from '../config';
+import type { AccountsContext } from '../domain/context';
+import { accountsSource, searchCustomers } from '../domain/customer-search';
+import { currentUser, requireAdmin } from '../edge/access';
+
+/**
+ * The services that own people besides the gateway, each asked at `GET /internal/search?q=`.
+ * The partners service (partner applications) joins with one line:
+ *   { name: 'partners', baseUrl: (config) => config.PARTNERS_URL },
+ */
+export const INTERNAL_SEARCH_OWNERS: readonly { name: string; baseUrl: (config: GatewayConfig) => string }[] = [
+  { name: 'orders', baseUrl: (config) => config.ORDERS_URL },
+];
+
+/** `GET /api/search-customers?q=` (issue 12, admins only): find anyone, across every owner at once. */
+export function customerSearchRoutes(ctx: AccountsContext, config: GatewayConfig): Router {
+  const router = Router();
+  router.get('/api/search-customers', requireAdmin, async (req, res) => {
+    const { q } = parseInput(customerSearchQuery, req.query);
+    const admin = currentUser(req);
+    const identity = { userId: admin.id, username: admin.username, isAdmin: true };
+    const { results, partial } = await searchCustomers(
+      {
+        sources: [
+          accountsSource(ctx.pool),
+          ...INTERNAL_SEARCH_OWNERS.map((owner) =>
+            internalSearchSource({ name: owner.name, baseUrl: owner.baseUrl(config), identitySecret: config.IDENTITY_SECRET, admin: identity, correlationId: req.id }),
+          ),
+        ],
+        timeoutMs: config.SEARCH_SOURCE_TIMEOUT_MS,
+        log: ctx.log,
+      },
+      q,
+    );
+    // Still the spec's array; which sources are missing from it goes in a header, for the screen to say so.
+    if (partial.length) res.setHeader(SEARCH_PARTIAL_HEADER, partial.join(', '));
+    res.setHeader('cache-control', 'no-store');
+    res.json(results);
+  });
+  return router;
+}
