@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { MyOrder, MyOrdersAnswer } from '@warmline/contracts/my-orders';
+import { MyOrdersView } from '../src/features/my-orders/my-orders-view';
+import { receiptTotals, transferSummary } from '../src/features/my-orders/my-orders-format';
+import { createQueryClient } from '../src/lib/query-client';
+
+/**
+ * My Orders (issue 12): each of the agent's orders with its product, US date, amount and status;
+ * a receipt for the paid ones (lines, card's last four, refund), a plain reason for the others.
+ * The network is a stand-in `fetch` answering GET /api/my-orders.
+ */
+
+const PACKAGE: MyOrder = {
+  id: '5f1c6a0e-7a0b-4f7e-9d5c-0a1b2c3d4e5f',
+  product: 'package',
+  description: 'Premium Volume Package: 60 transfers × $37.00',
+  amountCents: 222000,
+  refundedCents: 5000,
+  status: 'partially-refunded',
+  createdAt: '2026-11-20T18:00:00Z',
+  paidAt: '2026-11-20T18:01:00Z',
+  transfer: null,
+  receipt: {
+    lines: [{ item: 'Premium Volume Package', quantity: 60, unitPriceCents: 3700, amountCents: 222000 }],
+    paidAt: '2026-11-20T18:01:00Z',
+    amountCents: 222000,
+    refundedCents: 5000,
+    cardLast4: '4242',
+  },
+};
+const PENDING_TRANSFER: MyOrder = {
+  id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  product: 'transfer',
+  description: 'Live transfers: 20 × $35.00',
+  amountCents: 70000,
+  refundedCents: 0,
+  status: 'pending',
+  createdAt: '2026-11-22T18:00:00Z',
+  paidAt: null,
+  transfer: { totalTransfers: 20, transfersPerDay: 5, transferHours: '9am-5pm CST', selectedStates: ['TX', 'OK', 'FL', 'GA'], transferNumber: '(405) 555-0199' },
+  receipt: null,
+};
+
+let answer: MyOrdersAnswer = { orders: [] };
+beforeEach(() => {
+  vi.stubGlobal('fetch', async (url: string) => {
+    if (!String(url).startsWith('/api/my-orders')) return new Response('{"error":"not here"}', { status: 404 });
+    return new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderView() {
+  const onBrowse = vi.fn();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MyOrdersView onBrowse={onBrowse} />
+    </QueryClientProvider>,
+  );
+  return onBrowse;
+}
+
+describe('My Orders', () => {
+  it('when the agent has orders, then each shows its product, US date, amount, refund and status', async () => {
+    answer = { orders: [PENDING_TRANSFER, PACKAGE] };
+    renderView();
+    const rows = await screen.findAllByRole('row');
+    const transferRow = rows.find((r) => r.textContent?.includes('Live transfers: 20'))!;
+    expect(transferRow.textContent).toContain('11/22/2026');
+    expect(transferRow.textContent).toContain('$700.00');
+    expect(transferRow.textContent).toContain('20 transfers · 5/day · 9am-5pm CST · TX, OK +2 more');
+    expect(within(transferRow).getByText('Pending')).toBeTruthy();
+    expect(within(transferRow).getByText('Not paid yet')).toBeTruthy();
+    expect(within(transferRow).queryByRole('button', { name: /Receipt/ })).toBeNull();
+
+    const packageRow = rows.find((r) => r.textContent?.includes('Premium Volume Package'))!;
+    expect(packageRow.textContent).toContain('$2,220.00');
+    expect(packageRow.textContent).toContain('−$50.00 refunded');
+    expect(within(packageRow).getByText('Partly refunded')).toBeTruthy();
+  });
+
+  it('when a paid order’s receipt is opened, then it lists what was bought, the card’s last four and what was paid in the end', async () => {
+    answer = { orders: [PACKAGE] };
+    renderView();
+    fireEvent.click(await screen.findByRole('button', { name: `Receipt: ${PACKAGE.description}` }));
+    const receipt = await screen.findByRole('dialog', { name: 'Receipt' });
+    const text = receipt.textContent ?? '';
+    expect(text).toContain(PACKAGE.id);
+    expect(text).toContain('11/20/2026');
+    expect(text).toContain('Card ending 4242');
+    expect(text).toContain('Premium Volume Package');
+    expect(text).toContain('$37.00');
+    expect(text).toContain('Refunded−$50.00');
+    expect(text).toContain('Paid in the end$2,170.00');
+    expect(within(receipt).getByRole('button', { name: 'Print' })).toBeTruthy();
+  });
+
+  it('when the agent has no orders, then it says so and offers to buy leads', async () => {
+    answer = { orders: [] };
+    const onBrowse = renderView();
+    await screen.findByText('You have not ordered anything yet.');
+    fireEvent.click(screen.getByRole('button', { name: 'Buy Aged Leads' }));
+    expect(onBrowse).toHaveBeenCalled();
+  });
+});
+
+describe('the receipt’s words', () => {
+  it('when nothing was refunded, then only the charge shows', () => {
+    expect(receiptTotals({ ...PACKAGE.receipt!, refundedCents: 0 })).toEqual([{ label: 'Charged', value: '$2,220.00' }]);
+  });
+  it('when a transfer order names one transfer and two states, then the line says so without +N more', () => {
+    expect(transferSummary({ ...PENDING_TRANSFER.transfer!, totalTransfers: 1, selectedStates: ['TX', 'OK'] })).toBe('1 transfer · 5/day · 9am-5pm CST · TX, OK');
+  });
+});
