@@ -178,6 +178,17 @@ describe('refunds asked for by an admin', () => {
     expect(await refundRows(orderId)).toEqual([]);
   });
 
+  it('when the same refund request arrives twice at once (a double click), then it refunds once and both answers say so', async () => {
+    const { orderId, intentId } = await paidOrder();
+    const key = randomUUID();
+    const send = () => orders.call('POST', `/api/admin/orders/${orderId}/refund`, { body: { amountCents: 10_000, reason: 'Goodwill' }, headers: { 'idempotency-key': key }, identity: ADMIN });
+    const answers = await Promise.all([send(), send()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
+    for (const a of answers) expect(a.body).toEqual({ orderId, refundedCents: 10_000, refundedTotalCents: 10_000 });
+    expect(await refundRows(orderId)).toHaveLength(1);
+    expect(stripe.refundsOf(intentId)).toHaveLength(1);
+  });
+
   it('when two admins refund most of an order at the same moment, then one succeeds and the other is refused: never more than was paid', async () => {
     const { orderId, intentId } = await paidOrder();
     const answers = await Promise.all([ask(orderId, { amountCents: 150_000, reason: 'First' }), ask(orderId, { amountCents: 150_000, reason: 'Second' })]);

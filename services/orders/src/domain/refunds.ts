@@ -39,13 +39,19 @@ const dollars = (cents: number) => (cents / 100).toLocaleString('en-US', { style
 
 export async function refundOrder(ctx: OrdersContext, request: RefundRequest): Promise<RefundResult> {
   return withTransaction(ctx.pool, async (db) => {
-    const done = await findRefundByIdempotencyKey(db, request.idempotencyKey);
-    if (done) {
+    const replay = async () => {
+      const done = await findRefundByIdempotencyKey(db, request.idempotencyKey);
+      if (!done) return null;
       const order = await findOrder(db, done.orderId);
       return { orderId: done.orderId, refundedCents: done.amountCents, refundedTotalCents: order?.refundedCents ?? done.amountCents, replayed: true };
-    }
+    };
+    const before = await replay();
+    if (before) return before;
     const order = await findOrder(db, request.orderId, { forUpdate: true });
     if (!order) throw new AppError('NotFound', 'Order not found', 404);
+    // The same request sent twice at once: the second waited for the lock; the first has refunded.
+    const meanwhile = await replay();
+    if (meanwhile) return meanwhile;
     if (order.status !== 'paid' || !order.providerIntentId) throw new AppError('Conflict', 'Only a paid order can be refunded', 409);
     const left = order.amountCents - order.refundedCents;
     if (left <= 0) throw new AppError('Conflict', 'This order has already been refunded in full', 409);
