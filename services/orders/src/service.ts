@@ -18,8 +18,8 @@ import { cancelStaleTransferOrders } from './domain/transfer-status';
 import { unavailableDependency } from '@warmline/platform/faults';
 import { transferOrderRoutes } from './http/transfer-order-routes';
 import { httpUsersClient } from './clients/users-client';
-
 import { LEAD_SALES_QUEUE, subscriptions } from './events/subscriptions';
+
 /** How often unpaid transfer orders are looked at (they are cancelled 24 hours after they were placed). */
 const TRANSFER_SWEEP_MS = 5 * 60 * 1000;
 
@@ -62,7 +62,6 @@ export async function startOrders(
 
     const ctx: OrdersContext = { pool, provider, log };
 
-    // Unpaid transfer orders are cancelled after 24 hours (issue 12); checked every few minutes.
     // Lead orders the catalog settled: refunds of leads sold elsewhere, receipts (issue 12).
     // No waiting for the broker: the consumer attaches once it connects.
     const consumer = await startConsumer({
@@ -74,6 +73,7 @@ export async function startOrders(
     });
     stops.push('consumer', () => consumer.stop());
 
+    // Unpaid transfer orders are cancelled after 24 hours (issue 12); checked every few minutes.
     let sweeping: Promise<unknown> = Promise.resolve();
     const sweeper = setInterval(() => {
       sweeping = cancelStaleTransferOrders(ctx).catch((err: unknown) =>
