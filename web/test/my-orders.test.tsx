@@ -87,7 +87,7 @@ describe('My Orders', () => {
   it('when a paid order’s receipt is opened, then it lists what was bought, the card’s last four and what was paid in the end', async () => {
     answer = { orders: [PACKAGE] };
     renderView();
-    fireEvent.click(await screen.findByRole('button', { name: `Receipt: ${PACKAGE.description}` }));
+    fireEvent.click(await screen.findByRole('button', { name: `View receipt: ${PACKAGE.description}` }));
     const receipt = await screen.findByRole('dialog', { name: 'Receipt' });
     const text = receipt.textContent ?? '';
     expect(text).toContain(PACKAGE.id);

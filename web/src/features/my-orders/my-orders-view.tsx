@@ -74,7 +74,7 @@ export function MyOrdersView({ onBrowse }: { onBrowse(): void }) {
                   </td>
                   <td data-label="Receipt">
                     {order.receipt ? (
-                      <Button variant="secondary" className="btn--small" onClick={() => setReceiptOf(order)} aria-label={`Receipt: ${order.description}`}>
+                      <Button variant="secondary" className="btn--small" onClick={() => setReceiptOf(order)} aria-label={`View receipt: ${order.description}`}>
                         View receipt
                       </Button>
                     ) : (
