@@ -28,11 +28,12 @@ export interface CheckoutCustomerMatch {
 
 /**
  * One customer per e-mail (their newest paid order), exact matches first, then the newest. Each
- * half reads at most `limit` × 4 orders, newest first, from its index, so a common word costs
- * the same as a rare one; a customer with many orders among them counts once.
+ * half reads at most `limit` × 2 orders, newest first, so a common word costs about as much as a
+ * rare one; a customer with several orders among them counts once (and a list of 50 can then
+ * come a little short when most of the newest matches are the same few people's repeat orders).
  */
 export async function searchCheckoutCustomers(db: Queryable, terms: CustomerSearchTerms, limit: number): Promise<CheckoutCustomerMatch[]> {
-  const values: unknown[] = [terms.lowered, terms.containsPattern, limit * 4];
+  const values: unknown[] = [terms.lowered, terms.containsPattern, limit * 2];
   let exact = `lower(billing_email) = $1`;
   let contains = `${SEARCH_TEXT} ILIKE $2 ESCAPE '\\'`;
   if (terms.phoneDigits) {
