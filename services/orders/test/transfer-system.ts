@@ -91,6 +91,8 @@ export async function startTransferSystem(): Promise<TransferSystem> {
         ADMIN_USERNAME: admin.username,
         ADMIN_PASSWORD: admin.password,
         ORDERS_URL: orders.url,
+        // A test machine busy with other files must not turn orders' part of a search into a partial answer.
+        SEARCH_SOURCE_TIMEOUT_MS: '5000',
       }),
       { log: createLogger('gateway', 'silent') },
     );
