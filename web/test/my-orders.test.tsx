@@ -73,7 +73,7 @@ describe('My Orders', () => {
     const transferRow = rows.find((r) => r.textContent?.includes('Live transfers: 20'))!;
     expect(transferRow.textContent).toContain('11/22/2026');
     expect(transferRow.textContent).toContain('$700.00');
-    expect(transferRow.textContent).toContain('20 transfers · 5/day · 9am-5pm CST · TX, OK +2 more');
+    expect(transferRow.textContent).toContain('5/day · 9am-5pm CST · to (405) 555-0199');
     expect(within(transferRow).getByText('Pending')).toBeTruthy();
     expect(within(transferRow).getByText('Not paid yet')).toBeTruthy();
     expect(within(transferRow).queryByRole('button', { name: /Receipt/ })).toBeNull();
@@ -113,7 +113,10 @@ describe('the receipt’s words', () => {
   it('when nothing was refunded, then only the charge shows', () => {
     expect(receiptTotals({ ...PACKAGE.receipt!, refundedCents: 0 })).toEqual([{ label: 'Charged', value: '$2,220.00' }]);
   });
+  it('when a transfer order names more than two states, then the receipt line shows two and +N more', () => {
+    expect(transferSummary(PENDING_TRANSFER.transfer!)).toBe('20 transfers · TX, OK +2 more · 5/day · 9am-5pm CST · to (405) 555-0199');
+  });
   it('when a transfer order names one transfer and two states, then the line says so without +N more', () => {
-    expect(transferSummary({ ...PENDING_TRANSFER.transfer!, totalTransfers: 1, selectedStates: ['TX', 'OK'] })).toBe('1 transfer · 5/day · 9am-5pm CST · TX, OK');
+    expect(transferSummary({ ...PENDING_TRANSFER.transfer!, totalTransfers: 1, selectedStates: ['TX', 'OK'] })).toBe('1 transfer · TX, OK · 5/day · 9am-5pm CST · to (405) 555-0199');
   });
 });

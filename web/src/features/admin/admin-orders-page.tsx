@@ -13,6 +13,7 @@ import { useTransferOrders } from '../transfers/api';
 import { formatDecimalUsd as money, statesLabel, usDate } from '../transfers/order-format';
 import { useMoveTransferOrder } from './api';
 import { CancelTransferDialog } from './order-dialogs';
+import './admin.css';
 import './admin-orders.css';
 
 const STATUS_LABELS: Record<TransferOrderStatus, string> = {
@@ -141,7 +142,7 @@ function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
             </td>
             <td data-label="Contact">
               <a className="link orders-table__email" href={`mailto:${order.email}`}>
-                {order.email}
+                <EmailText email={order.email} />
               </a>
               <span className="orders-table__sub orders-table__nowrap">{order.phone || '—'}</span>
             </td>
@@ -170,6 +171,19 @@ function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** An e-mail that may break after its @ when the column is narrow, never in the middle of a word. */
+function EmailText({ email }: { email: string }) {
+  const at = email.indexOf('@');
+  if (at < 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }
 

@@ -13,13 +13,22 @@ export const MY_PRODUCT_LABELS: Record<OrderProduct, string> = {
   transfer: 'Live transfers',
 };
 
-/** What a transfer order delivers, in a line: '20 transfers · 5/day · 9am-5pm CST · TX, OK +2 more'. */
+/**
+ * How a transfer order is delivered, in a line the description does not already say:
+ * '5/day · 9am-5pm CST · to (405) 555-0199'.
+ */
+export function transferDelivery(transfer: NonNullable<MyOrder['transfer']>): string {
+  return [`${transfer.transfersPerDay.toLocaleString('en-US')}/day`, transfer.transferHours, transfer.transferNumber ? `to ${transfer.transferNumber}` : '']
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** The receipt's line of a transfer order: '20 transfers · TX, OK +2 more · 5/day · 9am-5pm CST · to (405) 555-0199'. */
 export function transferSummary(transfer: NonNullable<MyOrder['transfer']>): string {
   return [
     `${transfer.totalTransfers.toLocaleString('en-US')} ${transfer.totalTransfers === 1 ? 'transfer' : 'transfers'}`,
-    `${transfer.transfersPerDay.toLocaleString('en-US')}/day`,
-    transfer.transferHours,
     statesLabel(transfer.selectedStates),
+    transferDelivery(transfer),
   ]
     .filter(Boolean)
     .join(' · ');

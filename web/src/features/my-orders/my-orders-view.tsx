@@ -7,7 +7,7 @@ import { Spinner } from '../../components/spinner';
 import { ORDER_STATUS_LABELS } from '../admin/all-orders-format';
 import { usDate } from '../transfers/order-format';
 import { useMyOrders } from './api';
-import { MY_PRODUCT_LABELS, noReceiptReason, transferSummary } from './my-orders-format';
+import { MY_PRODUCT_LABELS, noReceiptReason, transferDelivery } from './my-orders-format';
 import { ReceiptDialog } from './receipt-dialog';
 import '../admin/admin-orders.css';
 import './my-orders.css';
@@ -60,7 +60,7 @@ export function MyOrdersView({ onBrowse }: { onBrowse(): void }) {
                   <td data-label="Order">
                     <span className="orders-table__name">{MY_PRODUCT_LABELS[order.product]}</span>
                     <span className="orders-table__sub">{order.description}</span>
-                    {order.transfer ? <span className="orders-table__sub">{transferSummary(order.transfer)}</span> : null}
+                    {order.transfer ? <span className="orders-table__sub">{transferDelivery(order.transfer)}</span> : null}
                   </td>
                   <td data-label="Placed" className="orders-table__nowrap">
                     <span>{usDate(order.createdAt)}</span>
