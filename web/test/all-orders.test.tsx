@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { calendarDate, canRefund, totalsFigures } from '../src/features/admin/all-orders-format';
 import { parseRefundAmount } from '../src/features/admin/refund-dialog-amount';
 import { RefundDialog } from '../src/features/admin/refund-dialog';
+import { CancelTransferDialog } from '../src/features/admin/order-dialogs';
 import { statesLabel, usDate } from '../src/features/transfers/order-format';
 import { createQueryClient } from '../src/lib/query-client';
 
@@ -102,6 +103,41 @@ describe('the Refund dialog', () => {
     fireEvent.click(refundButton());
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(sent[0]!.body).toEqual({ amountCents: 1999, reason: 'Slow start' });
+  });
+});
+
+describe('the Cancel Transfer Order dialog', () => {
+  function openCancel(paid: boolean) {
+    const onClose = vi.fn();
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <CancelTransferDialog orderId={ORDER_ID} paid={paid} totalLabel="$700.00" onClose={onClose} />
+      </QueryClientProvider>,
+    );
+    return onClose;
+  }
+
+  it('when a paid order is cancelled without a reason, then it says the payment is refunded and a reason is required, and sends nothing', async () => {
+    openCancel(true);
+    expect(screen.getByRole('dialog', { name: 'Cancel Transfer Order' }).textContent).toContain('refunds $700.00');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel and Refund' }));
+    await screen.findByText('A reason is required to cancel a paid order (its payment is refunded)');
+    expect(sent).toEqual([]);
+  });
+
+  it('when a paid order is cancelled with a reason, then the move is sent with it', async () => {
+    const onClose = openCancel(true);
+    fireEvent.change(screen.getByLabelText(/Reason/), { target: { value: 'The agent paused' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel and Refund' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sent).toEqual([expect.objectContaining({ url: `/api/transfer-orders/${ORDER_ID}/status`, method: 'PATCH', body: { status: 'cancelled', reason: 'The agent paused' } })]);
+  });
+
+  it('when a pending order is cancelled, then no reason is needed', async () => {
+    const onClose = openCancel(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel Order' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sent[0]!.body).toEqual({ status: 'cancelled' });
   });
 });
 
