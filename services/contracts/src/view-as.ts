@@ -6,12 +6,7 @@ import { z } from 'zod';
  * session and other tabs stay the admin's.
  */
 
-/** The header a viewing tab sends on every API request: the grant's token. */
-export const VIEW_AS_HEADER = 'x-view-as';
-/** Set on an answer refused because the tab's grant has ended (expired, ended, or the admin logged out). */
-export const VIEW_AS_ENDED_HEADER = 'x-view-as-ended';
-/** The query parameter of the URL that opens the viewing tab; the SPA takes it once. */
-export const VIEW_AS_PARAM = 'viewAs';
+export { VIEW_AS_ENDED_HEADER, VIEW_AS_HEADER, VIEW_AS_PARAM } from './view-as-names';
 
 export const VIEW_AS_ENDED_MESSAGE = 'Viewing as this user has ended';
 export const VIEW_AS_ADMIN_REFUSED = "Only an agent's dashboard can be viewed";

@@ -1,4 +1,4 @@
-import { VIEW_AS_ENDED_HEADER, VIEW_AS_HEADER } from '@warmline/contracts/view-as';
+import { VIEW_AS_ENDED_HEADER, VIEW_AS_HEADER } from '@warmline/contracts/view-as-names';
 import { markViewAsEnded, viewAsToken } from './view-as-token';
 
 /**

@@ -1,4 +1,4 @@
-import { VIEW_AS_PARAM } from '@warmline/contracts/view-as';
+import { VIEW_AS_PARAM } from '@warmline/contracts/view-as-names';
 
 /**
  * The view-as grant of THIS tab (docs/adr/0014-view-as.md). The admin's "Go to Dashboard" opens
