@@ -506,6 +506,8 @@ function strayCase(slug: string): fc.Arbitrary<FuzzCase> {
   const wrongMethod = fc
     .record({ route: fc.constantFrom(...publicRoutes), method: fc.constantFrom(...OTHER_METHODS), role: fc.constantFrom<Role>('anonymous', 'customer', 'admin') })
     .filter(({ route, method }) => method !== route.method && !(route.method === 'GET' && method === 'HEAD'))
+    // Another route of the manifest may take that method on the same path (GET and POST /api/admin/campaigns).
+    .filter(({ route, method }) => !findPublicRoute(method, route.path.replace(/\{[A-Za-z]+\}/g, slug)).route)
     .filter(({ route }) => !SESSION_CHANGING.has(label(route)))
     .map<FuzzCase>(({ route, method, role }) => ({
       role,
