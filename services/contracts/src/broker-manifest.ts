@@ -12,8 +12,12 @@ import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType 
  * to go through the events exchange's alternate exchange into UNROUTED_QUEUE, never nowhere.
  */
 
-/** The processes that publish or consume; each is a folder of services/. */
-export type BusParticipant = 'gateway' | 'catalog' | 'orders' | 'notifications';
+/**
+ * The processes that publish or consume; each is a folder of services/, except the importer:
+ * the catalog's second entry point (services/catalog/src/importer-main.ts), with the catalog's
+ * schema and outbox.
+ */
+export type BusParticipant = 'gateway' | 'catalog' | 'importer' | 'orders' | 'notifications';
 
 export interface ConsumerQueueManifest {
   /** The queue name without a namespace, e.g. 'notifications.email'. */
@@ -54,6 +58,7 @@ export const consumerQueues = [
       'email.refund_issued',
       'email.leads_receipt',
       'email.dispute_opened',
+      'email.lead_opt_out',
     ],
     purpose: 'Writes the body of every e-mail a service asks for and queues each as one email.send (the one place e-mails are written).',
   },
@@ -62,6 +67,12 @@ export const consumerQueues = [
     consumer: 'orders',
     messages: ['lead_order.settle'],
     purpose: 'Refunds the leads of a late-paid lead order that were sold to someone else meanwhile, and sends the receipt listing the leads bought.',
+  },
+  {
+    queue: 'importer.lead-imports',
+    consumer: 'importer',
+    messages: ['import.run'],
+    purpose: 'Runs aged-lead CSV imports one at a time: streams the stored file, validates each row, loads the good ones with COPY.',
   },
   {
     queue: 'gateway.audit',
@@ -115,6 +126,11 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.dispute_opened': ['orders'],
   'lead_order.settle': ['catalog'],
   'audit.record': ['catalog', 'orders'],
+  'import.progress': ['importer'],
+  'leads.imported': ['importer'],
+  'leads.withdrawn': ['catalog'],
+  'import.run': ['catalog'],
+  'email.lead_opt_out': ['catalog'],
 };
 
 /**

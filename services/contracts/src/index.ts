@@ -16,3 +16,4 @@ export * from './my-orders';
 export * from './spa-routes';
 export * from './view-as';
 export * from './campaigns';
+export * from './lead-imports';

@@ -262,6 +262,42 @@ export const paymentRefundedV1 = z.object({
   refundedAt: z.iso.datetime(),
 });
 
+/**
+ * An aged-lead import moved on (issue 13): published by the importer after each committed batch
+ * and when the import ends. Counts only, never rows.
+ */
+export const importProgressV1 = z.object({
+  importId: z.uuid(),
+  status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
+  rowsTotal: z.number().int().nonnegative(),
+  rowsRead: z.number().int().nonnegative(),
+  rowsImported: z.number().int().nonnegative(),
+  rowsRejected: z.number().int().nonnegative(),
+  rowsDuplicate: z.number().int().nonnegative(),
+  at: z.iso.datetime({ offset: true }),
+});
+
+/** An aged-lead import ended (done, failed or cancelled): once per import, counts, not rows. */
+export const leadsImportedV1 = z.object({
+  importId: z.uuid(),
+  status: z.enum(['done', 'failed', 'cancelled']),
+  rowsRead: z.number().int().nonnegative(),
+  rowsImported: z.number().int().nonnegative(),
+  rowsRejected: z.number().int().nonnegative(),
+  rowsDuplicate: z.number().int().nonnegative(),
+  startedByUserId: z.uuid(),
+  finishedAt: z.iso.datetime({ offset: true }),
+});
+
+/** Unsold aged leads were taken off sale: an import undone, or a phone that opted out. */
+export const leadsWithdrawnV1 = z.object({
+  reason: z.enum(['import-undone', 'suppressed']),
+  /** The import undone, when that is why. */
+  importId: z.uuid().optional(),
+  leadCount: z.number().int().nonnegative(),
+  withdrawnAt: z.iso.datetime({ offset: true }),
+});
+
 export const events = {
   'account.registered': { 1: accountRegisteredV1 },
   'survey.submitted': { 1: surveySubmittedV1 },
@@ -274,6 +310,9 @@ export const events = {
   'leads.purchased': { 1: leadsPurchasedV1 },
   'transfer_order.paid': { 1: transferOrderPaidV1 },
   'payment.refunded': { 1: paymentRefundedV1 },
+  'import.progress': { 1: importProgressV1 },
+  'leads.imported': { 1: leadsImportedV1 },
+  'leads.withdrawn': { 1: leadsWithdrawnV1 },
 } as const;
 
 /** Tell an agent their transfer order was completed or cancelled (and, if paid, refunded). */
@@ -387,6 +426,24 @@ export const auditRecordV1 = z.object({
   at: z.iso.datetime(),
 });
 
+/** Run an aged-lead import whose file is stored (catalog → its importer worker). */
+export const importRunV1 = z.object({ importId: z.uuid() });
+
+/**
+ * Tell a buyer to stop contacting a lead they bought: its phone opted out (the suppression
+ * list). A command, not an event: it carries the lead's name and phone for the e-mail.
+ */
+export const emailLeadOptOutV1 = z.object({
+  to: z.email(),
+  name: z.string(),
+  leads: z
+    .array(z.object({ leadId: z.uuid(), name: z.string().max(200), phone: z.string().max(20), purchasedAt: z.iso.datetime({ offset: true }) }))
+    .min(1)
+    .max(100),
+  reason: z.string().max(500),
+  at: z.iso.datetime({ offset: true }),
+});
+
 export const commands = {
   'email.send': { 1: emailSendV1 },
   'email.password_reset': { 1: emailPasswordResetV1 },
@@ -401,6 +458,8 @@ export const commands = {
   'email.dispute_opened': { 1: emailDisputeOpenedV1 },
   'lead_order.settle': { 1: leadOrderSettleV1 },
   'audit.record': { 1: auditRecordV1 },
+  'import.run': { 1: importRunV1 },
+  'email.lead_opt_out': { 1: emailLeadOptOutV1 },
 } as const;
 
 export type EventType = keyof typeof events;

@@ -14,6 +14,8 @@ import { campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
+import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
+import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionListQuery } from './lead-imports';
 import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
@@ -148,6 +150,35 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/bulk-purchase-leads/{orderId}', owner: 'catalog', access: 'customer', summary: 'A lead purchase and its leads' },
   { method: 'GET', path: '/api/my-leads', owner: 'catalog', access: 'customer', summary: "The buyer's own leads", query: leadListQuery },
   { method: 'GET', path: '/api/my-leads/export.csv', owner: 'catalog', access: 'customer', summary: "The buyer's own leads as CSV", query: leadExportQuery },
+  // catalog: aged-lead imports and the suppression list (issue 13)
+  {
+    method: 'POST',
+    path: '/api/admin/lead-imports',
+    owner: 'catalog',
+    access: 'admin',
+    summary: 'Upload an aged-lead CSV (text/csv body or multipart, one file) to import; 202 { id }',
+    query: leadImportUploadQuery,
+    bodyLimit: LEAD_IMPORT_MAX_BYTES,
+  },
+  { method: 'GET', path: '/api/admin/lead-imports', owner: 'catalog', access: 'admin', summary: 'Past imports, newest first, with who ran them', query: leadImportListQuery },
+  { method: 'GET', path: '/api/admin/lead-imports/{id}', owner: 'catalog', access: 'admin', summary: "An import's status and counts" },
+  { method: 'GET', path: '/api/admin/lead-imports/{id}/errors.csv', owner: 'catalog', access: 'admin', summary: 'The rows an import refused, each with its row number, column and reason' },
+  { method: 'POST', path: '/api/admin/lead-imports/{id}/cancel', owner: 'catalog', access: 'admin', summary: 'Stop a queued or running import (rows already loaded stay until Undo)' },
+  { method: 'POST', path: '/api/admin/lead-imports/{id}/undo', owner: 'catalog', access: 'admin', summary: "Withdraw an import's leads that are not sold yet" },
+  { method: 'GET', path: '/api/admin/lead-imports/template.csv', owner: 'catalog', access: 'admin', summary: 'The import template (header row and one example)' },
+  { method: 'POST', path: '/api/admin/aged-leads', owner: 'catalog', access: 'admin', summary: 'Add one aged lead (the fields of an import row)', body: agedLeadInput },
+  {
+    method: 'POST',
+    path: '/api/admin/bulk-aged-leads',
+    owner: 'catalog',
+    access: 'admin',
+    summary: 'Add up to 5,000 aged leads at once: all or nothing, with every row error',
+    body: bulkAgedLeadsBody,
+    bodyLimit: BULK_BODY_LIMIT_BYTES,
+  },
+  { method: 'GET', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'The suppression list (phones that opted out), newest first', query: suppressionListQuery },
+  { method: 'POST', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'Suppress a phone: off sale at once, never imported again, its buyers told to stop', body: suppressionBody },
+  { method: 'DELETE', path: '/api/admin/suppressions/{phone}', owner: 'catalog', access: 'admin', summary: 'Take a phone off the suppression list (its withdrawn leads stay withdrawn)' },
   // orders: checkouts and payments (spec §2, ARCHITECTURE §4)
   { method: 'POST', path: '/api/create-payment-intent', owner: 'orders', access: 'anonymous', summary: 'Open a package checkout', body: createPaymentIntentBody },
   { method: 'GET', path: '/api/config', owner: 'orders', access: 'anonymous', summary: 'Which card form to show (Stripe or sandbox)' },
