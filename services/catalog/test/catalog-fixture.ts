@@ -26,6 +26,8 @@ export interface CatalogFixture {
   catalog: RunningCatalog;
   orders: RunningOrders;
   config: CatalogConfig;
+  /** The environment of the run (database, broker namespace, …), for another process of it. */
+  env: Record<string, string>;
   /** Pools on the catalog's and the orders' schema, to arrange and inspect. */
   pool: Pool;
   ordersPool: Pool;
@@ -92,6 +94,7 @@ export async function startCatalogFixture(env: Record<string, string> = {}, opti
       catalog,
       orders,
       config,
+      env: { ...system.env, ...env },
       pool,
       ordersPool,
       namespace,

@@ -1,0 +1,184 @@
+import { createLogger, type Logger } from '@warmline/platform/log';
+import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { openDatabaseAndBus, startConsumer, subscribe } from '@warmline/platform/bus/index';
+import { createBlobStore, type BlobStore } from '@warmline/platform/blob-store/index';
+import { unavailableDependency } from '@warmline/platform/faults';
+import { ShutdownStack } from '@warmline/platform/lifecycle';
+import { LEAD_IMPORT_FILE_RETENTION_DAYS } from '@warmline/contracts';
+import type { Pool } from '@warmline/platform/db/index';
+import type { ImporterConfig } from './config';
+import { CATALOG_MIGRATIONS_DIR, CATALOG_SCHEMA } from './service';
+import { importFilesToDelete, markImportFileDeleted, unfinishedLeadImportIds } from './db/lead-imports';
+import { runLeadImport, type ImportRunDeps } from './domain/lead-import-run';
+import { DAY_MS } from './domain/lead-age';
+
+/** The importer's queue (ARCHITECTURE §1: `import.run` on warmline.commands). */
+export const LEAD_IMPORTS_QUEUE = 'importer.lead-imports';
+
+export interface ImporterOptions {
+  clock?: () => Date;
+  /** Another store than the configured one (tests). */
+  blobs?: BlobStore;
+}
+
+export interface RunningImporter {
+  url: string;
+  /** Runs every unfinished import now; resolves when none is left (tests). */
+  drain(): Promise<void>;
+  /** Deletes files of imports that ended more than 30 days ago; returns how many. */
+  deleteExpiredFiles(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The importer worker: the catalog's second entry point (docs/adr/0016). It owns no schema of
+ * its own: import jobs, their row errors and the leads are the catalog's. `import.run` wakes it;
+ * the jobs table is what it works from, so an import whose command was lost, or whose worker
+ * died mid-file, is picked up by the next scan and resumed after its last committed batch.
+ * Imports run one at a time per worker. Health and metrics on IMPORTER_PORT.
+ */
+export async function startImporter(
+  config: ImporterConfig,
+  log: Logger = createLogger('importer', config.LOG_LEVEL),
+  options: ImporterOptions = {},
+): Promise<RunningImporter> {
+  const stops = new ShutdownStack(log, 'importer');
+  try {
+    const { pool, bus, readiness } = await openDatabaseAndBus({
+      config,
+      log,
+      stops,
+      schema: CATALOG_SCHEMA,
+      migrationsDir: CATALOG_MIGRATIONS_DIR,
+      connectionName: 'importer',
+      poolSize: 4,
+    });
+    const blobs = options.blobs ?? createBlobStore(config);
+    const clock = options.clock ?? (() => new Date());
+    let stopping = false;
+    const deps: ImportRunDeps = {
+      pool,
+      blobs,
+      log,
+      clock,
+      timeZone: config.BUSINESS_TIMEZONE,
+      batchRows: config.LEAD_IMPORT_BATCH_ROWS,
+      stopping: () => stopping,
+    };
+    const runner = new ImportRunner(deps, pool);
+    stops.push('imports', async () => {
+      stopping = true;
+      await runner.stop();
+    });
+
+    const consumer = await startConsumer({
+      bus,
+      pool,
+      queue: LEAD_IMPORTS_QUEUE,
+      // The command only wakes the runner: an import takes minutes, longer than a message should
+      // stay unacknowledged or a transaction open.
+      subscriptions: [subscribe('import.run', async () => runner.wake())],
+      log,
+      prefetch: 10,
+    });
+    stops.push('consumer', () => consumer.stop());
+
+    const recovery = setInterval(() => runner.wake(), config.LEAD_IMPORT_RECOVERY_SECONDS * 1000);
+    recovery.unref();
+    stops.push('recovery scan', async () => clearInterval(recovery));
+    runner.wake();
+
+    const deleteExpiredFiles = async (): Promise<number> => {
+      const cutoff = new Date(clock().getTime() - LEAD_IMPORT_FILE_RETENTION_DAYS * DAY_MS);
+      let deleted = 0;
+      for (;;) {
+        const due = await importFilesToDelete(pool, cutoff, 100);
+        for (const file of due) {
+          await blobs.delete(file.file_key);
+          await markImportFileDeleted(pool, file.id, clock());
+          deleted += 1;
+        }
+        if (due.length < 100) return deleted;
+      }
+    };
+    const retention = setInterval(() => {
+      deleteExpiredFiles()
+        .then((n) => (n ? log.info({ deleted: n }, 'expired import files deleted') : undefined))
+        .catch((err: unknown) => log.warn({ err }, 'deleting expired import files waits for the next hour'));
+    }, 3_600_000);
+    retention.unref();
+    stops.push('file retention', async () => clearInterval(retention));
+
+    const app = createHttpApp({
+      service: 'importer',
+      log,
+      identitySecret: config.IDENTITY_SECRET,
+      readiness: [...readiness, ['blob store', () => blobs.check()]],
+      metrics: bus.metrics.registry,
+      mount: () => {},
+    });
+    const url = await serve(app, config.IMPORTER_PORT, stops, config.INTERNAL_HOST);
+    log.info({ url }, 'importer worker started');
+    return { url, drain: () => runner.drain(), deleteExpiredFiles, stop: stops.stop };
+  } catch (err) {
+    await stops.stop();
+    throw err;
+  }
+}
+
+/** Runs unfinished imports one after another whenever woken; never two at once in this process. */
+class ImportRunner {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: ImportRunDeps,
+    private readonly pool: Pool,
+  ) {}
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  async drain(): Promise<void> {
+    this.wake();
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.stopped) return;
+        const ids = await unfinishedLeadImportIds(this.pool);
+        let ran = 0;
+        for (const id of ids) {
+          if (this.stopped) return;
+          const result = await runLeadImport(this.deps, id, id);
+          if (result === 'ended') ran += 1;
+        }
+        if (ran === 0) return;
+      }
+    } catch (err) {
+      // The import stays as it is; the recovery scan tries again.
+      if (unavailableDependency(err)) this.deps.log.warn({ err }, 'imports wait for PostgreSQL');
+      else this.deps.log.error({ err }, 'running imports failed; the next scan tries again');
+    }
+  }
+}
