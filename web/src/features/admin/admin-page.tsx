@@ -6,6 +6,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { AdminCards } from './admin-cards';
 import { CampaignsTabSlot } from './admin-shell-slots';
 import { CustomerSearch } from './customer-search';
+import { LeadImportsTab } from './lead-imports-tab';
 import { UserManagementTab } from './user-management-tab';
 import './admin.css';
 
@@ -22,7 +23,6 @@ const DEFAULT_TAB: TabId = 'user-management';
 
 /** What a tab whose feature comes in a later issue says, plainly. */
 const COMING_SOON: Partial<Record<TabId, string>> = {
-  'upload-aged-leads': 'Aged lead uploads are coming soon.',
   'upload-callbacks': 'Callback opportunity uploads are coming soon.',
   'partner-apps': 'Partner applications are coming soon.',
 };
@@ -118,6 +118,8 @@ export function AdminPage({ user }: { user: PublicUser }) {
                 currentUserId={user.id}
                 onFilterChange={(users) => navigate({ tab: 'user-management', users })}
               />
+            ) : tab === 'upload-aged-leads' ? (
+              <LeadImportsTab />
             ) : tab === 'test-campaigns' ? (
               <CampaignsTabSlot />
             ) : (

@@ -1,0 +1,195 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { VIEW_AS_HEADER } from '@warmline/contracts/view-as-names';
+import type {
+  LeadImportCreated,
+  LeadImportPage,
+  LeadImportView,
+  SuppressionCreated,
+  SuppressionPage,
+} from '@warmline/contracts/lead-imports';
+import { ApiError, apiRequest } from '../../lib/api';
+import { viewAsToken } from '../../lib/view-as-token';
+import { isUnfinished } from './lead-import-progress';
+
+/**
+ * Hooks of the Upload Aged Leads tab (issue 13): the imports, their progress, and the
+ * suppression list. Keys live under ['admin'] so a change anywhere in the back office reads them
+ * again; query keys come only from this factory.
+ */
+export const leadImportKeys = {
+  all: ['admin', 'lead-imports'] as const,
+  list: (page: number) => [...leadImportKeys.all, 'list', page] as const,
+  one: (id: string) => [...leadImportKeys.all, 'one', id] as const,
+  suppressions: () => ['admin', 'suppressions'] as const,
+  suppressionPage: (q: string, page: number) => [...leadImportKeys.suppressions(), { q, page }] as const,
+};
+
+/** How often a queued or running import is read again: the bar moves about once a second. */
+export const IMPORT_POLL_MS = 1_000;
+
+const importUrl = (id: string) => `/api/admin/lead-imports/${encodeURIComponent(id)}`;
+
+/** Where the template downloads (the header row and one example row). */
+export const LEAD_IMPORT_TEMPLATE_URL = '/api/admin/lead-imports/template.csv';
+
+/** Where an import's refused rows download (Row, Column, Message). */
+export function errorReportUrl(importId: string): string {
+  return `${importUrl(importId)}/errors.csv`;
+}
+
+/** One import, read again every second while the importer may still move it. */
+export function useLeadImport(id: string | null) {
+  return useQuery({
+    queryKey: leadImportKeys.one(id ?? ''),
+    enabled: id !== null,
+    queryFn: ({ signal }) => apiRequest<LeadImportView>(importUrl(id!), { signal }),
+    refetchInterval: (query) => (query.state.data && !isUnfinished(query.state.data.status) ? false : IMPORT_POLL_MS),
+    // The bar keeps moving in a background tab: an admin who looks away comes back to the truth.
+    refetchIntervalInBackground: true,
+  });
+}
+
+/** Past imports, newest first, 20 a page. */
+export function useLeadImportsPage(page: number) {
+  return useQuery({
+    queryKey: leadImportKeys.list(page),
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => apiRequest<LeadImportPage>(`/api/admin/lead-imports?page=${page}`, { signal }),
+  });
+}
+
+/** How far the file itself has gone up to the server. */
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+/** The upload was stopped by the admin (Stop upload) before the server had the whole file. */
+export class UploadAborted extends Error {
+  override name = 'UploadAborted';
+}
+
+/**
+ * Sends the CSV as multipart (`file`) with XMLHttpRequest, not fetch: fetch cannot report how
+ * much of a request body has gone, and a file of hundreds of MB needs a bar of its own. Carries
+ * what apiRequest carries (cookies, the CSRF header, this tab's view-as grant); a refusal becomes
+ * an ApiError with the server's words, as apiRequest's do.
+ */
+export function uploadLeadImport(file: File, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<LeadImportCreated> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/admin/lead-imports');
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
+    const viewing = viewAsToken();
+    if (viewing) xhr.setRequestHeader(VIEW_AS_HEADER, viewing);
+    xhr.upload.onprogress = (event) => onProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve(JSON.parse(xhr.responseText) as LeadImportCreated);
+        } catch {
+          reject(new ApiError(xhr.status, '', 'The server answered something other than the new import'));
+        }
+      } else {
+        reject(new ApiError(xhr.status, xhr.responseText, xhr.statusText));
+      }
+    };
+    xhr.onerror = () => reject(new Error('The upload was interrupted: the connection to the server was lost'));
+    xhr.onabort = () => reject(new UploadAborted('Upload stopped'));
+    if (signal) {
+      if (signal.aborted) {
+        reject(new UploadAborted('Upload stopped'));
+        return;
+      }
+      signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    }
+    const body = new FormData();
+    body.append('file', file, file.name);
+    xhr.send(body);
+  });
+}
+
+/**
+ * After an import changes (started, cancelled, undone): its answer is the new truth for its own
+ * key, and the list and the back office's counts are read again.
+ */
+function useImportChanged() {
+  const queryClient = useQueryClient();
+  return (view: LeadImportView | null) => {
+    if (view) queryClient.setQueryData(leadImportKeys.one(view.id), view);
+    return queryClient.invalidateQueries({ queryKey: leadImportKeys.all, predicate: (q) => q.queryKey[2] === 'list' });
+  };
+}
+
+/** Reads the past imports again (an import the tab watches has just ended). */
+export function useRefreshImportList() {
+  const changed = useImportChanged();
+  return () => changed(null);
+}
+
+export function useUploadLeadImport() {
+  const changed = useImportChanged();
+  return useMutation({
+    mutationFn: ({ file, onProgress, signal }: { file: File; onProgress: (progress: UploadProgress) => void; signal?: AbortSignal }) =>
+      uploadLeadImport(file, onProgress, signal),
+    onSuccess: () => changed(null),
+  });
+}
+
+export function useCancelLeadImport() {
+  const changed = useImportChanged();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<LeadImportView>(`${importUrl(id)}/cancel`, { method: 'POST' }),
+    onSuccess: changed,
+  });
+}
+
+export function useUndoLeadImport() {
+  const changed = useImportChanged();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<LeadImportView>(`${importUrl(id)}/undo`, { method: 'POST' }),
+    onSuccess: changed,
+  });
+}
+
+// ---------------------------------------------------------------- the suppression list
+
+/** One page of suppressed phones, newest first, searched on the server. */
+export function useSuppressions(q: string, page: number) {
+  return useQuery({
+    queryKey: leadImportKeys.suppressionPage(q, page),
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ page: String(page) });
+      if (q) params.set('q', q);
+      return apiRequest<SuppressionPage>(`/api/admin/suppressions?${params}`, { signal });
+    },
+  });
+}
+
+/**
+ * A suppression takes leads off sale, so the market's counts, the imports and the back office
+ * are read again too.
+ */
+function useInvalidateAfterSuppression() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ['admin'] });
+}
+
+export function useAddSuppression() {
+  const invalidate = useInvalidateAfterSuppression();
+  return useMutation({
+    mutationFn: (body: { phone: string; reason: string }) => apiRequest<SuppressionCreated>('/api/admin/suppressions', { method: 'POST', body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRemoveSuppression() {
+  const invalidate = useInvalidateAfterSuppression();
+  return useMutation({
+    mutationFn: (phone: string) => apiRequest<void>(`/api/admin/suppressions/${encodeURIComponent(phone)}`, { method: 'DELETE' }),
+    onSuccess: invalidate,
+  });
+}
