@@ -67,6 +67,7 @@ lint: typecheck
 bench: build services
 	npx tsx infra/bench/aged-leads.ts
 	npx tsx infra/bench/customer-search.ts
+	npx tsx infra/bench/lead-import.ts
 
 # Issue 10's fault run (infra/chaos/run.ts): every service on its own database, namespace and
 # ports under a steady load while this machine's PostgreSQL, Redis and RabbitMQ restart one after
