@@ -7,7 +7,7 @@ import {
   leadImportListQuery,
   leadImportUploadQuery,
 } from '@warmline/contracts';
-import { badRequest, unauthorized } from '@warmline/platform/errors';
+import { AppError, badRequest, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
 import { toCsv } from '@warmline/platform/csv';
@@ -55,6 +55,9 @@ export function importRoutes(ctx: CatalogContext): Router {
 
   router.post('/api/admin/lead-imports', async (req, res) => {
     const { fileName } = parseInput(leadImportUploadQuery, req.query);
+    if (!UPLOAD_TYPES.has(mediaType(req))) {
+      throw new AppError('UnsupportedMediaType', 'Send the CSV file as text/csv or as multipart/form-data', 415);
+    }
     res.status(202).json(await startLeadImport(ctx, adminOf(req), req, fileName, req.id));
   });
 
@@ -101,6 +104,16 @@ export function importRoutes(ctx: CatalogContext): Router {
   });
 
   return router;
+}
+
+/**
+ * What a CSV upload may arrive as: browsers label .csv files text/csv, or on Windows with Excel
+ * application/vnd.ms-excel; scripts often send text/plain or octet-stream.
+ */
+const UPLOAD_TYPES = new Set(['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream', 'multipart/form-data']);
+
+function mediaType(req: Request): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 function idOf(req: Request): string {
