@@ -75,6 +75,12 @@ export const consumerQueues = [
     purpose: 'Runs aged-lead CSV imports one at a time: streams the stored file, validates each row, loads the good ones with COPY.',
   },
   {
+    queue: 'catalog.lead-suppressions',
+    consumer: 'catalog',
+    messages: ['lead_suppression.notify_buyer'],
+    purpose: "Tells each buyer of a suppressed phone's leads to stop contacting it: reads the buyer's e-mail from the gateway and asks for email.lead_opt_out.",
+  },
+  {
     queue: 'gateway.audit',
     consumer: 'gateway',
     messages: ['audit.record'],
@@ -131,6 +137,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'leads.withdrawn': ['catalog'],
   'import.run': ['catalog'],
   'email.lead_opt_out': ['catalog'],
+  'lead_suppression.notify_buyer': ['catalog'],
 };
 
 /**

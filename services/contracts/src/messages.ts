@@ -444,6 +444,22 @@ export const emailLeadOptOutV1 = z.object({
   at: z.iso.datetime({ offset: true }),
 });
 
+/**
+ * Tell one buyer of a suppressed phone's leads to stop contacting it (catalog → itself). The
+ * suppression commits without waiting for the gateway; this command then looks up the buyer's
+ * e-mail there, with the suppressing admin's identity, and writes email.lead_opt_out. A command,
+ * not an event: it carries the phone.
+ */
+export const leadSuppressionNotifyBuyerV1 = z.object({
+  buyerUserId: z.uuid(),
+  /** Ten digits. */
+  phone: z.string().regex(/^[2-9]\d{9}$/),
+  reason: z.string().max(500),
+  /** The admin who suppressed the phone: the gateway answers them about any user. */
+  suppressedBy: z.object({ userId: z.uuid(), username: z.string().min(1).max(200) }),
+  suppressedAt: z.iso.datetime({ offset: true }),
+});
+
 export const commands = {
   'email.send': { 1: emailSendV1 },
   'email.password_reset': { 1: emailPasswordResetV1 },
@@ -460,6 +476,7 @@ export const commands = {
   'audit.record': { 1: auditRecordV1 },
   'import.run': { 1: importRunV1 },
   'email.lead_opt_out': { 1: emailLeadOptOutV1 },
+  'lead_suppression.notify_buyer': { 1: leadSuppressionNotifyBuyerV1 },
 } as const;
 
 export type EventType = keyof typeof events;
