@@ -8,6 +8,7 @@ import { surveySalesNoticeEmail } from '../domain/survey-emails';
 import { operationsNoticeEmail, transferConfirmationEmail } from '../domain/transfer-order-emails';
 import { refundIssuedEmail, transferOrderStatusEmail } from '../domain/order-change-emails';
 import { disputeOpenedEmail, leadsReceiptEmail } from '../domain/refund-emails';
+import { leadOptOutEmail } from '../domain/lead-opt-out-emails';
 
 export const SOURCE = 'notifications';
 
@@ -59,5 +60,6 @@ export function emailRequestSubscriptions(teams: TeamInboxes): Subscription[] {
     subscribe('email.leads_receipt', renderInto<'email.leads_receipt'>((receipt) => [leadsReceiptEmail(receipt, teams)])),
     // Disputes go to the inbox that hears of every sale (SALES_TEAM_EMAIL).
     subscribe('email.dispute_opened', renderInto<'email.dispute_opened'>((dispute) => [disputeOpenedEmail(dispute, teams.salesTeamEmail)])),
+    subscribe('email.lead_opt_out', renderInto<'email.lead_opt_out'>((notice) => [leadOptOutEmail(notice, teams)])),
   ];
 }
