@@ -10,7 +10,10 @@ import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
 import type { CatalogContext } from './domain/context';
 import { expireUnpaidReservations } from './domain/lead-sales';
 import { catalogRoutes } from './http/routes';
+import { suppressionRoutes } from './http/suppression-routes';
 import { LEAD_PAYMENTS_QUEUE, subscriptions } from './events/subscriptions';
+import { LEAD_SUPPRESSIONS_QUEUE, leadSuppressionSubscriptions } from './events/lead-suppressions';
+import { httpGatewayClient } from './clients/gateway-client';
 
 export const CATALOG_SCHEMA = 'catalog';
 export const CATALOG_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -64,6 +67,9 @@ export async function startCatalog(
     // No waiting for the broker: the consumer attaches once it connects, HTTP serves meanwhile.
     const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock }), log });
     stops.push('consumer', () => consumer.stop());
+    const gateway = httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET });
+    const noticeConsumer = await startConsumer({ bus, pool, queue: LEAD_SUPPRESSIONS_QUEUE, subscriptions: leadSuppressionSubscriptions({ gateway }), log });
+    stops.push('opt-out notice consumer', () => noticeConsumer.stop());
 
     const sweep = () => expireUnpaidReservations(ctx);
     if (options.sweeper !== false) {
@@ -92,6 +98,7 @@ export async function startCatalog(
       metrics: bus.metrics.registry,
       mount: (a) => {
         a.use(catalogRoutes(ctx));
+        a.use(suppressionRoutes(ctx));
       },
     });
     const url = await serve(app, config.CATALOG_PORT, stops, config.INTERNAL_HOST);

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+
+/**
+ * The gateway, as the catalog asks it about a buyer: the gateway owns users, so a buyer's
+ * e-mail and name are read there when a notice is written, never kept here.
+ */
+export interface GatewayClient {
+  /**
+   * `GET {GATEWAY_INTERNAL_URL}/internal/users/:id` asked as `actingFor` (the user themself or an
+   * admin: the gateway answers no one else). Null when the account no longer exists.
+   */
+  userContact(actingFor: Identity, userId: string, correlationId: string): Promise<UserContact | null>;
+}
+
+export interface UserContact {
+  email: string;
+  firstName: string;
+}
+
+/** What the catalog reads of the gateway's BuyerProfile; the rest is not its business. */
+const userContactAnswer = z.object({ email: z.string().min(1), firstName: z.string() });
+
+export function httpGatewayClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): GatewayClient {
+  return {
+    async userContact(actingFor, userId, correlationId) {
+      const url = new URL(`/internal/users/${encodeURIComponent(userId)}`, options.baseUrl);
+      // A failed call throws: the caller is a consumer, whose message is retried with backoff.
+      const response = await fetch(url, {
+        headers: {
+          accept: 'application/json',
+          [IDENTITY_HEADER]: signIdentity(options.identitySecret, actingFor),
+          'x-request-id': correlationId,
+        },
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+      });
+      const text = await response.text();
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Error(`the gateway answered ${response.status} for user ${userId}: ${text.slice(0, 500)}`);
+      const answer = userContactAnswer.safeParse(JSON.parse(text));
+      if (!answer.success) throw new Error(`the gateway's answer for user ${userId} is not a user profile: ${answer.error.message}`);
+      return { email: answer.data.email, firstName: answer.data.firstName };
+    },
+  };
+}

@@ -1,0 +1,225 @@
+import {
+  SUPPRESSION_PAGE_SIZE,
+  type CommandData,
+  type SuppressionCreated,
+  type SuppressionPage,
+  type SuppressionView,
+} from '@warmline/contracts';
+import { enqueue } from '@warmline/platform/bus/index';
+import { withTransaction, type PoolClient, type Queryable } from '@warmline/platform/db/index';
+import { badRequest, conflict, notFound } from '@warmline/platform/errors';
+import type { Logger } from '@warmline/platform/log';
+import type { GatewayClient } from '../clients/gateway-client';
+import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
+import {
+  buyersOfPhone,
+  deleteSuppression,
+  findSuppression,
+  insertSuppression,
+  leadsBoughtWithPhone,
+  listSuppressions,
+  lockLeadLoads,
+  type SuppressionRow,
+} from '../db/suppressions';
+import { SOURCE, type CatalogContext } from './context';
+import { formatPhone } from './masking';
+
+/**
+ * The suppression list (issue 13): an admin adds a phone that opted out. At once, in one
+ * transaction, its unsold leads leave the market, and every buyer who already bought one is
+ * queued a notice to stop contacting it. The notice needs the buyer's e-mail from the gateway,
+ * an HTTP call that may fail: it runs afterwards, from a command to this service, retried by the
+ * bus, so the suppression never waits on the gateway and no notice is lost.
+ */
+
+/** The admin acting, as the gateway's signed identity names them. */
+export interface Admin {
+  userId: string;
+  username: string;
+}
+
+// TODO(issue 13): use the contracts' phone rule (lead-import.ts) once it lands, so the list and the import read phones alike.
+export const PHONE_RULE_MESSAGE = 'Phone must be a 10-digit US number: area code first, not starting with 0 or 1';
+
+/** '+1 (512) 555-0143' → '5125550143': punctuation and a leading 1 dropped; null when not a US number. */
+export function normaliseUsPhone(text: string): string | null {
+  let digits = text.replace(/[\s().+\-–—.]/g, '');
+  if (!/^\d+$/.test(digits)) return null;
+  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
+  return /^[2-9]\d{9}$/.test(digits) ? digits : null;
+}
+
+/**
+ * '5125550143' → '(512) XXX-0143': enough for an admin to recognise the number in the audit
+ * log, which is kept for good, while the whole number leaves with the suppression.
+ */
+export function maskForAudit(phone: string): string {
+  return `(${phone.slice(0, 3)}) XXX-${phone.slice(6)}`;
+}
+
+function phoneOf(text: string): string {
+  const phone = normaliseUsPhone(text);
+  if (!phone) throw badRequest(PHONE_RULE_MESSAGE);
+  return phone;
+}
+
+export async function suppressPhone(
+  ctx: CatalogContext,
+  admin: Admin,
+  input: { phone: string; reason: string },
+  correlationId: string,
+): Promise<SuppressionCreated> {
+  const phone = phoneOf(input.phone);
+  const created = await withTransaction(ctx.pool, async (db) => {
+    await lockLeadLoads(db);
+    const at = ctx.clock();
+    const row = await insertSuppression(db, { phone, reason: input.reason, createdByUserId: admin.userId, createdAt: at });
+    if (!row) throw conflict('Phone is already on the suppression list');
+    const withdrawn = await withdrawUnsoldLeads(db, { phone }, 'suppressed', at);
+    // After the withdrawal: a sale that won the race for a lead is committed and counted here.
+    const buyers = await buyersOfPhone(db, phone);
+    await enqueue(db, {
+      type: 'leads.withdrawn',
+      source: SOURCE,
+      correlationId,
+      data: { reason: 'suppressed', leadCount: withdrawn.length, withdrawnAt: at.toISOString() },
+    });
+    await audit(db, admin, correlationId, {
+      action: 'lead_suppression.created',
+      phone,
+      before: null,
+      after: { reason: row.reason, leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length },
+      at,
+    });
+    for (const buyerUserId of buyers) {
+      await enqueue(db, {
+        type: 'lead_suppression.notify_buyer',
+        source: SOURCE,
+        correlationId,
+        data: {
+          buyerUserId,
+          phone,
+          reason: row.reason,
+          suppressedBy: { userId: admin.userId, username: admin.username },
+          suppressedAt: at.toISOString(),
+        },
+      });
+    }
+    return { ...suppressionView(row), leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length };
+  });
+  ctx.log.info({ leadsWithdrawn: created.leadsWithdrawn, buyersNotified: created.buyersNotified }, 'phone suppressed');
+  return created;
+}
+
+/** Withdrawn leads stay withdrawn: the phone may be sold again only from a new import. */
+export async function removeSuppression(ctx: CatalogContext, admin: Admin, phoneText: string, correlationId: string): Promise<void> {
+  const phone = phoneOf(phoneText);
+  await withTransaction(ctx.pool, async (db) => {
+    const removed = await deleteSuppression(db, phone);
+    if (!removed) throw notFound('Phone is not on the suppression list');
+    await audit(db, admin, correlationId, {
+      action: 'lead_suppression.removed',
+      phone,
+      before: { reason: removed.reason, suppressedAt: removed.createdAt.toISOString() },
+      after: null,
+      at: ctx.clock(),
+    });
+  });
+  ctx.log.info('phone taken off the suppression list');
+}
+
+export async function listSuppressionPage(ctx: CatalogContext, query: { q: string; page: number }): Promise<SuppressionPage> {
+  // The search is by digits, however the admin typed them; a leading 1 of a whole number is the country code.
+  let digits = query.q.replace(/\D/g, '');
+  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
+  if (query.q !== '' && digits === '') return { suppressions: [], total: 0, page: query.page, pageSize: SUPPRESSION_PAGE_SIZE };
+  const { rows, total } = await listSuppressions(ctx.pool, digits, {
+    offset: (query.page - 1) * SUPPRESSION_PAGE_SIZE,
+    limit: SUPPRESSION_PAGE_SIZE,
+  });
+  return { suppressions: rows.map(suppressionView), total, page: query.page, pageSize: SUPPRESSION_PAGE_SIZE };
+}
+
+function suppressionView(row: SuppressionRow): SuppressionView {
+  return { phone: row.phone, reason: row.reason, createdAt: row.createdAt.toISOString(), createdByUserId: row.createdByUserId };
+}
+
+async function audit(
+  db: Queryable,
+  admin: Admin,
+  correlationId: string,
+  entry: { action: string; phone: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null; at: Date },
+): Promise<void> {
+  const masked = maskForAudit(entry.phone);
+  await enqueue(db, {
+    type: 'audit.record',
+    source: SOURCE,
+    correlationId,
+    data: {
+      actorId: admin.userId,
+      actorUsername: admin.username,
+      action: entry.action,
+      subjectType: 'lead_suppression',
+      subjectId: masked,
+      subjectLabel: masked,
+      before: entry.before,
+      after: entry.after,
+      at: entry.at.toISOString(),
+    },
+  });
+}
+
+/** Leads one e-mail lists at most (email.lead_opt_out); a buyer with more gets more e-mails. */
+const LEADS_PER_NOTICE = 100;
+
+/**
+ * A buyer of a suppressed phone's leads is told to stop contacting it: their leads with the
+ * phone, read now, and their e-mail from the gateway, asked as the admin who suppressed it. In
+ * the consumer's transaction: a failed call throws and the command is retried; a redelivery
+ * after success writes nothing twice (processed_events).
+ */
+export async function noticeBuyerOfOptOut(
+  db: PoolClient,
+  deps: { gateway: GatewayClient; log: Logger },
+  notice: CommandData<'lead_suppression.notify_buyer'>,
+  correlationId: string,
+): Promise<void> {
+  const log = deps.log.child({ buyerUserId: notice.buyerUserId });
+  // Taken off the list since, or added again (that suppression queued its own notice): nothing to say now.
+  const current = await findSuppression(db, notice.phone);
+  if (!current || current.createdAt.getTime() !== new Date(notice.suppressedAt).getTime()) {
+    log.info('the phone is no longer suppressed as it was; no opt-out notice');
+    return;
+  }
+  const leads = await leadsBoughtWithPhone(db, notice.buyerUserId, notice.phone);
+  if (leads.length === 0) return;
+  const buyer = await deps.gateway.userContact(
+    { userId: notice.suppressedBy.userId, username: notice.suppressedBy.username, isAdmin: true },
+    notice.buyerUserId,
+    correlationId,
+  );
+  if (!buyer) {
+    log.warn('the buyer of an opted-out lead has no account any more; no opt-out notice');
+    return;
+  }
+  for (let i = 0; i < leads.length; i += LEADS_PER_NOTICE) {
+    await enqueue(db, {
+      type: 'email.lead_opt_out',
+      source: SOURCE,
+      correlationId,
+      data: {
+        to: buyer.email,
+        name: buyer.firstName,
+        leads: leads.slice(i, i + LEADS_PER_NOTICE).map((l) => ({
+          leadId: l.id,
+          name: l.name.slice(0, 200),
+          phone: formatPhone(l.phone),
+          purchasedAt: l.soldAt.toISOString(),
+        })),
+        reason: notice.reason,
+        at: notice.suppressedAt,
+      },
+    });
+  }
+  log.info({ leads: leads.length }, 'opt-out notice queued');
+}
