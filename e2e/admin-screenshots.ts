@@ -1,6 +1,6 @@
 /**
  * Screenshots of the back office — /admin with a search, the User Management tab and its Set
- * Price dialog, /admin-all-orders and /admin-audit-log — at 390 px and 1280 px wide, for looking at them as an
+ * Price dialog, a tab still to come, /admin-all-orders and /admin-audit-log — at 390 px and 1280 px wide, for looking at them as an
  * admin would. Not a test; run it with
  *   npx tsx e2e/admin-screenshots.ts
  * and open test-results/screens/admin-*.png.
@@ -68,7 +68,7 @@ try {
     await shot('change-password');
     await page.keyboard.press('Escape');
 
-    await page.getByRole('tab', { name: 'Upload Aged Leads' }).click();
+    await page.getByRole('tab', { name: 'Upload Callback Opportunities' }).click();
     await page.getByText(/coming soon/).waitFor();
     await shot('coming-soon');
 

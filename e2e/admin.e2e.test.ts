@@ -73,7 +73,7 @@ describe('the admin back office', () => {
     await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
     await page.getByRole('tab', { name: 'Upload Aged Leads' }).click();
     await page.waitForURL((url) => url.searchParams.get('tab') === 'upload-aged-leads');
-    await page.getByRole('tabpanel').getByText('Aged lead uploads are coming soon.').waitFor();
+    await page.getByRole('tabpanel').getByRole('heading', { name: 'Upload Aged Leads' }).waitFor();
     await page.getByRole('tab', { name: 'Test Campaigns' }).click();
     await page.waitForURL((url) => url.searchParams.get('tab') === 'test-campaigns');
     await page.getByRole('tab', { name: 'Test Campaigns', selected: true }).waitFor();
