@@ -54,6 +54,7 @@ export interface LeadImportPage {
 
 const pageParam = z
   .string()
+  .max(6, 'Page must be a whole number of 1 or more')
   .regex(/^\d{1,6}$/, 'Page must be a whole number of 1 or more')
   .transform(Number)
   .refine((n) => n >= 1, 'Page must be a whole number of 1 or more');
