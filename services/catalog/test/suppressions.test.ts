@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUPPRESSION_PAGE_SIZE } from '@warmline/contracts';
-import type { Identity } from '@warmline/platform';
+import { SUPPRESSION_PAGE_SIZE, type CommandData } from '@warmline/contracts';
+import { createLogger, type Identity } from '@warmline/platform';
+import { withTransaction } from '@warmline/platform/db/index';
 import { waitFor } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
+import type { GatewayClient } from '../src/clients/gateway-client';
 import { suppressedPhonesAmong } from '../src/db/suppressions';
+import { noticeBuyerOfOptOut } from '../src/domain/suppressions';
 import { LEAD_SUPPRESSIONS_QUEUE } from '../src/events/lead-suppressions';
 import { agent, phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
 
@@ -324,5 +327,48 @@ describe('the importer\'s check', () => {
 
     expect(await suppressedPhonesAmong(fx.pool, [a!, b!, c!, a!])).toEqual(new Set([a, c]));
     expect(await suppressedPhonesAmong(fx.pool, [])).toEqual(new Set());
+  });
+});
+
+describe('a buyer\'s notice', () => {
+  /** Suppresses a phone one buyer bought a lead with; the notice command it queued. */
+  async function suppressedWithBuyer() {
+    const phone = phoneIn(freshAreaCode());
+    const [lead] = await fx.addLeads([{ ageDays: 40, phone }]);
+    const buyer = agent('buyer');
+    await fx.buy(buyer, [lead!.id]);
+    const requestId = randomUUID();
+    const answer = await fx.call('POST', '/api/admin/suppressions', { body: { phone, reason: 'Opted out' }, identity: admin(), headers: { 'x-request-id': requestId } });
+    expect(answer.status).toBe(201);
+    const [command] = await outboxFor('lead_suppression.notify_buyer', requestId);
+    return { phone, notice: command!.data as CommandData<'lead_suppression.notify_buyer'> };
+  }
+
+  const log = createLogger('test', 'silent');
+  const noticesTo = async (to: string) => (await fx.outbox('email.lead_opt_out')).filter((e) => e.data.to === to);
+
+  it('when the gateway cannot be reached, then the handler fails (the bus retries it) and writes no notice', async () => {
+    const { notice } = await suppressedWithBuyer();
+    const down: GatewayClient = { userContact: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:3100')) };
+
+    await expect(withTransaction(fx.pool, (db) => noticeBuyerOfOptOut(db, { gateway: down, log }, notice, randomUUID()))).rejects.toThrow('ECONNREFUSED');
+  });
+
+  it('when the phone was taken off the list before the notice ran, then the buyer is not told and the gateway not asked', async () => {
+    const { phone, notice } = await suppressedWithBuyer();
+    expect((await fx.call('DELETE', `/api/admin/suppressions/${phone}`, { identity: admin() })).status).toBe(204);
+    let asked = 0;
+    const to = `late-${randomUUID().slice(0, 8)}@example.com`;
+    const gateway: GatewayClient = {
+      userContact: async () => {
+        asked += 1;
+        return { email: to, firstName: 'Late' };
+      },
+    };
+
+    await withTransaction(fx.pool, (db) => noticeBuyerOfOptOut(db, { gateway, log }, notice, randomUUID()));
+
+    expect(asked).toBe(0);
+    expect(await noticesTo(to)).toEqual([]);
   });
 });
