@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPRESSION_PAGE_SIZE, type CommandData } from '@warmline/contracts';
 import { createLogger, type Identity } from '@warmline/platform';
@@ -21,9 +22,19 @@ import { agent, phoneIn, startCatalogFixture, type CatalogFixture } from './cata
 let fx: CatalogFixture;
 let gw: GatewayFixture;
 
+/** A port free a moment ago: the gateway must know the catalog's address before the catalog knows the gateway's. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 beforeAll(async () => {
-  gw = await startGatewayFixture();
-  fx = await startCatalogFixture({ GATEWAY_INTERNAL_URL: gw.internalUrl });
+  const catalogPort = await freePort();
+  gw = await startGatewayFixture({ env: { CATALOG_URL: `http://127.0.0.1:${catalogPort}` } });
+  fx = await startCatalogFixture({ GATEWAY_INTERNAL_URL: gw.internalUrl, CATALOG_PORT: String(catalogPort) });
 });
 
 afterAll(async () => {
@@ -370,5 +381,29 @@ describe('a buyer\'s notice', () => {
 
     expect(asked).toBe(0);
     expect(await noticesTo(to)).toEqual([]);
+  });
+});
+
+describe('through the gateway', () => {
+  it('when the admin suppresses a phone from the back office, then the gateway forwards it as that admin, and an agent is refused', async () => {
+    const phone = phoneIn(freshAreaCode());
+    const office = gw.browser();
+    await office.login(gw.admin.username, gw.admin.password);
+    const csrf = { headers: { 'x-requested-with': 'XMLHttpRequest' } };
+
+    const added = await office.post('/api/admin/suppressions', { phone: typed(phone), reason: 'Asked by phone' }, csrf);
+    const listed = await office.get(`/api/admin/suppressions?q=${phone}`);
+
+    expect(added.status).toBe(201);
+    const { rows } = await gw.pool.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [gw.admin.username]);
+    expect(added.json.createdByUserId).toBe(rows[0]!.id);
+    expect(listed.json.suppressions).toEqual([expect.objectContaining({ phone, reason: 'Asked by phone' })]);
+
+    const { user, password } = await gw.createAgent();
+    const agentBrowser = gw.browser();
+    await agentBrowser.login(user.username, password);
+    expect((await agentBrowser.get('/api/admin/suppressions')).status).toBe(403);
+    expect((await agentBrowser.post('/api/admin/suppressions', { phone: phoneIn(freshAreaCode()), reason: 'x' }, csrf)).status).toBe(403);
+    expect((await agentBrowser.delete(`/api/admin/suppressions/${phone}`)).status).toBe(403);
   });
 });
