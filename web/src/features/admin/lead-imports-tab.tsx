@@ -75,6 +75,8 @@ export function LeadImportsTab() {
   const newestUnfinished = newest.data?.imports.find((i) => isUnfinished(i.status))?.id ?? null;
   // The import this tab uploaded: its banner shows even when the importer was done before the first poll.
   const [uploadedHere, setUploadedHere] = useState<string | null>(null);
+  // The watched import's latest reading (the same query its panel polls), so its row in the list moves too.
+  const live = useLeadImport(fromUrl).data;
 
   const watch = (id: string | null) =>
     setParams(
@@ -103,7 +105,7 @@ export function LeadImportsTab() {
         }}
       />
       {fromUrl ? <CurrentImport key={fromUrl} id={fromUrl} uploadedHere={fromUrl === uploadedHere} onClose={() => watch(null)} /> : null}
-      <PastImports page={page} onPage={setPage} watched={fromUrl} onWatch={watch} />
+      <PastImports page={page} onPage={setPage} watched={fromUrl} live={live} onWatch={watch} />
       <SuppressionsPanel />
     </div>
   );
@@ -383,7 +385,7 @@ function CurrentImport({ id, uploadedHere, onClose }: { id: string; uploadedHere
         <div>
           <dt>Rows read</dt>
           <dd data-testid="rows-read">
-            {formatCount(job.rowsRead)} of {formatCount(job.rowsTotal)}
+            {formatCount(job.rowsRead)} <span className="import-counts__of">of {formatCount(job.rowsTotal)}</span>
           </dd>
         </div>
         <div>
@@ -414,7 +416,7 @@ function CurrentImport({ id, uploadedHere, onClose }: { id: string; uploadedHere
             <dt>Took</dt>
             <dd>
               {formatDuration(took)}
-              {took > 0 ? ` (${formatRowRate(job.rowsRead / took)})` : ''}
+              {took > 0 ? <span className="import-counts__of"> ({formatRowRate(job.rowsRead / took)})</span> : null}
             </dd>
           </div>
         ) : null}
@@ -465,7 +467,19 @@ function CurrentImport({ id, uploadedHere, onClose }: { id: string; uploadedHere
 
 // ---------------------------------------------------------------- past imports
 
-function PastImports({ page, onPage, watched, onWatch }: { page: number; onPage: (page: number) => void; watched: string | null; onWatch: (id: string) => void }) {
+function PastImports({
+  page,
+  onPage,
+  watched,
+  live,
+  onWatch,
+}: {
+  page: number;
+  onPage: (page: number) => void;
+  watched: string | null;
+  live: LeadImportView | undefined;
+  onWatch: (id: string) => void;
+}) {
   const list = useLeadImportsPage(page);
   const [undoing, setUndoing] = useState<LeadImportView | null>(null);
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / (list.data?.pageSize ?? LEAD_IMPORT_PAGE_SIZE)));
@@ -484,9 +498,10 @@ function PastImports({ page, onPage, watched, onWatch }: { page: number; onPage:
       ) : (
         <>
           <ul className="import-list">
-            {list.data.imports.map((job) => (
-              <PastImport key={job.id} job={job} watched={job.id === watched} onWatch={() => onWatch(job.id)} onUndo={() => setUndoing(job)} />
-            ))}
+            {list.data.imports.map((listed) => {
+              const job = live?.id === listed.id ? live : listed;
+              return <PastImport key={job.id} job={job} watched={job.id === watched} onWatch={() => onWatch(job.id)} onUndo={() => setUndoing(job)} />;
+            })}
           </ul>
           <Pager page={page} totalPages={pages} onPage={onPage} label="Past import pages" />
         </>
@@ -538,8 +553,9 @@ function PastImport({ job, watched, onWatch, onUndo }: { job: LeadImportView; wa
       ) : null}
       <div className="import-actions">
         {job.rowsRejected > 0 ? (
+          // Shorter than the panel's link, to fit beside Undo; its accessible name has the full words.
           <a className="btn btn--secondary btn--small" href={errorReportUrl(job.id)} download aria-label={`Download report of rejected rows of ${job.fileName}`}>
-            Download report of rejected rows
+            Report of rejected rows
           </a>
         ) : null}
         {going && !watched ? (
