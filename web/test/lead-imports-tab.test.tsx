@@ -235,6 +235,14 @@ describe('the Upload Aged Leads tab', () => {
     await waitFor(() => expect(address()).not.toContain('import='));
   });
 
+  it('when the import in the URL is not found, then it says so and Close takes it out of the URL', async () => {
+    answers[`GET /api/admin/lead-imports/${ID}`] = { status: 404, body: { error: 'Import not found' } };
+    renderTab(`/admin?tab=upload-aged-leads&import=${ID}`);
+    expect((await screen.findByRole('alert')).textContent).toContain('Failed to fetch the import: Import not found.');
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(address()).toBe('?tab=upload-aged-leads'));
+  });
+
   it('when Undo is pressed on a past import, then a dialog says it withdraws the leads not yet sold, and after it the import says how many', async () => {
     const old = job({ id: OLD_ID, fileName: 'october.csv', status: 'done', rowsRead: 10, rowsImported: 9, rowsRejected: 1, finishedAt: '2026-11-24T10:00:00.000Z' });
     const undone = { ...old, undoneAt: '2026-11-25T09:30:00.000Z', rowsWithdrawn: 7 };

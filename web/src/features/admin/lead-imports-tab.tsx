@@ -342,7 +342,17 @@ function CurrentImport({ id, uploadedHere, onClose }: { id: string; uploadedHere
   }, [bannerShown]);
 
   if (view.isPending) return <Spinner label="Loading the import…" showLabel />;
-  if (view.isError) return <LoadError what="the import" error={view.error} onRetry={() => void view.refetch()} />;
+  if (view.isError) {
+    // An address with an import that is gone (or mistyped) can be closed, not only retried.
+    return (
+      <div className="lead-imports__load-error">
+        <LoadError what="the import" error={view.error} onRetry={() => void view.refetch()} />
+        <Button variant="ghost" className="btn--small" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+    );
+  }
 
   const job = view.data;
   const { done, total, unit } = importProgress(job);
