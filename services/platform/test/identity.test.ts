@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IDENTITY_TTL_SECONDS, signIdentity, verifyIdentity } from '../src/http/identity';
 
@@ -12,6 +13,16 @@ describe('forwarded identity', () => {
   it('when a visitor has no session, then the anonymous identity travels with userId null', () => {
     const anonymous = { userId: null, username: null, isAdmin: false };
     expect(verifyIdentity(secret, signIdentity(secret, anonymous))).toEqual(anonymous);
+  });
+
+  it('when a service acts for a user whose username it does not know (orders asking for a buyer), then the user id still travels', () => {
+    const buyer = { userId: ann.userId, username: null, isAdmin: false };
+    expect(verifyIdentity(secret, signIdentity(secret, buyer))).toEqual(buyer);
+    // A username that is neither text nor null is still refused, even when properly signed.
+    const payload = Buffer.from(JSON.stringify({ userId: ann.userId, username: 42, isAdmin: false, exp: Math.floor(Date.now() / 1000) + 10 })).toString('base64url');
+    expect(verifyIdentity(secret, `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`)).toBeNull();
+    const textual = Buffer.from(JSON.stringify({ userId: ann.userId, username: 'ann', isAdmin: false, exp: Math.floor(Date.now() / 1000) + 10 })).toString('base64url');
+    expect(verifyIdentity(secret, `${textual}.${createHmac('sha256', secret).update(textual).digest('base64url')}`)).toEqual(ann);
   });
 
   it('when a client forges or alters the header, then it is refused', () => {
