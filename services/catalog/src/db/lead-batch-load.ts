@@ -17,6 +17,11 @@ import type { ImportedLead } from '@warmline/contracts';
 
 const LOAD_LOCK_KEY = 'catalog.lead-batch-load';
 
+/** The lock every lead load takes for its transaction (the suppression list takes it too). */
+export async function lockLeadLoads(client: PoolClient): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [LOAD_LOCK_KEY]);
+}
+
 export interface BatchLead {
   /** Spreadsheet row (the header is row 1); 0 for JSON leads. */
   rowNumber: number;
@@ -39,7 +44,7 @@ export async function loadLeadBatch(
   options: { importId: string | null; timeZone: string },
 ): Promise<BatchOutcome> {
   if (leads.length === 0) return { insertedRows: [], insertedIds: [], suppressedRows: [], duplicateRows: [] };
-  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [LOAD_LOCK_KEY]);
+  await lockLeadLoads(client);
   await client.query(
     `CREATE TEMP TABLE IF NOT EXISTS lead_batch (
        row_number integer NOT NULL, id uuid NOT NULL, name text NOT NULL, phone text NOT NULL, email text,

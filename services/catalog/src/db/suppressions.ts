@@ -28,15 +28,11 @@ const toSuppression = (r: Row): SuppressionRow => ({
 });
 
 /**
- * The key lead loads lock (db/lead-batch-load.ts). Taken while a phone is added, so an import
- * batch that read the list before this suppression committed has committed its leads before
- * they are withdrawn, and one that starts after reads the phone on the list.
+ * Taken while a phone is added (the lead loads' lock, db/lead-batch-load.ts), so an import batch
+ * that read the list before this suppression committed has committed its leads before they are
+ * withdrawn, and one that starts after reads the phone on the list.
  */
-const LEAD_LOAD_LOCK_KEY = 'catalog.lead-batch-load';
-
-export async function lockLeadLoads(client: PoolClient): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [LEAD_LOAD_LOCK_KEY]);
-}
+export { lockLeadLoads } from './lead-batch-load';
 
 /** Adds the phone; null when it is already on the list (the list is unchanged). */
 export async function insertSuppression(db: Queryable, s: SuppressionRow): Promise<SuppressionRow | null> {
