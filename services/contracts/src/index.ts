@@ -17,3 +17,4 @@ export * from './spa-routes';
 export * from './view-as';
 export * from './campaigns';
 export * from './lead-imports';
+export * from './lead-import';
