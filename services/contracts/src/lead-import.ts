@@ -225,7 +225,7 @@ export function leadRowRules(ctx: LeadRowContext): z.ZodType<ImportedLead, LeadR
 export function rowProblems(error: z.ZodError): Array<{ column: LeadImportColumn; message: string }> {
   return error.issues.map((issue) => {
     const key = issue.path[0];
-    const column = typeof key === 'string' && key in COLUMN_OF_KEY ? COLUMN_OF_KEY[key as LeadRowKey] : 'Name';
+    const column = typeof key === 'string' && Object.hasOwn(COLUMN_OF_KEY, key) ? COLUMN_OF_KEY[key as LeadRowKey] : 'Name';
     return { column, message: issue.message };
   });
 }
