@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { baseEnv } from '@warmline/platform/config';
+import { blobStoreEnv } from '@warmline/platform/blob-store/index';
+import { businessTimezoneSchema, LEAD_IMPORT_MAX_BYTES } from '@warmline/contracts';
+
+/** What the catalog service and its importer worker (the second entry point) both read. */
+const sharedEnv = {
+  ...baseEnv,
+  ...blobStoreEnv,
+  /** Form-fill times without an offset are read in this zone; a duplicate is the same phone on the same day here. */
+  BUSINESS_TIMEZONE: businessTimezoneSchema,
+  /** The largest import file accepted (at most the manifest's 500 MB). */
+  LEAD_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).max(LEAD_IMPORT_MAX_BYTES).default(LEAD_IMPORT_MAX_BYTES),
+};
 
 export const catalogEnv = {
-  ...baseEnv,
+  ...sharedEnv,
   CATALOG_PORT: z.coerce.number().int().min(0).max(65535).default(3101),
   /** The orders service, which takes the payment of reserved leads. */
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
@@ -13,3 +25,15 @@ export const catalogEnv = {
 };
 
 export type CatalogConfig = z.infer<z.ZodObject<typeof catalogEnv>>;
+
+export const importerEnv = {
+  ...sharedEnv,
+  /** Health and metrics only (ARCHITECTURE §6). */
+  IMPORTER_PORT: z.coerce.number().int().min(0).max(65535).default(3106),
+  /** Rows loaded per transaction: progress is saved, and a restart resumes, batch by batch. */
+  LEAD_IMPORT_BATCH_ROWS: z.coerce.number().int().min(100).max(50_000).default(10_000),
+  /** How often the worker looks for imports nobody is running (a lost command, a crashed worker). */
+  LEAD_IMPORT_RECOVERY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+};
+
+export type ImporterConfig = z.infer<z.ZodObject<typeof importerEnv>>;

@@ -5,11 +5,13 @@ import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { unavailableDependency } from '@warmline/platform/faults';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
+import { createBlobStore, type BlobStore } from '@warmline/platform/blob-store/index';
 import type { CatalogConfig } from './config';
 import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
-import type { CatalogContext } from './domain/context';
+import type { LeadImportContext } from './domain/context';
 import { expireUnpaidReservations } from './domain/lead-sales';
 import { catalogRoutes } from './http/routes';
+import { importRoutes } from './http/import-routes';
 import { suppressionRoutes } from './http/suppression-routes';
 import { LEAD_PAYMENTS_QUEUE, subscriptions } from './events/subscriptions';
 import { LEAD_SUPPRESSIONS_QUEUE, leadSuppressionSubscriptions } from './events/lead-suppressions';
@@ -24,6 +26,8 @@ export interface CatalogOptions {
   orders?: OrdersClient;
   /** false: no periodic sweeper (call sweepExpiredReservations yourself). */
   sweeper?: boolean;
+  /** Another store than the configured one. */
+  blobs?: BlobStore;
 }
 
 export interface RunningCatalog {
@@ -57,11 +61,14 @@ export async function startCatalog(
       poolSize: 20,
     });
     const clock = options.clock ?? (() => new Date());
-    const ctx: CatalogContext = {
+    const ctx: LeadImportContext = {
       pool,
       log,
       clock,
       orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET }),
+      blobs: options.blobs ?? createBlobStore(config),
+      timeZone: config.BUSINESS_TIMEZONE,
+      maxImportBytes: config.LEAD_IMPORT_MAX_BYTES,
     };
 
     // No waiting for the broker: the consumer attaches once it connects, HTTP serves meanwhile.
@@ -98,6 +105,7 @@ export async function startCatalog(
       metrics: bus.metrics.registry,
       mount: (a) => {
         a.use(catalogRoutes(ctx));
+        a.use(importRoutes(ctx));
         a.use(suppressionRoutes(ctx));
       },
     });

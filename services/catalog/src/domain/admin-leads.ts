@@ -3,7 +3,7 @@ import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction } from '@warmline/platform/db/index';
 import { AppError, badRequest, conflict } from '@warmline/platform/errors';
 import { loadLeadBatch } from '../db/lead-batch-load';
-import { SOURCE, type CatalogContext } from './context';
+import { SOURCE, type LeadImportContext } from './context';
 import type { Admin } from './lead-imports';
 
 /**
@@ -22,7 +22,7 @@ export interface LeadRowError {
   message: string;
 }
 
-export async function addAgedLead(ctx: CatalogContext, admin: Admin, input: Record<string, unknown>, correlationId: string): Promise<{ id: string }> {
+export async function addAgedLead(ctx: LeadImportContext, admin: Admin, input: Record<string, unknown>, correlationId: string): Promise<{ id: string }> {
   const lead = validate(ctx, [input]);
   const outcome = await load(ctx, admin, lead, correlationId);
   if (outcome.suppressed > 0) throw badRequest(LEAD_SUPPRESSED_MESSAGE, { column: 'Phone' });
@@ -31,13 +31,13 @@ export async function addAgedLead(ctx: CatalogContext, admin: Admin, input: Reco
 }
 
 /** All leads valid and none suppressed, or nothing is added; duplicates are skipped and counted. */
-export async function addAgedLeads(ctx: CatalogContext, admin: Admin, inputs: Array<Record<string, unknown>>, correlationId: string): Promise<{ added: number; duplicates: number; ids: string[] }> {
+export async function addAgedLeads(ctx: LeadImportContext, admin: Admin, inputs: Array<Record<string, unknown>>, correlationId: string): Promise<{ added: number; duplicates: number; ids: string[] }> {
   const leads = validate(ctx, inputs);
   const outcome = await load(ctx, admin, leads, correlationId);
   return { added: outcome.ids.length, duplicates: outcome.duplicates, ids: outcome.ids };
 }
 
-function validate(ctx: CatalogContext, inputs: Array<Record<string, unknown>>): ImportedLead[] {
+function validate(ctx: LeadImportContext, inputs: Array<Record<string, unknown>>): ImportedLead[] {
   const rules = leadRowRules({ now: ctx.clock(), timeZone: ctx.timeZone, defaultSource: API_SOURCE });
   const leads: ImportedLead[] = [];
   const errors: LeadRowError[] = [];
@@ -54,7 +54,7 @@ function validate(ctx: CatalogContext, inputs: Array<Record<string, unknown>>): 
   return leads;
 }
 
-async function load(ctx: CatalogContext, admin: Admin, leads: ImportedLead[], correlationId: string): Promise<{ ids: string[]; duplicates: number; suppressed: number }> {
+async function load(ctx: LeadImportContext, admin: Admin, leads: ImportedLead[], correlationId: string): Promise<{ ids: string[]; duplicates: number; suppressed: number }> {
   return withTransaction(ctx.pool, async (client) => {
     const outcome = await loadLeadBatch(
       client,

@@ -7,7 +7,7 @@ import {
   matchLeadImportHeader,
   rowProblems,
 } from '@warmline/contracts';
-import type { BlobStore } from '@warmline/platform/blob-store/index';
+import { BlobNotFoundError, type BlobStore } from '@warmline/platform/blob-store/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import type { Pool, PoolClient } from '@warmline/platform/db/index';
 import { unavailableDependency } from '@warmline/platform/faults';
@@ -72,7 +72,12 @@ export async function runLeadImport(deps: ImportRunDeps, importId: string, corre
     } catch (err) {
       if (err instanceof ImportPaused) return 'paused';
       if (unavailableDependency(err) || isStoreUnavailable(err)) throw err;
-      const message = err instanceof ImportFileError ? err.message : 'The import stopped on an unexpected error; try again or contact support';
+      const message =
+        err instanceof ImportFileError
+          ? err.message
+          : err instanceof BlobNotFoundError
+            ? 'The uploaded file is no longer stored; upload it again'
+            : 'The import stopped on an unexpected error; try again or contact support';
       deps.log.error({ err, importId }, 'lead import failed');
       await end(client, importId, 'failed', correlationId, deps.clock(), message);
     }
@@ -203,7 +208,7 @@ class ByteCounter extends Transform {
 }
 
 function isCsvError(err: unknown): err is Error & { code: string } {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('CSV_');
+  return err instanceof Error && 'code' in err && typeof err.code === 'string' && err.code.startsWith('CSV_');
 }
 
 /** The store could not be reached (not: the file is gone). */

@@ -24,7 +24,7 @@ import {
   type LeadImportRow,
 } from '../db/lead-imports';
 import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
-import { SOURCE, type CatalogContext } from './context';
+import { SOURCE, type LeadImportContext } from './context';
 import { ImportFileCheck } from './import-file-check';
 import { endOfImportMessages } from './lead-import-events';
 
@@ -46,7 +46,7 @@ const FILE_NAME_MAX = 200;
  * required columns, at least one row), then records the import and queues `import.run` in one
  * transaction. A bad file is a 400 and leaves nothing behind: no file, no job.
  */
-export async function startLeadImport(ctx: CatalogContext, admin: Admin, req: Request, fileNameParam: string | undefined, correlationId: string): Promise<LeadImportCreated> {
+export async function startLeadImport(ctx: LeadImportContext, admin: Admin, req: Request, fileNameParam: string | undefined, correlationId: string): Promise<LeadImportCreated> {
   const id = randomUUID();
   const key = `lead-imports/${id}.csv`;
   const check = new ImportFileCheck();
@@ -100,13 +100,13 @@ function cleanFileName(raw: string): string {
   return clean || 'leads.csv';
 }
 
-export async function getLeadImport(ctx: CatalogContext, id: string): Promise<LeadImportView> {
+export async function getLeadImport(ctx: LeadImportContext, id: string): Promise<LeadImportView> {
   const job = await findLeadImport(ctx.pool, id);
   if (!job) throw notFound('Import not found');
   return leadImportView(job);
 }
 
-export async function listPastLeadImports(ctx: CatalogContext, page: number): Promise<LeadImportPage> {
+export async function listPastLeadImports(ctx: LeadImportContext, page: number): Promise<LeadImportPage> {
   const { rows, total } = await listLeadImports(ctx.pool, page, LEAD_IMPORT_PAGE_SIZE);
   return { imports: rows.map(leadImportView), total, page, pageSize: LEAD_IMPORT_PAGE_SIZE };
 }
@@ -115,7 +115,7 @@ export async function listPastLeadImports(ctx: CatalogContext, page: number): Pr
  * Stops an import: a queued one ends at once; a running one ends after the batch in hand
  * (what is loaded stays, to be undone if unwanted).
  */
-export async function cancelLeadImport(ctx: CatalogContext, admin: Admin, id: string, correlationId: string): Promise<LeadImportView> {
+export async function cancelLeadImport(ctx: LeadImportContext, admin: Admin, id: string, correlationId: string): Promise<LeadImportView> {
   const job = await withTransaction(ctx.pool, async (db) => {
     const found = await findLeadImport(db, id, { lock: true });
     if (!found) throw notFound('Import not found');
@@ -136,7 +136,7 @@ export async function cancelLeadImport(ctx: CatalogContext, admin: Admin, id: st
 }
 
 /** Withdraws the import's leads nobody has bought; sold ones stay with their buyers. Once. */
-export async function undoLeadImport(ctx: CatalogContext, admin: Admin, id: string, correlationId: string): Promise<LeadImportView> {
+export async function undoLeadImport(ctx: LeadImportContext, admin: Admin, id: string, correlationId: string): Promise<LeadImportView> {
   const job = await withTransaction(ctx.pool, async (db) => {
     const found = await findLeadImport(db, id, { lock: true });
     if (!found) throw notFound('Import not found');
@@ -161,7 +161,7 @@ export async function undoLeadImport(ctx: CatalogContext, admin: Admin, id: stri
 const REPORT_PAGE = 5_000;
 
 /** The report of refused rows as CSV lines (Row, Column, Message), read from the database page by page. */
-export async function* leadImportErrorReport(ctx: CatalogContext, id: string): AsyncGenerator<string> {
+export async function* leadImportErrorReport(ctx: LeadImportContext, id: string): AsyncGenerator<string> {
   const job = await findLeadImport(ctx.pool, id);
   if (!job) throw notFound('Import not found');
   yield 'Row,Column,Message\r\n';

@@ -11,7 +11,7 @@ import { AppError, badRequest, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
 import { toCsv } from '@warmline/platform/csv';
-import type { CatalogContext } from '../domain/context';
+import type { LeadImportContext } from '../domain/context';
 import { addAgedLead, addAgedLeads } from '../domain/admin-leads';
 import {
   cancelLeadImport,
@@ -43,7 +43,7 @@ const TEMPLATE_EXAMPLE = [
   '203.0.113.7',
 ];
 
-export function importRoutes(ctx: CatalogContext): Router {
+export function importRoutes(ctx: LeadImportContext): Router {
   const router = Router();
   router.use(['/api/admin/lead-imports', '/api/admin/aged-leads', '/api/admin/bulk-aged-leads'], requireAdminIdentity);
 
