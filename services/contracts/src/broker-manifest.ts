@@ -42,7 +42,8 @@ export const consumerQueues = [
     queue: 'catalog.lead-payments',
     consumer: 'catalog',
     messages: ['payment.succeeded', 'payment.failed'],
-    purpose: 'Marks reserved aged leads sold when their lead order is paid, releases them when the payment fails.',
+    purpose:
+      'Marks reserved aged leads sold when their lead order is paid, releases them when the payment fails; fills a paid RingCloud Aged Leads package from stock.',
   },
   {
     queue: 'notifications.email-requests',
@@ -65,8 +66,9 @@ export const consumerQueues = [
   {
     queue: 'orders.lead-sales',
     consumer: 'orders',
-    messages: ['lead_order.settle'],
-    purpose: 'Refunds the leads of a late-paid lead order that were sold to someone else meanwhile, and sends the receipt listing the leads bought.',
+    messages: ['lead_order.settle', 'lead_package.settle'],
+    purpose:
+      'Refunds the leads of a late-paid lead order that were sold to someone else meanwhile, and what the catalog could not deliver of a RingCloud Aged Leads package; sends the receipt listing the leads bought.',
   },
   {
     queue: 'importer.lead-imports',
@@ -131,6 +133,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.leads_receipt': ['orders'],
   'email.dispute_opened': ['orders'],
   'lead_order.settle': ['catalog'],
+  'lead_package.settle': ['catalog'],
   'audit.record': ['catalog', 'orders'],
   'import.progress': ['importer'],
   'leads.imported': ['importer'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { orderKindSchema, paymentProviderSchema } from './orders';
+import { AGED_LEAD_AGE_RANGES } from './pricing';
 import { SURVEY_FUNNEL_IDS } from './surveys';
 
 /**
@@ -73,6 +74,13 @@ const orderFacts = {
    * travels only in the e-mail command). Absent on events written before it existed.
    */
   hasBillingEmail: z.boolean().optional(),
+  /**
+   * The second brand's product ('Live Transfers', 'Call-Backs', 'Aged Leads'), and for Aged Leads
+   * the age range its 100 leads are filled from. Absent for other orders and on events written
+   * before they travelled.
+   */
+  leadType: z.string().min(1).max(50).optional(),
+  ageRange: z.enum(AGED_LEAD_AGE_RANGES).optional(),
 };
 
 export const orderCreatedV1 = z.object(orderFacts);
@@ -230,8 +238,6 @@ export const emailRecruitingRequestV1 = z.object({
  */
 export const emailOrderPaidV1 = paymentSucceededV1.omit({ hasBillingEmail: true }).extend({
   billingEmail: z.email().optional(),
-  /** The second brand's product ('Live Transfers', 'Call-Backs', 'Aged Leads'), so its receipt says what was bought. */
-  leadType: z.string().min(1).max(50).optional(),
 });
 
 /**
@@ -371,6 +377,21 @@ export const leadOrderSettleV1 = z.object({
 });
 
 /**
+ * The catalog has filled a paid RingCloud Aged Leads package (100 leads of one age range) from
+ * stock (issue 13): the leads sold to the buyer, and what the leads it could not deliver cost.
+ * Orders refunds exactly `refundDueCents` (initiated by the system, once per order) and sends
+ * the receipt listing the leads. `buyerUserId` is null when the order has no account to sell
+ * to: nothing is delivered and the whole order is due back.
+ */
+export const leadPackageSettleV1 = z.object({
+  orderId: z.uuid(),
+  buyerUserId: z.uuid().nullable(),
+  delivered: z.array(leadOrderLeadV1).max(500),
+  refundDueCents: z.number().int().nonnegative(),
+  settledAt: z.iso.datetime({ offset: true }),
+});
+
+/**
  * The buyer's receipt of an aged-lead order: the leads bought and, when some had been sold to
  * someone else before the payment arrived, which ones and what was refunded for them.
  */
@@ -473,6 +494,7 @@ export const commands = {
   'email.leads_receipt': { 1: emailLeadsReceiptV1 },
   'email.dispute_opened': { 1: emailDisputeOpenedV1 },
   'lead_order.settle': { 1: leadOrderSettleV1 },
+  'lead_package.settle': { 1: leadPackageSettleV1 },
   'audit.record': { 1: auditRecordV1 },
   'import.run': { 1: importRunV1 },
   'email.lead_opt_out': { 1: emailLeadOptOutV1 },
