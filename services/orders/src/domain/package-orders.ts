@@ -4,7 +4,7 @@ import { enqueue } from '@warmline/platform/bus/index';
 import { AppError, conflict } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
 import type { CheckoutTokenClaims } from '@warmline/platform/http/checkout-token';
-import type { CreatePaymentIntentRequest, EventData, PackageQuote } from '@warmline/contracts';
+import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange, type CreatePaymentIntentRequest, type EventData, type PackageQuote } from '@warmline/contracts';
 import {
   attachIntent,
   findIntentOfOrder,
@@ -157,7 +157,14 @@ export function orderFacts(order: PackageOrder): EventData<'order.created'> {
     description: order.description,
     buyerUserId: order.buyerUserId,
     hasBillingEmail: order.billingEmail !== null,
+    // The catalog fills a paid Aged Leads package from the range named here.
+    ...(order.leadType ? { leadType: order.leadType } : {}),
+    ...(isAgeRange(order.ageRange) ? { ageRange: order.ageRange } : {}),
   };
+}
+
+function isAgeRange(range: string | null): range is AgedLeadAgeRange {
+  return (AGED_LEAD_AGE_RANGES as readonly (string | null)[]).includes(range);
 }
 
 /**

@@ -114,7 +114,7 @@ export async function recordPaymentSucceeded(ctx: OrdersContext, report: Payment
       const { hasBillingEmail: _fact, ...facts } = paid;
       await enqueue(db, {
         type: 'email.order_paid',
-        data: { ...facts, ...(order.billingEmail ? { billingEmail: order.billingEmail } : {}), ...(order.leadType ? { leadType: order.leadType } : {}) },
+        data: { ...facts, ...(order.billingEmail ? { billingEmail: order.billingEmail } : {}) },
         correlationId: report.correlationId,
         source: SOURCE,
       });

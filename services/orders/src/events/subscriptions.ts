@@ -2,8 +2,9 @@ import { subscribe, type Subscription } from '@warmline/platform/bus/index';
 import type { UsersClient } from '../clients/users-client';
 import type { OrdersContext } from '../domain/context';
 import { settleLeadOrder } from '../domain/lead-settlement';
+import { settleLeadPackage } from '../domain/lead-package-settlement';
 
-/** The catalog's settled lead orders (lead_order.settle); `<queue>.retry` and `<queue>.dlq` beside it. */
+/** The catalog's settled lead orders and Aged Leads packages; `<queue>.retry` and `<queue>.dlq` beside it. */
 export const LEAD_SALES_QUEUE = 'orders.lead-sales';
 
 /** Everything the orders service consumes, and which handler runs for it. */
@@ -11,6 +12,9 @@ export function subscriptions(ctx: OrdersContext, deps: { users: UsersClient }):
   return [
     subscribe('lead_order.settle', async (settle, { envelope, db, log }) =>
       settleLeadOrder(ctx, deps, settle, { db, log, correlationId: envelope.correlationId }),
+    ),
+    subscribe('lead_package.settle', async (settle, { envelope, db, log }) =>
+      settleLeadPackage(ctx, deps, settle, { db, log, correlationId: envelope.correlationId }),
     ),
   ];
 }
