@@ -106,7 +106,8 @@ export const paymentFailedV1 = z.object({
  * Aged leads were sold to a buyer: the catalog marked them sold after the buyer's lead order
  * was paid. Thin: ids, counts and money, never the leads' contact details. When the order was
  * paid after its reservation ended and some leads had meanwhile gone to someone else, those
- * are `undeliveredLeadIds` and `refundDueCents` is what the buyer paid for them.
+ * are `undeliveredLeadIds` and `refundDueCents` is what the buyer paid for them. For a RingCloud
+ * Aged Leads package short of stock no lead is named: `refundDueCents` is the missing leads' price.
  */
 export const leadsPurchasedV1 = z.object({
   orderId: z.uuid(),

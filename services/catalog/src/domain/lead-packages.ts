@@ -87,8 +87,8 @@ export function ageRangeWindow(range: AgedLeadAgeRange, now: Date): ListingWindo
  * Either way `lead_package.settle` asks orders to refund what is due and send the receipt.
  *
  * `states`: the order's states, or null for every state. Today it is always null: the
- * checkout asks for no states, and the survey's working states are free text the gateway keeps
- * and serves no service; a package is filled from every state.
+ * checkout asks for no states, and the survey's working states are free text that only the
+ * gateway keeps (no internal route serves them); a package is filled from every state.
  */
 export async function fillLeadPackage(
   db: PoolClient,
