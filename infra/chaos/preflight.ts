@@ -3,9 +3,9 @@ import net from 'node:net';
 
 /**
  * Who else uses this machine's PostgreSQL, Redis and RabbitMQ: a `make test` (a vitest
- * process) or a `make start` (its services' main.ts processes, or anything on the gateway's
- * port). Restarting the servers under them would fail their tests or their demo, so the fault
- * run refuses while any is found.
+ * process) or a `make start` (its services' main.ts processes and the importer's
+ * importer-main.ts, or anything on the gateway's port). Restarting the servers under them would
+ * fail their tests or their demo, so the fault run refuses while any is found.
  */
 export async function otherUsersOfTheServers(gatewayPort: number): Promise<string[]> {
   const vitest: number[] = [];
@@ -22,8 +22,9 @@ export async function otherUsersOfTheServers(gatewayPort: number): Promise<strin
       vitest.push(pid);
       continue;
     }
-    const service = /services\/([a-z0-9-]+)\/src\/main\.ts/.exec(joined);
-    if (service) services.push(`${service[1]} (pid ${pid})`);
+    // main.ts, or a second entry point such as the catalog's importer-main.ts.
+    const service = /services\/([a-z0-9-]+)\/src\/(?:([a-z0-9-]+)-)?main\.ts/.exec(joined);
+    if (service) services.push(`${service[2] ?? service[1]} (pid ${pid})`);
   }
   const found: string[] = [];
   if (vitest.length > 0) found.push(`\`make test\` (vitest, pid ${vitest.join(', ')})`);

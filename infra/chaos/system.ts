@@ -4,13 +4,13 @@ import path from 'node:path';
 import pg from 'pg';
 import amqp from 'amqplib';
 import { createClient } from 'redis';
-import { listServices, REPO_ROOT, type ServiceEntry } from '../scripts/services';
+import { entryFile, listServices, REPO_ROOT, type ServiceEntry } from '../scripts/services';
 import { freePort } from './preflight';
 
 /**
  * The whole system as `make start` runs it (every process of infra/services.json, each
- * `tsx services/<name>/src/main.ts`), but on its own database, broker namespace, Redis prefix,
- * mail folder and free ports, so nothing of the development data is touched.
+ * `tsx <its entry>`), but on its own database, broker namespace, Redis prefix, mail and blob
+ * folders and free ports, so nothing of the development data is touched.
  */
 
 const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
@@ -82,12 +82,6 @@ export function runScript(script: string, env: NodeJS.ProcessEnv, logFile: strin
   }
 }
 
-/** The internal port of an entry, if infra/services.json gives one (e.g. the gateway's 3100). */
-function internalPortEnv(entry: ServiceEntry): string | undefined {
-  const extra = entry as ServiceEntry & { internalPortEnv?: unknown };
-  return typeof extra.internalPortEnv === 'string' ? extra.internalPortEnv : undefined;
-}
-
 export interface Plan {
   entries: Array<{ entry: ServiceEntry; port: number; readyPort: number; internalPort?: number }>;
   env: NodeJS.ProcessEnv;
@@ -109,6 +103,9 @@ export async function plan(isolation: Isolation, base: NodeJS.ProcessEnv): Promi
     BUS_NAMESPACE: isolation.busNamespace,
     REDIS_PREFIX: isolation.redisPrefix,
     MAIL_DIR: isolation.mailDir,
+    // Uploads the catalog stores and the importer reads back: one local folder of this run's.
+    BLOB_STORE: 'local',
+    BLOB_DIR: path.join(isolation.dir, 'blobs'),
     // Mail goes to .eml files, whose bodies the checks read to tie each e-mail to its order.
     SMTP_URL: '',
     PAYMENT_PROVIDER: 'sandbox',
@@ -120,7 +117,7 @@ export async function plan(isolation: Isolation, base: NodeJS.ProcessEnv): Promi
   for (const entry of listServices()) {
     const port = await freePort();
     env[entry.portEnv] = String(port);
-    const internal = internalPortEnv(entry);
+    const internal = entry.internalPortEnv;
     let internalPort: number | undefined;
     if (internal) {
       internalPort = await freePort();
@@ -148,7 +145,7 @@ export function startAll(p: Plan, isolation: Isolation, onExit: (exit: ProcessEx
     const log = path.join(isolation.dir, `${entry.name}.log`);
     const fd = openSync(log, 'a');
     // detached: its own process group, so a Ctrl-C reaches us first and we stop it in order.
-    const child = spawn(TSX, [`services/${entry.name}/src/main.ts`], {
+    const child = spawn(TSX, [entryFile(entry)], {
       cwd: REPO_ROOT,
       env: p.env,
       stdio: ['ignore', fd, fd],

@@ -34,18 +34,23 @@ ENV
   echo "env: wrote $ENV_FILE with new secrets and demo passwords" >&2
 fi
 
-# docker-compose's infrastructure passwords (PostgreSQL, Redis, one RabbitMQ user each),
-# unused by `make start`. Added to a file written before they existed; existing values stay.
+# docker-compose's infrastructure credentials (PostgreSQL, Redis, one RabbitMQ user each, MinIO's
+# root user), unused by `make start`. Added to a file written before they existed; existing
+# values stay.
 COMPOSE_SECRETS=(POSTGRES_PASSWORD REDIS_PASSWORD RABBITMQ_ADMIN_PASSWORD RABBITMQ_GATEWAY_PASSWORD
-  RABBITMQ_CATALOG_PASSWORD RABBITMQ_ORDERS_PASSWORD RABBITMQ_NOTIFICATIONS_PASSWORD RABBITMQ_ANALYST_PASSWORD)
+  RABBITMQ_CATALOG_PASSWORD RABBITMQ_IMPORTER_PASSWORD RABBITMQ_ORDERS_PASSWORD
+  RABBITMQ_NOTIFICATIONS_PASSWORD RABBITMQ_ANALYST_PASSWORD MINIO_ROOT_USER MINIO_ROOT_PASSWORD)
 missing=()
 for key in "${COMPOSE_SECRETS[@]}"; do
   grep -q "^$key=" "$ENV_FILE" || missing+=("$key")
 done
 if [[ ${#missing[@]} -gt 0 ]]; then
   {
-    echo "# docker-compose's PostgreSQL, Redis and RabbitMQ passwords (added $(date -u +%Y-%m-%dT%H:%M:%SZ))."
-    for key in "${missing[@]}"; do echo "$key=$(random_hex 24)"; done
+    echo "# docker-compose's PostgreSQL, Redis, RabbitMQ and MinIO credentials (added $(date -u +%Y-%m-%dT%H:%M:%SZ))."
+    for key in "${missing[@]}"; do
+      # MinIO's console login: a name to type; the password stays random.
+      if [[ "$key" == MINIO_ROOT_USER ]]; then echo "$key=warmline"; else echo "$key=$(random_hex 24)"; fi
+    done
   } >>"$ENV_FILE"
   echo "env: added ${missing[*]} to $ENV_FILE" >&2
 fi

@@ -10,11 +10,13 @@ export interface ServiceMigrations {
 
 /**
  * Every service's schema and migrations folder, taken from its own service.ts
- * (`<NAME>_SCHEMA`, `<NAME>_MIGRATIONS_DIR`) for each entry of infra/services.json.
+ * (`<NAME>_SCHEMA`, `<NAME>_MIGRATIONS_DIR`) for each entry of infra/services.json. An entry
+ * with schemaOf (the importer) is left out: its schema is that service's, migrated once there.
  */
 export async function serviceMigrations(): Promise<ServiceMigrations[]> {
   const found: ServiceMigrations[] = [];
-  for (const { name } of listServices()) {
+  for (const { name, schemaOf } of listServices()) {
+    if (schemaOf !== undefined) continue;
     const prefix = name.toUpperCase().replaceAll('-', '_');
     const module = (await import(`@warmline/${name}/service`)) as Record<string, unknown>;
     const schema = module[`${prefix}_SCHEMA`];

@@ -7,10 +7,20 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 export interface ServiceEntry {
   name: string;
+  /** The file the process runs, from the repository root; default services/<name>/src/main.ts. */
+  entry?: string;
+  /**
+   * The service whose schema and migrations this process shares (the importer: the catalog's).
+   * It has none of its own, so it is not migrated apart from that service.
+   */
+  schemaOf?: string;
   /** The port its HTTP server (API or health only) listens on in development. */
   port: number;
   /** The env var that sets that port. */
   portEnv: string;
+  /** A second, internal listener where the main port is public (the gateway's 3100). */
+  internalPort?: number;
+  internalPortEnv?: string;
   kind: 'service' | 'worker';
 }
 
@@ -19,4 +29,9 @@ export function listServices(): ServiceEntry[] {
   const file = path.join(REPO_ROOT, 'infra/services.json');
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as { services: ServiceEntry[] };
   return parsed.services;
+}
+
+/** The file an entry runs, relative to the repository root (start.sh and infra/Dockerfile agree). */
+export function entryFile(entry: ServiceEntry): string {
+  return entry.entry ?? `services/${entry.name}/src/main.ts`;
 }

@@ -9,14 +9,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-mapfile -t NAMES < <(node -e 'for (const s of require("./infra/services.json").services) console.log(s.name)')
+# "<name> <entry>" per process; the entry is services/<name>/src/main.ts unless it names another
+# (the importer runs services/catalog/src/importer-main.ts).
+mapfile -t LINES < <(node -e 'for (const s of require("./infra/services.json").services) console.log(s.name, s.entry ?? `services/${s.name}/src/main.ts`)')
+NAMES=()
 COMMANDS=()
-for name in "${NAMES[@]}"; do
+for line in "${LINES[@]}"; do
+  name="${line%% *}"
+  entry="${line#* }"
+  # A mistyped entry would otherwise be restarted every 3 s for ever.
+  [[ -f "$entry" ]] || { echo "start: $name's entry $entry (infra/services.json) does not exist" >&2; exit 1; }
+  NAMES+=("$name")
   # node with tsx's loader, one process per service: the tsx command runs the service in a child
   # of its own and exits 143 on SIGTERM, which the supervisor takes for a crash and restarts.
-  COMMANDS+=("exec node --import tsx services/$name/src/main.ts")
+  COMMANDS+=("exec node --import tsx $entry")
 done
 NAME_LIST="$(IFS=,; echo "${NAMES[*]}")"
+
+# The catalog stores uploaded files and the importer reads them back: with the local store both
+# must name the same directory, so make it absolute here rather than relative to each process.
+export BLOB_DIR="${BLOB_DIR:-$PWD/var/blobs}"
 
 PORT="${GATEWAY_PORT:-3000}"
 URL="http://localhost:$PORT"

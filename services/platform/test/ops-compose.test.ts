@@ -16,7 +16,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const COMPOSE_FILE = path.join(ROOT, 'docker-compose.yml');
 const listed = (
   JSON.parse(readFileSync(path.join(ROOT, 'infra/services.json'), 'utf8')) as {
-    services: Array<{ name: string; port: number; portEnv: string }>;
+    services: Array<{ name: string; port: number; portEnv: string; entry?: string; schemaOf?: string }>;
   }
 ).services;
 
@@ -32,6 +32,8 @@ const SECRETS: Record<string, string> = {
   PAYMENT_PROVIDER: 'sandbox',
   POSTGRES_PASSWORD: 'compose-test-postgres-password',
   REDIS_PASSWORD: 'compose-test-redis-password',
+  MINIO_ROOT_USER: 'compose-test-minio-user',
+  MINIO_ROOT_PASSWORD: 'compose-test-minio-password',
   ...Object.fromEntries(BROKER_USERS.map((user) => [brokerPasswordVar(user), `compose-test-broker-${user}-password`])),
 };
 
@@ -47,6 +49,7 @@ interface ComposeService {
   command?: string[] | string;
   entrypoint?: string[] | string;
   volumes?: Array<string | { source?: string; target: string }>;
+  depends_on?: Record<string, { condition?: string }> | string[];
 }
 
 function dockerCompose(args: string[], env: Record<string, string>) {
@@ -93,7 +96,7 @@ describe('docker-compose.yml', () => {
   it('when resolved by docker-compose config with the secrets set, then it is valid', () => {
     const services = resolvedConfig();
     expect(Object.keys(services).sort()).toEqual(
-      expect.arrayContaining(['mailpit', 'postgres', 'rabbitmq', 'redis', ...listed.map((s) => s.name)]),
+      expect.arrayContaining(['mailpit', 'minio', 'postgres', 'rabbitmq', 'redis', ...listed.map((s) => s.name)]),
     );
   });
 
@@ -131,7 +134,7 @@ describe('docker-compose.yml', () => {
   it('when read, then no published port other than the gateway binds to every interface (the rest on 127.0.0.1 only)', () => {
     const ports = publishedPorts(resolvedConfig());
     // The operator UIs are published, on loopback, for an ssh tunnel.
-    expect(ports.map((p) => `${p.name}:${p.port}`)).toEqual(expect.arrayContaining(['mailpit:8025', 'rabbitmq:15672']));
+    expect(ports.map((p) => `${p.name}:${p.port}`)).toEqual(expect.arrayContaining(['mailpit:8025', 'rabbitmq:15672', 'minio:9001']));
     const beyondLoopback = ports.filter((p) => p.hostIp !== '127.0.0.1').map((p) => `${p.name}:${p.port}`);
     expect(beyondLoopback).toEqual(['gateway:3000']);
   });
@@ -139,6 +142,7 @@ describe('docker-compose.yml', () => {
   it('when resolved, then no credential is a default one: no guest anywhere, PostgreSQL and Redis with their passwords', () => {
     const services = resolvedConfig();
     expect(JSON.stringify(services)).not.toMatch(/guest/i);
+    expect(JSON.stringify(services)).not.toMatch(/minioadmin/i);
 
     const postgres = services.postgres!;
     expect(postgres.environment?.POSTGRES_PASSWORD).toBe(SECRETS.POSTGRES_PASSWORD);
@@ -174,6 +178,37 @@ describe('docker-compose.yml', () => {
     expect(rabbitmq.environment?.RABBITMQ_DEFAULT_USER).toBeUndefined();
   });
 
+  it('when resolved, then MinIO runs a pinned release with its root user from the environment, its data on a volume', () => {
+    const minio = resolvedConfig().minio;
+    expect(minio, 'docker-compose.yml has no minio service').toBeDefined();
+    // A moving tag (or none) would change the store under the same file.
+    expect(minio?.image).toMatch(/minio\/minio:RELEASE\.\d{4}-\d{2}-\d{2}T[\d-]+Z$/);
+    expect(minio?.environment?.MINIO_ROOT_USER).toBe(SECRETS.MINIO_ROOT_USER);
+    expect(minio?.environment?.MINIO_ROOT_PASSWORD).toBe(SECRETS.MINIO_ROOT_PASSWORD);
+    expect(JSON.stringify(minio?.command)).toMatch(/server.*\/data.*--console-address.*:9001/);
+    const targets = (minio?.volumes ?? []).map((v) => (typeof v === 'string' ? v.split(':')[1] : v.target));
+    expect(targets).toContain('/data');
+  });
+
+  it('when resolved, then the catalog and every process sharing its schema store files in the same MinIO bucket with MinIO\'s credentials', () => {
+    const services = resolvedConfig();
+    // The catalog stores an upload; the importer (schemaOf catalog) reads it back.
+    const catalogProcesses = listed.filter((s) => (s.schemaOf ?? s.name) === 'catalog').map((s) => s.name);
+    expect(catalogProcesses).toEqual(expect.arrayContaining(['catalog', 'importer']));
+    const stores = catalogProcesses.map((name) => {
+      const env = services[name]?.environment ?? {};
+      expect(env.BLOB_STORE, name).toBe('s3');
+      expect(new URL(env.S3_ENDPOINT ?? '').host, name).toBe('minio:9000');
+      expect(env.S3_FORCE_PATH_STYLE, name).toBe('true');
+      expect(env.S3_ACCESS_KEY_ID, name).toBe(SECRETS.MINIO_ROOT_USER);
+      expect(env.S3_SECRET_ACCESS_KEY, name).toBe(SECRETS.MINIO_ROOT_PASSWORD);
+      expect((services[name]?.depends_on as Record<string, { condition?: string }> | undefined)?.minio?.condition, name).toBe('service_healthy');
+      return `${env.S3_ENDPOINT}/${env.S3_BUCKET}`;
+    });
+    expect(stores[0]).toMatch(/\/warmline-files$/);
+    expect(new Set(stores).size).toBe(1);
+  });
+
   it('when read, then RabbitMQ keeps loopback_users at its default (guest, where it exists, only from localhost) and loads its users from the definitions', () => {
     const confs = readdirSync(path.join(ROOT, 'infra/rabbitmq'))
       .filter((f) => f.endsWith('.conf'))
@@ -192,7 +227,20 @@ describe('infra/services.json', () => {
     const withMain = readdirSync(path.join(ROOT, 'services'))
       .filter((dir) => existsSync(path.join(ROOT, 'services', dir, 'src/main.ts')))
       .sort();
-    expect(listed.map((s) => s.name).sort()).toEqual(withMain);
+    expect(listed.filter((s) => s.entry === undefined).map((s) => s.name).sort()).toEqual(withMain);
+  });
+
+  it('when an entry runs another file (the importer), then the file exists in the service whose schema it shares', () => {
+    const others = listed.filter((s) => s.entry !== undefined);
+    expect(others.map((s) => s.name)).toContain('importer');
+    for (const entry of others) {
+      expect(existsSync(path.join(ROOT, entry.entry!)), entry.entry).toBe(true);
+      // Its schema and migrations are that service's: make migrate runs them once, there.
+      const owner = listed.find((s) => s.name === entry.schemaOf);
+      expect(owner, `${entry.name}: schemaOf must name another entry`).toBeDefined();
+      expect(owner?.schemaOf, `${entry.name}: schemaOf must name an entry with a schema of its own`).toBeUndefined();
+      expect(entry.entry!.startsWith(`services/${entry.schemaOf}/src/`), entry.entry).toBe(true);
+    }
   });
 });
 

@@ -13,9 +13,10 @@ import { serviceMigrations } from '../../../infra/scripts/migrations';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+// The importer (schemaOf catalog) shares the catalog's schema: only entries with their own.
 const services = (
-  JSON.parse(await readFile(path.join(ROOT, 'infra/services.json'), 'utf8')) as { services: Array<{ name: string }> }
-).services;
+  JSON.parse(await readFile(path.join(ROOT, 'infra/services.json'), 'utf8')) as { services: Array<{ name: string; schemaOf?: string }> }
+).services.filter((s) => s.schemaOf === undefined);
 
 function run(command: string, args: string[], env: Record<string, string>) {
   return spawnSync(command, args, {

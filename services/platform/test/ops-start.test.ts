@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { freePort, waitFor } from '../src/testing/index';
 /**
  * infra/scripts/start.sh, the supervisor of `make start`, run on a copy of the repository's
  * layout whose infra/services.json names two stand-in services: one that crashes on its first
- * run, one that runs until stopped. A death must not take the other service down, the dead one
+ * run, one that runs until stopped (from an entry of its own, as the importer does). A death must not take the other service down, the dead one
  * is restarted, and SIGTERM to the script still stops everything, with nothing restarted.
  */
 
@@ -41,10 +41,11 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'wl-start-'));
   await mkdir(path.join(dir, 'infra/scripts'), { recursive: true });
   await cp(path.join(ROOT, 'infra/scripts/start.sh'), path.join(dir, 'infra/scripts/start.sh'));
-  await writeFile(path.join(dir, 'infra/services.json'), JSON.stringify({ services: [{ name: 'steady' }, { name: 'crasher' }] }));
-  for (const [name, code] of [['steady', STEADY], ['crasher', CRASHER]] as const) {
-    await mkdir(path.join(dir, 'services', name, 'src'), { recursive: true });
-    await writeFile(path.join(dir, 'services', name, 'src/main.ts'), code);
+  const services = [{ name: 'steady', entry: 'services/host/src/steady-main.ts' }, { name: 'crasher' }];
+  await writeFile(path.join(dir, 'infra/services.json'), JSON.stringify({ services }));
+  for (const [file, code] of [['services/host/src/steady-main.ts', STEADY], ['services/crasher/src/main.ts', CRASHER]] as const) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), code);
   }
   await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 });
@@ -68,7 +69,8 @@ describe('infra/scripts/start.sh', () => {
     try {
       await waitFor('the crashed service restarted', () => output.includes('crasher up again'), { timeoutMs: 60_000, intervalMs: 100 });
       expect(output).toContain('crasher died');
-      expect(output).toContain('steady up');
+      // Run from its own entry, under its own name.
+      expect(output).toMatch(/\[steady\s*\]\s+steady up/);
       expect(output).not.toMatch(/steady.*exited/);
     } finally {
       script.kill('SIGTERM');
@@ -78,4 +80,23 @@ describe('infra/scripts/start.sh', () => {
     const afterStop = output.slice(output.indexOf('steady stopping'));
     expect(afterStop).not.toContain('restarted');
   }, 90_000);
+
+  it('when an entry names a file that does not exist, then it stops at once naming it instead of restarting it for ever', async () => {
+    const broken = await mkdtemp(path.join(os.tmpdir(), 'wl-start-broken-'));
+    try {
+      await mkdir(path.join(broken, 'infra/scripts'), { recursive: true });
+      await cp(path.join(ROOT, 'infra/scripts/start.sh'), path.join(broken, 'infra/scripts/start.sh'));
+      await writeFile(path.join(broken, 'infra/services.json'), JSON.stringify({ services: [{ name: 'ghost', entry: 'services/ghost/src/gone-main.ts' }] }));
+      const result = spawnSync('bash', [path.join(broken, 'infra/scripts/start.sh')], {
+        cwd: broken,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('services/ghost/src/gone-main.ts');
+    } finally {
+      await rm(broken, { recursive: true, force: true });
+    }
+  });
 });
