@@ -101,6 +101,9 @@ export function meteredChunks(body: NodeJS.ReadableStream | Readable, maxBytes =
   const hash: Hash = createHash('sha256');
   let bytes = 0;
   let ended = false;
+  // The loop below reads an error of the body; this keeps one that comes before the store
+  // starts reading (it may first create a directory or a bucket) from crashing the process.
+  body.on('error', ignoreError);
   async function* chunks(): AsyncGenerator<Buffer> {
     for await (const chunk of body as AsyncIterable<Buffer | string>) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -119,6 +122,8 @@ export function meteredChunks(body: NodeJS.ReadableStream | Readable, maxBytes =
     },
   };
 }
+
+function ignoreError(): void {}
 
 /** Ends a body the put will not read (a refused key): the source is not left hanging. */
 export function discardBody(body: NodeJS.ReadableStream | Readable): void {
