@@ -79,7 +79,6 @@ export async function startImporter(
       // stay unacknowledged or a transaction open.
       subscriptions: [subscribe('import.run', async () => runner.wake())],
       log,
-      prefetch: 10,
     });
     stops.push('consumer', () => consumer.stop());
 
