@@ -13,8 +13,8 @@ import { DAY_MS, listingWindow } from './domain/lead-age';
 /**
  * Demo and benchmark inventory: realistic-looking aged leads (made-up people with real US
  * area codes for their states) spread over every state and over 10 to 200 days of age, so the
- * market shows leads of each age range and hides the ones too young or too old. Deterministic
- * for a given seed, apart from ids.
+ * market shows leads of each age range and hides the ones too young or too old; most with a
+ * consent record, some without. Deterministic for a given seed, apart from ids.
  */
 
 /** A few real area codes per state (the first is the largest city's). */
@@ -82,6 +82,24 @@ function random(seed: number): () => number {
   };
 }
 
+/** A TrustedForm certificate id: 40 hex digits. */
+function trustedFormId(rnd: () => number): string {
+  let id = '';
+  for (let i = 0; i < 5; i += 1) id += Math.floor(rnd() * 2 ** 32).toString(16).padStart(8, '0');
+  return id;
+}
+
+const DOCUMENTATION_NETS_V4 = ['192.0.2', '198.51.100', '203.0.113'];
+
+/**
+ * A consent address from the ranges set aside for documentation (RFC 5737, RFC 3849), so no demo
+ * lead names a real machine; one in five IPv6. Written as PostgreSQL writes it back.
+ */
+function documentationAddress([kind, a, b, c]: readonly [number, number, number, number]): string {
+  if (kind < 0.2) return `2001:db8::${(1 + Math.floor(a * 0xffff)).toString(16)}:${(1 + Math.floor(b * 0xffff)).toString(16)}`;
+  return `${DOCUMENTATION_NETS_V4[Math.floor(c * DOCUMENTATION_NETS_V4.length)]}.${1 + Math.floor(a * 254)}`;
+}
+
 export interface DemoLeadOptions {
   now?: Date;
   seed?: number;
@@ -94,8 +112,10 @@ export interface DemoLeadOptions {
 export function* demoLeads(options: DemoLeadOptions = {}): Generator<NewAgedLead> {
   const now = (options.now ?? new Date()).getTime();
   const rnd = random(options.seed ?? 20_251_121);
-  // Zips draw from their own stream, so a seed gives the same leads as before zips existed.
+  // Zips and consent draw from their own streams, so a seed gives the same people as before
+  // either existed.
   const zipRnd = random((options.seed ?? 20_251_121) ^ 0x5a5a5a5a);
+  const consentRnd = random((options.seed ?? 20_251_121) ^ 0x3c3c3c3c);
   const minAge = options.minAgeDays ?? 10;
   const maxAge = options.maxAgeDays ?? 200;
   const states = Object.keys(AREA_CODES);
@@ -111,12 +131,16 @@ export function* demoLeads(options: DemoLeadOptions = {}): Generator<NewAgedLead
     const middle = rnd() < 0.15 ? ` ${pick(MIDDLE_NAMES)}` : '';
     const formFillTime = new Date(now - (minAge + rnd() * (maxAge - minAge)) * DAY_MS);
     const email = rnd() < 0.8 ? `${first}.${last}${Math.floor(rnd() * 100)}@${pick(MAIL_HOSTS)}`.toLowerCase().replace(/'/g, '') : null;
-    const ip = `${11 + Math.floor(rnd() * 200)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${1 + Math.floor(rnd() * 254)}`;
+    // The four draws the consent address always took, so the leads after it stay the same.
+    const ipDraws = [rnd(), rnd(), rnd(), rnd()] as const;
     const source = pick(SOURCES);
     const [lowPrefix, highPrefix] = ZIP_PREFIXES[state] as [number, number];
     const zipPrefix = lowPrefix + Math.floor(zipRnd() * (highPrefix - lowPrefix + 1));
     const zip = `${String(zipPrefix).padStart(3, '0')}${String(Math.floor(zipRnd() * 100)).padStart(2, '0')}`;
-    yield {
+    // About one lead in ten came without consent evidence, as some vendors' do: the market shows
+    // the badge on the others only.
+    const consented = consentRnd() >= 0.1;
+    const lead: NewAgedLead = {
       id: randomUUID(),
       name: `${first}${middle} ${last}`,
       phone: `${area}${exchange}${String(line).padStart(4, '0')}`,
@@ -125,16 +149,21 @@ export function* demoLeads(options: DemoLeadOptions = {}): Generator<NewAgedLead
       zip,
       formFillTime,
       source,
-      consent: {
+      consent: {},
+    };
+    if (consented) {
+      lead.consent = {
         tcpaConsent: true,
         consentText:
           'By submitting this form I agree to be contacted by licensed insurance agents by phone, text and e-mail, including by automated means. Consent is not a condition of purchase.',
-        consentedAt: formFillTime.toISOString(),
-        ipAddress: ip,
         pageUrl: `https://quotes.example.com/${source}`,
-        trustedFormCertUrl: `https://cert.trustedform.com/${randomUUID().replace(/-/g, '')}`,
-      },
-    };
+      };
+      lead.consentCertificate = `https://cert.trustedform.com/${trustedFormId(consentRnd)}`;
+      // Consent is given as the form is sent: a few seconds after it was filled.
+      lead.consentTime = new Date(formFillTime.getTime() + (3 + Math.floor(consentRnd() * 40)) * 1000);
+      lead.consentIp = documentationAddress(ipDraws);
+    }
+    yield lead;
   }
 }
 

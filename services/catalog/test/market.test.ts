@@ -36,7 +36,9 @@ beforeAll(async () => {
     const areaCode = codes[i % codes.length] as string;
     // A zip for most (some sources give none); a few share one, so a zip can match several.
     const zip = i % 7 === 0 ? null : String(30000 + (i % 150));
-    return { ageDays: 25 + ((i * 37) % 176), ageHours: (i * 5) % 24, state, phone: phoneIn(areaCode), zip };
+    const ageDays = 25 + ((i * 37) % 176);
+    const ageHours = (i * 5) % 24;
+    return { ageDays, ageHours, state, phone: phoneIn(areaCode), zip, ...consentOf(i, ageDays, ageHours) };
   });
   // The window's edges exactly: 29 / 30 and 180 / 181 days, a minute on either side of the line.
   specs.push(
@@ -83,6 +85,29 @@ beforeAll(async () => {
     .sort((a, b) => b.formFillTime.getTime() - a.formFillTime.getTime() || (a.id < b.id ? 1 : -1));
   listed = listedForHolder.filter((l) => !held.has(l.id));
 });
+
+/**
+ * The consent records of the inventory, in turn: the whole record (IPv4 or IPv6), a certificate
+ * alone (a Jornaya id), a time alone, and two kinds of none. The time is 7 seconds after the
+ * form fill, so its time of day is no form-fill time's.
+ */
+function consentOf(i: number, ageDays: number, ageHours: number): Partial<NewAgedLead> {
+  const consentTime = new Date(Date.now() - ageDays * 86_400_000 - ageHours * 3_600_000 + 7_000);
+  switch (i % 5) {
+    case 0:
+      return {
+        consentCertificate: `https://cert.trustedform.com/${String(i).padStart(40, 'a')}`,
+        consentTime,
+        consentIp: i % 2 === 0 ? `203.0.113.${(i % 250) + 1}` : `2001:db8::${i.toString(16)}`,
+      };
+    case 1:
+      return { consentCertificate: `jornaya-leadid-${String(i).padStart(6, '0')}` };
+    case 2:
+      return { consentTime };
+    default:
+      return {};
+  }
+}
 
 /** The filter rule from what the masked view shows and the zip: the test's own, not the service's. */
 function seenMatch(term: string, lead: NewAgedLead): boolean {
@@ -208,7 +233,20 @@ describe('listing aged leads', () => {
         answers.push(answer.text);
         for (const lead of answer.body.leads as Array<Record<string, unknown>>) {
           expect(Object.keys(lead).sort()).toEqual(
-            ['actualAge', 'currentAgeRange', 'currentPrice', 'formFillTime', 'id', 'name', 'phone', 'priceCents', 'state', 'zip'].sort(),
+            [
+              'actualAge',
+              'consentDate',
+              'consentOnFile',
+              'currentAgeRange',
+              'currentPrice',
+              'formFillTime',
+              'id',
+              'name',
+              'phone',
+              'priceCents',
+              'state',
+              'zip',
+            ].sort(),
           );
           const source = inventory.find((l) => l.id === lead.id) as NewAgedLead;
           expect(lead.name).toBe(maskName(source.name));
@@ -224,7 +262,33 @@ describe('listing aged leads', () => {
       expect(all).not.toContain(lead.email as string);
       expect(all).not.toContain(lead.name);
     }
-    expect(all).not.toContain('consent');
+    // Of the consent only whether it is on file and its date: never the certificate, the address,
+    // the time of day or the free-form record.
+    for (const lead of inventory) {
+      if (lead.consentCertificate) expect(all).not.toContain(lead.consentCertificate);
+      if (lead.consentIp) expect(all).not.toContain(lead.consentIp);
+      if (lead.consentTime) expect(all).not.toContain(lead.consentTime.toISOString().slice(10, 19));
+    }
+    expect(all).not.toContain('trustedform');
+    expect(all).not.toContain('I agree to be contacted');
+    expect(all).not.toContain('tcpa');
+  });
+
+  it("shows 'consent on file' with the consent's date on each lead that has a certificate or a consent time, and not on the others", async () => {
+    const { pages } = await everyPage('');
+    const shown = pages.flat();
+
+    for (const lead of shown) {
+      const source = inventory.find((l) => l.id === lead.id) as NewAgedLead;
+      expect({ id: lead.id, consentOnFile: lead.consentOnFile, consentDate: lead.consentDate }).toEqual({
+        id: lead.id,
+        consentOnFile: Boolean(source.consentCertificate || source.consentTime),
+        consentDate: source.consentTime ? source.consentTime.toISOString().slice(0, 10) : null,
+      });
+    }
+    // Every kind is on the market: the whole record, a certificate alone (no date), a time alone, none.
+    const kinds = new Set(shown.map((l) => `${l.consentOnFile}/${l.consentDate === null ? 'no date' : 'date'}`));
+    expect(kinds).toEqual(new Set(['true/date', 'true/no date', 'false/no date']));
   });
 
   it('answers only logged-in users, and refuses a bad page or filter with 400', async () => {

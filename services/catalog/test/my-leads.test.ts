@@ -11,13 +11,34 @@ const alice = agent('alice');
 const bob = agent('bob');
 let alicesLeads: NewAgedLead[] = [];
 let bobsLeads: NewAgedLead[] = [];
+const DANA_CERTIFICATE = 'https://cert.trustedform.com/2b9d4f0c6a8e1357902468ace13579bdf0246813';
+const DANA_CONSENT_TIME = new Date(Date.now() - 45 * 86_400_000);
 
 beforeAll(async () => {
   fx = await startCatalogFixture();
   alicesLeads = await fx.addLeads([
-    { ageDays: 45, name: 'Dana "DJ" Smith, Jr.', state: 'TX', phone: phoneIn('512'), email: 'dana@example.com', zip: '78701' },
-    { ageDays: 70, name: '=HYPERLINK("http://evil.example")', state: 'CA', phone: phoneIn('415'), email: null },
-    { ageDays: 120, name: 'Ray Lopez', state: 'TX', phone: phoneIn('214'), email: 'ray@example.com' },
+    {
+      ageDays: 45,
+      name: 'Dana "DJ" Smith, Jr.',
+      state: 'TX',
+      phone: phoneIn('512'),
+      email: 'dana@example.com',
+      zip: '78701',
+      consentCertificate: DANA_CERTIFICATE,
+      consentTime: DANA_CONSENT_TIME,
+      consentIp: '203.0.113.42',
+    },
+    // A vendor's certificate is theirs to write: one that a spreadsheet would run stays text.
+    {
+      ageDays: 70,
+      name: '=HYPERLINK("http://evil.example")',
+      state: 'CA',
+      phone: phoneIn('415'),
+      email: null,
+      consentCertificate: '=HYPERLINK("http://evil.example/cert")',
+      consentIp: '2001:db8::7',
+    },
+    { ageDays: 120, name: 'Ray Lopez', state: 'TX', phone: phoneIn('214'), email: 'ray@example.com', consent: {} },
   ]);
   bobsLeads = await fx.addLeads([{ ageDays: 50, name: 'Bob Only Lead', state: 'NY', phone: phoneIn('212'), email: 'secret@example.com' }]);
   await fx.buy(alice, alicesLeads.map((l) => l.id));
@@ -47,9 +68,21 @@ describe('My Leads', () => {
       pricePaid: 2.5,
       priceCents: 250,
       consent: source.consent,
+      consentCertificate: DANA_CERTIFICATE,
+      consentTime: DANA_CONSENT_TIME.toISOString(),
+      consentIp: '203.0.113.42',
     });
     expect(Date.parse(dana?.purchasedAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
     expect(leads.map((l) => l.priceCents).sort()).toEqual([150, 200, 250]);
+  });
+
+  it('shows the consent record of each lead bought as it is on file, and null where a part is missing', async () => {
+    const answer = await fx.call('GET', '/api/my-leads', { identity: alice });
+    const leads = answer.body.leads as PurchasedLead[];
+    const byId = (i: number) => leads.find((l) => l.id === alicesLeads[i]?.id);
+
+    expect(byId(1)).toMatchObject({ consentCertificate: '=HYPERLINK("http://evil.example/cert")', consentTime: null, consentIp: '2001:db8::7' });
+    expect(byId(2)).toMatchObject({ consent: {}, consentCertificate: null, consentTime: null, consentIp: null });
   });
 
   it("filters the buyer's leads with the market's rule", async () => {
@@ -89,7 +122,7 @@ describe('My Leads', () => {
     expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="warmline-my-leads-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = answer.text.split('\r\n');
     expect(lines[0]).toBe(
-      'Name,Phone,Email,State,Form Fill Time (UTC),Age Range (days),Source,Price Paid (USD),Purchased At (UTC),Order ID,Lead ID,Consent',
+      'Name,Phone,Email,State,Form Fill Time (UTC),Age Range (days),Source,Price Paid (USD),Purchased At (UTC),Order ID,Lead ID,Consent,Consent Certificate,Consent Time,Consent IP',
     );
     expect(lines).toHaveLength(5); // header, 3 leads, and the empty string after the last CRLF
     expect(lines[4]).toBe('');
@@ -97,13 +130,18 @@ describe('My Leads', () => {
     const source = alicesLeads[0] as NewAgedLead;
     expect(dana.startsWith(`"Dana ""DJ"" Smith, Jr.",(${source.phone.slice(0, 3)}) ${source.phone.slice(3, 6)}-${source.phone.slice(6)},dana@example.com,TX,`)).toBe(true);
     expect(dana).toContain(`,${source.formFillTime.toISOString()},30-60,facebook-lead-form,2.50,`);
-    // The consent record as JSON (jsonb keeps the fields, in its own key order).
-    expect(dana).toMatch(/,"\{.*""tcpa"":true.*\}"$/);
+    // The free-form consent record as JSON (jsonb keeps the fields, in its own key order), then
+    // the certificate, the consent time in UTC and the address.
+    expect(dana).toMatch(/,"\{.*""tcpa"":true.*\}",/);
     expect(dana).toContain('""text"":""I agree to be contacted by licensed agents.""');
     expect(dana).toContain('""ip"":""203.0.113.7""');
+    expect(dana.endsWith(`}",${DANA_CERTIFICATE},${DANA_CONSENT_TIME.toISOString()},203.0.113.42`)).toBe(true);
     const formula = lines.find((l) => l.includes(alicesLeads[1]!.id)) as string;
     expect(formula.startsWith(`"'=HYPERLINK(""http://evil.example"")",`)).toBe(true);
     expect(formula).toContain(',,CA,'); // no e-mail: an empty field
+    expect(formula.endsWith(`,"'=HYPERLINK(""http://evil.example/cert"")",,2001:db8::7`)).toBe(true);
+    const ray = lines.find((l) => l.includes(alicesLeads[2]!.id)) as string;
+    expect(ray.endsWith(`,${alicesLeads[2]!.id},{},,,`)).toBe(true);
     const filtered = await fx.call('GET', '/api/my-leads/export.csv?filter=CA', { identity: alice });
     expect(filtered.text.split('\r\n')).toHaveLength(3);
   });

@@ -76,6 +76,14 @@ export interface MarketLead {
   priceCents: number;
   /** ISO date-time the prospect filled the form. */
   formFillTime: string;
+  /**
+   * The 'Consent on file' badge: the lead came with a consent certificate or the time the
+   * prospect consented. The certificate, the address and the time of day are the buyer's only
+   * once bought (My Leads): a certificate would show the prospect's details before purchase.
+   */
+  consentOnFile: boolean;
+  /** The UTC date the prospect consented ('2026-06-03'); null when no consent time is on file. */
+  consentDate: string | null;
 }
 
 export interface LeadPage<T> {
@@ -96,8 +104,14 @@ export interface PurchasedLead {
   state: string;
   formFillTime: string;
   source: string;
-  /** The consent record as the lead source sent it (e.g. a TrustedForm certificate, the consent text). */
+  /** The free-form consent record as older lead sources sent it (e.g. the consent text); `{}` when none. */
   consent: Record<string, unknown>;
+  /** The consent certificate (a TrustedForm or Jornaya URL, or an id), or null. */
+  consentCertificate: string | null;
+  /** ISO date-time the prospect consented, or null. */
+  consentTime: string | null;
+  /** The IPv4 or IPv6 address the prospect consented from, or null. */
+  consentIp: string | null;
   ageRangeAtPurchase: AgedLeadAgeRange;
   /** Dollars. */
   pricePaid: number;

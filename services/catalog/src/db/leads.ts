@@ -14,7 +14,14 @@ export interface NewAgedLead {
   zip?: string | null;
   formFillTime: Date;
   source: string;
+  /** The free-form consent record older sources send; `{}` when there is none. */
   consent: Record<string, unknown>;
+  /** TrustedForm/Jornaya certificate URL or id (at most 500 characters); absent or null: none. */
+  consentCertificate?: string | null;
+  /** When the prospect consented; absent or null: not known. */
+  consentTime?: Date | null;
+  /** The IPv4 or IPv6 address the prospect consented from; absent or null: not known. */
+  consentIp?: string | null;
 }
 
 /**
@@ -25,8 +32,10 @@ export interface NewAgedLead {
 export async function insertLeads(db: Queryable, leads: NewAgedLead[]): Promise<number> {
   if (leads.length === 0) return 0;
   const { rowCount } = await db.query(
-    `INSERT INTO aged_leads (id, name, phone, email, state, zip, form_fill_time, source, consent)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::jsonb[])
+    `INSERT INTO aged_leads (id, name, phone, email, state, zip, form_fill_time, source, consent,
+                             consent_certificate, consent_time, consent_ip)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::jsonb[],
+                          $10::text[], $11::timestamptz[], $12::inet[])
      ON CONFLICT (id) DO NOTHING`,
     [
       leads.map((l) => l.id),
@@ -38,6 +47,9 @@ export async function insertLeads(db: Queryable, leads: NewAgedLead[]): Promise<
       leads.map((l) => l.formFillTime.toISOString()),
       leads.map((l) => l.source),
       leads.map((l) => JSON.stringify(l.consent)),
+      leads.map((l) => l.consentCertificate ?? null),
+      leads.map((l) => l.consentTime?.toISOString() ?? null),
+      leads.map((l) => l.consentIp ?? null),
     ],
   );
   return rowCount ?? 0;

@@ -104,6 +104,9 @@ export interface MarketRow {
   /** '' when the lead came without one. */
   zip: string;
   formFillTime: Date;
+  /** Whether a consent certificate is on file (the certificate itself never leaves the database here). */
+  consentCertificateOnFile: boolean;
+  consentTime: Date | null;
 }
 
 /** Beyond this many states a filter is dense: one walk of the market index beats a walk per state. */
@@ -169,11 +172,32 @@ export async function marketPage(
             ${order} OFFSET ${add(p.skip)} LIMIT ${add(p.limit)}`;
   }
 
-  const { rows } = await db.query<{ id: string; name: string; phone: string; state: string; zip: string | null; form_fill_time: Date }>(
-    `SELECT l.id, l.name, l.phone, l.state, l.zip, l.form_fill_time
+  // The page's columns, consent included, are read here from its 50 rows only: the walks above
+  // stay index-only scans.
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    phone: string;
+    state: string;
+    zip: string | null;
+    form_fill_time: Date;
+    certificate_on_file: boolean;
+    consent_time: Date | null;
+  }>(
+    `SELECT l.id, l.name, l.phone, l.state, l.zip, l.form_fill_time,
+            l.consent_certificate IS NOT NULL AS certificate_on_file, l.consent_time
        FROM (${ids}) AS page JOIN aged_leads l ON l.id = page.id
       ORDER BY page.form_fill_time DESC, page.id DESC`,
     params,
   );
-  return rows.map((r) => ({ id: r.id, name: r.name, phone: r.phone, state: r.state, zip: r.zip ?? '', formFillTime: r.form_fill_time }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    phone: r.phone,
+    state: r.state,
+    zip: r.zip ?? '',
+    formFillTime: r.form_fill_time,
+    consentCertificateOnFile: r.certificate_on_file,
+    consentTime: r.consent_time,
+  }));
 }

@@ -13,6 +13,9 @@ export interface PurchasedRow {
   formFillTime: Date;
   source: string;
   consent: Record<string, unknown>;
+  consentCertificate: string | null;
+  consentTime: Date | null;
+  consentIp: string | null;
   ageRange: AgedLeadAgeRange;
   priceCents: number;
   soldAt: Date;
@@ -52,12 +55,17 @@ export async function purchasedLeads(
     form_fill_time: Date;
     source: string;
     consent: Record<string, unknown>;
+    consent_certificate: string | null;
+    consent_time: Date | null;
+    consent_ip: string | null;
     sold_age_range: AgedLeadAgeRange;
     sold_price_cents: number;
     sold_at: Date;
     sold_order_id: string;
   }>(
-    `SELECT id, name, phone, email, state, form_fill_time, source, consent, sold_age_range, sold_price_cents, sold_at, sold_order_id
+    // host(): the address alone, without the /32 or /128 an inet's text would carry.
+    `SELECT id, name, phone, email, state, form_fill_time, source, consent, consent_certificate, consent_time,
+            host(consent_ip) AS consent_ip, sold_age_range, sold_price_cents, sold_at, sold_order_id
        FROM aged_leads
       WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES}
       ORDER BY sold_at DESC, id DESC ${paging}`,
@@ -72,6 +80,9 @@ export async function purchasedLeads(
     formFillTime: r.form_fill_time,
     source: r.source,
     consent: r.consent,
+    consentCertificate: r.consent_certificate,
+    consentTime: r.consent_time,
+    consentIp: r.consent_ip,
     ageRange: r.sold_age_range,
     priceCents: r.sold_price_cents,
     soldAt: r.sold_at,

@@ -10,7 +10,8 @@ import { maskName, maskPhone } from './masking';
 /**
  * `GET /api/aged-leads`: one page of the leads for sale to this viewer, newest first, with the
  * filter's total. Listed: unsold, 30 to 180 days old now, and not held by another buyer (a
- * buyer still sees the leads of their own unpaid order). Names and phones are masked.
+ * buyer still sees the leads of their own unpaid order). Names and phones are masked; of the
+ * consent only whether one is on file and its date show.
  */
 export async function listMarketLeads(
   ctx: CatalogContext,
@@ -87,6 +88,9 @@ function toMarketLead(row: MarketRow, now: Date): MarketLead[] {
       currentPrice: pricing.priceCents / 100,
       priceCents: pricing.priceCents,
       formFillTime: row.formFillTime.toISOString(),
+      consentOnFile: row.consentCertificateOnFile || row.consentTime !== null,
+      // The date only: the time of day stays with the rest of the record until purchase.
+      consentDate: row.consentTime ? utcDay(row.consentTime) : null,
     },
   ];
 }

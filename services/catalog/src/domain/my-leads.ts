@@ -31,6 +31,9 @@ function toPurchasedLead(row: PurchasedRow): PurchasedLead {
     formFillTime: row.formFillTime.toISOString(),
     source: row.source,
     consent: row.consent,
+    consentCertificate: row.consentCertificate,
+    consentTime: row.consentTime?.toISOString() ?? null,
+    consentIp: row.consentIp,
     ageRangeAtPurchase: row.ageRange,
     pricePaid: row.priceCents / 100,
     priceCents: row.priceCents,
@@ -52,11 +55,16 @@ export const MY_LEADS_CSV_HEADER = [
   'Order ID',
   'Lead ID',
   'Consent',
+  // After the free-form record, so the columns buyers already map keep their places.
+  'Consent Certificate',
+  'Consent Time',
+  'Consent IP',
 ];
 
 /**
  * The buyer's leads (all of them, or those the filter matches) as CSV, newest purchase first.
- * Times are ISO 8601 in UTC so spreadsheets and CRMs read them without guessing a format.
+ * Times are ISO 8601 in UTC so spreadsheets and CRMs read them without guessing a format; the
+ * consent record comes whole (certificate, time, address), the buyer's TCPA evidence.
  */
 export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string, filterText: string): Promise<string> {
   const filter = parseLeadFilter(filterText);
@@ -76,6 +84,9 @@ export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string,
       r.orderId,
       r.id,
       JSON.stringify(r.consent),
+      r.consentCertificate,
+      r.consentTime?.toISOString() ?? null,
+      r.consentIp,
     ]),
   );
 }
