@@ -132,6 +132,7 @@ async function loadFile(deps: ImportRunDeps, client: PoolClient, job: LeadImport
   let record = 0; // data records read, the header not counted
   const skip = job.rows_read; // committed by an earlier run of this import
   let batch: Batch = { leads: [], errors: [], rejected: 0 };
+  const inFlight = new BatchInFlight();
   try {
     for await (const cells of parser as AsyncIterable<string[]>) {
       if (!columnIndex) {
@@ -148,13 +149,18 @@ async function loadFile(deps: ImportRunDeps, client: PoolClient, job: LeadImport
         for (const p of rowProblems(parsed.error)) batch.errors.push({ rowNumber, column: p.column, message: p.message });
       }
       if (batch.leads.length + batch.rejected >= deps.batchRows) {
-        const cancelled = await commitBatch(deps, client, job, batch, record, bytes.count, correlationId);
-        batch = { leads: [], errors: [], rejected: 0 };
-        if (cancelled) return 'cancelled';
+        // The batch before this one has had the parsing of this one to commit: wait for it
+        // (one connection, one batch at a time), then let this one load while the next is read.
+        if ((await inFlight.settled()) === 'cancelled') return 'cancelled';
         if (deps.stopping?.()) throw new ImportPaused('worker stopping');
+        inFlight.start(commitBatch(deps, client, job, batch, record, bytes.count, correlationId));
+        batch = { leads: [], errors: [], rejected: 0 };
       }
     }
+    if ((await inFlight.settled()) === 'cancelled') return 'cancelled';
   } catch (err) {
+    // A batch still loading must end before the connection is used again (or given back).
+    await inFlight.settled().catch(() => undefined);
     if (err instanceof ImportPaused) throw err;
     if (isCsvError(err)) throw new ImportFileError(`Row ${record + 2}: ${err.message}`);
     throw err;
@@ -195,6 +201,27 @@ async function commitBatch(deps: ImportRunDeps, client: PoolClient, job: LeadImp
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
+  }
+}
+
+/** The one batch committing while the next is parsed; its outcome (or error) when asked. */
+class BatchInFlight {
+  private pending: Promise<{ ok: true; cancelled: boolean } | { ok: false; error: unknown }> | null = null;
+
+  start(commit: Promise<boolean>): void {
+    this.pending = commit.then(
+      (cancelled) => ({ ok: true as const, cancelled }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+  }
+
+  /** Waits for the batch in flight: 'cancelled' when a cancel was asked for; throws its error. */
+  async settled(): Promise<'cancelled' | 'go-on'> {
+    if (!this.pending) return 'go-on';
+    const outcome = await this.pending;
+    this.pending = null;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.cancelled ? 'cancelled' : 'go-on';
   }
 }
 

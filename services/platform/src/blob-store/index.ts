@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConfigError } from '../config';
 import { AppError } from '../errors';
 import { LocalBlobStore } from './local';
-import { S3BlobStore } from './s3';
+import type { S3BlobStoreOptions } from './s3';
 
 /**
  * Files of the platform (ARCHITECTURE §5): aged-lead import CSVs, later partner documents.
@@ -173,7 +173,7 @@ export function createBlobStore(config: BlobStoreConfig): BlobStore {
   const problems = s3SettingsProblems(config);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   if (config.BLOB_STORE === 'local') return new LocalBlobStore(config.BLOB_DIR);
-  return new S3BlobStore({
+  return new DeferredS3BlobStore({
     bucket: config.S3_BUCKET!,
     region: config.S3_REGION,
     endpoint: config.S3_ENDPOINT,
@@ -181,4 +181,39 @@ export function createBlobStore(config: BlobStoreConfig): BlobStore {
     secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
   });
+}
+
+/**
+ * The S3 store, loaded at its first use: the AWS SDK costs a process ~30 MB of memory, which a
+ * process on the local store (the default, and the importer's memory target) should not pay.
+ */
+class DeferredS3BlobStore implements BlobStore {
+  private store: Promise<BlobStore> | null = null;
+
+  constructor(private readonly options: S3BlobStoreOptions) {}
+
+  private load(): Promise<BlobStore> {
+    this.store ??= import('./s3').then(({ S3BlobStore }) => new S3BlobStore(this.options));
+    return this.store;
+  }
+
+  async put(key: string, body: NodeJS.ReadableStream | Readable, options?: PutOptions): Promise<StoredBlob> {
+    return (await this.load()).put(key, body, options);
+  }
+
+  async get(key: string, options?: { start?: number }): Promise<Readable> {
+    return (await this.load()).get(key, options);
+  }
+
+  async stat(key: string): Promise<{ bytes: number } | null> {
+    return (await this.load()).stat(key);
+  }
+
+  async delete(key: string): Promise<void> {
+    return (await this.load()).delete(key);
+  }
+
+  async check(): Promise<void> {
+    return (await this.load()).check();
+  }
 }
