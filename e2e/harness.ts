@@ -29,13 +29,14 @@ import { notificationsEnv } from '@warmline/notifications/config';
 import { startNotifications } from '@warmline/notifications/service';
 import { ordersEnv } from '@warmline/orders/config';
 import { startOrders } from '@warmline/orders/service';
-import { catalogEnv } from '@warmline/catalog/config';
+import { catalogEnv, importerEnv } from '@warmline/catalog/config';
 import { startCatalog } from '@warmline/catalog/service';
+import { startImporter } from '@warmline/catalog/importer';
 
 /**
  * The end-to-end harness: the whole system in this process (gateway serving the built SPA,
- * the orders service with the sandbox payment provider, the catalog (aged leads), the
- * notifications worker writing .eml
+ * the orders service with the sandbox payment provider, the catalog (aged leads) and its
+ * importer worker, the notifications worker writing .eml
  * files), on free ports, with its own database, bus namespace, Redis prefix and mail
  * directory, driven by Debian's Chromium through playwright-core.
  */
@@ -158,7 +159,7 @@ export interface SystemOptions {
   gatewayEnv?: Record<string, string>;
 }
 
-/** Starts gateway + orders + catalog + notifications against the real PostgreSQL, Redis and RabbitMQ. */
+/** Starts gateway + orders + catalog (+ its importer) + notifications against the real PostgreSQL, Redis and RabbitMQ. */
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   await ensureSpaBuilt();
   await requireService('Redis', TEST_REDIS_URL);
@@ -209,9 +210,21 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     const ordersConfig = parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox', GATEWAY_URL: `http://127.0.0.1:${internalPort}` });
     const orders = await startOrders(ordersConfig, createLogger('orders', ordersConfig.LOG_LEVEL));
     stops.push(() => orders.stop());
-    const catalogConfig = parseConfig(catalogEnv, { ...shared, CATALOG_PORT: '0', ORDERS_URL: orders.url });
+    // The catalog stores an upload's file and its importer reads it back: one blob directory for both.
+    const blobs = { BLOB_STORE: 'local', BLOB_DIR: path.join(workDir, 'blobs') };
+    const catalogConfig = parseConfig(catalogEnv, {
+      ...shared,
+      ...blobs,
+      CATALOG_PORT: '0',
+      ORDERS_URL: orders.url,
+      GATEWAY_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
+    });
     const catalog = await startCatalog(catalogConfig, createLogger('catalog', catalogConfig.LOG_LEVEL));
     stops.push(() => catalog.stop());
+    // The catalog's second entry point (docs/adr/0016): it runs the imports the catalog queues.
+    const importerConfig = parseConfig(importerEnv, { ...shared, ...blobs, IMPORTER_PORT: '0' });
+    const importer = await startImporter(importerConfig, createLogger('importer', importerConfig.LOG_LEVEL));
+    stops.push(() => importer.stop());
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
         ...shared,
