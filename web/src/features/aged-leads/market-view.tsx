@@ -8,6 +8,7 @@ import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { ApiError, errorMessage } from '../../lib/api';
 import { agedLeadKeys, useBulkPurchase, useMarketLeads, waitUntilSold } from './api';
+import { consentBadgeText } from './consent-format';
 import { FilterBox } from './filter-box';
 import {
   EMPTY_SELECTION,
@@ -22,9 +23,10 @@ import { PurchaseDialog } from './purchase-dialog';
 import './aged-leads.css';
 
 /**
- * Buy Aged Leads (spec §2, §4, §5): the market's leads, masked, 50 a page, with the filter,
- * per-lead and per-page selection, the running total, and the bulk purchase with the card
- * form. Changing page clears the selection; changing the filter goes back to page 1 and clears it.
+ * Buy Aged Leads (spec §2, §4, §5): the market's leads, masked, 50 a page, each with its
+ * 'Consent on file' badge where it has one, with the filter, per-lead and per-page selection,
+ * the running total, and the bulk purchase with the card form. Changing page clears the
+ * selection; changing the filter goes back to page 1 and clears it.
  */
 export function MarketView({ user }: { user: PublicUser }) {
   const queryClient = useQueryClient();
@@ -180,6 +182,7 @@ export function MarketView({ user }: { user: PublicUser }) {
                 <th scope="col">Zip</th>
                 <th scope="col">Age</th>
                 <th scope="col">Age range</th>
+                <th scope="col">Consent</th>
                 <th scope="col" className="lead-table__price">
                   Price
                 </th>
@@ -240,10 +243,30 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
       <td data-label="Age range" className="lead-table__meta">
         {lead.currentAgeRange} days
       </td>
+      <td data-label="Consent" className={lead.consentOnFile ? 'lead-table__consent' : 'lead-table__consent lead-table__consent--none'}>
+        {lead.consentOnFile ? (
+          <span className="consent-badge">
+            <CheckIcon />
+            {consentBadgeText(lead)}
+          </span>
+        ) : (
+          // No badge; a screen reader moving down the column still hears why the cell is empty.
+          <span className="visually-hidden">No consent on file</span>
+        )}
+      </td>
       <td data-label="Price" className="lead-table__price">
         {formatUsd(lead.priceCents)}
       </td>
     </tr>
+  );
+}
+
+/** Decoration only: the badge's words say it. */
+function CheckIcon() {
+  return (
+    <svg className="consent-badge__icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+      <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
   );
 }
 

@@ -5,6 +5,7 @@ import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/api';
 import { myLeadsCsvUrl, useMyLeads } from './api';
+import { certificateUrl, formatConsentTime } from './consent-format';
 import { FilterBox } from './filter-box';
 import { Pager } from '../../components/pager';
 import './aged-leads.css';
@@ -12,8 +13,8 @@ import './aged-leads.css';
 const usDate = (iso: string) => new Date(iso).toLocaleDateString('en-US');
 
 /**
- * My Leads: the leads this agent bought, in full, with the purchase date and the price paid;
- * filtered like the market, and downloadable as CSV.
+ * My Leads: the leads this agent bought, in full (the consent record too), with the purchase
+ * date and the price paid; filtered like the market, and downloadable as CSV.
  */
 export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
   const [page, setPage] = useState(1);
@@ -34,7 +35,9 @@ export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
           <h1 id="my-leads-title" className="view-header__title">
             My Leads
           </h1>
-          <p className="view-header__lead">Every lead you bought, with full contact details, the date you bought it and the price you paid.</p>
+          <p className="view-header__lead">
+            Every lead you bought, with full contact details, its consent record, the date you bought it and the price you paid.
+          </p>
         </div>
         <a className="btn btn--secondary" href={myLeadsCsvUrl(filter)} download>
           Download CSV
@@ -73,6 +76,7 @@ export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
                 <th scope="col">Email</th>
                 <th scope="col">State</th>
                 <th scope="col">Form filled</th>
+                <th scope="col">Consent</th>
                 <th scope="col">Purchased</th>
                 <th scope="col" className="lead-table__price">
                   Price paid
@@ -117,6 +121,9 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       <td data-label="Form filled" className="lead-table__nowrap">
         {usDate(lead.formFillTime)}
       </td>
+      <td data-label="Consent" className="lead-table__consent">
+        <ConsentRecord lead={lead} />
+      </td>
       <td data-label="Purchased" className="lead-table__nowrap">
         {usDate(lead.purchasedAt)}
       </td>
@@ -124,6 +131,52 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
         {formatUsd(lead.priceCents)}
       </td>
     </tr>
+  );
+}
+
+/** The consent evidence of a lead bought: its certificate, when and from where the prospect consented. */
+function ConsentRecord({ lead }: { lead: PurchasedLead }) {
+  if (!lead.consentCertificate && !lead.consentTime && !lead.consentIp) return <span className="lead-table__none">None on file</span>;
+  return (
+    <dl className="consent-record">
+      {lead.consentCertificate ? (
+        <div>
+          <dt>Certificate</dt>
+          <dd>
+            <Certificate certificate={lead.consentCertificate} leadName={lead.name} />
+          </dd>
+        </div>
+      ) : null}
+      {lead.consentTime ? (
+        <div>
+          <dt>Consented</dt>
+          <dd>
+            <time dateTime={lead.consentTime}>{formatConsentTime(lead.consentTime)}</time>
+          </dd>
+        </div>
+      ) : null}
+      {lead.consentIp ? (
+        <div>
+          <dt>IP address</dt>
+          <dd>{lead.consentIp}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+/**
+ * An https certificate opens at its issuer in a new tab, named by the issuer's host (the whole
+ * URL is in the CSV); anything else (a Jornaya id, an http address) is shown as text.
+ */
+function Certificate({ certificate, leadName }: { certificate: string; leadName: string }) {
+  const url = certificateUrl(certificate);
+  if (!url) return <>{certificate}</>;
+  return (
+    <a className="link" href={url.href} target="_blank" rel="noopener noreferrer" title={url.href}>
+      {url.host}{' '}
+      <span className="visually-hidden">certificate for {leadName} (opens in a new tab)</span>
+    </a>
   );
 }
 
