@@ -88,6 +88,12 @@ describe('a 10,000-row vendor file with 3 % bad rows and duplicates', () => {
     });
     expect(bad.length / 10_000).toBeCloseTo(0.03, 2);
     expect(await leadsOfImport(first.id)).toEqual([...importedPhones].sort());
+    // Told once, with counts only; progress after every batch (1,000 rows each here).
+    const ended = (await fx.outbox('leads.imported')).filter((e) => e.data.importId === first.id);
+    expect(ended.map((e) => e.data)).toEqual([expect.objectContaining({ status: 'done', rowsImported: first.rowsImported, rowsRejected: bad.length })]);
+    const progress = (await fx.outbox('import.progress')).filter((e) => e.data.importId === first.id);
+    expect(progress.length).toBeGreaterThanOrEqual(10);
+    expect(JSON.stringify(progress.map((e) => e.data))).not.toContain('@example.com');
   }, 120_000);
 
   it('lists every refused row with its reason in the report', async () => {
