@@ -294,6 +294,20 @@ function ProgressBar({ labelledBy, value, max, percent, valueText }: { labelledB
 
 // ---------------------------------------------------------------- the import being watched
 
+/** An import's status in a word; an undone import says so, whatever it ended as. */
+function StatusBadge({ job }: { job: LeadImportView }) {
+  const kind = job.undoneAt ? 'undone' : job.status;
+  return <span className={`import-status import-status--${kind}`}>{job.undoneAt ? 'Undone' : STATUS_LABEL[job.status]}</span>;
+}
+
+/** Time left in words: not before the importer starts, not while no rows move (no rate to go by). */
+function timeLeftText(status: LeadImportStatus, rate: number | null, left: number | null): string {
+  if (status === 'queued') return 'Waiting to start';
+  if (left === 0) return 'Finishing…';
+  if (left !== null) return formatDuration(left);
+  return rate === 0 ? 'Waiting for rows…' : 'Measuring…';
+}
+
 /** What the live region says: the phase, not the numbers (a count announced every second is noise). */
 function phaseText(view: LeadImportView): string {
   if (view.status === 'queued') return view.cancelRequested ? 'Stopping the import…' : 'Queued: the importer starts it shortly.';
@@ -368,7 +382,7 @@ function CurrentImport({ id, uploadedHere, onClose }: { id: string; uploadedHere
         <h2 id="current-import-title" className="lead-imports__title">
           {going ? 'Importing' : 'Import of'} <span className="lead-imports__file-name">{job.fileName}</span>
         </h2>
-        <span className={`import-status import-status--${job.status}`}>{STATUS_LABEL[job.status]}</span>
+        <StatusBadge job={job} />
       </div>
 
       {bannerShown ? (
@@ -414,11 +428,11 @@ function CurrentImport({ id, uploadedHere, onClose }: { id: string; uploadedHere
           <>
             <div>
               <dt>Rate</dt>
-              <dd>{rate === null ? 'Measuring…' : formatRowRate(rate)}</dd>
+              <dd>{job.status === 'queued' ? '—' : rate === null ? 'Measuring…' : formatRowRate(rate)}</dd>
             </div>
             <div>
               <dt>Time left</dt>
-              <dd>{left === null ? 'Measuring…' : left === 0 ? 'Finishing…' : formatDuration(left)}</dd>
+              <dd>{timeLeftText(job.status, rate, left)}</dd>
             </div>
           </>
         ) : took !== null ? (
@@ -532,7 +546,7 @@ function PastImport({ job, watched, onWatch, onUndo }: { job: LeadImportView; wa
         <h3 id={titleId} className="import-row__file">
           {job.fileName}
         </h3>
-        <span className={`import-status import-status--${job.undoneAt ? 'undone' : job.status}`}>{job.undoneAt ? 'Undone' : STATUS_LABEL[job.status]}</span>
+        <StatusBadge job={job} />
       </div>
       <p className="import-row__meta">
         By {job.startedBy.name} · {usDateTime(job.createdAt)}
@@ -590,7 +604,7 @@ function UndoImportDialog({ job, onClose }: { job: LeadImportView; onClose: () =
       open
       onOpenChange={(open) => !open && onClose()}
       title="Undo Import"
-      description={`Undo the import of ${job.fileName}? It withdraws the leads of this import that are not sold yet (${plural(job.rowsImported, 'lead', 'leads')} were imported); leads already sold stay with their buyers. Withdrawn leads cannot be put back on sale.`}
+      description={`Undo the import of ${job.fileName}? This withdraws the leads of this import that are not sold yet, of the ${plural(job.rowsImported, 'lead', 'leads')} it imported. Leads already sold stay with their buyers; withdrawn leads cannot be put back on sale.`}
     >
       <div className="dialog__actions">
         <DialogClose asChild>
