@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import amqp from 'amqplib';
 import { createClient } from 'redis';
-import { entryFile, listServices, REPO_ROOT, type ServiceEntry } from '../scripts/services';
+import { entryEnv, entryFile, listServices, REPO_ROOT, type ServiceEntry } from '../scripts/services';
 import { freePort } from './preflight';
 
 /**
@@ -147,7 +147,7 @@ export function startAll(p: Plan, isolation: Isolation, onExit: (exit: ProcessEx
     // detached: its own process group, so a Ctrl-C reaches us first and we stop it in order.
     const child = spawn(TSX, [entryFile(entry)], {
       cwd: REPO_ROOT,
-      env: p.env,
+      env: { ...p.env, ...entryEnv(entry) },
       stdio: ['ignore', fd, fd],
       detached: true,
     });

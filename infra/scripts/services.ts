@@ -22,6 +22,8 @@ export interface ServiceEntry {
   internalPort?: number;
   internalPortEnv?: string;
   kind: 'service' | 'worker';
+  /** NODE_OPTIONS for the process (the importer's heap bounds). */
+  nodeOptions?: string;
 }
 
 /** infra/services.json: every process of WarmLine, in start order. */
@@ -34,4 +36,9 @@ export function listServices(): ServiceEntry[] {
 /** The file an entry runs, relative to the repository root (start.sh and infra/Dockerfile agree). */
 export function entryFile(entry: ServiceEntry): string {
   return entry.entry ?? `services/${entry.name}/src/main.ts`;
+}
+
+/** The environment an entry adds to its process (NODE_OPTIONS when it has some). */
+export function entryEnv(entry: ServiceEntry): Record<string, string> {
+  return entry.nodeOptions ? { NODE_OPTIONS: entry.nodeOptions } : {};
 }

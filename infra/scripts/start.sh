@@ -11,18 +11,18 @@ cd "$(dirname "$0")/../.."
 
 # "<name> <entry>" per process; the entry is services/<name>/src/main.ts unless it names another
 # (the importer runs services/catalog/src/importer-main.ts).
-mapfile -t LINES < <(node -e 'for (const s of require("./infra/services.json").services) console.log(s.name, s.entry ?? `services/${s.name}/src/main.ts`)')
+mapfile -t LINES < <(node -e 'for (const s of require("./infra/services.json").services) console.log([s.name, s.entry ?? `services/${s.name}/src/main.ts`, s.nodeOptions ?? ""].join("\t"))')
 NAMES=()
 COMMANDS=()
 for line in "${LINES[@]}"; do
-  name="${line%% *}"
-  entry="${line#* }"
+  IFS=$'\t' read -r name entry node_options <<<"$line"
   # A mistyped entry would otherwise be restarted every 3 s for ever.
   [[ -f "$entry" ]] || { echo "start: $name's entry $entry (infra/services.json) does not exist" >&2; exit 1; }
   NAMES+=("$name")
   # node with tsx's loader, one process per service: the tsx command runs the service in a child
   # of its own and exits 143 on SIGTERM, which the supervisor takes for a crash and restarts.
-  COMMANDS+=("exec node --import tsx $entry")
+  # nodeOptions (the importer's heap bounds) go to that process only.
+  COMMANDS+=("${node_options:+NODE_OPTIONS='$node_options' }exec node --import tsx $entry")
 done
 NAME_LIST="$(IFS=,; echo "${NAMES[*]}")"
 
