@@ -69,6 +69,7 @@ export async function runLeadImport(deps: ImportRunDeps, importId: string, corre
     try {
       const outcome = await loadFile(deps, client, job, correlationId);
       await end(client, importId, outcome, correlationId, deps.clock());
+      await refreshMarketStatistics(deps, client, importId);
     } catch (err) {
       if (err instanceof ImportPaused) return 'paused';
       if (unavailableDependency(err) || isStoreUnavailable(err)) throw err;
@@ -87,6 +88,18 @@ export async function runLeadImport(deps: ImportRunDeps, importId: string, corre
     client.release();
   }
 }
+
+/**
+ * After a large load the planner's picture of aged_leads is out of date (autovacuum may be off
+ * or late), and the market's plans lean on it (docs/adr/0008): refresh it once the import is in.
+ */
+async function refreshMarketStatistics(deps: ImportRunDeps, client: PoolClient, importId: string): Promise<void> {
+  const job = await findLeadImport(client, importId);
+  if (!job || job.rows_imported < ANALYZE_AFTER_ROWS) return;
+  await client.query('ANALYZE aged_leads').catch((err: unknown) => deps.log.warn({ err, importId }, 'could not refresh the market statistics after an import'));
+}
+
+const ANALYZE_AFTER_ROWS = 5_000;
 
 /** A problem of the file itself (not of one row): the import ends as failed with this message. */
 export class ImportFileError extends Error {}
