@@ -220,7 +220,7 @@ describe('suppressing a phone', () => {
     const answer = await fx.call('POST', '/api/admin/suppressions', { body: { phone, reason: 'Opted out' }, identity: admin() });
 
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toBe('Phone must be a 10-digit US number: area code first, not starting with 0 or 1');
+    expect(answer.body.error).toBe('Phone must be 10 digits with the area code, e.g. (512) 555-0143');
   });
 
   it('when the reason is missing, then the answer is 400', async () => {

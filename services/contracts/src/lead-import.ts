@@ -251,8 +251,10 @@ function nameRule(text: string): string | Refusal {
   return name.length > NAME_MAX ? NAME_TOO_LONG : name;
 }
 
+/** What a phone that is not a US number is told, in an import row and on the suppression list alike. */
+export const PHONE_RULE_MESSAGE = 'Phone must be 10 digits with the area code, e.g. (512) 555-0143';
 const PHONE_REQUIRED = new Refusal('Phone is required');
-const PHONE_INVALID = new Refusal('Phone must be 10 digits with the area code, e.g. (512) 555-0143');
+const PHONE_INVALID = new Refusal(PHONE_RULE_MESSAGE);
 /** Spaces, brackets, dots, dashes (hyphen to em dash), slashes and the + of +1. */
 const PHONE_PUNCTUATION = /[\s().\-\u2010-\u2015/+]/g;
 const TEN_DIGIT_PHONE = /^[2-9]\d{9}$/;
@@ -263,6 +265,12 @@ function phoneRule(text: string): string | Refusal {
   // The country code of +1 512 555 0143 / 1-512-555-0143.
   if (digits.length === 11 && digits.charCodeAt(0) === 49 /* '1' */) digits = digits.slice(1);
   return TEN_DIGIT_PHONE.test(digits) ? digits : PHONE_INVALID;
+}
+
+/** '+1 (512) 555-0143' → '5125550143'; null when no US number remains (the import's rule, for other callers). */
+export function normaliseUsPhone(text: string): string | null {
+  const phone = phoneRule(text.trim());
+  return typeof phone === 'string' ? phone : null;
 }
 
 const EMAIL_INVALID = new Refusal('Email must be a valid e-mail address');

@@ -1,5 +1,7 @@
 import {
+  PHONE_RULE_MESSAGE,
   SUPPRESSION_PAGE_SIZE,
+  normaliseUsPhone,
   type CommandData,
   type SuppressionCreated,
   type SuppressionPage,
@@ -36,17 +38,6 @@ import { formatPhone } from './masking';
 export interface Admin {
   userId: string;
   username: string;
-}
-
-// TODO(issue 13): use the contracts' phone rule (lead-import.ts) once it lands, so the list and the import read phones alike.
-export const PHONE_RULE_MESSAGE = 'Phone must be a 10-digit US number: area code first, not starting with 0 or 1';
-
-/** '+1 (512) 555-0143' → '5125550143': punctuation and a leading 1 dropped; null when not a US number. */
-export function normaliseUsPhone(text: string): string | null {
-  let digits = text.replace(/[\s().+\-–—.]/g, '');
-  if (!/^\d+$/.test(digits)) return null;
-  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
-  return /^[2-9]\d{9}$/.test(digits) ? digits : null;
 }
 
 /**
