@@ -110,10 +110,12 @@ describe('the second brand', () => {
     expect(mail.text).not.toContain('WarmLine');
   });
 
-  it('when a RingCloud aged-lead pack is paid, then the receipt speaks of sending the leads', () => {
+  it('when a RingCloud aged-lead pack is paid, then the receipt says the leads are in My Leads now (filled from stock at once)', () => {
     const mail = receiptEmail(paidOrder({ leadType: 'Aged Leads', count: 100, unitPriceCents: 400, amountCents: 40_000, description: 'RingCloud Aged Leads (60-90 days): 100 leads × $4.00' }), CONTACT)!;
     expect(mail.subject).toBe('Your RingCloud receipt: $400.00');
-    expect(mail.text).toContain('then send your aged leads');
+    expect(mail.text).toContain('appear under My Leads');
+    expect(mail.text).toContain('the rest of your payment is refunded');
+    expect(mail.text).not.toContain('account manager');
     expect(mail.text).not.toContain('transfers');
   });
 

@@ -52,9 +52,11 @@ export function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'des
   if (product === 'Aged Leads') {
     return {
       brand: 'RingCloud',
+      // The catalog fills the pack from stock as soon as the payment is in (issue 13).
       nextSteps:
-        'What happens next: your account manager will contact you within 24 hours to confirm the states you ' +
-        'work, then send your aged leads, each with its contact details and the date the prospect filled in the form.',
+        'What happens next: your 100 aged leads are taken from stock now and appear under My Leads in your ' +
+        'dashboard, each with its contact details, the date the prospect filled in the form and its consent ' +
+        'record; a second e-mail lists them. If fewer are in stock, the rest of your payment is refunded.',
       bufferProtection: false,
     };
   }
