@@ -3,14 +3,9 @@
  * browser.
  */
 
-/** 'Jun 3, 2026' from '2026-06-03': the day as the catalog dated it (UTC), in any time zone. */
+/** The market badge's 'Jun 3, 2026' from '2026-06-03': the day as the catalog dated it (UTC), in any time zone. */
 export function formatConsentDate(isoDate: string): string {
   return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-}
-
-/** The market's badge: 'Consent on file · Jun 3, 2026', or without the date when only a certificate is on file. */
-export function consentBadgeText(lead: { consentDate: string | null }): string {
-  return lead.consentDate ? `Consent on file · ${formatConsentDate(lead.consentDate)}` : 'Consent on file';
 }
 
 /**

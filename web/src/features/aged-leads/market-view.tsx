@@ -8,7 +8,7 @@ import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { ApiError, errorMessage } from '../../lib/api';
 import { agedLeadKeys, useBulkPurchase, useMarketLeads, waitUntilSold } from './api';
-import { consentBadgeText } from './consent-format';
+import { formatConsentDate } from './consent-format';
 import { FilterBox } from './filter-box';
 import {
   EMPTY_SELECTION,
@@ -19,6 +19,7 @@ import {
   type Selection,
 } from './lead-selection';
 import { Pager } from '../../components/pager';
+import { PhoneText } from './phone-text';
 import { PurchaseDialog } from './purchase-dialog';
 import './aged-leads.css';
 
@@ -229,7 +230,7 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
         {lead.name}
       </td>
       <td data-label="Phone" className="lead-table__phone">
-        {lead.phone}
+        <PhoneText phone={lead.phone} />
       </td>
       <td data-label="State" className="lead-table__meta">
         {lead.state}
@@ -247,7 +248,16 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
         {lead.consentOnFile ? (
           <span className="consent-badge">
             <CheckIcon />
-            {consentBadgeText(lead)}
+            <span>
+              Consent on file
+              {lead.consentDate ? (
+                <>
+                  {/* One line on a phone's card; on a wide screen the date goes under the words. */}
+                  <span className="consent-badge__sep"> · </span>
+                  <span className="consent-badge__date">{formatConsentDate(lead.consentDate)}</span>
+                </>
+              ) : null}
+            </span>
           </span>
         ) : (
           // No badge; a screen reader moving down the column still hears why the cell is empty.

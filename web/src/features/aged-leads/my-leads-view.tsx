@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { Fragment, useCallback, useState } from 'react';
 import type { PurchasedLead } from '@warmline/contracts/catalog';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
@@ -8,6 +8,7 @@ import { myLeadsCsvUrl, useMyLeads } from './api';
 import { certificateUrl, formatConsentTime } from './consent-format';
 import { FilterBox } from './filter-box';
 import { Pager } from '../../components/pager';
+import { PhoneText } from './phone-text';
 import './aged-leads.css';
 
 const usDate = (iso: string) => new Date(iso).toLocaleDateString('en-US');
@@ -103,9 +104,9 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       <td data-label="Name" className="lead-table__name">
         {lead.name}
       </td>
-      <td data-label="Phone" className="lead-table__nowrap">
+      <td data-label="Phone">
         <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
-          {lead.phone}
+          <PhoneText phone={lead.phone} />
         </a>
       </td>
       <td data-label="Email" className="lead-table__email">
@@ -137,19 +138,20 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
 /** The consent evidence of a lead bought: its certificate, when and from where the prospect consented. */
 function ConsentRecord({ lead }: { lead: PurchasedLead }) {
   if (!lead.consentCertificate && !lead.consentTime && !lead.consentIp) return <span className="lead-table__none">None on file</span>;
+  // The column is narrow: the parts speak for themselves on screen, a screen reader hears their names.
   return (
     <dl className="consent-record">
       {lead.consentCertificate ? (
         <div>
-          <dt>Certificate</dt>
-          <dd>
+          <dt className="visually-hidden">Certificate</dt>
+          <dd className={certificateUrl(lead.consentCertificate) ? undefined : 'consent-record__long'}>
             <Certificate certificate={lead.consentCertificate} leadName={lead.name} />
           </dd>
         </div>
       ) : null}
       {lead.consentTime ? (
         <div>
-          <dt>Consented</dt>
+          <dt className="visually-hidden">Consented</dt>
           <dd>
             <time dateTime={lead.consentTime}>{formatConsentTime(lead.consentTime)}</time>
           </dd>
@@ -157,8 +159,8 @@ function ConsentRecord({ lead }: { lead: PurchasedLead }) {
       ) : null}
       {lead.consentIp ? (
         <div>
-          <dt>IP address</dt>
-          <dd>{lead.consentIp}</dd>
+          <dt className="visually-hidden">IP address</dt>
+          <dd className="consent-record__long">IP {lead.consentIp}</dd>
         </div>
       ) : null}
     </dl>
@@ -166,7 +168,7 @@ function ConsentRecord({ lead }: { lead: PurchasedLead }) {
 }
 
 /**
- * An https certificate opens at its issuer in a new tab, named by the issuer's host (the whole
+ * An https certificate opens at its issuer in a new tab, named by the issuer's domain (the whole
  * URL is in the CSV); anything else (a Jornaya id, an http address) is shown as text.
  */
 function Certificate({ certificate, leadName }: { certificate: string; leadName: string }) {
@@ -174,20 +176,28 @@ function Certificate({ certificate, leadName }: { certificate: string; leadName:
   if (!url) return <>{certificate}</>;
   return (
     <a className="link" href={url.href} target="_blank" rel="noopener noreferrer" title={url.href}>
-      {url.host}{' '}
+      {url.host.replace(/^(cert|www)\./, '')}{' '}
       <span className="visually-hidden">certificate for {leadName} (opens in a new tab)</span>
     </a>
   );
 }
 
-/** An e-mail address that wraps only before its '@', never in the middle of a name. */
+/**
+ * An e-mail address that wraps before its '@' and, when the column is narrower still, after a
+ * dot of the name ('michael.' 'washington58' '@aol.com'): never in the middle of a word.
+ */
 function EmailText({ email }: { email: string }) {
   const at = email.lastIndexOf('@');
   if (at <= 0) return <>{email}</>;
+  const words = email.slice(0, at).split(/(?<=\.)/);
   return (
     <>
-      {email.slice(0, at)}
-      <wbr />
+      {words.map((word, i) => (
+        <Fragment key={i}>
+          {word}
+          <wbr />
+        </Fragment>
+      ))}
       {email.slice(at)}
     </>
   );
