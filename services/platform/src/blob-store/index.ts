@@ -131,10 +131,17 @@ export function discardBody(body: NodeJS.ReadableStream | Readable): void {
   if (typeof destroyable.destroy === 'function') destroyable.destroy();
 }
 
-/** Text 'true'/'false' (and 1/0, yes/no) as a boolean: z.coerce.boolean() would read 'false' as true. */
-const booleanText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-  .transform((text) => text === 'true' || text === '1' || text === 'yes');
+/**
+ * Text 'true'/'false' (and 1/0, yes/no) as a boolean: z.coerce.boolean() would read 'false' as
+ * true. A boolean passes as it is, so a parsed configuration parses again to itself.
+ */
+const booleanText = z.union(
+  [
+    z.boolean(),
+    z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((text) => text === 'true' || text === '1' || text === 'yes'),
+  ],
+  { error: 'must be true or false' },
+);
 
 /** Env entries of the BlobStore; services spread them into their env like baseEnv. */
 export const blobStoreEnv = {
