@@ -121,7 +121,7 @@ describe('served routes = the route manifest', () => {
   });
 
   it('when a service serves a route the manifest does not list, then the comparison names it', () => {
-    const extra: ServedRoute = { service: 'catalog', method: 'POST', path: '/api/admin/aged-leads' };
+    const extra: ServedRoute = { service: 'catalog', method: 'POST', path: '/api/admin/aged-lead-archive' };
     expect(publicRoutes.some((route) => servedMatches(extra, route, 'jane-doe'))).toBe(false);
     const wrongMethod: ServedRoute = { service: 'gateway', method: 'PUT', path: '/api/users/:id' };
     expect(publicRoutes.some((route) => servedMatches(wrongMethod, route, 'jane-doe'))).toBe(false);
