@@ -1,10 +1,9 @@
 import { LEAD_SUPPRESSED_MESSAGE, leadRowRules, rowProblems, type ImportedLead } from '@warmline/contracts';
-import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction } from '@warmline/platform/db/index';
 import { AppError, badRequest, conflict } from '@warmline/platform/errors';
 import { loadLeadBatch } from '../db/lead-batch-load';
-import { SOURCE, type LeadImportContext } from './context';
-import type { Admin } from './lead-imports';
+import type { LeadImportContext } from './context';
+import { recordAdminAction, type Admin } from './admin-actions';
 
 /**
  * The spec's JSON routes for API clients (issue 13 item 4): `POST /api/admin/aged-leads` adds one
@@ -68,21 +67,14 @@ async function load(ctx: LeadImportContext, admin: Admin, leads: ImportedLead[],
     }
     const ids = outcome.insertedIds;
     if (outcome.insertedRows.length > 0) {
-      await enqueue(client, {
-        type: 'audit.record',
-        source: SOURCE,
-        correlationId,
-        data: {
-          actorId: admin.userId,
-          actorUsername: admin.username,
-          action: 'aged_leads.added',
-          subjectType: 'aged_leads',
-          subjectId: ids[0]!,
-          subjectLabel: `${outcome.insertedRows.length} aged lead(s) added through the API`,
-          before: null,
-          after: { added: outcome.insertedRows.length, duplicates: outcome.duplicateRows.length },
-          at: ctx.clock().toISOString(),
-        },
+      await recordAdminAction(client, admin, correlationId, {
+        action: 'aged_leads.added',
+        subjectType: 'aged_leads',
+        subjectId: ids[0]!,
+        subjectLabel: `${outcome.insertedRows.length} aged lead(s) added through the API`,
+        before: null,
+        after: { added: outcome.insertedRows.length, duplicates: outcome.duplicateRows.length },
+        at: ctx.clock(),
       });
     }
     return { ids, duplicates: outcome.duplicateRows.length, suppressed: outcome.suppressedRows.length };

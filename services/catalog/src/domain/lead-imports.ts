@@ -26,6 +26,7 @@ import {
 import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
 import { SOURCE, type LeadImportContext } from './context';
 import { ImportFileCheck } from './import-file-check';
+import { recordAdminAction, type Admin } from './admin-actions';
 import { endOfImportMessages } from './lead-import-events';
 
 /**
@@ -34,10 +35,7 @@ import { endOfImportMessages } from './lead-import-events';
  * worker (lead-import-run.ts); this side only stores the file and queues the work.
  */
 
-export interface Admin {
-  userId: string;
-  username: string;
-}
+export type { Admin } from './admin-actions';
 
 const FILE_NAME_MAX = 200;
 
@@ -205,21 +203,13 @@ async function audit(
   correlationId: string,
   entry: { action: string; importId: string; label: string; before?: Record<string, unknown>; after: Record<string, unknown>; at: Date },
 ): Promise<void> {
-  await enqueue(db, {
-    type: 'audit.record',
-    source: SOURCE,
-    correlationId,
-    data: {
-      actorId: admin.userId,
-      actorUsername: admin.username,
-      action: entry.action,
-      subjectType: 'lead_import',
-      subjectId: entry.importId,
-      subjectLabel: entry.label.slice(0, 300),
-      before: entry.before ?? null,
-      after: entry.after,
-      at: entry.at.toISOString(),
-    },
+  await recordAdminAction(db, admin, correlationId, {
+    action: entry.action,
+    subjectType: 'lead_import',
+    subjectId: entry.importId,
+    subjectLabel: entry.label,
+    before: entry.before ?? null,
+    after: entry.after,
+    at: entry.at,
   });
 }
-

@@ -13,6 +13,7 @@ import { badRequest, conflict, notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient } from '../clients/gateway-client';
 import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
+import { recordAdminAction, type Admin } from './admin-actions';
 import {
   buyersOfPhone,
   deleteSuppression,
@@ -35,10 +36,7 @@ import { formatPhone } from './masking';
  */
 
 /** The admin acting, as the gateway's signed identity names them. */
-export interface Admin {
-  userId: string;
-  username: string;
-}
+export type { Admin } from './admin-actions';
 
 /**
  * '5125550143' → '(512) XXX-0143': enough for an admin to recognise the number in the audit
@@ -142,22 +140,7 @@ async function audit(
   entry: { action: string; phone: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null; at: Date },
 ): Promise<void> {
   const masked = maskForAudit(entry.phone);
-  await enqueue(db, {
-    type: 'audit.record',
-    source: SOURCE,
-    correlationId,
-    data: {
-      actorId: admin.userId,
-      actorUsername: admin.username,
-      action: entry.action,
-      subjectType: 'lead_suppression',
-      subjectId: masked,
-      subjectLabel: masked,
-      before: entry.before,
-      after: entry.after,
-      at: entry.at.toISOString(),
-    },
-  });
+  await recordAdminAction(db, admin, correlationId, { ...entry, subjectType: 'lead_suppression', subjectId: masked, subjectLabel: masked });
 }
 
 /** Leads one e-mail lists at most (email.lead_opt_out); a buyer with more gets more e-mails. */
