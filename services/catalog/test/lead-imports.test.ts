@@ -254,12 +254,12 @@ describe('bad files are refused before any row is stored', () => {
     expect(String(answer.body.error)).toMatch(/text\/csv or as multipart/);
   });
 
-  it('a file over the size limit → 413, nothing stored', async () => {
+  it('a file over the size limit → 400 naming the limit, nothing stored', async () => {
     const small = await startCatalogFixture({ BLOB_DIR: blobDir, LEAD_IMPORT_MAX_BYTES: '2048' });
     try {
       const body = header + good.repeat(100);
       const answer = await small.call('POST', '/api/admin/lead-imports', { rawBody: body, headers: { 'content-type': 'text/csv' }, identity: admin });
-      expect(answer.status).toBe(413);
+      expect(answer.status).toBe(400);
       expect(String(answer.body.error)).toMatch(/larger than/);
       const { rows } = await small.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM lead_imports');
       expect(rows[0]!.n).toBe(0);

@@ -12,6 +12,7 @@ import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { badRequest, conflict, notFound } from '@warmline/platform/errors';
 import { receiveUpload } from '@warmline/platform/http/upload';
+import { BlobTooLargeError } from '@warmline/platform/blob-store/index';
 import { csvField } from '@warmline/platform/csv';
 import {
   findLeadImport,
@@ -48,7 +49,10 @@ export async function startLeadImport(ctx: LeadImportContext, admin: Admin, req:
   const id = randomUUID();
   const key = `lead-imports/${id}.csv`;
   const check = new ImportFileCheck();
-  const upload = await receiveUpload(req, { store: ctx.blobs, key, maxBytes: ctx.maxImportBytes, inspect: () => check });
+  const upload = await receiveUpload(req, { store: ctx.blobs, key, maxBytes: ctx.maxImportBytes, inspect: () => check }).catch((err: unknown) => {
+    // Issue 13 lists an oversize file among the bad files answered 400 (the message names the limit).
+    throw err instanceof BlobTooLargeError ? badRequest(err.message) : err;
+  });
   try {
     const header = matchLeadImportHeader(check.headerCells());
     if (!header.ok) throw badRequest(noHeader(header.missing.length) ? NO_HEADER_MESSAGE : header.message);
