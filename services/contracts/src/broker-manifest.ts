@@ -17,7 +17,7 @@ import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType 
  * the catalog's second entry point (services/catalog/src/importer-main.ts), with the catalog's
  * schema and outbox.
  */
-export type BusParticipant = 'gateway' | 'catalog' | 'importer' | 'orders' | 'notifications';
+export type BusParticipant = 'gateway' | 'catalog' | 'importer' | 'orders' | 'partners' | 'notifications';
 
 export interface ConsumerQueueManifest {
   /** The queue name without a namespace, e.g. 'notifications.email'. */
@@ -60,6 +60,9 @@ export const consumerQueues = [
       'email.leads_receipt',
       'email.dispute_opened',
       'email.lead_opt_out',
+      'email.partner_application_received',
+      'email.partner_application_notice',
+      'email.partner_status_changed',
     ],
     purpose: 'Writes the body of every e-mail a service asks for and queues each as one email.send (the one place e-mails are written).',
   },
@@ -134,12 +137,17 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.dispute_opened': ['orders'],
   'lead_order.settle': ['catalog'],
   'lead_package.settle': ['catalog'],
-  'audit.record': ['catalog', 'orders'],
+  'audit.record': ['catalog', 'orders', 'partners'],
   'import.progress': ['importer', 'catalog'],
   'leads.imported': ['importer', 'catalog'],
   'leads.withdrawn': ['catalog'],
   'import.run': ['catalog'],
   'email.lead_opt_out': ['catalog'],
+  'partner.applied': ['partners'],
+  'partner.status_changed': ['partners'],
+  'email.partner_application_received': ['partners'],
+  'email.partner_application_notice': ['partners'],
+  'email.partner_status_changed': ['partners'],
   'lead_suppression.notify_buyer': ['catalog'],
 };
 

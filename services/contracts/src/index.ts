@@ -18,3 +18,4 @@ export * from './view-as';
 export * from './campaigns';
 export * from './lead-imports';
 export * from './lead-import';
+export * from './partners';

@@ -305,6 +305,24 @@ export const leadsWithdrawnV1 = z.object({
   withdrawnAt: z.iso.datetime({ offset: true }),
 });
 
+/** A partner applied (issue 14). Thin: the application's id and business facts, no contact details. */
+export const partnerAppliedV1 = z.object({
+  applicationId: z.uuid(),
+  businessType: z.string().min(1).max(100),
+  servicesInterested: z.array(z.string().max(100)).max(20),
+  documentCount: z.number().int().nonnegative(),
+  appliedAt: z.iso.datetime({ offset: true }),
+});
+
+/** An admin moved a partner application (pending, approved, rejected). */
+export const partnerStatusChangedV1 = z.object({
+  applicationId: z.uuid(),
+  from: z.enum(['pending', 'approved', 'rejected']),
+  to: z.enum(['pending', 'approved', 'rejected']),
+  changedByUserId: z.uuid(),
+  changedAt: z.iso.datetime({ offset: true }),
+});
+
 export const events = {
   'account.registered': { 1: accountRegisteredV1 },
   'survey.submitted': { 1: surveySubmittedV1 },
@@ -320,6 +338,8 @@ export const events = {
   'import.progress': { 1: importProgressV1 },
   'leads.imported': { 1: leadsImportedV1 },
   'leads.withdrawn': { 1: leadsWithdrawnV1 },
+  'partner.applied': { 1: partnerAppliedV1 },
+  'partner.status_changed': { 1: partnerStatusChangedV1 },
 } as const;
 
 /** Tell an agent their transfer order was completed or cancelled (and, if paid, refunded). */
@@ -482,6 +502,46 @@ export const leadSuppressionNotifyBuyerV1 = z.object({
   suppressedAt: z.iso.datetime({ offset: true }),
 });
 
+/** Thank an applicant: their partner application arrived; review within 48 hours. */
+export const emailPartnerApplicationReceivedV1 = z.object({
+  to: z.email(),
+  contactName: z.string().max(200),
+  businessName: z.string().max(200),
+  applicationId: z.uuid(),
+  appliedAt: z.iso.datetime({ offset: true }),
+});
+
+/** Tell the partnerships inbox about a new application: every answer and the documents' names. */
+export const emailPartnerApplicationNoticeV1 = z.object({
+  applicationId: z.uuid(),
+  answers: z.object({
+    businessName: z.string().max(200),
+    contactName: z.string().max(200),
+    email: z.string().max(254),
+    phone: z.string().max(30),
+    website: z.string().max(500),
+    businessType: z.string().max(100),
+    experienceYears: z.string().max(100),
+    monthlyVolume: z.string().max(100),
+    servicesInterested: z.array(z.string().max(100)).max(20),
+    targetMarkets: z.string().max(1000),
+    businessDescription: z.string().max(5000),
+    whyPartner: z.string().max(5000),
+  }),
+  documents: z.array(z.object({ originalName: z.string().max(300), size: z.number().int().nonnegative(), contentType: z.string().max(200) })).max(5),
+  appliedAt: z.iso.datetime({ offset: true }),
+});
+
+/** Tell an applicant their application was approved (next steps) or rejected (a polite no). */
+export const emailPartnerStatusChangedV1 = z.object({
+  to: z.email(),
+  contactName: z.string().max(200),
+  businessName: z.string().max(200),
+  applicationId: z.uuid(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  changedAt: z.iso.datetime({ offset: true }),
+});
+
 export const commands = {
   'email.send': { 1: emailSendV1 },
   'email.password_reset': { 1: emailPasswordResetV1 },
@@ -499,6 +559,9 @@ export const commands = {
   'audit.record': { 1: auditRecordV1 },
   'import.run': { 1: importRunV1 },
   'email.lead_opt_out': { 1: emailLeadOptOutV1 },
+  'email.partner_application_received': { 1: emailPartnerApplicationReceivedV1 },
+  'email.partner_application_notice': { 1: emailPartnerApplicationNoticeV1 },
+  'email.partner_status_changed': { 1: emailPartnerStatusChangedV1 },
   'lead_suppression.notify_buyer': { 1: leadSuppressionNotifyBuyerV1 },
 } as const;
 

@@ -15,6 +15,7 @@ import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
 import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
+import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
 import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionListQuery } from './lead-imports';
 import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
@@ -43,7 +44,7 @@ export type RouteAccess =
   | 'stripe-signature';
 
 /** The service that answers a route: the gateway itself, or the internal service it forwards to. */
-export type RouteOwner = 'gateway' | 'catalog' | 'orders';
+export type RouteOwner = 'gateway' | 'catalog' | 'orders' | 'partners';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -179,6 +180,19 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'The suppression list (phones that opted out), newest first', query: suppressionListQuery },
   { method: 'POST', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'Suppress a phone: off sale at once, never imported again, its buyers told to stop', body: suppressionBody },
   { method: 'DELETE', path: '/api/admin/suppressions/{phone}', owner: 'catalog', access: 'admin', summary: 'Take a phone off the suppression list (its withdrawn leads stay withdrawn)' },
+  // partners: the partner network (issue 14)
+  {
+    method: 'POST',
+    path: '/api/affnetwork-signup',
+    owner: 'partners',
+    access: 'anonymous',
+    summary: 'Apply to the partner network: multipart form fields (servicesInterested as JSON text) and documents file_0…file_4',
+    bodyLimit: PARTNER_APPLICATION_MAX_BYTES,
+  },
+  { method: 'GET', path: '/api/affnetwork-signups', owner: 'partners', access: 'admin', summary: 'Partner applications, newest first, 50 a page (total in X-Total-Count)', query: partnerApplicationListQuery },
+  { method: 'PATCH', path: '/api/affnetwork-signups/{id}/status', owner: 'partners', access: 'admin', summary: "Set an application's status (pending, approved, rejected); the applicant is e-mailed", body: partnerStatusBody },
+  { method: 'DELETE', path: '/api/affnetwork-signups/{id}', owner: 'partners', access: 'admin', summary: 'Delete an application and its documents' },
+  { method: 'GET', path: '/api/affnetwork-signups/{id}/documents/{filename}', owner: 'partners', access: 'admin', summary: "Download one of an application's documents (attachment, its detected type)" },
   // orders: checkouts and payments (spec §2, ARCHITECTURE §4)
   { method: 'POST', path: '/api/create-payment-intent', owner: 'orders', access: 'anonymous', summary: 'Open a package checkout', body: createPaymentIntentBody },
   { method: 'GET', path: '/api/config', owner: 'orders', access: 'anonymous', summary: 'Which card form to show (Stripe or sandbox)' },
