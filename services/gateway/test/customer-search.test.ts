@@ -7,9 +7,9 @@ import { startGatewayFixture, type Browser, type GatewayFixture } from './gatewa
 
 /**
  * The admin's customer search (issue 12, GET /api/search-customers): the gateway's users and
- * survey responses from its own database, and a stand-in orders service at /internal/search
- * (told what to answer, how late, or never), as the real one answers (orders' own test:
- * services/orders/test/customer-search.test.ts).
+ * survey responses from its own database, and stand-in orders and partners services at
+ * /internal/search (told what to answer, how late, or never), as the real ones answer (their
+ * own tests: services/orders/test/customer-search.test.ts and the partners service's).
  */
 
 /** Long enough for a stand-in that answers at once on a busy machine; the never-answering one waits it out. */
@@ -18,29 +18,50 @@ const TIMEOUT_MS = 1_500;
 let gw: GatewayFixture;
 let admin: Browser;
 let orders: Server;
+let partners: Server;
+/** What a stand-in service does with /internal/search. */
+interface StandInSearch {
+  status?: number;
+  body?: unknown;
+  delayMs?: number;
+  never?: boolean;
+}
 /** What the stand-in orders service does with /internal/search. */
-let ordersSearch: { status?: number; body?: unknown; delayMs?: number; never?: boolean } = { body: [] };
-/** The query strings and identities the stand-in received. */
+let ordersSearch: StandInSearch = { body: [] };
+/** What the stand-in partners service does with /internal/search (issue 14). */
+let partnersSearch: StandInSearch = { body: [] };
+/** The query strings and identities the stand-in orders service received. */
 const asked: { q: string | null; identity: string | undefined }[] = [];
+/** The same for the stand-in partners service. */
+const askedPartners: { q: string | null; identity: string | undefined }[] = [];
 
-beforeAll(async () => {
-  orders = createServer((req, res) => {
+/** A stand-in owner of people answering /internal/search as `behaviour()` says. */
+async function standIn(behaviour: () => StandInSearch, log: { q: string | null; identity: string | undefined }[]): Promise<Server> {
+  const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     if (url.pathname !== '/internal/search') {
       res.writeHead(404).end();
       return;
     }
-    asked.push({ q: url.searchParams.get('q'), identity: req.headers['x-warmline-identity'] as string | undefined });
-    const { status = 200, body = [], delayMs = 0, never = false } = ordersSearch;
+    log.push({ q: url.searchParams.get('q'), identity: req.headers['x-warmline-identity'] as string | undefined });
+    const { status = 200, body = [], delayMs = 0, never = false } = behaviour();
     if (never) return; // holds the connection open and never answers
     setTimeout(() => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     }, delayMs);
   });
-  await new Promise<void>((resolve) => orders.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+beforeAll(async () => {
+  orders = await standIn(() => ordersSearch, asked);
+  partners = await standIn(() => partnersSearch, askedPartners);
   gw = await startGatewayFixture({
-    env: { ORDERS_URL: `http://127.0.0.1:${(orders.address() as AddressInfo).port}`, SEARCH_SOURCE_TIMEOUT_MS: String(TIMEOUT_MS) },
+    env: { ORDERS_URL: urlOf(orders), PARTNERS_URL: urlOf(partners), SEARCH_SOURCE_TIMEOUT_MS: String(TIMEOUT_MS) },
   });
   admin = gw.browser();
   await admin.login(gw.admin.username, gw.admin.password);
@@ -48,8 +69,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.cleanup();
-  orders?.closeAllConnections();
-  await new Promise((resolve) => orders?.close(resolve));
+  for (const server of [orders, partners]) {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  }
 });
 
 /** A unique word to search for, so each test sees only its own people. */
@@ -99,6 +122,15 @@ function checkoutCustomer(overrides: Partial<CustomerSearchResult> = {}): Custom
   };
 }
 
+/** A partner application as the partners service answers it: the business and its contact, no person fields. */
+function partnerApplicant(overrides: Partial<CustomerSearchResult> = {}): CustomerSearchResult {
+  return {
+    type: 'partner', id: randomUUID(), firstName: null, lastName: null, name: null, mainContact: 'Robin Lane', agencyName: null,
+    businessName: 'Lane Lead Co', salesperson: null, email: null, contactEmail: 'robin@lanelead.example', phone: null, contactPhone: '(555) 410-2020',
+    leadType: null, role: null, username: null, createdAt: new Date().toISOString(), exact: false, ...overrides,
+  };
+}
+
 describe('GET /api/search-customers, the results', () => {
   it('when an admin searches a name, then users and survey responses both come, in the spec\'s shape with what does not apply null', async () => {
     ordersSearch = { body: [] };
@@ -130,6 +162,21 @@ describe('GET /api/search-customers, the results', () => {
     expect(results).toEqual([expect.objectContaining({ type: 'customer', email: `quinn.${tag}@example.com`, name: 'Quinn Buyer', username: null })]);
     expect(partial).toBeNull();
     ordersSearch = { body: [] };
+  });
+
+  it("when the partners service knows an applicant, then it is in the answer as 'partner', asked with the text and the admin's identity", async () => {
+    const tag = uniqueTag();
+    const applicant = partnerApplicant({ businessName: `Lane${tag} Leads`, contactEmail: `robin.${tag}@lanelead.example` });
+    partnersSearch = { body: [applicant] };
+    ordersSearch = { body: [] };
+
+    const { status, results, partial } = await search(`lane${tag}`);
+
+    expect(status).toBe(200);
+    expect(partial).toBeNull();
+    expect(results).toEqual([applicant]);
+    expect(askedPartners.at(-1)).toEqual({ q: `lane${tag}`, identity: expect.any(String) });
+    partnersSearch = { body: [] };
   });
 
   it('when the text is in another case than stored (name, agency, e-mail, username), then the same people are found', async () => {
@@ -266,6 +313,56 @@ describe('GET /api/search-customers, a source that is slow or failing', () => {
   });
 });
 
+describe('GET /api/search-customers, the partners service slow or failing (issue 14)', () => {
+  it('when the partners service is down, then the others answer and X-Search-Partial names partners', async () => {
+    const tag = uniqueTag();
+    const id = await insertUser({ email: `${tag}@example.com`, username: tag });
+    const customer = checkoutCustomer({ email: `${tag}@shop.example` });
+    ordersSearch = { body: [customer] };
+    // Nothing listens here: refused at once, as a service that is down.
+    const down = await startGatewayFixture({
+      db: gw.db,
+      env: { ORDERS_URL: urlOf(orders), PARTNERS_URL: 'http://127.0.0.1:9', SEARCH_SOURCE_TIMEOUT_MS: String(TIMEOUT_MS) },
+    });
+    try {
+      const downAdmin = down.browser();
+      await downAdmin.login(gw.admin.username, gw.admin.password);
+      const answer = await downAdmin.get(`/api/search-customers?q=${tag}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-search-partial')).toBe('partners');
+      expect((answer.json as CustomerSearchResult[]).map((r) => r.id).sort()).toEqual([id, customer.id].sort());
+    } finally {
+      await down.cleanup();
+    }
+    ordersSearch = { body: [] };
+  });
+
+  it('when the partners service never answers or answers something else than results, then it is left out after its time limit and named', async () => {
+    const tag = uniqueTag();
+    const id = await insertUser({ email: `${tag}@example.com`, username: tag });
+    for (const trouble of [{ never: true }, { status: 500, body: { error: 'boom' } }, { body: [{ type: 'partner' }] }] as StandInSearch[]) {
+      partnersSearch = trouble;
+      const { status, results, partial } = await search(tag);
+      expect(status, JSON.stringify(trouble)).toBe(200);
+      expect(partial, JSON.stringify(trouble)).toBe('partners');
+      expect(results.map((r) => r.id)).toEqual([id]);
+    }
+    partnersSearch = { body: [] };
+  });
+
+  it('when both other services fail, then both are named', async () => {
+    const tag = uniqueTag();
+    const id = await insertUser({ email: `${tag}@example.com`, username: tag });
+    ordersSearch = { status: 503, body: { error: 'down' } };
+    partnersSearch = { status: 503, body: { error: 'down' } };
+    const { results, partial } = await search(tag);
+    ordersSearch = { body: [] };
+    partnersSearch = { body: [] };
+    expect(partial).toBe('orders, partners');
+    expect(results.map((r) => r.id)).toEqual([id]);
+  });
+});
+
 describe('GET /api/search-customers, who and what may ask', () => {
   it('when the search text is missing, empty or only spaces, then the answer is 400 Search text is required', async () => {
     for (const path of ['/api/search-customers', '/api/search-customers?q=', '/api/search-customers?q=%20%20', '/api/search-customers?q=%09']) {
@@ -295,5 +392,6 @@ describe('GET /api/search-customers, who and what may ask', () => {
     expect((await agent.get('/api/search-customers?q=a')).status).toBe(403);
     expect((await gw.browser().get('/api/search-customers?q=a')).status).toBe(401);
     expect(asked.length).toBe(before);
+    expect(askedPartners.filter((a) => a.q === 'a')).toHaveLength(0);
   });
 });

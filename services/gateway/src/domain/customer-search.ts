@@ -4,8 +4,8 @@ import { searchSurveyResponses, searchUsers, type SurveyMatch, type UserMatch } 
 
 /**
  * The admin's customer search (issue 12): every owner of people asked in parallel — the
- * gateway's users and survey responses, the orders service's paying customers, and later the
- * partners service — each with its own time limit, so one slow source never holds the answer.
+ * gateway's users and survey responses, the orders service's paying customers and the partners
+ * service's applications — each with its own time limit, so one slow source never holds the answer.
  * Exact matches (e-mail, phone, username) first, then the newest; at most 50 in all.
  */
 

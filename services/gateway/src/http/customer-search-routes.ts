@@ -8,12 +8,12 @@ import { accountsSource, searchCustomers } from '../domain/customer-search';
 import { currentUser, requireAdmin } from '../edge/access';
 
 /**
- * The services that own people besides the gateway, each asked at `GET /internal/search?q=`.
- * The partners service (partner applications) joins with one line:
- *   { name: 'partners', baseUrl: (config) => config.PARTNERS_URL },
+ * The services that own people besides the gateway, each asked at `GET /internal/search?q=`:
+ * the orders service's paying customers and the partners service's applications (issue 14).
  */
 export const INTERNAL_SEARCH_OWNERS: readonly { name: string; baseUrl: (config: GatewayConfig) => string }[] = [
   { name: 'orders', baseUrl: (config) => config.ORDERS_URL },
+  { name: 'partners', baseUrl: (config) => config.PARTNERS_URL },
 ];
 
 /** `GET /api/search-customers?q=` (issue 12, admins only): find anyone, across every owner at once. */
