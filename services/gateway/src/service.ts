@@ -23,6 +23,7 @@ import { accountRoutes } from './http/account-routes';
 import { csrfProtection } from './edge/csrf';
 import { routeManifestGate } from './edge/access';
 import { purchaseThrottle } from './edge/purchase-throttle';
+import { partnerApplicationThrottle } from './edge/partner-application-throttle';
 import { forwarding, ownerTargets, type ForwardRoute } from './edge/forwarding';
 import { Sessions } from './edge/sessions';
 import { viewAsGate, ViewAsGrants } from './edge/view-as';
@@ -146,6 +147,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use('/api', routeManifestGate((options.forwardRoutes ?? []).map((r) => r.prefix)));
         // Counted in the gateway's Redis before the catalog reserves anything.
         app.use('/api', purchaseThrottle(ctx.throttle, config.PURCHASE_ATTEMPTS_PER_MINUTE));
+        // At most 5 partner applications an hour per address, counted before the upload is forwarded.
+        app.use('/api', partnerApplicationThrottle(ctx.throttle, log));
         app.use(
           '/api',
           forwarding({
