@@ -28,6 +28,11 @@ export const notificationsEnv = {
     (v) => (v === '' ? undefined : v),
     z.email('must be an e-mail address').default('operations@warmline.local'),
   ),
+  /** The partnerships inbox: told of every partner application with all its answers; applicants write here. */
+  PARTNERS_TEAM_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default('partners@warmline.local'),
+  ),
 };
 
 export type NotificationsConfig = z.infer<z.ZodObject<typeof notificationsEnv>>;

@@ -59,7 +59,8 @@ export async function startNotifications(
 
     // No waiting for the broker: each consumer attaches once it connects (the worker reports
     // itself degraded on /readyz until then).
-    for (const { queue, subscriptions } of consumers({ mailer, salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL })) {
+    const teams = { salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL, partnersTeamEmail: config.PARTNERS_TEAM_EMAIL };
+    for (const { queue, subscriptions } of consumers({ mailer, ...teams })) {
       const consumer = await startConsumer({
         bus,
         pool,

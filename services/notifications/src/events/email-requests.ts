@@ -9,13 +9,15 @@ import { operationsNoticeEmail, transferConfirmationEmail } from '../domain/tran
 import { refundIssuedEmail, transferOrderStatusEmail } from '../domain/order-change-emails';
 import { disputeOpenedEmail, leadsReceiptEmail } from '../domain/refund-emails';
 import { leadOptOutEmail } from '../domain/lead-opt-out-emails';
+import { partnerApplicationNoticeEmail, partnerApplicationReceivedEmail, partnerStatusChangedEmail } from '../domain/partner-emails';
 
 export const SOURCE = 'notifications';
 
-/** The team inboxes this worker knows (SALES_TEAM_EMAIL, OPERATIONS_EMAIL). */
+/** The team inboxes this worker knows (SALES_TEAM_EMAIL, OPERATIONS_EMAIL, PARTNERS_TEAM_EMAIL). */
 export interface TeamInboxes {
   salesTeamEmail: string;
   operationsEmail: string;
+  partnersTeamEmail: string;
 }
 
 type EmailRequestType = Exclude<CommandType, 'email.send'>;
@@ -61,5 +63,16 @@ export function emailRequestSubscriptions(teams: TeamInboxes): Subscription[] {
     // Disputes go to the inbox that hears of every sale (SALES_TEAM_EMAIL).
     subscribe('email.dispute_opened', renderInto<'email.dispute_opened'>((dispute) => [disputeOpenedEmail(dispute, teams.salesTeamEmail)])),
     subscribe('email.lead_opt_out', renderInto<'email.lead_opt_out'>((notice) => [leadOptOutEmail(notice, teams)])),
+    // The partner network (issue 14): the applicant's confirmation and the partnerships inbox's notice
+    // are two commands; a move back to pending renders no e-mail.
+    subscribe(
+      'email.partner_application_received',
+      renderInto<'email.partner_application_received'>((request) => [partnerApplicationReceivedEmail(request, teams)]),
+    ),
+    subscribe(
+      'email.partner_application_notice',
+      renderInto<'email.partner_application_notice'>((notice) => [partnerApplicationNoticeEmail(notice, teams)]),
+    ),
+    subscribe('email.partner_status_changed', renderInto<'email.partner_status_changed'>((change) => [partnerStatusChangedEmail(change, teams)])),
   ];
 }

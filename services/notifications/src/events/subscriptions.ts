@@ -26,7 +26,11 @@ export function consumers(deps: NotificationsDeps): Consumer[] {
   return [
     {
       queue: EMAIL_REQUESTS_QUEUE,
-      subscriptions: emailRequestSubscriptions({ salesTeamEmail: deps.salesTeamEmail, operationsEmail: deps.operationsEmail }),
+      subscriptions: emailRequestSubscriptions({
+        salesTeamEmail: deps.salesTeamEmail,
+        operationsEmail: deps.operationsEmail,
+        partnersTeamEmail: deps.partnersTeamEmail,
+      }),
     },
     { queue: EMAIL_QUEUE, subscriptions: [subscribe('email.send', sendEmailHandler(deps.mailer))] },
   ];
