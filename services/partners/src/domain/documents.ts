@@ -1,4 +1,4 @@
-import { PARTNER_DOCUMENT_TYPES, type PartnerDocumentExtension } from '@warmline/contracts';
+import { isUtf8 } from 'node:buffer';
 
 /**
  * Names of partner documents (docs/adr/0018): where a document is kept, what it is called in
@@ -7,13 +7,6 @@ import { PARTNER_DOCUMENT_TYPES, type PartnerDocumentExtension } from '@warmline
 
 /** The longest sender's name kept (the notice e-mail's contract allows 300). */
 const MAX_ORIGINAL_NAME = 300;
-
-/** The accepted extension of a sender's file name (lower case), or null for any other. */
-export function documentExtension(fileName: string | null | undefined): PartnerDocumentExtension | null {
-  const match = /\.([A-Za-z0-9]{1,10})$/.exec(fileName?.trim() ?? '');
-  const ext = match?.[1]?.toLowerCase();
-  return ext && Object.hasOwn(PARTNER_DOCUMENT_TYPES, ext) ? (ext as PartnerDocumentExtension) : null;
-}
 
 /** The stored name of the n-th document (1-based): 'doc-1.pdf'. */
 export function storedFileName(position: number, ext: string): string {
@@ -31,18 +24,36 @@ export function documentUrl(applicationId: string, filename: string): string {
 }
 
 /**
- * The sender's name as kept: its last path segment (some browsers send a path), without
- * control characters, at most 300 characters keeping the extension; the stored name when
- * nothing is left.
+ * The sender's name as kept: its last path segment (some browsers send a path), as the browser
+ * meant it, without control characters, at most 300 characters keeping the extension; the
+ * stored name when nothing is left.
  */
 export function cleanOriginalName(fileName: string | null | undefined, fallback: string): string {
-  const base = (fileName ?? '').split(/[\\/]/).pop() ?? '';
+  const base = senderName(fileName ?? '').split(/[\\/]/).pop() ?? '';
   // Control characters and lone surrogates (which UTF-8 and PostgreSQL cannot hold) go.
-  const clean = base.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '').trim();
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+    .trim();
   if (clean === '') return fallback;
   if (clean.length <= MAX_ORIGINAL_NAME) return clean;
   const ext = /\.[A-Za-z0-9]{1,10}$/.exec(clean)?.[0] ?? '';
   return clean.slice(0, MAX_ORIGINAL_NAME - ext.length) + ext;
+}
+
+/**
+ * Browsers send a file name as raw UTF-8 bytes, with '"' written as %22 (the HTML form
+ * encoding). A parser that read the bytes as Latin-1 gives 'RÃ©sumÃ©' for 'Résumé': such a name
+ * (every character a byte, the bytes valid UTF-8 with some above ASCII) is read again as UTF-8.
+ * A name read as UTF-8 already is left as it is ('é' alone is not valid UTF-8 as one byte).
+ */
+function senderName(name: string): string {
+  let decoded = name;
+  if (/[\u0080-\u00ff]/.test(name) && !/[^\u0000-\u00ff]/.test(name)) {
+    const bytes = Buffer.from(name, 'latin1');
+    if (isUtf8(bytes)) decoded = bytes.toString('utf8');
+  }
+  return decoded.replace(/%22/g, '"');
 }
 
 /**
