@@ -190,12 +190,15 @@ describe('docker-compose.yml', () => {
     expect(targets).toContain('/data');
   });
 
-  it('when resolved, then the catalog and every process sharing its schema store files in the same MinIO bucket with MinIO\'s credentials', () => {
+  it('when resolved, then the catalog, every process sharing its schema and the partners service store files in the same MinIO bucket with MinIO\'s credentials', () => {
     const services = resolvedConfig();
-    // The catalog stores an upload; the importer (schemaOf catalog) reads it back.
+    // The catalog stores an upload; the importer (schemaOf catalog) reads it back. The partners
+    // service keeps applications' documents there too (issue 14).
     const catalogProcesses = listed.filter((s) => (s.schemaOf ?? s.name) === 'catalog').map((s) => s.name);
     expect(catalogProcesses).toEqual(expect.arrayContaining(['catalog', 'importer']));
-    const stores = catalogProcesses.map((name) => {
+    const fileStores = [...catalogProcesses, 'partners'];
+    expect(listed.map((s) => s.name)).toEqual(expect.arrayContaining(fileStores));
+    const stores = fileStores.map((name) => {
       const env = services[name]?.environment ?? {};
       expect(env.BLOB_STORE, name).toBe('s3');
       expect(new URL(env.S3_ENDPOINT ?? '').host, name).toBe('minio:9000');
@@ -207,6 +210,27 @@ describe('docker-compose.yml', () => {
     });
     expect(stores[0]).toMatch(/\/warmline-files$/);
     expect(new Set(stores).size).toBe(1);
+  });
+
+  it('when resolved, then the gateway forwards to each service at its compose name and port of infra/services.json', () => {
+    const services = resolvedConfig();
+    for (const owner of ['catalog', 'orders', 'partners']) {
+      const entry = listed.find((s) => s.name === owner);
+      expect(entry, `${owner} is not in infra/services.json`).toBeDefined();
+      const url = urlOf(services.gateway, `${owner.toUpperCase()}_URL`);
+      expect(url.host, `${owner.toUpperCase()}_URL`).toBe(`${owner}:${entry!.port}`);
+      expect(services[owner], owner).toBeDefined();
+    }
+  });
+
+  it('when resolved, then the team inboxes reach the notifications worker from the environment, unset by default', () => {
+    const inboxes = ['SALES_TEAM_EMAIL', 'OPERATIONS_EMAIL', 'PARTNERS_TEAM_EMAIL'];
+    const unset = resolvedConfig().notifications?.environment ?? {};
+    for (const inbox of inboxes) expect(unset[inbox] ?? '', inbox).toBe('');
+    const result = dockerCompose(['-f', COMPOSE_FILE, 'config'], { ...SECRETS, PARTNERS_TEAM_EMAIL: 'deals@example.com' });
+    expect(result.status).toBe(0);
+    const set = (parse(result.stdout) as { services: Record<string, ComposeService> }).services.notifications?.environment ?? {};
+    expect(set.PARTNERS_TEAM_EMAIL).toBe('deals@example.com');
   });
 
   it('when read, then RabbitMQ keeps loopback_users at its default (guest, where it exists, only from localhost) and loads its users from the definitions', () => {
@@ -288,6 +312,10 @@ describe('infra/rabbitmq: the broker users', () => {
       }
       // Retries, dead letters and queue migrations go through the default exchange.
       expect(may.write('amq.default'), `${name} write amq.default`).toBe(true);
+      // Every service's own prefix, for the queues it may add (partners.*, ...), whoever declares them.
+      for (const { name: owner } of listed) {
+        for (const check of [may.configure, may.write, may.read]) expect(check(`${owner}.a-queue`), `${name} on ${owner}.a-queue`).toBe(true);
+      }
       for (const check of [may.configure, may.write, may.read]) expect(check('analyst.tap'), name).toBe(false);
     }
   });
