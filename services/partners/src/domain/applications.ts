@@ -106,7 +106,8 @@ export async function submitApplication(ctx: PartnersContext, submission: Submis
             contactName: answers.contactName,
             email: answers.email,
             phone: answers.phone,
-            website: answers.website,
+            // The form allows 500 characters as typed; 'https://' may have been put before them.
+            website: answers.website.slice(0, 500),
             businessType: answers.businessType,
             experienceYears: answers.experienceYears,
             monthlyVolume: answers.monthlyVolume,
