@@ -32,11 +32,13 @@ import { startOrders } from '@warmline/orders/service';
 import { catalogEnv, importerEnv } from '@warmline/catalog/config';
 import { startCatalog } from '@warmline/catalog/service';
 import { startImporter } from '@warmline/catalog/importer';
+import { partnersEnv } from '@warmline/partners/config';
+import { startPartners } from '@warmline/partners/service';
 
 /**
  * The end-to-end harness: the whole system in this process (gateway serving the built SPA,
  * the orders service with the sandbox payment provider, the catalog (aged leads) and its
- * importer worker, the notifications worker writing .eml
+ * importer worker, the partners service (partner applications), the notifications worker writing .eml
  * files), on free ports, with its own database, bus namespace, Redis prefix and mail
  * directory, driven by Debian's Chromium through playwright-core.
  */
@@ -159,7 +161,7 @@ export interface SystemOptions {
   gatewayEnv?: Record<string, string>;
 }
 
-/** Starts gateway + orders + catalog (+ its importer) + notifications against the real PostgreSQL, Redis and RabbitMQ. */
+/** Starts gateway + orders + catalog (+ its importer) + partners + notifications against the real PostgreSQL, Redis and RabbitMQ. */
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   await ensureSpaBuilt();
   await requireService('Redis', TEST_REDIS_URL);
@@ -210,7 +212,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     const ordersConfig = parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox', GATEWAY_URL: `http://127.0.0.1:${internalPort}` });
     const orders = await startOrders(ordersConfig, createLogger('orders', ordersConfig.LOG_LEVEL));
     stops.push(() => orders.stop());
-    // The catalog stores an upload's file and its importer reads it back: one blob directory for both.
+    // The catalog stores an upload's file and its importer reads it back, the partners service an
+    // application's documents: one blob directory for all.
     const blobs = { BLOB_STORE: 'local', BLOB_DIR: path.join(workDir, 'blobs') };
     const catalogConfig = parseConfig(catalogEnv, {
       ...shared,
@@ -225,6 +228,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     const importerConfig = parseConfig(importerEnv, { ...shared, ...blobs, IMPORTER_PORT: '0' });
     const importer = await startImporter(importerConfig, createLogger('importer', importerConfig.LOG_LEVEL));
     stops.push(() => importer.stop());
+    const partnersConfig = parseConfig(partnersEnv, { ...shared, ...blobs, PARTNERS_PORT: '0' });
+    const partners = await startPartners(partnersConfig, createLogger('partners', partnersConfig.LOG_LEVEL));
+    stops.push(() => partners.stop());
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
         ...shared,
@@ -236,6 +242,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
         WEB_DIST_DIR: webDistDir,
         ORDERS_URL: orders.url,
         CATALOG_URL: catalog.url,
+        PARTNERS_URL: partners.url,
         ...options.gatewayEnv,
       }),
     );
