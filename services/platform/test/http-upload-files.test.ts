@@ -252,7 +252,7 @@ describe('receiveFiles', () => {
     await expectNothingStored();
   });
 
-  it('too large a text field, a field sent twice, too many fields → 400, nothing stored', async () => {
+  it('too large a text field, a field sent twice, too many fields or parts → 400, nothing stored', async () => {
     const long = await post(form(['file_0', pdf, 'licence.pdf'], ['businessDescription', 'x'.repeat(8 * 1024 + 1)]));
     expect(long).toEqual({ status: 400, body: { error: 'The form field businessDescription is too long' } });
     await expectNothingStored();
@@ -260,6 +260,9 @@ describe('receiveFiles', () => {
     expect(twice.body).toEqual({ error: 'The form field email is sent twice' });
     const many = await post(form(...Array.from({ length: 51 }, (_, i): [string, string] => [`f${i}`, 'x'])));
     expect(many.body).toEqual({ error: 'The form has more than 50 fields' });
+    const empty = `--b\r\nContent-Disposition: form-data; name="file_0"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n`;
+    const parts = await post(empty.repeat(80) + '--b--\r\n', { 'content-type': 'multipart/form-data; boundary=b' });
+    expect(parts.body).toEqual({ error: 'The form has more than 75 parts' });
     expect(await filesInStore()).toEqual([]);
   });
 
@@ -270,6 +273,19 @@ describe('receiveFiles', () => {
     const headers = { 'content-type': 'multipart/form-data; boundary=b' };
     expect(await post(part(''), headers)).toEqual({ status: 201, body: { fields: { businessName: 'Acme' }, files: [] } });
     expect(await post(part('%PDF-1.4'), headers)).toEqual({ status: 400, body: { error: 'A file was sent without a name' } });
+  });
+
+  it('empty file inputs do not count: two of them and five files are five files; a sixth file is still refused', async () => {
+    const empty = `--b\r\nContent-Disposition: form-data; name="file_9"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n`;
+    const file = (i: number) => `--b\r\nContent-Disposition: form-data; name="file_${i}"; filename="doc-${i}.pdf"\r\n\r\n${pdf.toString('latin1')}\r\n`;
+    const body = (files: number) => empty + empty + Array.from({ length: files }, (_, i) => file(i)).join('') + '--b--\r\n';
+    const headers = { 'content-type': 'multipart/form-data; boundary=b' };
+    const five = await post(body(5), headers);
+    expect(five.status).toBe(201);
+    expect(five.body.files.map((f) => f.originalName)).toEqual(['doc-0.pdf', 'doc-1.pdf', 'doc-2.pdf', 'doc-3.pdf', 'doc-4.pdf']);
+    await rm(path.join(dir, 'partner-documents'), { recursive: true, force: true });
+    expect((await post(body(6), headers)).body).toEqual({ error: 'At most 5 documents can be attached' });
+    await expect.poll(() => filesInStore()).toEqual([]);
   });
 
   it('not multipart → 400 Send the application as multipart/form-data; a malformed form → 400', async () => {

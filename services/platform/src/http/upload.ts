@@ -140,6 +140,9 @@ export const NOT_MULTIPART_MESSAGE = 'Send the application as multipart/form-dat
 const DEFAULT_MAX_FIELD_BYTES = 64 * 1024;
 /** Text fields a form may have: a form has a dozen or so; each one is held in memory. */
 const MAX_FIELDS = 50;
+/** File inputs left empty a form may send (each a nameless, empty part) besides its files. */
+const MAX_EMPTY_FILE_PARTS = 20;
+const maxParts = (options: ReceiveFilesOptions) => MAX_FIELDS + options.maxFiles + MAX_EMPTY_FILE_PARTS;
 const BYTES_PER_MB = 1024 * 1024;
 
 /**
@@ -162,8 +165,9 @@ export async function receiveFiles(req: Request, options: ReceiveFilesOptions): 
       limits: {
         fields: MAX_FIELDS,
         fieldSize: options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES,
-        // One past the limit reaches the 'file' handler, which refuses it by name.
-        files: options.maxFiles + 1,
+        // No files limit: busboy would skip the parts past it without a word, and empty file
+        // inputs count as files there. The 'file' handler counts the files and refuses one too many.
+        parts: maxParts(options) + 1,
         headerPairs: 100,
       },
     });
@@ -175,6 +179,7 @@ export async function receiveFiles(req: Request, options: ReceiveFilesOptions): 
   form.on('field', (name, value, info) => reading.field(name, value, info));
   form.on('file', (field, file, info) => reading.file(field, file, info));
   form.on('fieldsLimit', () => reading.fail(badRequest(`The form has more than ${MAX_FIELDS} fields`)));
+  form.on('partsLimit', () => reading.fail(badRequest(`The form has more than ${maxParts(options)} parts`)));
   form.on('finish', () => reading.formRead());
   form.on('error', () => reading.fail(badRequest(MALFORMED_FORM_MESSAGE)));
   whenInterrupted(req, (err) => reading.fail(err));
