@@ -7,6 +7,7 @@ import { AdminCards } from './admin-cards';
 import { CampaignsTabSlot } from './admin-shell-slots';
 import { CustomerSearch } from './customer-search';
 import { LeadImportsTab } from './lead-imports-tab';
+import { PartnerAppsTab } from './partner-apps-tab';
 import { UserManagementTab } from './user-management-tab';
 import './admin.css';
 
@@ -24,7 +25,6 @@ const DEFAULT_TAB: TabId = 'user-management';
 /** What a tab whose feature comes in a later issue says, plainly. */
 const COMING_SOON: Partial<Record<TabId, string>> = {
   'upload-callbacks': 'Callback opportunity uploads are coming soon.',
-  'partner-apps': 'Partner applications are coming soon.',
 };
 
 /**
@@ -120,6 +120,8 @@ export function AdminPage({ user }: { user: PublicUser }) {
               />
             ) : tab === 'upload-aged-leads' ? (
               <LeadImportsTab />
+            ) : tab === 'partner-apps' ? (
+              <PartnerAppsTab />
             ) : tab === 'test-campaigns' ? (
               <CampaignsTabSlot />
             ) : (

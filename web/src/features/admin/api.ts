@@ -30,7 +30,7 @@ export interface UsersPage {
 }
 
 /** A GET whose answer also has something to say in its headers (a total, a partial search). */
-async function getWithHeaders<T>(url: string, signal: AbortSignal): Promise<{ body: T; headers: Headers }> {
+export async function getWithHeaders<T>(url: string, signal: AbortSignal): Promise<{ body: T; headers: Headers }> {
   const response = await fetch(url, {
     headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
     credentials: 'include',
