@@ -78,8 +78,7 @@ export function typeMatchesName(detected: DetectedType, fileName: string): boole
  * empty file. Once the stream has ended, `detected`/`contentType` say what the content is.
  */
 export class DocumentTypeCheck extends Transform {
-  /** What the content is; set once it is decided (for a ZIP, at the end). */
-  detected: DetectedType | null = null;
+  private found: DetectedType | null = null;
   private readonly expected: DetectedType | null;
   private head: Buffer[] = [];
   private headBytes = 0;
@@ -91,9 +90,14 @@ export class DocumentTypeCheck extends Transform {
     this.expected = typeOfName(fileName);
   }
 
+  /** What the content is, once decided (for a ZIP, at its end); null before, or when refused. */
+  get detected(): DetectedType | null {
+    return this.found;
+  }
+
   /** The detected content type once the whole file passed the check. */
   get contentType(): string | undefined {
-    return this.writableFinished ? this.detected?.contentType : undefined;
+    return this.writableFinished ? this.found?.contentType : undefined;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
@@ -130,7 +134,7 @@ export class DocumentTypeCheck extends Transform {
     } else if (kind === null || kind === 'zip' || kind !== this.expected!.extension) {
       return done(this.mismatch());
     } else {
-      this.detected = TYPES[kind];
+      this.found = TYPES[kind];
     }
     done(null, head);
   }
@@ -138,7 +142,7 @@ export class DocumentTypeCheck extends Transform {
   private finish(done: TransformCallback): void {
     if (this.zip) {
       if (!this.zip.isWordDocument()) return done(this.mismatch());
-      this.detected = TYPES.docx;
+      this.found = TYPES.docx;
     }
     done();
   }
