@@ -181,6 +181,13 @@ describe('receiveFiles', () => {
     await rm(path.join(dir, 'partner-documents'), { recursive: true, force: true });
   });
 
+  it('a file name with accents arrives as the browser sent it (UTF-8), not as latin1 mojibake', async () => {
+    const { status, body } = await post(form(['file_0', pdf, 'Résumé Núñez.pdf']));
+    expect(status).toBe(201);
+    expect(body.files[0]!.originalName).toBe('Résumé Núñez.pdf');
+    await rm(path.join(dir, 'partner-documents'), { recursive: true, force: true });
+  });
+
   it('no files at all is a form with none (whether documents are required is the caller’s)', async () => {
     const { status, body } = await post(form(['businessName', 'Acme Leads']));
     expect(status).toBe(201);

@@ -66,6 +66,8 @@ function receiveMultipart(req: Request, options: ReceiveUploadOptions): Promise<
   try {
     form = busboy({
       headers: req.headers,
+      // Browsers send a file name's non-ASCII characters as raw UTF-8 ('Résumé.pdf'), not latin1.
+      defParamCharset: 'utf8',
       // Text fields are ignored: a few small ones are read and dropped, the rest skipped.
       limits: { fields: 20, fieldSize: 64 * 1024, parts: 50, headerPairs: 100 },
     });
@@ -162,6 +164,8 @@ export async function receiveFiles(req: Request, options: ReceiveFilesOptions): 
   try {
     form = busboy({
       headers: req.headers,
+      // Browsers send a file name's non-ASCII characters as raw UTF-8 ('Résumé.pdf'), not latin1.
+      defParamCharset: 'utf8',
       limits: {
         fields: MAX_FIELDS,
         fieldSize: options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES,
