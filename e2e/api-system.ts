@@ -14,6 +14,8 @@ import { ordersEnv } from '@warmline/orders/config';
 import { startOrders } from '@warmline/orders/service';
 import { catalogEnv } from '@warmline/catalog/config';
 import { startCatalog } from '@warmline/catalog/service';
+import { partnersEnv } from '@warmline/partners/config';
+import { startPartners } from '@warmline/partners/service';
 import type { Account } from './harness';
 
 /**
@@ -27,6 +29,7 @@ export interface ApiSystem {
   url: string;
   /** The internal services, for checks that go around the gateway. */
   catalogUrl: string;
+  partnersUrl: string;
   ordersUrl: string;
   /** The run's database (every service's schema). */
   databaseUrl: string;
@@ -75,6 +78,9 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
     const catalogConfig = parseConfig(catalogEnv, { ...env, CATALOG_PORT: '0', ORDERS_URL: orders.url });
     const catalog = await startCatalog(catalogConfig, createLogger('catalog', catalogConfig.LOG_LEVEL));
     stops.push('catalog', () => catalog.stop());
+    const partnersConfig = parseConfig(partnersEnv, { ...env, PARTNERS_PORT: '0', BLOB_DIR: path.join(workDir, 'blobs') });
+    const partners = await startPartners(partnersConfig, createLogger('partners', partnersConfig.LOG_LEVEL));
+    stops.push('partners', () => partners.stop());
     const url = `http://127.0.0.1:${port}`;
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
@@ -86,6 +92,7 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
         WEB_DIST_DIR: webDist,
         ORDERS_URL: orders.url,
         CATALOG_URL: catalog.url,
+        PARTNERS_URL: partners.url,
         ...options.gatewayEnv,
       }),
     );
@@ -104,6 +111,7 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
       url,
       catalogUrl: catalog.url,
       ordersUrl: orders.url,
+      partnersUrl: partners.url,
       databaseUrl: system.db.url,
       admin,
       customer,

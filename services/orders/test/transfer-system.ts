@@ -1,3 +1,5 @@
+import { partnersEnv } from '@warmline/partners/config';
+import { startPartners } from '@warmline/partners/service';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -80,6 +82,12 @@ export async function startTransferSystem(): Promise<TransferSystem> {
       createLogger('orders', 'silent'),
     );
     stops.push('orders', orders.stop);
+    // The customer search also asks the partners service: a real one, so no answer is partial.
+    const partners = await startPartners(
+      parseConfig(partnersEnv, { ...system.env, PARTNERS_PORT: '0', BLOB_DIR: path.join(workDir, 'blobs') }),
+      createLogger('partners', 'silent'),
+    );
+    stops.push('partners', partners.stop);
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
         ...system.env,
@@ -91,6 +99,7 @@ export async function startTransferSystem(): Promise<TransferSystem> {
         ADMIN_USERNAME: admin.username,
         ADMIN_PASSWORD: admin.password,
         ORDERS_URL: orders.url,
+        PARTNERS_URL: partners.url,
         // A test machine busy with other files must not turn orders' part of a search into a partial answer.
         SEARCH_SOURCE_TIMEOUT_MS: '5000',
       }),
