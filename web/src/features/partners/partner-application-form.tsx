@@ -106,7 +106,7 @@ function focusFirstProblem(form: HTMLFormElement, errors: FormErrors) {
   target?.focus();
 }
 
-export function PartnerApplicationForm({ onSubmitted }: { onSubmitted(created: PartnerApplicationCreated, application: PartnerApplication): void }) {
+export function PartnerApplicationForm({ onSubmitted }: { onSubmitted(created: PartnerApplicationCreated, application: PartnerApplication, documents: number): void }) {
   const [values, setValues] = useState<PartnerFormValues>(EMPTY);
   const [documents, setDocuments] = useState<File[]>([]);
   const [errors, setErrors] = useState<FormErrors>({});
@@ -174,7 +174,7 @@ export function PartnerApplicationForm({ onSubmitted }: { onSubmitted(created: P
     send.mutate(
       { application: result.data, files, signal: controller.signal },
       {
-        onSuccess: (created) => onSubmitted(created, result.data),
+        onSuccess: (created) => onSubmitted(created, result.data, files.length),
         onError: (error) => {
           if (controller.signal.aborted) return;
           const { message, found } = explainRefusal(error, files);
@@ -231,7 +231,13 @@ export function PartnerApplicationForm({ onSubmitted }: { onSubmitted(created: P
           <LongAnswer label="Why do you want to partner with WarmLine?" hint="What you would like to do together." {...text('whyPartner')} />
         </Section>
 
-        <Section title="Documents">
+        <Section
+          title={
+            <>
+              Documents <span className="partner-form__optional">(optional)</span>
+            </>
+          }
+        >
           <DocumentPicker
             files={documents}
             onChange={(files) => {
@@ -287,7 +293,7 @@ function explainRefusal(error: Error, files: readonly File[]): { message: string
   return { message, found };
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({ title, children }: { title: ReactNode; children: ReactNode }) {
   const id = useId();
   return (
     <section className="partner-form__section" aria-labelledby={id}>
@@ -362,7 +368,7 @@ function LongAnswer({
 }) {
   const length = value.trim().length;
   return (
-    <Field label={label} error={error} hint={`${hint} At least ${LONG_ANSWER_MIN} characters.`}>
+    <Field label={label} error={error} hint={`${hint} At least ${LONG_ANSWER_MIN} characters.`} className="partner-long">
       {(control) => (
         <>
           <textarea {...control} className="field__input partner-form__textarea" name={name} rows={5} maxLength={5000} value={value} onChange={onChange} onBlur={onBlur} />

@@ -13,14 +13,14 @@ import './partners.css';
  */
 export function PartnerApplicationPage() {
   usePageTitle('Partner Network Application');
-  const [submitted, setSubmitted] = useState<PartnerApplication | null>(null);
+  const [submitted, setSubmitted] = useState<{ application: PartnerApplication; documents: number } | null>(null);
 
   return (
     <div className="public-page partner-page">
       <SiteHeader />
       <main id="main" className="public-page__main partner-page__main">
         {submitted ? (
-          <ApplicationReceived application={submitted} />
+          <ApplicationReceived application={submitted.application} documents={submitted.documents} />
         ) : (
           <>
             <header className="partner-page__intro">
@@ -30,7 +30,7 @@ export function PartnerApplicationPage() {
                 with WarmLine. We review every application within {PARTNER_REVIEW_HOURS} hours.
               </p>
             </header>
-            <PartnerApplicationForm onSubmitted={(_created, application) => setSubmitted(application)} />
+            <PartnerApplicationForm onSubmitted={(_created, application, documents) => setSubmitted({ application, documents })} />
           </>
         )}
       </main>
@@ -40,7 +40,7 @@ export function PartnerApplicationPage() {
 }
 
 /** Spec §9: the promise of a review within 48 hours. */
-function ApplicationReceived({ application }: { application: PartnerApplication }) {
+function ApplicationReceived({ application, documents }: { application: PartnerApplication; documents: number }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     window.scrollTo(0, 0);
@@ -55,8 +55,9 @@ function ApplicationReceived({ application }: { application: PartnerApplication 
         Application Submitted!
       </h1>
       <p>
-        Thank you, {application.contactName}. We’ll review the application of <strong>{application.businessName}</strong> within{' '}
-        {PARTNER_REVIEW_HOURS} hours and reply to <strong>{application.email}</strong>.
+        Thank you, {application.contactName}. We’ll review the application of <strong>{application.businessName}</strong>
+        {documents ? ` and its ${documents === 1 ? 'document' : `${documents} documents`}` : ''} within {PARTNER_REVIEW_HOURS} hours and reply to{' '}
+        <strong>{application.email}</strong>.
       </p>
       <p className="partner-received__links">
         <Link to="/" className="btn btn--secondary">

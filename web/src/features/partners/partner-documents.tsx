@@ -114,9 +114,8 @@ export function DocumentPicker({
 
   return (
     <fieldset className="partner-docs" aria-describedby={described} disabled={disabled}>
-      <legend className="field__label">
-        Documents <span className="partner-form__optional">(optional)</span>
-      </legend>
+      {/* Named by the section's heading on screen; the group keeps the name for screen readers. */}
+      <legend className="visually-hidden">Documents (optional)</legend>
       <p id={hintId} className="field__hint">
         A license, a W-9 or a company overview help us review faster. {KINDS}; up to {formatBytes(PARTNER_DOCUMENT_MAX_BYTES)} each, at most{' '}
         {PARTNER_DOCUMENT_MAX_FILES} files.
@@ -139,7 +138,17 @@ export function DocumentPicker({
         <span className="partner-docs__icon">
           <UploadIcon />
         </span>
-        <p className="partner-docs__prompt">{over ? 'Drop the files to attach them' : 'Drag and drop files here, or'}</p>
+        <p className="partner-docs__prompt">
+          {over ? (
+            'Drop the files to attach them'
+          ) : (
+            <>
+              <span className="partner-docs__drag">Drag and drop files here, or</span>
+              {/* A phone has no files to drag. */}
+              <span className="partner-docs__touch">Add your documents</span>
+            </>
+          )}
+        </p>
         <Button variant="secondary" className="btn--small" onClick={() => input.current?.click()} disabled={disabled || files.length >= PARTNER_DOCUMENT_MAX_FILES}>
           Choose Files
         </Button>
@@ -177,7 +186,11 @@ export function DocumentPicker({
       {files.length ? (
         <ul ref={list} className="partner-docs__list" aria-label="Attached documents">
           {files.map((file, i) => (
-            <li key={`${file.name}-${file.size}-${file.lastModified}`} className="partner-docs__file">
+            <li
+              key={`${file.name}-${file.size}-${file.lastModified}`}
+              // The file the server's refusal names is marked in the list.
+              className={error?.includes(file.name) ? 'partner-docs__file partner-docs__file--refused' : 'partner-docs__file'}
+            >
               <FileIcon size={22} />
               <span className="partner-docs__name">{file.name}</span>
               <span className="partner-docs__size">{formatBytes(file.size)}</span>
