@@ -139,4 +139,19 @@ describe('the partner network', () => {
     await page.getByLabel('Show', { exact: true }).selectOption('approved');
     await card.waitFor();
   });
+
+  it('on a phone, the form with its messages and Partner Apps are axe clean too', async () => {
+    const { page, system } = e2e;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/affnetwork');
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await page.getByText('Please select at least one service').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await logIn(page, system.admin.username, system.admin.password, '/admin');
+    await page.goto('/admin?tab=partner-apps');
+    await page.getByRole('heading', { name: 'Partner Applications' }).waitFor();
+    await page.getByText(/applications?, newest first|No partner applications yet/).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });
