@@ -172,6 +172,7 @@ export const partnerApplicationListQuery = z.object({
   status: z.enum(PARTNER_APPLICATION_STATUSES, { error: 'Status must be pending, approved or rejected' }).optional(),
   page: z
     .string()
+    .max(6, 'Page must be a whole number of 1 or more')
     .regex(/^\d{1,6}$/, 'Page must be a whole number of 1 or more')
     .transform(Number)
     .refine((n) => n >= 1, 'Page must be a whole number of 1 or more')
