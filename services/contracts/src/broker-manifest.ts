@@ -17,7 +17,7 @@ import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType 
  * the catalog's second entry point (services/catalog/src/importer-main.ts), with the catalog's
  * schema and outbox.
  */
-export type BusParticipant = 'gateway' | 'catalog' | 'importer' | 'orders' | 'partners' | 'notifications';
+export type BusParticipant = 'gateway' | 'catalog' | 'importer' | 'orders' | 'partners' | 'ingestion' | 'notifications';
 
 export interface ConsumerQueueManifest {
   /** The queue name without a namespace, e.g. 'notifications.email'. */
@@ -63,6 +63,7 @@ export const consumerQueues = [
       'email.partner_application_received',
       'email.partner_application_notice',
       'email.partner_status_changed',
+      'email.callback_assigned',
     ],
     purpose: 'Writes the body of every e-mail a service asks for and queues each as one email.send (the one place e-mails are written).',
   },
@@ -84,6 +85,12 @@ export const consumerQueues = [
     consumer: 'catalog',
     messages: ['lead_suppression.notify_buyer'],
     purpose: "Tells each buyer of a suppressed phone's leads to stop contacting it: reads the buyer's e-mail from the gateway and asks for email.lead_opt_out.",
+  },
+  {
+    queue: 'catalog.callbacks',
+    consumer: 'catalog',
+    messages: ['callback_opportunity.create', 'lead_suppression.add'],
+    purpose: "Turns the vendor calls the ingestion service received into callback opportunities (and assigns them to agents with a balance), or puts a do-not-call prospect's phone on the suppression list.",
   },
   {
     queue: 'gateway.audit',
@@ -137,7 +144,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.dispute_opened': ['orders'],
   'lead_order.settle': ['catalog'],
   'lead_package.settle': ['catalog'],
-  'audit.record': ['catalog', 'orders', 'partners'],
+  'audit.record': ['catalog', 'orders', 'partners', 'ingestion'],
   'import.progress': ['importer', 'catalog'],
   'leads.imported': ['importer', 'catalog'],
   'leads.withdrawn': ['catalog'],
@@ -149,6 +156,11 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.partner_application_notice': ['partners'],
   'email.partner_status_changed': ['partners'],
   'lead_suppression.notify_buyer': ['catalog'],
+  'callback.received': ['ingestion'],
+  'callback.assigned': ['catalog'],
+  'callback_opportunity.create': ['ingestion'],
+  'lead_suppression.add': ['ingestion'],
+  'email.callback_assigned': ['catalog'],
 };
 
 /**

@@ -19,3 +19,4 @@ export * from './campaigns';
 export * from './lead-imports';
 export * from './lead-import';
 export * from './partners';
+export * from './callbacks';

@@ -323,6 +323,38 @@ export const partnerStatusChangedV1 = z.object({
   changedAt: z.iso.datetime({ offset: true }),
 });
 
+/**
+ * A vendor's call arrived (issue 15). Thin: ids and the facts analysts count, never the
+ * prospect's name, phone or transcript (those travel to the catalog in callback_opportunity.create).
+ */
+export const callbackReceivedV1 = z.object({
+  callbackId: z.uuid(),
+  vendorKeyId: z.uuid(),
+  /** The vendor's call_outcome as sent (lower-cased); null when absent. */
+  outcome: z.string().max(50).nullable(),
+  /** What the call becomes: an opportunity, a suppressed phone, or a stored call only. */
+  disposition: z.enum(['opportunity', 'suppress', 'stored']),
+  /** A 2-letter code when the vendor sent one that reads as a state; null otherwise. */
+  state: z.string().length(2).nullable(),
+  leadQuality: z.string().max(50).nullable(),
+  receivedAt: z.iso.datetime({ offset: true }),
+});
+
+/** A callback opportunity went to an agent (automatically, or by an admin's hand). */
+export const callbackAssignedV1 = z.object({
+  opportunityId: z.uuid(),
+  /** The vendor call it came from; null for CSV and manual opportunities. */
+  callbackId: z.uuid().nullable(),
+  agentUserId: z.uuid(),
+  state: z.string().length(2),
+  source: z.enum(['vendor', 'csv', 'manual']),
+  priceCents: z.number().int().nonnegative(),
+  by: z.enum(['automatic', 'admin']),
+  /** What the agent has left to receive after this one. */
+  balanceLeft: z.number().int().nonnegative(),
+  assignedAt: z.iso.datetime({ offset: true }),
+});
+
 export const events = {
   'account.registered': { 1: accountRegisteredV1 },
   'survey.submitted': { 1: surveySubmittedV1 },
@@ -340,6 +372,8 @@ export const events = {
   'leads.withdrawn': { 1: leadsWithdrawnV1 },
   'partner.applied': { 1: partnerAppliedV1 },
   'partner.status_changed': { 1: partnerStatusChangedV1 },
+  'callback.received': { 1: callbackReceivedV1 },
+  'callback.assigned': { 1: callbackAssignedV1 },
 } as const;
 
 /** Tell an agent their transfer order was completed or cancelled (and, if paid, refunded). */
@@ -542,6 +576,53 @@ export const emailPartnerStatusChangedV1 = z.object({
   changedAt: z.iso.datetime({ offset: true }),
 });
 
+/**
+ * A vendor's call that asked for a call-back becomes a callback opportunity (ingestion → catalog).
+ * A command, not an event: it carries the prospect's name, phone and transcript.
+ */
+export const callbackOpportunityCreateV1 = z.object({
+  callbackId: z.uuid(),
+  vendorKeyId: z.uuid(),
+  vendorName: z.string().min(1).max(100),
+  firstName: z.string().min(1).max(100),
+  lastName: z.string().min(1).max(100),
+  /** 10 US digits. */
+  phone: z.string().regex(/^\d{10}$/),
+  /** As the vendor sent it (a code or a state's name); null when absent. */
+  state: z.string().max(50).nullable(),
+  transcript: z.string().max(20000),
+  callbackTime: z.iso.datetime({ offset: true }).nullable(),
+  callOutcome: z.string().max(50).nullable(),
+  agentId: z.string().max(100).nullable(),
+  leadQuality: z.string().max(50).nullable(),
+  interestLevel: z.string().max(50).nullable(),
+  receivedAt: z.iso.datetime({ offset: true }),
+});
+
+/** A prospect told the vendor's voice AI not to call again: the phone goes on the suppression list (ingestion → catalog). */
+export const leadSuppressionAddV1 = z.object({
+  phone: z.string().regex(/^\d{10}$/),
+  /** Why, as the suppression list shows it, e.g. "Vendor call outcome 'dnc' (Acme Voice)". */
+  reason: z.string().min(1).max(500),
+  callbackId: z.uuid(),
+  requestedAt: z.iso.datetime({ offset: true }),
+});
+
+/** Tell an agent a call-back was delivered to them: who to call, when, and what was said. */
+export const emailCallbackAssignedV1 = z.object({
+  to: z.email(),
+  firstName: z.string().max(200),
+  opportunityId: z.uuid(),
+  prospectName: z.string().max(201),
+  prospectPhone: z.string().max(30),
+  state: z.string().length(2),
+  callbackTime: z.iso.datetime({ offset: true }).nullable(),
+  /** The transcript's beginning (the rest is in My Call-backs). */
+  transcriptExcerpt: z.string().max(1000).nullable(),
+  balanceLeft: z.number().int().nonnegative(),
+  assignedAt: z.iso.datetime({ offset: true }),
+});
+
 export const commands = {
   'email.send': { 1: emailSendV1 },
   'email.password_reset': { 1: emailPasswordResetV1 },
@@ -563,6 +644,9 @@ export const commands = {
   'email.partner_application_notice': { 1: emailPartnerApplicationNoticeV1 },
   'email.partner_status_changed': { 1: emailPartnerStatusChangedV1 },
   'lead_suppression.notify_buyer': { 1: leadSuppressionNotifyBuyerV1 },
+  'callback_opportunity.create': { 1: callbackOpportunityCreateV1 },
+  'lead_suppression.add': { 1: leadSuppressionAddV1 },
+  'email.callback_assigned': { 1: emailCallbackAssignedV1 },
 } as const;
 
 export type EventType = keyof typeof events;

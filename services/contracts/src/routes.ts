@@ -10,6 +10,17 @@ import {
   validateResetTokenBody,
 } from './accounts';
 import { auditLogQuery, userListQuery } from './admin-accounts';
+import {
+  assignCallbackBody,
+  bulkCallbackOpportunitiesBody,
+  callbackOpportunityInput,
+  callbackOpportunityListQuery,
+  callbackStateBody,
+  callbackWebhookBody,
+  createVendorKeyBody,
+  myCallbackStatesBody,
+  myCallbackStatusBody,
+} from './callbacks';
 import { campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
@@ -44,7 +55,7 @@ export type RouteAccess =
   | 'stripe-signature';
 
 /** The service that answers a route: the gateway itself, or the internal service it forwards to. */
-export type RouteOwner = 'gateway' | 'catalog' | 'orders' | 'partners';
+export type RouteOwner = 'gateway' | 'catalog' | 'orders' | 'partners' | 'ingestion';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -208,6 +219,21 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/admin/revenue', owner: 'orders', access: 'admin', summary: 'Revenue per day by product over the last 30 or 90 days, net of refunds', query: revenueQuery },
   { method: 'GET', path: '/api/my-orders', owner: 'orders', access: 'customer', summary: "My Orders: every order of the logged-in agent, each with its receipt" },
   { method: 'POST', path: '/api/admin/orders/{id}/refund', owner: 'orders', access: 'admin', summary: 'Refund a paid order, whole or in part, with a reason', body: adminRefundBody },
+  // ingestion: the voice-AI vendor's webhook and its keys (issue 15)
+  { method: 'POST', path: '/api/callbacks/brightcall', owner: 'ingestion', access: 'vendor-key', summary: "A voice-AI vendor posts a call's outcome (X-API-Key or Authorization: Bearer); see /brightcalldocs", body: callbackWebhookBody },
+  { method: 'POST', path: '/api/admin/vendor-keys', owner: 'ingestion', access: 'admin', summary: 'Create a vendor key (the key is shown once)', body: createVendorKeyBody },
+  { method: 'GET', path: '/api/admin/vendor-keys', owner: 'ingestion', access: 'admin', summary: 'Vendor keys: name, created, last used, calls received (never the key)' },
+  { method: 'DELETE', path: '/api/admin/vendor-keys/{id}', owner: 'ingestion', access: 'admin', summary: 'Revoke a vendor key (at once)' },
+  // catalog: callback opportunities and the agents' call-backs (issue 15)
+  { method: 'GET', path: '/api/callback-opportunities', owner: 'catalog', access: 'admin', summary: 'Callback opportunities, newest first, 50 a page (total in X-Total-Count)', query: callbackOpportunityListQuery },
+  { method: 'POST', path: '/api/callback-opportunities', owner: 'catalog', access: 'admin', summary: 'Add one callback opportunity (the manual form)', body: callbackOpportunityInput },
+  { method: 'POST', path: '/api/admin/callback-opportunities', owner: 'catalog', access: 'admin', summary: 'Add one callback opportunity (the manual form; same as POST /api/callback-opportunities)', body: callbackOpportunityInput },
+  { method: 'POST', path: '/api/callback-opportunities/bulk', owner: 'catalog', access: 'admin', summary: 'Add the rows of a callback CSV (≤ 5,000): good rows created, bad rows listed', body: bulkCallbackOpportunitiesBody, bodyLimit: BULK_BODY_LIMIT_BYTES },
+  { method: 'PATCH', path: '/api/callback-opportunities/{id}', owner: 'catalog', access: 'admin', summary: 'Give a waiting opportunity its state', body: callbackStateBody },
+  { method: 'POST', path: '/api/callback-opportunities/{id}/assign', owner: 'catalog', access: 'admin', summary: 'Assign an opportunity to an agent by hand', body: assignCallbackBody },
+  { method: 'GET', path: '/api/my-callbacks', owner: 'catalog', access: 'customer', summary: 'My Call-backs: my call-backs, my balance and my states' },
+  { method: 'PATCH', path: '/api/my-callbacks/{id}', owner: 'catalog', access: 'customer', summary: "Mark one of my call-backs contacted", body: myCallbackStatusBody },
+  { method: 'PUT', path: '/api/my-callbacks-states', owner: 'catalog', access: 'customer', summary: 'Set the states I take call-backs in', body: myCallbackStatesBody },
 ];
 
 const DEFAULT_PARAM = /[A-Za-z0-9_.-]+/;

@@ -1,0 +1,402 @@
+import { z } from 'zod';
+import { US_STATE_CODES } from './catalog';
+import { DEFAULT_CALLBACK_PRICE_CENTS } from './pricing';
+
+/**
+ * Vendor call-backs (issue 15; spec §2 Upload Callback Opportunities and /brightcalldocs, §3
+ * Callback opportunity and Webhook payload, §5, §7, §8 Webhook, §9): the vendor's webhook, the
+ * vendor keys, callback opportunities and the agents' call-backs. The ingestion service, the
+ * catalog, the SPA and the /brightcalldocs page all read this one file.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// The webhook: POST /api/callbacks/brightcall
+// ---------------------------------------------------------------------------------------------
+
+export const CALLBACK_WEBHOOK_PATH = '/api/callbacks/brightcall';
+/** Vendor keys are shown once; the prefix tells a reader what the secret is. */
+export const VENDOR_KEY_PREFIX = 'wlv_';
+export const VENDOR_KEY_HEADER = 'X-API-Key';
+
+/** Spec §8 Webhook. */
+export const WEBHOOK_UNAUTHORIZED_MESSAGE = 'Unauthorized';
+export const WEBHOOK_MISSING_FIELDS_MESSAGE = 'Missing required fields';
+export const WEBHOOK_FAILED_MESSAGE = 'Failed to process callback';
+export const WEBHOOK_RECEIVED_MESSAGE = 'Callback received';
+export const WEBHOOK_REPEAT_MESSAGE = 'Callback already received';
+
+/** Without a callback_time, the same vendor, phone and transcript within this window is a repeat. */
+export const WEBHOOK_REPEAT_WINDOW_HOURS = 24;
+
+/** call_outcome values (case-insensitive) that make an opportunity; absent makes one too. */
+export const OPPORTUNITY_OUTCOMES = ['callback_requested', 'call_back', 'interested'] as const;
+/** call_outcome values that put the phone on the suppression list instead. */
+export const SUPPRESSING_OUTCOMES = ['dnc', 'do_not_call'] as const;
+
+/** What a call becomes: an opportunity, a suppressed phone, or a stored call only. */
+export type CallDisposition = 'opportunity' | 'suppress' | 'stored';
+
+export function callDisposition(callOutcome: string | null | undefined): CallDisposition {
+  if (callOutcome === null || callOutcome === undefined || callOutcome.trim() === '') return 'opportunity';
+  const outcome = callOutcome.trim().toLowerCase();
+  if ((OPPORTUNITY_OUTCOMES as readonly string[]).includes(outcome)) return 'opportunity';
+  if ((SUPPRESSING_OUTCOMES as readonly string[]).includes(outcome)) return 'suppress';
+  return 'stored';
+}
+
+/**
+ * Every field of the webhook's body, as /brightcalldocs documents it and as the schema below is
+ * built from it: the page cannot say something the service does not check.
+ */
+export const WEBHOOK_FIELDS = [
+  { name: 'first_name', type: 'string', required: true, maxLength: 100, description: "The prospect's first name.", example: 'Maria' },
+  { name: 'last_name', type: 'string', required: true, maxLength: 100, description: "The prospect's last name.", example: 'Lopez' },
+  {
+    name: 'phone_number',
+    type: 'string',
+    required: true,
+    maxLength: 30,
+    description: "The prospect's US phone number, 10 digits with the area code; punctuation and a leading +1 are allowed.",
+    example: '+1 (512) 555-0143',
+  },
+  { name: 'transcript', type: 'string', required: true, maxLength: 20000, description: 'The transcript of the call.', example: 'Agent: … Prospect: Please call me back tomorrow after 3 pm.' },
+  {
+    name: 'call_outcome',
+    type: 'string',
+    required: false,
+    maxLength: 50,
+    description: `How the call ended. Absent, ${OPPORTUNITY_OUTCOMES.map((o) => `'${o}'`).join(', ')} (any case) make a callback opportunity; ${SUPPRESSING_OUTCOMES.map((o) => `'${o}'`).join(' or ')} put the phone on the do-not-call list; any other value is stored only.`,
+    example: 'callback_requested',
+  },
+  { name: 'state', type: 'string', required: false, maxLength: 50, description: "The prospect's US state, a 2-letter code or its name; when absent it is taken from the phone's area code.", example: 'TX' },
+  {
+    name: 'callback_time',
+    type: 'string (ISO 8601 date-time with offset)',
+    required: false,
+    maxLength: 40,
+    description: 'When the prospect asked to be called back.',
+    example: '2026-11-26T15:00:00-06:00',
+  },
+  { name: 'agent_id', type: 'string', required: false, maxLength: 100, description: "Your voice agent's id, kept for reference.", example: 'va-17' },
+  { name: 'lead_quality', type: 'string', required: false, maxLength: 50, description: "Your rating of the prospect, e.g. 'hot', 'warm', 'cold'.", example: 'hot' },
+  { name: 'interest_level', type: 'string', required: false, maxLength: 50, description: "The prospect's interest, e.g. 'high', 'medium', 'low'.", example: 'high' },
+] as const;
+
+export type WebhookFieldName = (typeof WEBHOOK_FIELDS)[number]['name'];
+
+/** 10 US digits from what a vendor sends; null when none remain. */
+export function usPhoneDigits(text: string): string | null {
+  let digits = text.replace(/[\s().\-\u2010-\u2015/+]/g, '');
+  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
+  return /^[2-9]\d{9}$/.test(digits) ? digits : null;
+}
+
+function webhookField(field: (typeof WEBHOOK_FIELDS)[number]): z.ZodType<string | undefined> {
+  const text = z
+    .string({ error: `${field.name} must be text` })
+    .trim()
+    .max(field.maxLength, `${field.name} must be at most ${field.maxLength} characters`);
+  if (field.required) return text.min(1, `${field.name} is required`) as z.ZodType<string | undefined>;
+  // An empty or null optional field is the same as an absent one.
+  return z.preprocess((v) => (v === null || v === '' ? undefined : v), text.optional()) as z.ZodType<string | undefined>;
+}
+
+const webhookShape = Object.fromEntries(WEBHOOK_FIELDS.map((f) => [f.name, webhookField(f)])) as Record<WebhookFieldName, z.ZodType<string | undefined>>;
+
+/** The body a vendor posts (spec §3 Webhook payload). Unknown fields are ignored. */
+export const callbackWebhookBody = z
+  .object(webhookShape)
+  .superRefine((body, ctx) => {
+    if (typeof body.phone_number === 'string' && body.phone_number !== '' && usPhoneDigits(body.phone_number) === null) {
+      ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'phone_number must be a US phone number with 10 digits' });
+    }
+    if (typeof body.callback_time === 'string' && !z.iso.datetime({ offset: true }).safeParse(body.callback_time).success) {
+      ctx.addIssue({ code: 'custom', path: ['callback_time'], message: 'callback_time must be an ISO 8601 date-time, e.g. 2026-11-26T15:00:00-06:00' });
+    }
+  })
+  .transform((body) => ({
+    firstName: body.first_name as string,
+    lastName: body.last_name as string,
+    phone: usPhoneDigits(body.phone_number as string) as string,
+    transcript: body.transcript as string,
+    callOutcome: body.call_outcome ?? null,
+    state: body.state ?? null,
+    callbackTime: body.callback_time ? new Date(body.callback_time).toISOString() : null,
+    agentId: body.agent_id ?? null,
+    leadQuality: body.lead_quality ?? null,
+    interestLevel: body.interest_level ?? null,
+  }));
+export type CallbackWebhookInput = z.input<typeof callbackWebhookBody>;
+export type VendorCall = z.output<typeof callbackWebhookBody>;
+
+/** 400: every field named, with what is wrong with it. */
+export interface WebhookRefusal {
+  success: false;
+  message: typeof WEBHOOK_MISSING_FIELDS_MESSAGE;
+  fields: string[];
+  errors: Array<{ field: string; message: string }>;
+}
+
+/** The webhook's 400 from a failed parse (a body that is not an object names every required field). */
+export function webhookRefusal(error: z.ZodError): WebhookRefusal {
+  const errors: Array<{ field: string; message: string }> = [];
+  for (const issue of error.issues) {
+    const field = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
+    if (field === undefined) {
+      for (const f of WEBHOOK_FIELDS) if (f.required) errors.push({ field: f.name, message: `${f.name} is required` });
+      continue;
+    }
+    const message = issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : issue.message;
+    if (!errors.some((e) => e.field === field)) errors.push({ field, message });
+  }
+  return { success: false, message: WEBHOOK_MISSING_FIELDS_MESSAGE, fields: errors.map((e) => e.field), errors };
+}
+
+export const webhookAcceptedResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  callback_id: z.uuid(),
+});
+export type WebhookAccepted = z.infer<typeof webhookAcceptedResponse>;
+
+/** Examples of each answer, for /brightcalldocs. */
+export const WEBHOOK_ANSWER_EXAMPLES = {
+  200: { success: true, message: WEBHOOK_RECEIVED_MESSAGE, callback_id: '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e87' },
+  400: {
+    success: false,
+    message: WEBHOOK_MISSING_FIELDS_MESSAGE,
+    fields: ['phone_number', 'transcript'],
+    errors: [
+      { field: 'phone_number', message: 'phone_number is required' },
+      { field: 'transcript', message: 'transcript is required' },
+    ],
+  },
+  401: { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE },
+  429: { success: false, message: 'Too many requests; slow down and retry after the Retry-After seconds' },
+  500: { success: false, message: WEBHOOK_FAILED_MESSAGE },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Vendor keys (admin)
+// ---------------------------------------------------------------------------------------------
+
+export const createVendorKeyBody = z.object({
+  name: z
+    .string({ error: 'Vendor name is required' })
+    .trim()
+    .min(1, 'Vendor name is required')
+    .max(100, 'Vendor name must be at most 100 characters'),
+});
+
+export const vendorKeySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  /** The key's first characters (prefix and 4 more), so an admin can tell keys apart. */
+  keyHint: z.string(),
+  createdAt: z.iso.datetime({ offset: true }),
+  createdBy: z.string().nullable(),
+  lastUsedAt: z.iso.datetime({ offset: true }).nullable(),
+  callsReceived: z.number().int().nonnegative(),
+  revokedAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type VendorKey = z.infer<typeof vendorKeySchema>;
+
+/** The answer of POST /api/admin/vendor-keys: the only time the key is shown. */
+export const createdVendorKeySchema = z.object({ id: z.uuid(), name: z.string(), key: z.string() });
+export type CreatedVendorKey = z.infer<typeof createdVendorKeySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Callback opportunities (catalog)
+// ---------------------------------------------------------------------------------------------
+
+export const CALLBACK_OPPORTUNITY_STATUSES = ['available', 'assigned', 'contacted', 'expired'] as const;
+export type CallbackOpportunityStatus = (typeof CALLBACK_OPPORTUNITY_STATUSES)[number];
+export const CALLBACK_SOURCES = ['vendor', 'csv', 'manual'] as const;
+export type CallbackSource = (typeof CALLBACK_SOURCES)[number];
+
+/** Not assigned within this many hours after its callback time (or creation) → expired. */
+export const CALLBACK_EXPIRY_HOURS = 72;
+export const CALLBACK_BULK_MAX_ROWS = 5000;
+export const CALLBACK_OPPORTUNITIES_PAGE_SIZE = 50;
+export const DEFAULT_CALLBACK_PRICE = (DEFAULT_CALLBACK_PRICE_CENTS / 100).toFixed(2);
+
+/** Spec §5 / §8 texts. */
+export const CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE = 'All fields are required';
+export const CALLBACK_STATE_MESSAGE = 'State must be a 2-letter US state code, e.g. TX';
+export const CALLBACK_PHONE_MESSAGE = 'Phone must be 10 digits with the area code, e.g. (512) 555-0143';
+export const CALLBACK_PRICE_MESSAGE = 'Price must be a number of dollars of at least 0 with at most two decimals, e.g. 15.00';
+export const CALLBACK_UPLOAD_FAILED_MESSAGE = 'Failed to upload callback opportunities';
+export const CALLBACK_ADD_FAILED_MESSAGE = 'Failed to add callback opportunity';
+export const CALLBACK_PARSE_FAILED_MESSAGE = 'Failed to parse CSV file';
+export const CALLBACK_FILE_ERROR_MESSAGE = 'There was an error processing your file. Please check the format and try again.';
+
+/** The upload's columns (spec §5), in the template's order. */
+export const CALLBACK_CSV_COLUMNS = ['First Name', 'Last Name', 'Phone', 'State', 'Price'] as const;
+
+const STATE_CODES = new Set<string>(US_STATE_CODES);
+
+/** Dollars as text or a number → cents; null when it is not a price. */
+export function callbackPriceCents(value: string | number): number | null {
+  const text = typeof value === 'number' ? String(value) : value.trim().replace(/^\$/, '');
+  if (!/^\d{1,6}(\.\d{1,2})?$/.test(text)) return null;
+  const [whole, fraction = ''] = text.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+const requiredText = (max: number, label: string) =>
+  z
+    .string({ error: CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE })
+    .trim()
+    .min(1, CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE)
+    .max(max, `${label} must be at most ${max} characters`);
+
+const phoneField = requiredText(30, 'Phone').refine((v) => usPhoneDigits(v) !== null, CALLBACK_PHONE_MESSAGE).transform((v) => usPhoneDigits(v) as string);
+
+const stateField = requiredText(2, 'State')
+  .transform((v) => v.toUpperCase())
+  .refine((v) => STATE_CODES.has(v), CALLBACK_STATE_MESSAGE);
+
+const priceField = z
+  .union([z.string().max(20, CALLBACK_PRICE_MESSAGE), z.number()], { error: CALLBACK_PRICE_MESSAGE })
+  .transform((v, ctx) => {
+    const cents = callbackPriceCents(v);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: CALLBACK_PRICE_MESSAGE });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+/** The manual form (spec §5: every field required, state 2 letters upper-cased). Output price in cents. */
+export const callbackOpportunityInput = z.object({
+  firstName: requiredText(100, 'First name'),
+  lastName: requiredText(100, 'Last name'),
+  phone: phoneField,
+  state: stateField,
+  price: z.preprocess((v) => (v === '' || v === null ? undefined : v), priceField.optional()).refine((v) => v !== undefined, CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE),
+});
+export type CallbackOpportunityInput = z.input<typeof callbackOpportunityInput>;
+
+/** One CSV row (spec §5): price may be blank (15.00). Output price in cents. */
+export const callbackCsvRow = z.object({
+  firstName: requiredText(100, 'First name'),
+  lastName: requiredText(100, 'Last name'),
+  phone: phoneField,
+  state: stateField,
+  price: z
+    .preprocess((v) => (v === '' || v === null || v === undefined ? DEFAULT_CALLBACK_PRICE_CENTS / 100 : v), priceField),
+});
+export type CallbackCsvRowInput = z.input<typeof callbackCsvRow>;
+
+/** `POST /api/callback-opportunities/bulk`: rows are bounded text here and checked one by one (callbackCsvRow). */
+const bulkCell = z.union([z.string().max(200), z.number(), z.null()]).optional();
+export const bulkCallbackOpportunitiesBody = z.object({
+  csvData: z
+    .array(z.object({ firstName: bulkCell, lastName: bulkCell, phone: bulkCell, state: bulkCell, price: bulkCell }), {
+      error: 'csvData must be a list of rows',
+    })
+    .min(1, 'The file has no rows')
+    .max(CALLBACK_BULK_MAX_ROWS, 'At most 5,000 rows at once'),
+});
+export type BulkCallbackOpportunitiesInput = z.input<typeof bulkCallbackOpportunitiesBody>;
+
+/** A refused row of a bulk upload: its row number (1 = the first row after the header). */
+export interface CallbackRowError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** 200 of the bulk upload: the good rows are created, the bad ones listed. */
+export interface BulkCallbackResult {
+  created: number;
+  rejected: CallbackRowError[];
+}
+
+export const callbackOpportunityListQuery = z.object({
+  status: z.enum(CALLBACK_OPPORTUNITY_STATUSES, { error: `Status must be one of ${CALLBACK_OPPORTUNITY_STATUSES.join(', ')}` }).optional(),
+  state: z
+    .string()
+    .max(20, CALLBACK_STATE_MESSAGE)
+    .trim()
+    .toUpperCase()
+    .refine((v) => v === 'NONE' || STATE_CODES.has(v), CALLBACK_STATE_MESSAGE)
+    .optional(),
+  source: z.enum(CALLBACK_SOURCES, { error: `Source must be one of ${CALLBACK_SOURCES.join(', ')}` }).optional(),
+  page: z.coerce.number({ error: 'Page must be a whole number from 1' }).int('Page must be a whole number from 1').min(1, 'Page must be a whole number from 1').max(100000).optional(),
+});
+
+/** An admin sets the state of an opportunity whose state could not be found. */
+export const callbackStateBody = z.object({ state: stateField });
+export const assignCallbackBody = z.object({ userId: z.uuid({ error: 'userId must be a user id' }) });
+
+export const callbackOpportunitySchema = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phone: z.string(),
+  /** Null while it waits for an admin to give it one. */
+  state: z.string().nullable(),
+  /** Dollars, '15.00'. */
+  price: z.string(),
+  source: z.enum(CALLBACK_SOURCES),
+  vendorName: z.string().nullable(),
+  transcript: z.string().nullable(),
+  callbackTime: z.iso.datetime({ offset: true }).nullable(),
+  callOutcome: z.string().nullable(),
+  leadQuality: z.string().nullable(),
+  interestLevel: z.string().nullable(),
+  status: z.enum(CALLBACK_OPPORTUNITY_STATUSES),
+  assignedUserId: z.uuid().nullable(),
+  assignedAt: z.iso.datetime({ offset: true }).nullable(),
+  expiresAt: z.iso.datetime({ offset: true }),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type CallbackOpportunity = z.infer<typeof callbackOpportunitySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The agent's call-backs
+// ---------------------------------------------------------------------------------------------
+
+export const myCallbackSchema = z.object({
+  id: z.uuid(),
+  fullName: z.string(),
+  phone: z.string(),
+  state: z.string(),
+  callbackTime: z.iso.datetime({ offset: true }).nullable(),
+  transcript: z.string().nullable(),
+  callOutcome: z.string().nullable(),
+  leadQuality: z.string().nullable(),
+  interestLevel: z.string().nullable(),
+  status: z.enum(['assigned', 'contacted']),
+  assignedAt: z.iso.datetime({ offset: true }),
+});
+export type MyCallback = z.infer<typeof myCallbackSchema>;
+
+export const myCallbacksResponse = z.object({
+  /** Call-backs paid for and not yet delivered. */
+  balance: z.number().int().nonnegative(),
+  /** The states the agent takes call-backs in (2-letter codes). */
+  states: z.array(z.string().length(2)),
+  callbacks: z.array(myCallbackSchema),
+});
+export type MyCallbacks = z.infer<typeof myCallbacksResponse>;
+
+export const myCallbackStatusBody = z.object({
+  status: z.literal('contacted', { error: "Status must be 'contacted'" }),
+});
+
+export const myCallbackStatesBody = z.object({
+  states: z
+    .array(
+      z
+        .string({ error: CALLBACK_STATE_MESSAGE })
+        .max(20, CALLBACK_STATE_MESSAGE)
+        .trim()
+        .toUpperCase()
+        .refine((v) => STATE_CODES.has(v), CALLBACK_STATE_MESSAGE),
+      { error: 'States must be a list of 2-letter codes' },
+    )
+    .max(US_STATE_CODES.length)
+    .transform((states) => [...new Set(states)].sort()),
+});
