@@ -48,6 +48,8 @@ export const allOrdersQuery = z
     status: z.enum(ALL_ORDER_STATUSES, { error: `status must be one of ${ALL_ORDER_STATUSES.join(', ')}` }).optional(),
     from: isoDate('from').optional(),
     to: isoDate('to').optional(),
+    /** A buyer's e-mail or name (or part of one): the orders of one customer, as the customer search opens them. */
+    q: z.string({ error: 'q must be text' }).trim().max(254, 'q must be at most 254 characters').optional(),
     page: z.coerce
       .number({ message: 'page must be a whole number from 1' })
       .int('page must be a whole number from 1')
@@ -69,6 +71,8 @@ export interface AdminOrderRow {
   status: AllOrderStatus;
   createdAt: string;
   paidAt: string | null;
+  /** The buyer disputed the payment with their bank (charge.dispute.created). */
+  disputed: boolean;
 }
 
 export interface AllOrdersAnswer {

@@ -83,6 +83,21 @@ describe('All Orders', () => {
     expect((await allOrders('?page=2')).orders).toEqual([]);
   });
 
+  it('when the customer search opens one buyer (q = their e-mail or part of a name), then only their orders come, matched whatever the case, and a % typed is taken literally', async () => {
+    const pat = await allOrders('?q=PAT%40example.com');
+    expect(pat.orders.map((o) => o.id)).toEqual([ids.package]);
+    expect(pat.totals).toEqual({ count: 1, paidCents: 222_000, refundedCents: 5_000 });
+    expect((await allOrders('?q=tess')).orders.map((o) => o.id)).toEqual([ids.transfer]);
+    expect((await allOrders('?q=%25')).orders).toEqual([]);
+    expect((await allOrders('?q=nobody%40example.com')).total).toBe(0);
+  });
+
+  it('when a buyer has disputed a payment, then All Orders flags that order and no other', async () => {
+    await system.ordersPool.query(`UPDATE package_orders SET disputed_at = now(), dispute_id = 'dp_test', dispute_reason = 'fraudulent', disputed_cents = 37000 WHERE id = $1`, [ids.secondBrand]);
+    const { orders } = await allOrders();
+    expect(orders.filter((o) => o.disputed).map((o) => o.id)).toEqual([ids.secondBrand]);
+  });
+
   it('when a filter is not one the list knows, then the answer is 400 naming it', async () => {
     const cases: Array<[string, RegExp]> = [
       ['?product=hats', /product must be one of package, second-brand, aged-leads, transfer/],
@@ -91,6 +106,7 @@ describe('All Orders', () => {
       ['?to=yesterday', /to must be a date like/],
       ['?from=2026-02-02&to=2026-02-01', /from must not be after to/],
       ['?page=0', /page must be a whole number/],
+      [`?q=${'x'.repeat(300)}`, /q must be at most 254 characters/],
     ];
     for (const [query, message] of cases) {
       const answer = await admin.get(`/api/admin/orders${query}`);

@@ -18,6 +18,7 @@ const ALL_ORDERS = `
               WHEN o.status = 'paid' AND o.refunded_cents > 0 THEN 'partially-refunded'
               ELSE o.status END AS status,
          o.status = 'paid' AS paid,
+         o.disputed_at IS NOT NULL AS disputed,
          o.created_at AS "createdAt", o.paid_at AS "paidAt"
     FROM package_orders o LEFT JOIN transfer_orders t ON t.id = o.id`;
 
@@ -37,6 +38,11 @@ export async function listAllOrders(
   };
   if (filter.product) add('product = ?', filter.product);
   if (filter.status) add('status = ?', filter.status);
+  if (filter.q) {
+    // Case-insensitive, the text taken literally (a % or _ typed is not a wildcard).
+    const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    add(`("buyerEmail" ILIKE ? OR "buyerName" ILIKE ?)`, pattern, pattern);
+  }
   // Inclusive dates on the business's calendar.
   if (filter.from) add(`"createdAt" >= (?::date)::timestamp AT TIME ZONE ?`, filter.from, filter.timeZone);
   if (filter.to) add(`"createdAt" < ((?::date + 1)::timestamp AT TIME ZONE ?)`, filter.to, filter.timeZone);

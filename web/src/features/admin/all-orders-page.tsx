@@ -28,6 +28,7 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
     status: params.get('status') ?? '',
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
+    q: params.get('q') ?? '',
     page: Math.max(1, Number(params.get('page')) || 1),
   };
   const setFilter = (change: Partial<AllOrdersFilter>) => {
@@ -58,6 +59,17 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
         <RevenueSection />
 
         <form className="card order-filters" aria-label="Filter orders" onSubmit={(e) => e.preventDefault()}>
+          <label className="field">
+            <span className="field__label">Buyer</span>
+            <input
+              className="field__input"
+              type="search"
+              value={filter.q}
+              placeholder="E-mail or name"
+              maxLength={254}
+              onChange={(e) => setFilter({ q: e.target.value })}
+            />
+          </label>
           <label className="field">
             <span className="field__label">Product</span>
             <select className="field__input" value={filter.product} onChange={(e) => setFilter({ product: e.target.value })}>
@@ -135,6 +147,7 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
                           </td>
                           <td data-label="Status">
                             <span className={`order-status order-status--${o.status}`}>{STATUS_LABELS[o.status]}</span>
+                            {o.disputed ? <span className="order-status order-status--disputed">Disputed</span> : null}
                           </td>
                           <td data-label="Date">{usDate(o.createdAt)}</td>
                           <td data-label="Actions">

@@ -123,6 +123,8 @@ export interface AllOrdersFilter {
   status: string;
   from: string;
   to: string;
+  /** A buyer's e-mail or name: one customer's orders (the customer search opens them so). */
+  q: string;
   page: number;
 }
 
@@ -138,7 +140,7 @@ export function useAllOrders(filter: AllOrdersFilter) {
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) => {
       const params = new URLSearchParams({ page: String(filter.page) });
-      for (const key of ['product', 'status', 'from', 'to'] as const) if (filter[key]) params.set(key, filter[key]);
+      for (const key of ['product', 'status', 'from', 'to', 'q'] as const) if (filter[key]) params.set(key, filter[key]);
       return apiRequest<AllOrdersAnswer>(`/api/admin/orders?${params}`, { signal });
     },
   });
