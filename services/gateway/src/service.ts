@@ -24,6 +24,7 @@ import { csrfProtection } from './edge/csrf';
 import { routeManifestGate } from './edge/access';
 import { purchaseThrottle } from './edge/purchase-throttle';
 import { partnerApplicationThrottle } from './edge/partner-application-throttle';
+import { exceptVendorKeyRoutes, vendorWebhookThrottle } from './edge/vendor-webhook';
 import { forwarding, ownerTargets, type ForwardRoute } from './edge/forwarding';
 import { Sessions } from './edge/sessions';
 import { viewAsGate, ViewAsGrants } from './edge/view-as';
@@ -139,9 +140,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // Sessions, CSRF and forwarding come before the JSON parser so forwarded bodies
       // (webhooks, uploads) reach their service byte for byte.
       mountBeforeBodyParsing: (app) => {
-        app.use('/api', sessions.middleware, sessions.loadUser(pool));
+        // A vendor's webhook (access 'vendor-key') has no session: it skips the session layer, so a
+        // stray cookie is not looked up and the session store being away does not refuse the call.
+        app.use('/api', ...exceptVendorKeyRoutes(sessions.middleware, sessions.loadUser(pool)));
         // A viewing tab's request becomes the viewed agent's, read only, before anything else decides.
-        app.use('/api', viewAsGate({ grants: viewAsGrants, pool, onExpired: (grant) => recordExpired(viewAs, grant) }));
+        app.use('/api', ...exceptVendorKeyRoutes(viewAsGate({ grants: viewAsGrants, pool, onExpired: (grant) => recordExpired(viewAs, grant) })));
         app.use('/api', csrfProtection(config.PUBLIC_URL));
         // The route manifest decides what exists and who may call it, then who answers it.
         app.use('/api', routeManifestGate((options.forwardRoutes ?? []).map((r) => r.prefix)));
@@ -149,6 +152,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use('/api', purchaseThrottle(ctx.throttle, config.PURCHASE_ATTEMPTS_PER_MINUTE));
         // At most 5 partner applications an hour per address, counted before the upload is forwarded.
         app.use('/api', partnerApplicationThrottle(ctx.throttle, log));
+        // Vendor webhook calls per key, and key-less calls per address, a minute (fails open without Redis).
+        app.use('/api', vendorWebhookThrottle(ctx.throttle, { perKeyPerMinute: config.VENDOR_WEBHOOK_CALLS_PER_MINUTE }));
         app.use(
           '/api',
           forwarding({
