@@ -24,7 +24,7 @@ import { csrfProtection } from './edge/csrf';
 import { routeManifestGate } from './edge/access';
 import { purchaseThrottle } from './edge/purchase-throttle';
 import { partnerApplicationThrottle } from './edge/partner-application-throttle';
-import { exceptVendorKeyRoutes, vendorWebhookThrottle } from './edge/vendor-webhook';
+import { vendorWebhookThrottle } from './edge/vendor-webhook';
 import { forwarding, ownerTargets, type ForwardRoute } from './edge/forwarding';
 import { Sessions } from './edge/sessions';
 import { viewAsGate, ViewAsGrants } from './edge/view-as';
@@ -140,11 +140,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // Sessions, CSRF and forwarding come before the JSON parser so forwarded bodies
       // (webhooks, uploads) reach their service byte for byte.
       mountBeforeBodyParsing: (app) => {
-        // A vendor's webhook (access 'vendor-key') has no session: it skips the session layer, so a
-        // stray cookie is not looked up and the session store being away does not refuse the call.
-        app.use('/api', ...exceptVendorKeyRoutes(sessions.middleware, sessions.loadUser(pool)));
+        app.use('/api', sessions.middleware, sessions.loadUser(pool));
         // A viewing tab's request becomes the viewed agent's, read only, before anything else decides.
-        app.use('/api', ...exceptVendorKeyRoutes(viewAsGate({ grants: viewAsGrants, pool, onExpired: (grant) => recordExpired(viewAs, grant) })));
+        app.use('/api', viewAsGate({ grants: viewAsGrants, pool, onExpired: (grant) => recordExpired(viewAs, grant) }));
         app.use('/api', csrfProtection(config.PUBLIC_URL));
         // The route manifest decides what exists and who may call it, then who answers it.
         app.use('/api', routeManifestGate((options.forwardRoutes ?? []).map((r) => r.prefix)));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { WEBHOOK_ANSWER_EXAMPLES, WEBHOOK_FAILED_MESSAGE, findPublicRoute, type PublicRoute } from '@warmline/contracts';
+import { WEBHOOK_ANSWER_EXAMPLES, WEBHOOK_FAILED_MESSAGE, findPublicRoute } from '@warmline/contracts';
 import { AppError } from '@warmline/platform';
 import { originOf } from './request-origin';
 import type { Throttle, ThrottleRule } from './throttle';
@@ -10,33 +10,19 @@ import type { Throttle, ThrottleRule } from './throttle';
  * Routes of access 'vendor-key' (issue 15: POST /api/callbacks/brightcall) at the door. A
  * voice-AI vendor is a server, not a browser: it has no session and no CSRF token, and its key
  * is checked by the service that owns the keys (ingestion), never here. The gateway only:
- * - skips the session layer (a cookie sent along is dropped anyway, and a vendor must not fail
- *   because the session store is away),
- * - forwards with the anonymous identity and the key header untouched (edge/forwarding.ts),
+ * - asks for no session (edge/access.ts) and no CSRF proof (edge/csrf.ts, WEBHOOK_PREFIXES);
+ *   a call without a cookie never touches the session store, so it is not refused while Redis
+ *   is away. The session layer still runs for a call that carries a cookie, so a view-as tab's
+ *   write is refused here as everywhere (edge/view-as.ts),
+ * - forwards with the anonymous identity whoever is signed in, the key header untouched and the
+ *   cookie dropped (edge/forwarding.ts),
  * - counts calls per presented key and key-less calls per address (this file),
  * - answers its own refusals in the webhook's shape, `{ success: false, message }`, which is
  *   what /brightcalldocs promises the vendor.
  */
 
-/** The manifest's route of a request, looked up once per request (several layers ask). */
-const routeOf = new WeakMap<Request, PublicRoute | null>();
-
-export function manifestRoute(req: Request): PublicRoute | undefined {
-  let route = routeOf.get(req);
-  if (route === undefined) {
-    route = findPublicRoute(req.method, req.originalUrl.split('?')[0] ?? '').route ?? null;
-    routeOf.set(req, route);
-  }
-  return route ?? undefined;
-}
-
 export function isVendorKeyRoute(req: Request): boolean {
-  return manifestRoute(req)?.access === 'vendor-key';
-}
-
-/** Runs `handlers` for every request except the vendor-key routes, which pass straight on. */
-export function exceptVendorKeyRoutes(...handlers: RequestHandler[]): RequestHandler[] {
-  return handlers.map((handler) => (req: Request, res: Response, next: NextFunction) => (isVendorKeyRoute(req) ? next() : handler(req, res, next)));
+  return findPublicRoute(req.method, req.originalUrl.split('?')[0] ?? '').route?.access === 'vendor-key';
 }
 
 /** The 429 message /brightcalldocs shows (contracts' example of the answer is the one text). */
