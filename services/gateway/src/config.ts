@@ -50,6 +50,11 @@ export const gatewayEnv = {
   TRUST_PROXY: trustProxyEnv,
   /** Aged-lead purchase attempts a buyer may make a minute (issue 11: 10); a fuzzing run raises it. */
   PURCHASE_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  /**
+   * Calls a voice-AI vendor may make to the webhook a minute per key (issue 15; 429 beyond).
+   * Key-less calls are held to 60 a minute per address.
+   */
+  VENDOR_WEBHOOK_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Signs the session cookie. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** The address users reach the site at; reset links point here and Origin checks use it. */

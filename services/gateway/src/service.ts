@@ -24,6 +24,7 @@ import { csrfProtection } from './edge/csrf';
 import { routeManifestGate } from './edge/access';
 import { purchaseThrottle } from './edge/purchase-throttle';
 import { partnerApplicationThrottle } from './edge/partner-application-throttle';
+import { vendorWebhookThrottle } from './edge/vendor-webhook';
 import { forwarding, ownerTargets, type ForwardRoute } from './edge/forwarding';
 import { Sessions } from './edge/sessions';
 import { viewAsGate, ViewAsGrants } from './edge/view-as';
@@ -149,6 +150,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use('/api', purchaseThrottle(ctx.throttle, config.PURCHASE_ATTEMPTS_PER_MINUTE));
         // At most 5 partner applications an hour per address, counted before the upload is forwarded.
         app.use('/api', partnerApplicationThrottle(ctx.throttle, log));
+        // Vendor webhook calls per key, and key-less calls per address, a minute (fails open without Redis).
+        app.use('/api', vendorWebhookThrottle(ctx.throttle, { perKeyPerMinute: config.VENDOR_WEBHOOK_CALLS_PER_MINUTE }));
         app.use(
           '/api',
           forwarding({

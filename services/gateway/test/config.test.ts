@@ -60,6 +60,7 @@ describe('gateway configuration', () => {
       ORDERS_URL: 'http://127.0.0.1:3102',
       PARTNERS_URL: 'http://127.0.0.1:3103',
       INGESTION_URL: 'http://127.0.0.1:3104',
+      VENDOR_WEBHOOK_CALLS_PER_MINUTE: 600,
     });
     expect(config.ADMIN_USERNAME).toBeUndefined();
     expect(config.ADMIN_PASSWORD).toBeUndefined();

@@ -28,6 +28,8 @@ export const notificationsEnv = {
     (v) => (v === '' ? undefined : v),
     z.email('must be an e-mail address').default('operations@warmline.local'),
   ),
+  /** The address users reach the site at (the gateway's PUBLIC_URL): links in e-mails point here. */
+  PUBLIC_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().default('http://localhost:3000')),
   /** The partnerships inbox: told of every partner application with all its answers; applicants write here. */
   PARTNERS_TEAM_EMAIL: z.preprocess(
     (v) => (v === '' ? undefined : v),

@@ -38,6 +38,8 @@ export function routeManifestGate(alsoForwarded: readonly string[] = []) {
     }
     if (route.access === 'customer') return requireUser(req, _res, next);
     if (route.access === 'admin') return requireAdmin(req, _res, next);
+    // 'vendor-key': no session is asked for; the owning service checks the key it is forwarded
+    // with (edge/vendor-webhook.ts). 'anonymous', 'stripe-signature': nothing to check here.
     next();
   };
 }

@@ -5,6 +5,7 @@ import { ANONYMOUS, BODY_TOO_LARGE_MESSAGE, IDENTITY_HEADER, signIdentity, type 
 import { RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
 import { DEFAULT_BODY_LIMIT_BYTES, findPublicRoute, type RouteOwner } from '@warmline/contracts';
 import type { GatewayConfig } from '../config';
+import { sendWebhookAnswer, sendWebhookUnavailable } from './vendor-webhook';
 
 /**
  * A path prefix forwarded besides the route manifest's routes: tests put stand-in services
@@ -88,15 +89,19 @@ export function forwarding(options: ForwardingOptions) {
     // and counted as the body streams when not (chunked).
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES;
     const declared = Number(req.headers['content-length'] ?? 0);
+    // A vendor's webhook hears every refusal of the gateway in the webhook's own shape (spec §8).
+    const vendor = route?.access === 'vendor-key';
     if (declared > limit) {
-      refuseTooLarge(req, res);
+      refuseTooLarge(req, res, vendor);
       return;
     }
 
     // In a view-as tab req.user is the viewed agent (edge/view-as.ts), marked read only for the service too.
-    const identity: Identity = req.user
-      ? { userId: req.user.id, username: req.user.username, isAdmin: req.user.isAdmin, ...(req.viewAs ? { readOnly: true as const } : {}) }
-      : ANONYMOUS;
+    // A vendor-key route is always anonymous: the key, not a session, says who calls (the service checks it).
+    const identity: Identity =
+      req.user && !vendor
+        ? { userId: req.user.id, username: req.user.username, isAdmin: req.user.isAdmin, ...(req.viewAs ? { readOnly: true as const } : {}) }
+        : ANONYMOUS;
     const headers = forwardedHeaders(req.headers);
     headers[IDENTITY_HEADER] = signIdentity(options.identitySecret, identity);
     headers['x-request-id'] = req.id;
@@ -135,6 +140,12 @@ export function forwarding(options: ForwardingOptions) {
         res.destroy();
         return;
       }
+      if (vendor) {
+        // Nothing stored for certain, or stored and unanswered: either way the vendor retries, and the
+        // service answers a repeat with the callback_id it already gave (its idempotency rules).
+        sendWebhookUnavailable(res, err.message === 'upstream timed out' ? 504 : 503, RETRY_AFTER_SECONDS);
+        return;
+      }
       if (err.message === 'upstream timed out') {
         res.status(504).json({ error: 'The service took too long to answer', requestId: req.id });
         return;
@@ -155,7 +166,7 @@ export function forwarding(options: ForwardingOptions) {
       req.off('data', meter);
       req.unpipe(upstream);
       upstream.destroy();
-      refuseTooLarge(req, res);
+      refuseTooLarge(req, res, vendor);
     };
     req.on('data', meter);
     req.pipe(upstream);
@@ -166,10 +177,11 @@ export function forwarding(options: ForwardingOptions) {
  * 413 for a body over its limit. What the client still sends is read and dropped, up to a
  * bound, so it can read the answer; a sender that goes on past that is cut off.
  */
-function refuseTooLarge(req: Request, res: Response): void {
+function refuseTooLarge(req: Request, res: Response, webhookShape = false): void {
   if (!res.headersSent) {
     res.setHeader('Connection', 'close');
-    res.status(413).json({ error: BODY_TOO_LARGE_MESSAGE });
+    if (webhookShape) sendWebhookAnswer(res, 413, BODY_TOO_LARGE_MESSAGE);
+    else res.status(413).json({ error: BODY_TOO_LARGE_MESSAGE });
   }
   let drained = 0;
   req.on('data', (chunk: Buffer) => {

@@ -10,6 +10,7 @@ import { refundIssuedEmail, transferOrderStatusEmail } from '../domain/order-cha
 import { disputeOpenedEmail, leadsReceiptEmail } from '../domain/refund-emails';
 import { leadOptOutEmail } from '../domain/lead-opt-out-emails';
 import { partnerApplicationNoticeEmail, partnerApplicationReceivedEmail, partnerStatusChangedEmail } from '../domain/partner-emails';
+import { callbackAssignedEmail } from '../domain/callback-emails';
 
 export const SOURCE = 'notifications';
 
@@ -18,6 +19,11 @@ export interface TeamInboxes {
   salesTeamEmail: string;
   operationsEmail: string;
   partnersTeamEmail: string;
+}
+
+/** Where the site is (PUBLIC_URL), for links in e-mails that no command carries. */
+export interface SiteLinks {
+  publicUrl: string;
 }
 
 type EmailRequestType = Exclude<CommandType, 'email.send'>;
@@ -42,7 +48,7 @@ function renderInto<T extends EmailRequestType>(render: (request: CommandData<T>
 }
 
 /** Every typed e-mail command and what it renders into. */
-export function emailRequestSubscriptions(teams: TeamInboxes): Subscription[] {
+export function emailRequestSubscriptions(teams: TeamInboxes, site: SiteLinks): Subscription[] {
   return [
     subscribe('email.password_reset', renderInto<'email.password_reset'>((r) => [passwordResetEmail(r)])),
     subscribe('email.welcome', renderInto<'email.welcome'>((r) => [welcomeEmail(r)])),
@@ -74,5 +80,7 @@ export function emailRequestSubscriptions(teams: TeamInboxes): Subscription[] {
       renderInto<'email.partner_application_notice'>((notice) => [partnerApplicationNoticeEmail(notice, teams)]),
     ),
     subscribe('email.partner_status_changed', renderInto<'email.partner_status_changed'>((change) => [partnerStatusChangedEmail(change, teams)])),
+    // Vendor call-backs (issue 15): the agent who received one, with a link to My Call-backs.
+    subscribe('email.callback_assigned', renderInto<'email.callback_assigned'>((notice) => [callbackAssignedEmail(notice, site)])),
   ];
 }

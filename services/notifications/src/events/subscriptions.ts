@@ -1,6 +1,6 @@
 import { subscribe, type Subscription } from '@warmline/platform/bus/index';
 import type { Mailer } from '../domain/mailer';
-import { emailRequestSubscriptions, type TeamInboxes } from './email-requests';
+import { emailRequestSubscriptions, type SiteLinks, type TeamInboxes } from './email-requests';
 import { sendEmailHandler } from './send-email';
 
 /** The typed e-mail commands (email.password_reset, email.order_paid, …): rendered into email.send. */
@@ -8,7 +8,7 @@ export const EMAIL_REQUESTS_QUEUE = 'notifications.email-requests';
 /** The rendered e-mails (email.send), each sent once; its retry queue and DLQ are `<queue>.retry` and `<queue>.dlq`. */
 export const EMAIL_QUEUE = 'notifications.email';
 
-export interface NotificationsDeps extends TeamInboxes {
+export interface NotificationsDeps extends TeamInboxes, SiteLinks {
   mailer: Mailer;
 }
 
@@ -26,11 +26,10 @@ export function consumers(deps: NotificationsDeps): Consumer[] {
   return [
     {
       queue: EMAIL_REQUESTS_QUEUE,
-      subscriptions: emailRequestSubscriptions({
-        salesTeamEmail: deps.salesTeamEmail,
-        operationsEmail: deps.operationsEmail,
-        partnersTeamEmail: deps.partnersTeamEmail,
-      }),
+      subscriptions: emailRequestSubscriptions(
+        { salesTeamEmail: deps.salesTeamEmail, operationsEmail: deps.operationsEmail, partnersTeamEmail: deps.partnersTeamEmail },
+        { publicUrl: deps.publicUrl },
+      ),
     },
     { queue: EMAIL_QUEUE, subscriptions: [subscribe('email.send', sendEmailHandler(deps.mailer))] },
   ];
