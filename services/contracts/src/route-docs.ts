@@ -23,7 +23,7 @@ export interface RouteDoc {
   /** The success answer, where the contracts describe it with zod. */
   response?: z.ZodType;
   /** The media type of the success answer; JSON when not given ('.csv' paths are CSV). */
-  responseType?: 'application/json' | 'text/csv' | 'application/octet-stream';
+  responseType?: 'application/json' | 'text/csv' | 'text/html' | 'application/octet-stream';
   /** A description of the success answer, when more than 'OK' helps. */
   responseDescription?: string;
   /** An example of the success answer. */
@@ -98,6 +98,10 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
     examples: { 'Current and new password': { currentPassword: 'sunny-harbor-42', newPassword: 'quiet-meadow-73' } },
     throttled: true,
   },
+  // gateway: this API's description
+  'GET /api/openapi.json': { responseDescription: 'The OpenAPI 3.1 document (revalidate with its ETag)' },
+  'GET /api/docs': { responseType: 'text/html', responseDescription: 'The reference page; its script and style come from /api/docs/{file}, never from another site' },
+  'GET /api/docs/{file}': { responseType: 'application/octet-stream', responseDescription: 'The file; cached for a year when asked for with its version (?v=)' },
   // gateway: surveys, campaigns, recruiting
   'POST /api/survey': {
     status: 201,
