@@ -211,7 +211,7 @@ function responsesOf(route: PublicRoute, doc: RouteDoc, name: string, hoisted: R
       doc.response !== undefined
         ? jsonSchemaOf(doc.response, 'output', name, hoisted)
         : contentType === 'application/json'
-          ? { $ref: '#/components/schemas/JsonAnswer' }
+          ? { $ref: `#/components/schemas/${pagedList(route) ? 'JsonList' : 'JsonObject'}` }
           : contentType === 'text/csv'
             ? { type: 'string', description: 'CSV, its first row the header' }
             : contentType.startsWith('text/')
@@ -220,7 +220,7 @@ function responsesOf(route: PublicRoute, doc: RouteDoc, name: string, hoisted: R
     const media: Json = { schema };
     if (doc.responseExample !== undefined) media.example = doc.responseExample;
     success.content = { [contentType]: media };
-    if (route.summary.includes('X-Total-Count')) success.headers = { 'X-Total-Count': { $ref: '#/components/headers/TotalCount' } };
+    if (pagedList(route)) success.headers = { 'X-Total-Count': { $ref: '#/components/headers/TotalCount' } };
   }
   const responses: Json = { [String(status)]: success };
 
@@ -247,6 +247,11 @@ function responsesOf(route: PublicRoute, doc: RouteDoc, name: string, hoisted: R
     if (ref) responses[String(code)] = { $ref: `#/components/responses/${ref}` };
   }
   return responses;
+}
+
+/** A page of a list: an array, the total in X-Total-Count (the manifest's summary says so). */
+function pagedList(route: PublicRoute): boolean {
+  return route.summary.includes('X-Total-Count');
 }
 
 function isWrite(route: PublicRoute): boolean {
@@ -340,9 +345,14 @@ const ERROR_SCHEMAS: Record<string, Json> = {
     },
     required: ['success', 'message'],
   },
-  JsonAnswer: {
-    type: ['object', 'array'],
-    description: 'A JSON answer (its fields are not described here yet; see the summary).',
+  JsonObject: {
+    type: 'object',
+    description: 'A JSON object (its fields are not described here yet; see the summary).',
+  },
+  JsonList: {
+    type: 'array',
+    items: { type: 'object' },
+    description: 'One page of a list of JSON objects (their fields are not described here yet; see the summary).',
   },
 };
 
@@ -364,7 +374,7 @@ const ERROR_RESPONSES: Record<string, Json> = {
       },
     },
   },
-  Unauthorized: errorResponse('No session, or it has ended: log in', 'Not authenticated'),
+  Unauthorized: errorResponse('No session, or it has ended: log in (at login: the credentials or code are wrong)', 'Not authenticated'),
   Forbidden: errorResponse('Not allowed: an admin route for someone else, or a cross-site write', 'Admin access required'),
   NotFound: errorResponse('No such thing (or not yours)', 'Not found'),
   Conflict: errorResponse('The state does not allow it (taken, already done, changed meanwhile)', 'That slug is taken'),

@@ -79,6 +79,7 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'POST /api/login': {
     examples: { 'A username and password': { username: 'annlee', password: 'sunny-harbor-42' } },
     responseDescription: 'Logged in (the session cookie is set), or `{ twoFactorRequired: true }` when a second step follows',
+    errors: [401],
     throttled: true,
   },
   'GET /api/logout': { status: 302, responseDescription: 'The session is ended; redirects to /login' },
@@ -90,9 +91,13 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   },
   'POST /api/login/verify-code': {
     examples: { 'A code from the authenticator app': { code: '492 031' }, 'A recovery code': { code: 'h7k2-9dmx-4qpe' } },
+    errors: [401],
     throttled: true,
   },
-  'POST /api/two-factor/confirm': { examples: { 'The first code': { code: '492031' } }, throttled: true },
+  // Anonymous in the manifest (a login waiting for enrolment has no user yet); 401 to anyone else.
+  'GET /api/two-factor': { errors: [401] },
+  'POST /api/two-factor/enrol': { errors: [401] },
+  'POST /api/two-factor/confirm': { examples: { 'The first code': { code: '492031' } }, errors: [401], throttled: true },
   'POST /api/two-factor/disable': { examples: { 'A current code': { code: '492031' } }, throttled: true },
   'POST /api/change-password': {
     examples: { 'Current and new password': { currentPassword: 'sunny-harbor-42', newPassword: 'quiet-meadow-73' } },
