@@ -102,6 +102,17 @@ export const publicRoutes: readonly PublicRoute[] = [
   // gateway: the site and the dashboard
   { method: 'GET', path: '/api/site-config', owner: 'gateway', access: 'anonymous', summary: "The public site's settings (booking link, brands)" },
   { method: 'GET', path: '/api/dashboard-config', owner: 'gateway', access: 'customer', summary: "The dashboard's settings (training videos)" },
+  // gateway: this API's own description (issue 16), generated from this manifest (openapi.ts)
+  { method: 'GET', path: '/api/openapi.json', owner: 'gateway', access: 'anonymous', summary: "This API's OpenAPI 3.1 description, generated from the route manifest" },
+  { method: 'GET', path: '/api/docs', owner: 'gateway', access: 'anonymous', summary: 'The interactive API reference (an HTML page that reads /api/openapi.json)' },
+  {
+    method: 'GET',
+    path: '/api/docs/{file}',
+    owner: 'gateway',
+    access: 'anonymous',
+    summary: "A file of the API reference's page (its script, style sheet or icon)",
+    params: { file: /[A-Za-z0-9-]+\.(?:js|css|png)/ },
+  },
   // gateway: surveys and salespeople (spec §2, §3)
   { method: 'POST', path: '/api/survey', owner: 'gateway', access: 'anonymous', summary: 'The WarmLine survey; creates the account', body: SURVEY_SUBMISSION_SCHEMAS.main },
   { method: 'POST', path: '/api/ringcloud-survey', owner: 'gateway', access: 'anonymous', summary: 'The RingCloud survey; creates the account', body: SURVEY_SUBMISSION_SCHEMAS.ringcloud },

@@ -32,6 +32,7 @@ import { endViewingsOfSession, recordExpired, type ViewAsContext } from './domai
 import { viewAsRoutes } from './http/view-as-routes';
 import { securityHeaders } from './edge/security-headers';
 import { siteConfigRoutes } from './http/site-config-routes';
+import { apiDocsRoutes } from './http/api-docs-routes';
 import { dashboardConfigRoutes } from './http/dashboard-config-routes';
 import { mountSpa } from './edge/spa';
 import { userAdminRoutes } from './http/user-admin-routes';
@@ -164,6 +165,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       },
       mount: (app) => {
         app.use(siteConfigRoutes(config));
+        app.use(apiDocsRoutes());
         app.use(dashboardConfigRoutes(config));
         app.use(accountRoutes(accounts, sessions, { beforeLogout: (req) => endViewingsOfSession(viewAs, req.sessionID) }));
         app.use(userAdminRoutes(ctx));
