@@ -7,7 +7,7 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 WITH_ENV := infra/scripts/env.sh
 
-.PHONY: help install services env migrate seed build start test test-tools typecheck lint bench chaos clean
+.PHONY: help install services env migrate seed build start test test-tools typecheck rules lint bench chaos clean
 
 help:
 	@echo "make start   install, start PostgreSQL/Redis/RabbitMQ if stopped, migrate, seed, build, run every service"
@@ -48,8 +48,13 @@ test-tools:
 
 # The SPA is built once here, so the end-to-end files find it fresh instead of building it
 # themselves (e2e/harness.ts still rebuilds a stale build when run alone).
-test: install services test-tools typecheck build
+test: install services test-tools typecheck rules build
 	npx vitest run
+
+# The house rules (.dependency-cruiser.cjs): no service imports another, platform and contracts
+# import no service, the SPA shares only the contracts with the backend.
+rules: install
+	npx depcruise services web/src e2e infra --config .dependency-cruiser.cjs --output-type err
 
 # Services and scripts, the SPA, and the end-to-end harness each have their own tsconfig.
 typecheck: install

@@ -11,7 +11,7 @@ import {
   type BlobStore,
   type PutOptions,
   type StoredBlob,
-} from './index';
+} from './blob';
 
 /** Unfinished files live here, inside the root so a rename into place stays on one filesystem. */
 const PARTIAL_DIR = '.partial';

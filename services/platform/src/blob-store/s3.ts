@@ -17,7 +17,7 @@ import {
   type BlobStore,
   type PutOptions,
   type StoredBlob,
-} from './index';
+} from './blob';
 
 export interface S3BlobStoreOptions {
   bucket: string;
