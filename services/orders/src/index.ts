@@ -1,2 +1,0 @@
-export { startOrders, ORDERS_SCHEMA, ORDERS_MIGRATIONS_DIR, type RunningOrders } from './service';
-export { ordersEnv, resolvePaymentProvider, type OrdersConfig } from './config';
