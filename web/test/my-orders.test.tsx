@@ -19,6 +19,7 @@ const PACKAGE: MyOrder = {
   amountCents: 222000,
   refundedCents: 5000,
   status: 'partially-refunded',
+  disputed: false,
   createdAt: '2026-11-20T18:00:00Z',
   paidAt: '2026-11-20T18:01:00Z',
   transfer: null,
@@ -37,16 +38,25 @@ const PENDING_TRANSFER: MyOrder = {
   amountCents: 70000,
   refundedCents: 0,
   status: 'pending',
+  disputed: false,
   createdAt: '2026-11-22T18:00:00Z',
   paidAt: null,
   transfer: { totalTransfers: 20, transfersPerDay: 5, transferHours: '9am-5pm CST', selectedStates: ['TX', 'OK', 'FL', 'GA'], transferNumber: '(405) 555-0199' },
   receipt: null,
 };
 
-let answer: MyOrdersAnswer = { orders: [] };
+/** A page of 25 as the server answers it. */
+function page(orders: MyOrder[], total = orders.length, n = 1): MyOrdersAnswer {
+  return { orders, total, page: n, pageSize: 25 };
+}
+
+let answer: MyOrdersAnswer = page([]);
+let asked: string[] = [];
 beforeEach(() => {
+  asked = [];
   vi.stubGlobal('fetch', async (url: string) => {
     if (!String(url).startsWith('/api/my-orders')) return new Response('{"error":"not here"}', { status: 404 });
+    asked.push(String(url));
     return new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
   });
 });
@@ -67,7 +77,7 @@ function renderView() {
 
 describe('My Orders', () => {
   it('when the agent has orders, then each shows its product, US date, amount, refund and status', async () => {
-    answer = { orders: [PENDING_TRANSFER, PACKAGE] };
+    answer = page([PENDING_TRANSFER, PACKAGE]);
     renderView();
     const rows = await screen.findAllByRole('row');
     const transferRow = rows.find((r) => r.textContent?.includes('Live transfers: 20'))!;
@@ -85,7 +95,7 @@ describe('My Orders', () => {
   });
 
   it('when a paid order’s receipt is opened, then it lists what was bought, the card’s last four and what was paid in the end', async () => {
-    answer = { orders: [PACKAGE] };
+    answer = page([PACKAGE]);
     renderView();
     fireEvent.click(await screen.findByRole('button', { name: `View receipt: ${PACKAGE.description}` }));
     const receipt = await screen.findByRole('dialog', { name: 'Receipt' });
@@ -100,8 +110,28 @@ describe('My Orders', () => {
     expect(within(receipt).getByRole('button', { name: 'Print' })).toBeTruthy();
   });
 
+  it('when the buyer disputed a payment, then the order says Disputed beside its status', async () => {
+    answer = page([{ ...PACKAGE, status: 'paid', refundedCents: 0, disputed: true }]);
+    renderView();
+    const row = (await screen.findAllByRole('row')).find((r) => r.textContent?.includes('Premium Volume Package'))!;
+    expect(within(row).getByText('Paid')).toBeTruthy();
+    expect(within(row).getByText('Disputed')).toBeTruthy();
+  });
+
+  it('when the agent has more orders than a page, then a pager asks the server for the next page', async () => {
+    answer = page([PACKAGE], 60);
+    renderView();
+    const pager = await screen.findByRole('navigation', { name: 'Pages of your orders' });
+    expect(within(pager).getByRole('button', { name: 'Page 3' })).toBeTruthy();
+    expect(within(pager).queryByRole('button', { name: 'Page 4' })).toBeNull();
+    answer = page([PENDING_TRANSFER], 60, 2);
+    fireEvent.click(within(pager).getByRole('button', { name: 'Page 2' }));
+    await screen.findByText('Live transfers: 20 × $35.00');
+    expect(asked).toEqual(['/api/my-orders?page=1', '/api/my-orders?page=2']);
+  });
+
   it('when the agent has no orders, then it says so and offers to buy leads', async () => {
-    answer = { orders: [] };
+    answer = page([]);
     const onBrowse = renderView();
     await screen.findByText('You have not ordered anything yet.');
     fireEvent.click(screen.getByRole('button', { name: 'Buy Aged Leads' }));

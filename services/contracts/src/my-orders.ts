@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AllOrderStatus, OrderProduct } from './admin-orders';
 import type { UsStateCode } from './catalog';
 
@@ -45,13 +46,31 @@ export interface MyOrder {
   status: AllOrderStatus;
   createdAt: string;
   paidAt: string | null;
+  /** The buyer disputed the payment with their bank (the money is held until the dispute ends). */
+  disputed: boolean;
   /** Transfer orders only. */
   transfer: MyTransferDelivery | null;
   /** Null until the order is paid. */
   receipt: MyOrderReceipt | null;
 }
 
+/** My Orders pages 25 orders at a time; an agency that orders weekly has years of them. */
+export const MY_ORDERS_PAGE_SIZE = 25;
+
+export const myOrdersQuery = z.object({
+  page: z.coerce
+    .number({ message: 'page must be a whole number from 1' })
+    .int('page must be a whole number from 1')
+    .min(1, 'page must be a whole number from 1')
+    .max(100_000, 'page must be a whole number from 1')
+    .default(1),
+});
+
 export interface MyOrdersAnswer {
-  /** Newest first. */
+  /** Newest first: this page's orders. */
   orders: MyOrder[];
+  /** All the agent's orders (also in X-Total-Count). */
+  total: number;
+  page: number;
+  pageSize: number;
 }

@@ -24,6 +24,7 @@ import {
 import { campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
+import { myOrdersQuery } from './my-orders';
 import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
 import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
 import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
@@ -228,7 +229,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'PATCH', path: '/api/transfer-orders/{id}/status', owner: 'orders', access: 'admin', summary: 'Move a transfer order: pending → cancelled, paid → completed, paid → cancelled (refunded; reason required)', body: transferStatusChangeBody },
   { method: 'GET', path: '/api/admin/orders', owner: 'orders', access: 'admin', summary: 'All Orders: every order of every product, filtered and paged, with totals over the filter', query: allOrdersQuery },
   { method: 'GET', path: '/api/admin/revenue', owner: 'orders', access: 'admin', summary: 'Revenue per day by product over the last 30 or 90 days, net of refunds', query: revenueQuery },
-  { method: 'GET', path: '/api/my-orders', owner: 'orders', access: 'customer', summary: "My Orders: every order of the logged-in agent, each with its receipt" },
+  { method: 'GET', path: '/api/my-orders', owner: 'orders', access: 'customer', summary: "My Orders: every order of the logged-in agent, each with its receipt, 25 a page (the answer has the total)", query: myOrdersQuery },
   { method: 'POST', path: '/api/admin/orders/{id}/refund', owner: 'orders', access: 'admin', summary: 'Refund a paid order, whole or in part, with a reason', body: adminRefundBody },
   // ingestion: the voice-AI vendor's webhook and its keys (issue 15)
   { method: 'POST', path: '/api/callbacks/brightcall', owner: 'ingestion', access: 'vendor-key', summary: "A voice-AI vendor posts a call's outcome (X-API-Key or Authorization: Bearer); see /brightcalldocs", body: callbackWebhookBody },

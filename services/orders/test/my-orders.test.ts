@@ -178,6 +178,40 @@ describe('GET /api/my-orders', () => {
     });
   });
 
+  it('when an agent has more orders than a page, then they come 25 at a time, newest first, with the total, and a disputed one says so', async () => {
+    const agent = await system.createAgent();
+    const browser = await loggedIn(agent);
+    const ids: string[] = [];
+    for (let i = 0; i < 27; i += 1) ids.push(await paidLeadOrder(agent.id));
+    // Distinct times, so newest first is one order: the last made is the newest.
+    await system.ordersPool.query(
+      `UPDATE package_orders o SET created_at = now() - make_interval(mins => (100 - n.i)::int)
+         FROM unnest($1::uuid[]) WITH ORDINALITY AS n(id, i) WHERE o.id = n.id`,
+      [ids],
+    );
+    await system.ordersPool.query('UPDATE package_orders SET disputed_at = now() WHERE id = $1', [ids[26]]);
+    const newestFirst = [...ids].reverse();
+
+    const first = await browser.get('/api/my-orders');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-total-count')).toBe('27');
+    expect(first.json).toMatchObject({ total: 27, page: 1, pageSize: 25 });
+    const firstOrders = first.json.orders as MyOrder[];
+    expect(firstOrders.map((o) => o.id)).toEqual(newestFirst.slice(0, 25));
+    expect(firstOrders.map((o) => o.disputed)).toEqual([true, ...Array<boolean>(24).fill(false)]);
+
+    const second = await browser.get('/api/my-orders?page=2');
+    expect((second.json.orders as MyOrder[]).map((o) => o.id)).toEqual(newestFirst.slice(25));
+    const past = await browser.get('/api/my-orders?page=9');
+    expect(past.json).toMatchObject({ orders: [], total: 27, page: 9 });
+
+    for (const bad of ['0', 'two', '1.5']) {
+      const refused = await browser.get(`/api/my-orders?page=${bad}`);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.json)).toContain('page must be a whole number from 1');
+    }
+  });
+
   it('when no one is logged in, then the answer is 401', async () => {
     const answer = await system.browser().get('/api/my-orders');
     expect(answer.status).toBe(401);

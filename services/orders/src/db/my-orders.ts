@@ -5,8 +5,6 @@ import { findOrder, type PackageOrder } from './orders';
 
 /** Queries of My Orders (issue 12): an agent's orders, the cards' last digits, checkout-token links. */
 
-/** How many orders My Orders answers at most (newest first); an agent has far fewer. */
-export const MY_ORDERS_LIMIT = 500;
 
 export interface MyOrderRow {
   id: string;
@@ -18,6 +16,7 @@ export interface MyOrderRow {
   amountCents: number;
   refundedCents: number;
   status: AllOrderStatus;
+  disputed: boolean;
   createdAt: Date;
   paidAt: Date | null;
   cardLast4: string | null;
@@ -30,8 +29,12 @@ export interface MyOrderRow {
  * the order form), and the other products once paid (an unpaid checkout is a payment session
  * left behind, not an order). Status words and product names as All Orders has them.
  */
-export async function listOrdersOfBuyer(db: Queryable, userId: string): Promise<MyOrderRow[]> {
-  const { rows } = await db.query<Omit<MyOrderRow, 'leadLines'> & { leadLines: Array<{ ageRange: LeadOrderLine['ageRange']; count: number; unitPriceCents: number }> | null }>(
+export async function listOrdersOfBuyer(
+  db: Queryable,
+  userId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: MyOrderRow[]; total: number }> {
+  const { rows } = await db.query<Omit<MyOrderRow, 'leadLines'> & { leadLines: Array<{ ageRange: LeadOrderLine['ageRange']; count: number; unitPriceCents: number }> | null; total: string }>(
     `SELECT o.id,
             CASE WHEN o.kind = 'transfer' THEN 'transfer' WHEN o.kind = 'lead' THEN 'aged-leads'
                  WHEN o.tier = 'ringcloud' THEN 'second-brand' ELSE 'package' END AS product,
@@ -41,6 +44,8 @@ export async function listOrdersOfBuyer(db: Queryable, userId: string): Promise<
                  WHEN o.status = 'paid' AND o.refunded_cents >= o.amount_cents THEN 'refunded'
                  WHEN o.status = 'paid' AND o.refunded_cents > 0 THEN 'partially-refunded'
                  ELSE o.status END AS status,
+            o.disputed_at IS NOT NULL AS disputed,
+            count(*) OVER () AS total,
             o.created_at AS "createdAt", o.paid_at AS "paidAt", o.card_last4 AS "cardLast4",
             CASE WHEN t.id IS NULL THEN NULL ELSE json_build_object(
               'totalTransfers', t.total_transfers, 'transfersPerDay', t.transfers_per_day,
@@ -52,10 +57,21 @@ export async function listOrdersOfBuyer(db: Queryable, userId: string): Promise<
        FROM package_orders o LEFT JOIN transfer_orders t ON t.id = o.id
       WHERE o.buyer_user_id = $1 AND (o.kind = 'transfer' OR o.status = 'paid')
       ORDER BY o.created_at DESC, o.id
-      LIMIT $2`,
-    [userId, MY_ORDERS_LIMIT],
+      LIMIT $2 OFFSET $3`,
+    [userId, page.limit, page.offset],
   );
-  return rows.map((r) => ({ ...r, leadLines: r.leadLines ?? [] }));
+  if (rows.length === 0 && page.offset > 0) {
+    // Past the last page: the total still tells the pager where the orders are.
+    const counted = await db.query<{ total: string }>(
+      `SELECT count(*) AS total FROM package_orders o WHERE o.buyer_user_id = $1 AND (o.kind = 'transfer' OR o.status = 'paid')`,
+      [userId],
+    );
+    return { rows: [], total: Number(counted.rows[0]?.total ?? 0) };
+  }
+  return {
+    rows: rows.map(({ total: _total, ...r }) => ({ ...r, leadLines: r.leadLines ?? [] })),
+    total: rows.length > 0 ? Number(rows[0]!.total) : 0,
+  };
 }
 
 /** The last four digits of the card that paid (nothing else of a card is ever stored). */

@@ -1,6 +1,6 @@
 import type { Identity } from '@warmline/platform/http/identity';
 import { AppError } from '@warmline/platform/errors';
-import type { MyOrder, MyOrderReceiptLine } from '@warmline/contracts';
+import { MY_ORDERS_PAGE_SIZE, type MyOrder, type MyOrderReceiptLine, type MyOrdersAnswer } from '@warmline/contracts';
 import { listOrdersOfBuyer, type MyOrderRow } from '../db/my-orders';
 import type { OrdersContext } from './context';
 
@@ -9,10 +9,10 @@ import type { OrdersContext } from './context';
  * matched by e-mail: an order is the agent's when it was bought in their session, placed from
  * their dashboard, or linked by the one-time token of the survey that created their account.
  */
-export async function ordersOfAgent(ctx: OrdersContext, viewer: Identity): Promise<MyOrder[]> {
+export async function ordersOfAgent(ctx: OrdersContext, viewer: Identity, page: number): Promise<MyOrdersAnswer> {
   if (!viewer.userId) throw new AppError('Unauthorized', 'Not authenticated', 401);
-  const rows = await listOrdersOfBuyer(ctx.pool, viewer.userId);
-  return rows.map(toMyOrder);
+  const { rows, total } = await listOrdersOfBuyer(ctx.pool, viewer.userId, { limit: MY_ORDERS_PAGE_SIZE, offset: (page - 1) * MY_ORDERS_PAGE_SIZE });
+  return { orders: rows.map(toMyOrder), total, page, pageSize: MY_ORDERS_PAGE_SIZE };
 }
 
 function toMyOrder(r: MyOrderRow): MyOrder {
@@ -23,6 +23,7 @@ function toMyOrder(r: MyOrderRow): MyOrder {
     amountCents: r.amountCents,
     refundedCents: r.refundedCents,
     status: r.status,
+    disputed: r.disputed,
     createdAt: r.createdAt.toISOString(),
     paidAt: r.paidAt?.toISOString() ?? null,
     transfer: r.transfer,

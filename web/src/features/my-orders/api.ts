@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { MyOrdersAnswer } from '@warmline/contracts/my-orders';
 import { apiRequest } from '../../lib/api';
 
@@ -7,9 +7,10 @@ export const myOrderKeys = {
   all: ['my-orders'] as const,
 };
 
-export function useMyOrders() {
+export function useMyOrders(page: number) {
   return useQuery({
-    queryKey: myOrderKeys.all,
-    queryFn: ({ signal }) => apiRequest<MyOrdersAnswer>('/api/my-orders', { signal }),
+    queryKey: [...myOrderKeys.all, page],
+    queryFn: ({ signal }) => apiRequest<MyOrdersAnswer>(`/api/my-orders?page=${page}`, { signal }),
+    placeholderData: keepPreviousData,
   });
 }

@@ -3,6 +3,7 @@ import type { MyOrder } from '@warmline/contracts/my-orders';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
 import { LoadError } from '../../components/load-error';
+import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { ORDER_STATUS_LABELS } from '../admin/all-orders-format';
 import { usDate } from '../transfers/order-format';
@@ -18,7 +19,8 @@ import './my-orders.css';
  * with its receipt. The same books as the admin's All Orders, seen from the agent's side.
  */
 export function MyOrdersView({ onBrowse }: { onBrowse(): void }) {
-  const mine = useMyOrders();
+  const [page, setPage] = useState(1);
+  const mine = useMyOrders(page);
   const [receiptOf, setReceiptOf] = useState<MyOrder | null>(null);
 
   return (
@@ -71,6 +73,7 @@ export function MyOrdersView({ onBrowse }: { onBrowse(): void }) {
                   </td>
                   <td data-label="Status">
                     <span className={`order-status order-status--${order.status}`}>{ORDER_STATUS_LABELS[order.status]}</span>
+                    {order.disputed ? <span className="order-status order-status--disputed">Disputed</span> : null}
                   </td>
                   <td data-label="Receipt">
                     {order.receipt ? (
@@ -85,6 +88,7 @@ export function MyOrdersView({ onBrowse }: { onBrowse(): void }) {
               ))}
             </tbody>
           </table>
+          <Pager page={mine.data.page} totalPages={Math.ceil(mine.data.total / mine.data.pageSize)} onPage={setPage} label="Pages of your orders" />
         </div>
       )}
       {receiptOf?.receipt ? <ReceiptDialog order={receiptOf} receipt={receiptOf.receipt} onClose={() => setReceiptOf(null)} /> : null}
