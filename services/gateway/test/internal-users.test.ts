@@ -66,7 +66,7 @@ describe('the internal user endpoint', () => {
     const answer = await asService(`/internal/users/${user.id}`, identityOf(user));
 
     expect(answer.status).toBe(200);
-    expect((await answer.json()).workingStates).toEqual(['TX', 'OK', 'NY']);
+    expect(((await answer.json()) as { workingStates: string[] }).workingStates).toEqual(['TX', 'OK', 'NY']);
   });
 
   it('when the identity is missing, forged or anonymous, then it answers 401', async () => {
