@@ -124,13 +124,15 @@ export async function setCallbackState(db: Queryable, id: string, state: string)
 }
 
 /**
- * The available opportunities with a state and time left, oldest first, locked: an assignment
- * running beside this one skips them rather than giving them to a second agent.
+ * The available opportunities with a state, time left and some agent with a balance in that
+ * state, oldest first, locked (one an admin is changing right now is skipped; the admin's change
+ * runs the assignment again when it commits).
  */
 export async function lockAssignableOpportunities(db: Queryable, now: Date, limit: number): Promise<CallbackOpportunityRow[]> {
   const { rows } = await db.query<CallbackOpportunityRow>(
     `SELECT ${COLUMNS} FROM callback_opportunities
       WHERE status = 'available' AND state IS NOT NULL AND expires_at > $1
+        AND EXISTS (SELECT 1 FROM callback_balances b WHERE b.balance > 0 AND callback_opportunities.state = ANY (b.states))
       ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [now, limit],
   );
