@@ -298,6 +298,16 @@ describe('opportunities added by an admin', () => {
     expect(vt.items.map((o) => [o.firstName, o.price]).sort()).toEqual([['Bo', '15.00'], ['Cy', '9.00']]);
   });
 
+  it('when a CSV has more rows than one statement takes, then all of them are created', async () => {
+    const rows = Array.from({ length: 1200 }, (_, i) => ({ firstName: `M${i}`, lastName: 'Many', phone: `406${String(5_000_000 + i)}`, state: 'MT', price: '15.00' }));
+
+    const answer = await fx.call('POST', '/api/callback-opportunities/bulk', { identity: admin(), body: { csvData: rows } });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ created: 1200, rejected: [] });
+    expect((await list('?state=MT')).total).toBe(1200);
+  });
+
   it('when the body is not rows or too many, then 400 and nothing is created', async () => {
     const notRows = await fx.call('POST', '/api/callback-opportunities/bulk', { identity: admin(), body: { csvData: 'First Name,Last Name' } });
     const none = await fx.call('POST', '/api/callback-opportunities/bulk', { identity: admin(), body: { csvData: [] } });

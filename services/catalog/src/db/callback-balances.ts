@@ -1,7 +1,7 @@
 import type { Queryable } from '@warmline/platform/db/index';
 
 /** An agent's call-backs paid for and not yet delivered, and the states they take them in (issue 15). */
-export interface CallbackBalanceRow {
+interface CallbackBalanceRow {
   userId: string;
   balance: number;
   states: string[];

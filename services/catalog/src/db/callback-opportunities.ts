@@ -83,7 +83,7 @@ export async function findCallbackOpportunity(db: Queryable, id: string, options
   return rows[0] ?? null;
 }
 
-export interface CallbackOpportunityFilter {
+interface CallbackOpportunityFilter {
   status?: CallbackOpportunityStatus;
   /** A 2-letter code, or 'NONE' for the ones waiting for a state. */
   state?: string;

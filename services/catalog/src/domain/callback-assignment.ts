@@ -15,7 +15,7 @@ import { formatPhone } from './masking';
  * two agents, a balance never goes below zero, and the agent waiting longest is served first.
  */
 
-export interface AssignmentDeps {
+interface AssignmentDeps {
   log: Logger;
   clock: () => Date;
   gateway: GatewayClient;

@@ -30,8 +30,7 @@ import {
 import { recordAdminAction, type Admin } from './admin-actions';
 import { assignAvailableCallbacks, deliverCallback } from './callback-assignment';
 import type { CatalogContext } from './context';
-import { addToSuppressionList, VENDOR_CALL_SUPPRESSOR } from './suppressions';
-import { maskForAudit } from './suppressions';
+import { addToSuppressionList, maskForAudit, VENDOR_CALL_SUPPRESSOR } from './suppressions';
 
 /**
  * Callback opportunities (issue 15): prospects who asked to be called back, from a vendor's
@@ -51,7 +50,7 @@ export function expiryOf(callbackTime: Date | null, createdAt: Date): Date {
 }
 
 /** The state as sent (a code or a name), else the phone's area code's; null: an admin gives it one. */
-export function stateOfProspect(sent: string | null, phone: string): string | null {
+function stateOfProspect(sent: string | null, phone: string): string | null {
   return usStateOfText(sent) ?? stateOfAreaCode(phone);
 }
 

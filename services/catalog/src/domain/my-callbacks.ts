@@ -20,7 +20,7 @@ export interface Agent {
 }
 
 /** A payment.succeeded that buys call-backs: the second brand's Call-Backs package. */
-export function isCallBacksOrder(payment: EventData<'payment.succeeded'>): boolean {
+function isCallBacksOrder(payment: EventData<'payment.succeeded'>): boolean {
   if (payment.kind !== 'package' || payment.tier !== 'ringcloud') return false;
   // Events written before leadType travelled name the product in the description.
   return payment.leadType !== undefined ? payment.leadType === 'Call-Backs' : /^RingCloud Call-Backs/.test(payment.description);
