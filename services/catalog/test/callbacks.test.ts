@@ -17,7 +17,7 @@ import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
-import { httpGatewayClient } from '../src/clients/gateway-client';
+import { httpGatewayClient, type GatewayClient } from '../src/clients/gateway-client';
 import { createVendorOpportunity } from '../src/domain/callbacks';
 import { creditCallBacksOrder } from '../src/domain/my-callbacks';
 import { phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
@@ -429,6 +429,21 @@ describe('delivering call-backs to agents', () => {
     expect((await balanceOf(agent.userId))?.balance).toBe(30);
     const events = (await fx.outbox('callback.assigned')).filter((e) => e.data.agentUserId === agent.userId);
     expect(events).toHaveLength(20);
+  });
+
+  it('when the gateway is down during an assignment, then the opportunity is still created, and the sweep assigns it later', async () => {
+    const agent = await agentAccount({ workingStates: 'Nebraska' });
+    await pay(callBacksPaid(agent.userId, 1));
+    const down: GatewayClient = { userContact: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:3100')) };
+    const call = vendorCall({ state: 'NE', phone: phoneIn('402') });
+
+    await withTransaction(fx.pool, (db) => createVendorOpportunity(db, { log: createLogger('catalog', 'silent'), clock: fx.now, gateway: down }, call, randomUUID()));
+    const [created] = await opportunitiesOfCall(call.callbackId);
+    expect(created).toMatchObject({ status: 'available', state: 'NE' });
+
+    await fx.catalog.sweepCallbackOpportunities();
+
+    expect(await opportunity(created!.id)).toMatchObject({ status: 'assigned', assigned_user_id: agent.userId });
   });
 
   it('when an admin assigns one by hand, then it is the agent’s; a second time 409, an unknown agent 404; a waiting one gets its state from PATCH', async () => {
