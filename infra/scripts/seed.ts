@@ -2,8 +2,8 @@
  * `make seed`: the demo accounts of `make start` — an admin (ADMIN_USERNAME/ADMIN_PASSWORD)
  * and a demo agent (DEMO_AGENT_USERNAME, default demo.agent / DEMO_AGENT_PASSWORD). Existing
  * demo accounts get these passwords again, so the printed logins always work. Also a few
- * thousand demo aged leads for the market (topped up when fewer than 1000 are listable). Run
- * after `make migrate`.
+ * thousand demo aged leads for the market (topped up when fewer than 1000 are listable), and a
+ * few demo callback opportunities (added once). Run after `make migrate`.
  */
 import { z } from 'zod';
 import { baseEnv, loadConfig } from '@warmline/platform/config';
@@ -13,6 +13,7 @@ import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { seedDemoAccounts, seedDemoSalespeople, DEMO_SALESPERSON } from '@warmline/gateway/seed';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { seedDemoLeads } from '@warmline/catalog/demo-leads';
+import { seedDemoCallbackOpportunities } from '@warmline/catalog/demo-callbacks';
 
 const config = loadConfig('seed', {
   DATABASE_URL: baseEnv.DATABASE_URL,
@@ -41,6 +42,8 @@ try {
   log.info({ referralSurvey: `/${DEMO_SALESPERSON.slug}`, outcome: salesperson }, 'demo salesperson ready');
   const leads = await seedDemoLeads(catalogPool);
   log.info(leads, 'demo aged leads ready');
+  const callbacks = await seedDemoCallbackOpportunities(catalogPool);
+  log.info(callbacks, 'demo callback opportunities ready');
   if (outcome.admin === 'reset' || outcome.agent === 'reset') {
     log.info('a demo account that already existed got the password from var/local.env again');
   }

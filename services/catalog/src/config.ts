@@ -22,6 +22,8 @@ export const catalogEnv = {
   GATEWAY_INTERNAL_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('http://127.0.0.1:3100'),
   /** How often unpaid reservations older than 15 minutes are released. */
   RESERVATION_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** How often callback opportunities past their 72 hours expire (and what could not be assigned is tried again). */
+  CALLBACK_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 };
 
 export type CatalogConfig = z.infer<z.ZodObject<typeof catalogEnv>>;

@@ -15,7 +15,10 @@ import { importRoutes } from './http/import-routes';
 import { suppressionRoutes } from './http/suppression-routes';
 import { LEAD_PAYMENTS_QUEUE, subscriptions } from './events/subscriptions';
 import { LEAD_SUPPRESSIONS_QUEUE, leadSuppressionSubscriptions } from './events/lead-suppressions';
-import { httpGatewayClient } from './clients/gateway-client';
+import { httpGatewayClient, type GatewayClient } from './clients/gateway-client';
+import { callbackRoutes } from './http/callback-routes';
+import { CALLBACKS_QUEUE, callbackSubscriptions } from './events/callbacks';
+import { sweepCallbackOpportunities, type CallbackContext } from './domain/callbacks';
 
 export const CATALOG_SCHEMA = 'catalog';
 export const CATALOG_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
@@ -28,12 +31,16 @@ export interface CatalogOptions {
   sweeper?: boolean;
   /** Another store than the configured one. */
   blobs?: BlobStore;
+  /** Another gateway than the configured one (a test's stand-in for a gateway that is down). */
+  gateway?: GatewayClient;
 }
 
 export interface RunningCatalog {
   url: string;
   /** Releases unpaid reservations whose 15 minutes are up; returns how many. */
   sweepExpiredReservations(): Promise<number>;
+  /** Expires callback opportunities past their 72 hours and assigns what is left to assign. */
+  sweepCallbackOpportunities(): Promise<{ expired: number; assigned: number }>;
   stop(): Promise<void>;
 }
 
@@ -71,15 +78,33 @@ export async function startCatalog(
       maxImportBytes: config.LEAD_IMPORT_MAX_BYTES,
     };
 
+    const gateway = options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET });
+    const callbacks: CallbackContext = { ...ctx, gateway };
     // No waiting for the broker: the consumer attaches once it connects, HTTP serves meanwhile.
-    const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock }), log });
+    const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock, gateway }), log });
     stops.push('consumer', () => consumer.stop());
-    const gateway = httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET });
+    const callbackConsumer = await startConsumer({ bus, pool, queue: CALLBACKS_QUEUE, subscriptions: callbackSubscriptions({ gateway, clock }), log });
+    stops.push('callback consumer', () => callbackConsumer.stop());
     const noticeConsumer = await startConsumer({ bus, pool, queue: LEAD_SUPPRESSIONS_QUEUE, subscriptions: leadSuppressionSubscriptions({ gateway }), log });
     stops.push('opt-out notice consumer', () => noticeConsumer.stop());
 
     const sweep = () => expireUnpaidReservations(ctx);
+    const sweepCallbacks = () => sweepCallbackOpportunities(callbacks);
     if (options.sweeper !== false) {
+      let sweeping: Promise<unknown> = Promise.resolve();
+      const callbackTimer = setInterval(() => {
+        sweeping = sweepCallbacks().catch((err: unknown) =>
+          unavailableDependency(err)
+            ? log.warn({ err }, 'expiring callback opportunities waits for PostgreSQL')
+            : log.error({ err }, 'expiring callback opportunities failed'),
+        );
+      }, config.CALLBACK_SWEEP_SECONDS * 1000);
+      callbackTimer.unref();
+      stops.push('callback sweeper', async () => {
+        clearInterval(callbackTimer);
+        await sweeping;
+      });
+
       let running: Promise<unknown> = Promise.resolve();
       const timer = setInterval(() => {
         running = sweep()
@@ -107,11 +132,12 @@ export async function startCatalog(
         a.use(catalogRoutes(ctx));
         a.use(importRoutes(ctx));
         a.use(suppressionRoutes(ctx));
+        a.use(callbackRoutes(callbacks));
       },
     });
     const url = await serve(app, config.CATALOG_PORT, stops, config.INTERNAL_HOST);
     log.info({ url }, 'catalog service started');
-    return { url, sweepExpiredReservations: sweep, stop: stops.stop };
+    return { url, sweepExpiredReservations: sweep, sweepCallbackOpportunities: sweepCallbacks, stop: stops.stop };
   } catch (err) {
     await stops.stop();
     throw err;

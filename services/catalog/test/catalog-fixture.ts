@@ -11,6 +11,7 @@ import { ORDERS_SCHEMA, startOrders, type RunningOrders } from '@warmline/orders
 import { catalogEnv, type CatalogConfig } from '../src/config';
 import { CATALOG_SCHEMA, startCatalog, type RunningCatalog } from '../src/service';
 import { LEAD_PAYMENTS_QUEUE } from '../src/events/subscriptions';
+import { CALLBACKS_QUEUE } from '../src/events/callbacks';
 import { insertLeads, type NewAgedLead } from '../src/db/leads';
 import { DAY_MS } from '../src/domain/lead-age';
 
@@ -67,7 +68,7 @@ export function phoneIn(areaCode: string): string {
 
 /** `ordersEnv`: more of the orders service's configuration (e.g. GATEWAY_URL, where it asks for a buyer's address). */
 export async function startCatalogFixture(env: Record<string, string> = {}, options: { ordersEnv?: Record<string, string> } = {}): Promise<CatalogFixture> {
-  const system = await startTestSystem({ databasePrefix: 'wl_catalog', queues: [LEAD_PAYMENTS_QUEUE] });
+  const system = await startTestSystem({ databasePrefix: 'wl_catalog', queues: [LEAD_PAYMENTS_QUEUE, CALLBACKS_QUEUE] });
   const { namespace, stops } = system;
   try {
     const orders = await startOrders(parseConfig(ordersEnv, { ...system.env, ORDERS_PORT: '0', ...options.ordersEnv }), createLogger('orders', 'silent'));

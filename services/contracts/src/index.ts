@@ -20,3 +20,4 @@ export * from './lead-imports';
 export * from './lead-import';
 export * from './partners';
 export * from './callbacks';
+export * from './area-codes';

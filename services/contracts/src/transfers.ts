@@ -57,6 +57,17 @@ export function stateName(code: string): string {
 const BY_NAME = new Map(US_STATES.map((s) => [s.name.toLowerCase(), s.code]));
 const IS_CODE = new Set<string>(US_STATE_CODES);
 
+/**
+ * One state as someone typed it: a 2-letter code or the state's name, in any case ('tx', 'Texas',
+ * ' new  york '); null when it is neither (a vendor's free text, issue 15).
+ */
+export function usStateOfText(text: string | null | undefined): UsStateCode | null {
+  if (!text) return null;
+  const term = text.trim().replace(/\s+/g, ' ');
+  if (IS_CODE.has(term.toUpperCase())) return term.toUpperCase() as UsStateCode;
+  return BY_NAME.get(term.toLowerCase()) ?? null;
+}
+
 export type WorkingStatesResult = { ok: true; states: UsStateCode[] } | { ok: false; message: string };
 
 /**
@@ -318,6 +329,11 @@ export interface BuyerProfile {
   phone: string;
   /** Decimal string, e.g. '35.00'. */
   liveTransferPrice: string;
+  /**
+   * The 2-letter codes recognised in the working states of the user's latest survey (issue 15:
+   * where an agent takes call-backs until they choose). Absent from answers of older gateways.
+   */
+  workingStates?: string[];
 }
 
 /* ------------------------------------------------------- insurance recruiting ---------- */

@@ -46,7 +46,27 @@ describe('the internal user endpoint', () => {
       email: user.email,
       phone: user.phone,
       liveTransferPrice: '31.50',
+      workingStates: [],
     });
+  });
+
+  it("when the agent's latest survey names working states, then the answer carries their 2-letter codes", async () => {
+    const { user } = await gw.createAgent();
+    const survey = (workingStates: string, at: string) =>
+      gw.pool.query(
+        `INSERT INTO survey_responses (user_id, funnel, brand, salesperson, first_name, last_name, agency_name, role, phone, email,
+                                       username, lead_type, working_states, created_at)
+         VALUES ($1, 'ringcloud', 'RingCloud', 'RingCloud', 'Avery', 'Agent', 'Agency', 'Insurance Agent', '5125550100', $2, $3,
+                 'Call-Backs', $4, $5)`,
+        [user.id, user.email, user.username, workingStates, at],
+      );
+    await survey('Florida', '2026-01-01T00:00:00Z');
+    await survey('Texas, ok and new york, Atlantis', '2026-02-01T00:00:00Z');
+
+    const answer = await asService(`/internal/users/${user.id}`, identityOf(user));
+
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { workingStates: string[] }).workingStates).toEqual(['TX', 'OK', 'NY']);
   });
 
   it('when the identity is missing, forged or anonymous, then it answers 401', async () => {

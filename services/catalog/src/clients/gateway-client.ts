@@ -16,10 +16,16 @@ export interface GatewayClient {
 export interface UserContact {
   email: string;
   firstName: string;
+  /** 2-letter codes of the working states of the user's latest survey (call-backs are delivered there). */
+  workingStates?: string[];
 }
 
 /** What the catalog reads of the gateway's BuyerProfile; the rest is not its business. */
-const userContactAnswer = z.object({ email: z.string().min(1), firstName: z.string() });
+const userContactAnswer = z.object({
+  email: z.string().min(1),
+  firstName: z.string(),
+  workingStates: z.array(z.string().regex(/^[A-Z]{2}$/)).max(100).optional(),
+});
 
 export function httpGatewayClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): GatewayClient {
   return {
@@ -39,7 +45,7 @@ export function httpGatewayClient(options: { baseUrl: string; identitySecret: st
       if (!response.ok) throw new Error(`the gateway answered ${response.status} for user ${userId}: ${text.slice(0, 500)}`);
       const answer = userContactAnswer.safeParse(JSON.parse(text));
       if (!answer.success) throw new Error(`the gateway's answer for user ${userId} is not a user profile: ${answer.error.message}`);
-      return { email: answer.data.email, firstName: answer.data.firstName };
+      return { email: answer.data.email, firstName: answer.data.firstName, workingStates: answer.data.workingStates ?? [] };
     },
   };
 }

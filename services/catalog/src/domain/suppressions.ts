@@ -60,44 +60,67 @@ export async function suppressPhone(
 ): Promise<SuppressionCreated> {
   const phone = phoneOf(input.phone);
   const created = await withTransaction(ctx.pool, async (db) => {
-    await lockLeadLoads(db);
     const at = ctx.clock();
-    const row = await insertSuppression(db, { phone, reason: input.reason, createdByUserId: admin.userId, createdAt: at });
-    if (!row) throw conflict('Phone is already on the suppression list');
-    const withdrawn = await withdrawUnsoldLeads(db, { phone }, 'suppressed', at);
-    // After the withdrawal: a sale that won the race for a lead is committed and counted here.
-    const buyers = await buyersOfPhone(db, phone);
-    await enqueue(db, {
-      type: 'leads.withdrawn',
-      source: SOURCE,
-      correlationId,
-      data: { reason: 'suppressed', leadCount: withdrawn.length, withdrawnAt: at.toISOString() },
-    });
+    const done = await addToSuppressionList(db, admin, { phone, reason: input.reason, at }, correlationId);
+    if (!done) throw conflict('Phone is already on the suppression list');
+    const { row, leadsWithdrawn, buyersNotified } = done;
     await audit(db, admin, correlationId, {
       action: 'lead_suppression.created',
       phone,
       before: null,
-      after: { reason: row.reason, leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length },
+      after: { reason: row.reason, leadsWithdrawn, buyersNotified },
       at,
     });
-    for (const buyerUserId of buyers) {
-      await enqueue(db, {
-        type: 'lead_suppression.notify_buyer',
-        source: SOURCE,
-        correlationId,
-        data: {
-          buyerUserId,
-          phone,
-          reason: row.reason,
-          suppressedBy: { userId: admin.userId, username: admin.username },
-          suppressedAt: at.toISOString(),
-        },
-      });
-    }
-    return { ...suppressionView(row), leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length };
+    return { ...suppressionView(row), leadsWithdrawn, buyersNotified };
   });
   ctx.log.info({ leadsWithdrawn: created.leadsWithdrawn, buyersNotified: created.buyersNotified }, 'phone suppressed');
   return created;
+}
+
+/**
+ * Who put a phone on the list when no admin did: a vendor's call whose prospect said not to call
+ * again (issue 15, lead_suppression.add). The nil id marks it; the reason names the vendor.
+ */
+export const VENDOR_CALL_SUPPRESSOR: Admin = { userId: '00000000-0000-0000-0000-000000000000', username: 'vendor call' };
+
+/**
+ * Puts a phone on the list, in the caller's transaction: its unsold leads leave the market and
+ * every buyer of one is queued a notice. Null when it was on the list already (nothing changes).
+ */
+export async function addToSuppressionList(
+  db: PoolClient,
+  by: Admin,
+  input: { phone: string; reason: string; at: Date },
+  correlationId: string,
+): Promise<{ row: SuppressionRow; leadsWithdrawn: number; buyersNotified: number } | null> {
+  const { phone, at } = input;
+  await lockLeadLoads(db);
+  const row = await insertSuppression(db, { phone, reason: input.reason, createdByUserId: by.userId, createdAt: at });
+  if (!row) return null;
+  const withdrawn = await withdrawUnsoldLeads(db, { phone }, 'suppressed', at);
+  // After the withdrawal: a sale that won the race for a lead is committed and counted here.
+  const buyers = await buyersOfPhone(db, phone);
+  await enqueue(db, {
+    type: 'leads.withdrawn',
+    source: SOURCE,
+    correlationId,
+    data: { reason: 'suppressed', leadCount: withdrawn.length, withdrawnAt: at.toISOString() },
+  });
+  for (const buyerUserId of buyers) {
+    await enqueue(db, {
+      type: 'lead_suppression.notify_buyer',
+      source: SOURCE,
+      correlationId,
+      data: {
+        buyerUserId,
+        phone,
+        reason: row.reason,
+        suppressedBy: { userId: by.userId, username: by.username },
+        suppressedAt: at.toISOString(),
+      },
+    });
+  }
+  return { row, leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length };
 }
 
 /** Withdrawn leads stay withdrawn: the phone may be sold again only from a new import. */

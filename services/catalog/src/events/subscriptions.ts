@@ -1,4 +1,6 @@
 import { subscribe, type Subscription } from '@warmline/platform/bus/index';
+import type { GatewayClient } from '../clients/gateway-client';
+import { creditCallBacksOrder } from '../domain/my-callbacks';
 import { leadOrderFailedHandler, leadOrderPaidHandler } from './lead-payments';
 import { leadPackagePaidHandler } from './lead-packages';
 
@@ -6,14 +8,15 @@ import { leadPackagePaidHandler } from './lead-packages';
 export const LEAD_PAYMENTS_QUEUE = 'catalog.lead-payments';
 
 /** Everything the catalog consumes, and which handler runs for it. */
-export function subscriptions(deps: { clock: () => Date }): Subscription[] {
+export function subscriptions(deps: { clock: () => Date; gateway: GatewayClient }): Subscription[] {
   const leadOrderPaid = leadOrderPaidHandler(deps);
   const leadPackagePaid = leadPackagePaidHandler(deps);
   return [
-    // One handler per type and queue: each of the two passes over the orders that are not its kind.
+    // One handler per type and queue: each passes over the orders that are not its kind.
     subscribe('payment.succeeded', async (payment, handler) => {
       await leadOrderPaid(payment, handler);
       await leadPackagePaid(payment, handler);
+      await creditCallBacksOrder(handler.db, { log: handler.log, clock: deps.clock, gateway: deps.gateway }, payment, handler.envelope.correlationId);
     }),
     subscribe('payment.failed', leadOrderFailedHandler(deps)),
   ];

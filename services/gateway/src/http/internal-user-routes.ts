@@ -1,7 +1,8 @@
 import { Router, type Request } from 'express';
-import type { BuyerProfile } from '@warmline/contracts';
+import { recognisedStates, type BuyerProfile } from '@warmline/contracts';
 import { AppError, IDENTITY_HEADER, verifyIdentity, type Pool } from '@warmline/platform';
 import { findUserById } from '../db/users';
+import { findLatestSurveyOfUser } from '../db/survey-responses';
 
 export const INTERNAL_USERS_PATH = '/internal/users/:id';
 
@@ -9,7 +10,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `GET /internal/users/:id`: what the internal services may read about a user they act for
- * (the orders service prices a transfer order at the agent's own price). Outside /api, so the
+ * (the orders service prices a transfer order at the agent's own price; the catalog reads the
+ * working states of the agent's latest survey). Outside /api, so the
  * session, CSRF and forwarding of the public routes never see it, and it answers only a
  * request signed with the shared identity secret (docs/adr/0001) on behalf of that same user
  * or an admin. Read from the database on every call, so an admin's price change counts at once.
@@ -26,6 +28,8 @@ export function internalUserRoutes(options: { pool: Pool; identitySecret: string
     }
     const user = await findUserById(options.pool, id.toLowerCase());
     if (!user) throw new AppError('NotFound', 'User not found', 404);
+    // The catalog delivers call-backs in these states until the agent chooses their own.
+    const survey = await findLatestSurveyOfUser(options.pool, user.id);
     const answer: BuyerProfile = {
       id: user.id,
       username: user.username,
@@ -34,6 +38,7 @@ export function internalUserRoutes(options: { pool: Pool; identitySecret: string
       email: user.email,
       phone: user.phone,
       liveTransferPrice: Number(user.liveTransferPrice).toFixed(2),
+      workingStates: recognisedStates(survey?.workingStates),
     };
     res.setHeader('cache-control', 'no-store');
     res.json(answer);

@@ -1,0 +1,184 @@
+import type { CallbackOpportunityStatus, CallbackSource } from '@warmline/contracts';
+import type { Queryable } from '@warmline/platform/db/index';
+
+/** Callback opportunities (issue 15), as stored. */
+export interface CallbackOpportunityRow {
+  id: string;
+  callbackId: string | null;
+  vendorKeyId: string | null;
+  vendorName: string | null;
+  source: CallbackSource;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  state: string | null;
+  priceCents: number;
+  transcript: string | null;
+  callbackTime: Date | null;
+  callOutcome: string | null;
+  agentId: string | null;
+  leadQuality: string | null;
+  interestLevel: string | null;
+  status: CallbackOpportunityStatus;
+  assignedUserId: string | null;
+  assignedAt: Date | null;
+  assignedBy: 'automatic' | 'admin' | null;
+  contactedAt: Date | null;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export type NewCallbackOpportunity = Omit<CallbackOpportunityRow, 'status' | 'assignedUserId' | 'assignedAt' | 'assignedBy' | 'contactedAt'>;
+
+const COLUMNS = `id, callback_id AS "callbackId", vendor_key_id AS "vendorKeyId", vendor_name AS "vendorName", source,
+  first_name AS "firstName", last_name AS "lastName", phone, state, price_cents AS "priceCents", transcript,
+  callback_time AS "callbackTime", call_outcome AS "callOutcome", agent_id AS "agentId", lead_quality AS "leadQuality",
+  interest_level AS "interestLevel", status, assigned_user_id AS "assignedUserId", assigned_at AS "assignedAt",
+  assigned_by AS "assignedBy", contacted_at AS "contactedAt", expires_at AS "expiresAt", created_at AS "createdAt"`;
+
+const INSERT_FIELDS = [
+  'id', 'callback_id', 'vendor_key_id', 'vendor_name', 'source', 'first_name', 'last_name', 'phone', 'state', 'price_cents',
+  'transcript', 'callback_time', 'call_outcome', 'agent_id', 'lead_quality', 'interest_level', 'expires_at', 'created_at',
+] as const;
+
+function values(o: NewCallbackOpportunity): unknown[] {
+  return [
+    o.id, o.callbackId, o.vendorKeyId, o.vendorName, o.source, o.firstName, o.lastName, o.phone, o.state, o.priceCents,
+    o.transcript, o.callbackTime, o.callOutcome, o.agentId, o.leadQuality, o.interestLevel, o.expiresAt, o.createdAt,
+  ];
+}
+
+/**
+ * Inserts the opportunities (one statement); those whose callback_id or id already exists are
+ * skipped (a redelivered command, a re-run seed). Returns the ones inserted.
+ */
+export async function insertCallbackOpportunities(db: Queryable, list: NewCallbackOpportunity[]): Promise<CallbackOpportunityRow[]> {
+  const inserted: CallbackOpportunityRow[] = [];
+  // PostgreSQL takes at most 65,535 parameters a statement: 18 a row, 1,000 rows at a time.
+  for (let i = 0; i < list.length; i += 1000) inserted.push(...(await insertChunk(db, list.slice(i, i + 1000))));
+  return inserted;
+}
+
+async function insertChunk(db: Queryable, list: NewCallbackOpportunity[]): Promise<CallbackOpportunityRow[]> {
+  if (list.length === 0) return [];
+  const params: unknown[] = [];
+  const tuples = list.map((o) => {
+    const start = params.length;
+    params.push(...values(o));
+    return `(${INSERT_FIELDS.map((_, i) => `$${start + i + 1}`).join(', ')})`;
+  });
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `INSERT INTO callback_opportunities (${INSERT_FIELDS.join(', ')}) VALUES ${tuples.join(', ')}
+     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+    params,
+  );
+  return rows;
+}
+
+export async function findCallbackOpportunity(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<CallbackOpportunityRow | null> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `SELECT ${COLUMNS} FROM callback_opportunities WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+interface CallbackOpportunityFilter {
+  status?: CallbackOpportunityStatus;
+  /** A 2-letter code, or 'NONE' for the ones waiting for a state. */
+  state?: string;
+  source?: CallbackSource;
+}
+
+/** Newest first, one page, and how many match in all. */
+export async function listCallbackOpportunities(
+  db: Queryable,
+  filter: CallbackOpportunityFilter,
+  page: { offset: number; limit: number },
+): Promise<{ rows: CallbackOpportunityRow[]; total: number }> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.status) where.push(`status = $${params.push(filter.status)}`);
+  if (filter.state === 'NONE') where.push('state IS NULL');
+  else if (filter.state) where.push(`state = $${params.push(filter.state)}`);
+  if (filter.source) where.push(`source = $${params.push(filter.source)}`);
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const [{ rows }, counted] = await Promise.all([
+    db.query<CallbackOpportunityRow>(
+      `SELECT ${COLUMNS} FROM callback_opportunities ${clause}
+        ORDER BY created_at DESC, id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
+      [...params, page.offset, page.limit],
+    ),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM callback_opportunities ${clause}`, params),
+  ]);
+  return { rows, total: counted.rows[0]?.total ?? 0 };
+}
+
+/** Gives a waiting (or any still available) opportunity its state; null when it is not available any more. */
+export async function setCallbackState(db: Queryable, id: string, state: string): Promise<CallbackOpportunityRow | null> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `UPDATE callback_opportunities SET state = $2 WHERE id = $1 AND status = 'available' RETURNING ${COLUMNS}`,
+    [id, state],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The available opportunities with a state, time left and some agent with a balance in that
+ * state, oldest first, locked (one an admin is changing right now is skipped; the admin's change
+ * runs the assignment again when it commits).
+ */
+export async function lockAssignableOpportunities(db: Queryable, now: Date, limit: number): Promise<CallbackOpportunityRow[]> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `SELECT ${COLUMNS} FROM callback_opportunities
+      WHERE status = 'available' AND state IS NOT NULL AND expires_at > $1
+        AND EXISTS (SELECT 1 FROM callback_balances b WHERE b.balance > 0 AND callback_opportunities.state = ANY (b.states))
+      ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [now, limit],
+  );
+  return rows;
+}
+
+/** available → assigned; null when it was not available (the caller holds its row lock). */
+export async function markAssigned(
+  db: Queryable,
+  id: string,
+  to: { userId: string; at: Date; by: 'automatic' | 'admin' },
+): Promise<CallbackOpportunityRow | null> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `UPDATE callback_opportunities SET status = 'assigned', assigned_user_id = $2, assigned_at = $3, assigned_by = $4
+      WHERE id = $1 AND status = 'available' AND state IS NOT NULL RETURNING ${COLUMNS}`,
+    [id, to.userId, to.at, to.by],
+  );
+  return rows[0] ?? null;
+}
+
+/** Available ones past their 72 hours become expired; how many. */
+export async function expireCallbackOpportunities(db: Queryable, now: Date): Promise<number> {
+  const { rowCount } = await db.query(
+    "UPDATE callback_opportunities SET status = 'expired' WHERE status = 'available' AND expires_at <= $1",
+    [now],
+  );
+  return rowCount ?? 0;
+}
+
+/** An agent's call-backs, the latest delivered first. */
+export async function callbacksOfAgent(db: Queryable, userId: string): Promise<CallbackOpportunityRow[]> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `SELECT ${COLUMNS} FROM callback_opportunities
+      WHERE assigned_user_id = $1 AND status IN ('assigned', 'contacted')
+      ORDER BY assigned_at DESC, id DESC LIMIT 1000`,
+    [userId],
+  );
+  return rows;
+}
+
+/** The agent marks one of their own call-backs contacted; null when it is not theirs. */
+export async function markContacted(db: Queryable, id: string, userId: string, at: Date): Promise<CallbackOpportunityRow | null> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `UPDATE callback_opportunities SET status = 'contacted', contacted_at = COALESCE(contacted_at, $3)
+      WHERE id = $1 AND assigned_user_id = $2 AND status IN ('assigned', 'contacted') RETURNING ${COLUMNS}`,
+    [id, userId, at],
+  );
+  return rows[0] ?? null;
+}

@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CALLBACK_EXPIRY_HOURS,
+  CALLBACK_OPPORTUNITIES_PAGE_SIZE,
+  DEFAULT_CALLBACK_PRICE_CENTS,
+  bulkCallbackOpportunitiesBody,
+  callbackCsvRow,
+  stateOfAreaCode,
+  usStateOfText,
+  type BulkCallbackResult,
+  type CallbackOpportunity,
+  type CallbackOpportunityStatus,
+  type CallbackRowError,
+  type CallbackSource,
+  type CommandData,
+} from '@warmline/contracts';
+import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
+import { conflict, notFound } from '@warmline/platform/errors';
+import type { z } from 'zod';
+import type { GatewayClient } from '../clients/gateway-client';
+import {
+  expireCallbackOpportunities,
+  findCallbackOpportunity,
+  insertCallbackOpportunities,
+  listCallbackOpportunities,
+  setCallbackState,
+  type CallbackOpportunityRow,
+  type NewCallbackOpportunity,
+} from '../db/callback-opportunities';
+import { recordAdminAction, type Admin } from './admin-actions';
+import { assignAvailableCallbacks, deliverCallback } from './callback-assignment';
+import type { CatalogContext } from './context';
+import { addToSuppressionList, maskForAudit, VENDOR_CALL_SUPPRESSOR } from './suppressions';
+
+/**
+ * Callback opportunities (issue 15): prospects who asked to be called back, from a vendor's
+ * calls (a command from the ingestion service), an admin's CSV or the manual form. The catalog
+ * owns them and delivers them to agents with a balance (callback-assignment.ts).
+ */
+
+export interface CallbackContext extends CatalogContext {
+  gateway: GatewayClient;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Not assigned within 72 hours after its callback time (or its creation when it has none) → expired. */
+export function expiryOf(callbackTime: Date | null, createdAt: Date): Date {
+  return new Date((callbackTime ?? createdAt).getTime() + CALLBACK_EXPIRY_HOURS * HOUR_MS);
+}
+
+/** The state as sent (a code or a name), else the phone's area code's; null: an admin gives it one. */
+function stateOfProspect(sent: string | null, phone: string): string | null {
+  return usStateOfText(sent) ?? stateOfAreaCode(phone);
+}
+
+export function opportunityView(row: CallbackOpportunityRow): CallbackOpportunity {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phone: row.phone,
+    state: row.state,
+    price: (row.priceCents / 100).toFixed(2),
+    source: row.source,
+    vendorName: row.vendorName,
+    transcript: row.transcript,
+    callbackTime: row.callbackTime?.toISOString() ?? null,
+    callOutcome: row.callOutcome,
+    leadQuality: row.leadQuality,
+    interestLevel: row.interestLevel,
+    status: row.status,
+    assignedUserId: row.assignedUserId,
+    assignedAt: row.assignedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** An opportunity typed by an admin (manual form or CSV row): no vendor, no transcript. */
+function adminOpportunity(
+  input: { firstName: string; lastName: string; phone: string; state: string; price: number },
+  source: Extract<CallbackSource, 'csv' | 'manual'>,
+  at: Date,
+): NewCallbackOpportunity {
+  return {
+    id: randomUUID(),
+    callbackId: null,
+    vendorKeyId: null,
+    vendorName: null,
+    source,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    phone: input.phone,
+    state: input.state,
+    priceCents: input.price,
+    transcript: null,
+    callbackTime: null,
+    callOutcome: null,
+    agentId: null,
+    leadQuality: null,
+    interestLevel: null,
+    expiresAt: expiryOf(null, at),
+    createdAt: at,
+  };
+}
+
+// ------------------------------------------------------------------------------ from a vendor
+
+/**
+ * callback_opportunity.create: the vendor's call becomes an opportunity, once per call (a
+ * redelivered command finds its callback_id taken), and is assigned if someone can take it.
+ */
+export async function createVendorOpportunity(
+  db: PoolClient,
+  ctx: Omit<CallbackContext, 'pool' | 'orders'>,
+  command: CommandData<'callback_opportunity.create'>,
+  correlationId: string,
+): Promise<CallbackOpportunityRow | null> {
+  const at = ctx.clock();
+  const callbackTime = command.callbackTime ? new Date(command.callbackTime) : null;
+  const [created] = await insertCallbackOpportunities(db, [
+    {
+      id: randomUUID(),
+      callbackId: command.callbackId,
+      vendorKeyId: command.vendorKeyId,
+      vendorName: command.vendorName,
+      source: 'vendor',
+      firstName: command.firstName,
+      lastName: command.lastName,
+      phone: command.phone,
+      state: stateOfProspect(command.state, command.phone),
+      priceCents: DEFAULT_CALLBACK_PRICE_CENTS,
+      transcript: command.transcript,
+      callbackTime,
+      callOutcome: command.callOutcome,
+      agentId: command.agentId,
+      leadQuality: command.leadQuality,
+      interestLevel: command.interestLevel,
+      expiresAt: expiryOf(callbackTime, at),
+      createdAt: at,
+    },
+  ]);
+  const log = ctx.log.child({ callbackId: command.callbackId });
+  if (!created) {
+    log.info('the vendor call is an opportunity already; nothing created');
+    return null;
+  }
+  if (created.state === null) log.info({ opportunityId: created.id }, 'callback opportunity waits for an admin to give it a state');
+  await assignAvailableCallbacks(db, ctx, correlationId);
+  return created;
+}
+
+/** lead_suppression.add: the prospect said not to call again; the phone goes on the list (once). */
+export async function suppressVendorPhone(
+  db: PoolClient,
+  ctx: Omit<CallbackContext, 'pool' | 'orders' | 'gateway'>,
+  command: CommandData<'lead_suppression.add'>,
+  correlationId: string,
+): Promise<void> {
+  const done = await addToSuppressionList(db, VENDOR_CALL_SUPPRESSOR, { phone: command.phone, reason: command.reason, at: ctx.clock() }, correlationId);
+  if (!done) ctx.log.info({ callbackId: command.callbackId }, 'the phone was on the suppression list already');
+  else ctx.log.info({ callbackId: command.callbackId, leadsWithdrawn: done.leadsWithdrawn }, 'phone suppressed at a vendor call\'s request');
+}
+
+// ------------------------------------------------------------------------------ by an admin
+
+export async function addCallbackOpportunity(
+  ctx: CallbackContext,
+  admin: Admin,
+  input: { firstName: string; lastName: string; phone: string; state: string; price: number },
+  correlationId: string,
+): Promise<CallbackOpportunity> {
+  const created = await withTransaction(ctx.pool, async (db) => {
+    const at = ctx.clock();
+    const [row] = await insertCallbackOpportunities(db, [adminOpportunity(input, 'manual', at)]);
+    if (!row) throw new Error('the new callback opportunity was not inserted');
+    await recordAdminAction(db, admin, correlationId, {
+      action: 'callback_opportunity.created',
+      subjectType: 'callback_opportunity',
+      subjectId: row.id,
+      subjectLabel: `${row.firstName} ${row.lastName} (${row.state ?? 'no state'})`,
+      before: null,
+      after: { source: 'manual', phone: maskForAudit(row.phone), state: row.state, priceCents: row.priceCents },
+      at,
+    });
+    await assignAvailableCallbacks(db, ctx, correlationId);
+    return (await findCallbackOpportunity(db, row.id)) ?? row;
+  });
+  ctx.log.info({ opportunityId: created.id }, 'callback opportunity added by hand');
+  return opportunityView(created);
+}
+
+type BulkRow = z.output<typeof bulkCallbackOpportunitiesBody>['csvData'][number];
+
+/** A spreadsheet parser may hand a phone or a name over as a number: the row's text is what counts. */
+function rowText(row: BulkRow): Record<string, unknown> {
+  const text = (v: string | number | null | undefined) => (typeof v === 'number' ? String(v) : v);
+  return { firstName: text(row.firstName), lastName: text(row.lastName), phone: text(row.phone), state: text(row.state), price: row.price };
+}
+
+/** The CSV's rows: each validated; the good ones created together, the bad ones listed. */
+export async function addCallbackOpportunityRows(
+  ctx: CallbackContext,
+  admin: Admin,
+  rows: BulkRow[],
+  correlationId: string,
+): Promise<BulkCallbackResult> {
+  const rejected: CallbackRowError[] = [];
+  const good: Array<z.output<typeof callbackCsvRow>> = [];
+  rows.forEach((raw, i) => {
+    const parsed = callbackCsvRow.safeParse(rowText(raw));
+    if (parsed.success) good.push(parsed.data);
+    else {
+      // One error per field of the row, in the columns' order.
+      const seen = new Set<string>();
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0] ?? 'row');
+        if (seen.has(field)) continue;
+        seen.add(field);
+        rejected.push({ row: i + 1, field, message: issue.message });
+      }
+    }
+  });
+  let created = 0;
+  if (good.length > 0) {
+    await withTransaction(ctx.pool, async (db) => {
+      const at = ctx.clock();
+      const inserted = await insertCallbackOpportunities(db, good.map((row) => adminOpportunity(row, 'csv', at)));
+      created = inserted.length;
+      await recordAdminAction(db, admin, correlationId, {
+        action: 'callback_opportunity.uploaded',
+        subjectType: 'callback_opportunity_upload',
+        subjectId: correlationId,
+        subjectLabel: `${created} callback ${created === 1 ? 'opportunity' : 'opportunities'} from a CSV`,
+        before: null,
+        after: { created, rejectedRows: new Set(rejected.map((r) => r.row)).size },
+        at,
+      });
+      await assignAvailableCallbacks(db, ctx, correlationId);
+    });
+  }
+  ctx.log.info({ created, rejected: rejected.length }, 'callback CSV uploaded');
+  return { created, rejected };
+}
+
+export async function listCallbackOpportunityPage(
+  ctx: CatalogContext,
+  query: { status?: CallbackOpportunityStatus; state?: string; source?: CallbackSource; page?: number },
+): Promise<{ opportunities: CallbackOpportunity[]; total: number }> {
+  const page = query.page ?? 1;
+  const { rows, total } = await listCallbackOpportunities(ctx.pool, query, {
+    offset: (page - 1) * CALLBACK_OPPORTUNITIES_PAGE_SIZE,
+    limit: CALLBACK_OPPORTUNITIES_PAGE_SIZE,
+  });
+  return { opportunities: rows.map(opportunityView), total };
+}
+
+const NOT_AVAILABLE = 'This callback opportunity is no longer available';
+
+/** An admin gives an available opportunity (usually one waiting for it) its state; then it may be assigned. */
+export async function giveCallbackState(ctx: CallbackContext, admin: Admin, id: string, state: string, correlationId: string): Promise<CallbackOpportunity> {
+  return withTransaction(ctx.pool, async (db) => {
+    const before = await findCallbackOpportunity(db, id, { forUpdate: true });
+    if (!before) throw notFound('Callback opportunity not found');
+    const row = await setCallbackState(db, id, state);
+    if (!row) throw conflict(NOT_AVAILABLE);
+    await recordAdminAction(db, admin, correlationId, {
+      action: 'callback_opportunity.state_set',
+      subjectType: 'callback_opportunity',
+      subjectId: row.id,
+      subjectLabel: `${row.firstName} ${row.lastName}`,
+      before: { state: before.state },
+      after: { state: row.state },
+      at: ctx.clock(),
+    });
+    await assignAvailableCallbacks(db, ctx, correlationId);
+    return opportunityView((await findCallbackOpportunity(db, id)) ?? row);
+  });
+}
+
+/**
+ * An admin gives an available opportunity to an agent by hand. One of the agent's balance pays
+ * for it when they have one; an agent without a balance gets it anyway (the admin's call).
+ */
+export async function assignCallbackByHand(ctx: CallbackContext, admin: Admin, id: string, agentUserId: string, correlationId: string): Promise<CallbackOpportunity> {
+  // Read before the transaction: a gateway call should not hold the row lock.
+  const contact = await ctx.gateway.userContact({ userId: admin.userId, username: admin.username, isAdmin: true }, agentUserId, correlationId);
+  if (!contact) throw notFound('Agent not found');
+  return withTransaction(ctx.pool, async (db) => {
+    const opportunity = await findCallbackOpportunity(db, id, { forUpdate: true });
+    if (!opportunity) throw notFound('Callback opportunity not found');
+    if (opportunity.status !== 'available') throw conflict(NOT_AVAILABLE);
+    if (opportunity.state === null) throw conflict('Give the opportunity a state before assigning it');
+    const at = ctx.clock();
+    const delivered = await deliverCallback(db, { opportunity, agentUserId, contact, by: 'admin', at }, correlationId);
+    if (!delivered) throw conflict(NOT_AVAILABLE);
+    await recordAdminAction(db, admin, correlationId, {
+      action: 'callback_opportunity.assigned',
+      subjectType: 'callback_opportunity',
+      subjectId: opportunity.id,
+      subjectLabel: `${opportunity.firstName} ${opportunity.lastName}`,
+      before: { status: 'available', assignedUserId: null },
+      after: { status: 'assigned', assignedUserId: agentUserId, balanceLeft: delivered.balanceLeft },
+      at,
+    });
+    return opportunityView(delivered.opportunity);
+  });
+}
+
+// ------------------------------------------------------------------------------ periodic
+
+/**
+ * The sweep: opportunities past their 72 hours expire, and whatever an earlier assignment could
+ * not do (the gateway was down) is done now.
+ */
+export async function sweepCallbackOpportunities(ctx: CallbackContext): Promise<{ expired: number; assigned: number }> {
+  return withTransaction(ctx.pool, async (db) => {
+    const expired = await expireCallbackOpportunities(db, ctx.clock());
+    if (expired > 0) ctx.log.info({ expired }, 'callback opportunities expired');
+    const assigned = await assignAvailableCallbacks(db, ctx, randomUUID());
+    return { expired, assigned };
+  });
+}

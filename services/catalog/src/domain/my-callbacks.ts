@@ -1,0 +1,114 @@
+import type { EventData, MyCallback, MyCallbacks } from '@warmline/contracts';
+import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
+import { notFound } from '@warmline/platform/errors';
+import type { Logger } from '@warmline/platform/log';
+import type { GatewayClient } from '../clients/gateway-client';
+import { creditBalance, findCallbackBalance, recordCredit, saveStates } from '../db/callback-balances';
+import { callbacksOfAgent, markContacted, type CallbackOpportunityRow } from '../db/callback-opportunities';
+import { assignAvailableCallbacks } from './callback-assignment';
+import type { CallbackContext } from './callbacks';
+
+/**
+ * The agents' side of call-backs (issue 15): a paid Call-Backs order credits its buyer's
+ * balance, the agent's states say where they take call-backs, and My Call-backs lists what
+ * was delivered to them.
+ */
+
+export interface Agent {
+  userId: string;
+  username: string | null;
+}
+
+/** A payment.succeeded that buys call-backs: the second brand's Call-Backs package. */
+function isCallBacksOrder(payment: EventData<'payment.succeeded'>): boolean {
+  if (payment.kind !== 'package' || payment.tier !== 'ringcloud') return false;
+  // Events written before leadType travelled name the product in the description.
+  return payment.leadType !== undefined ? payment.leadType === 'Call-Backs' : /^RingCloud Call-Backs/.test(payment.description);
+}
+
+/**
+ * Credits the buyer `count` call-backs, once per order. The first credit of an agent starts
+ * them in the states of their latest survey (from the gateway); then whatever is available in
+ * those states is assigned. An order paid without an account has nobody to credit.
+ */
+export async function creditCallBacksOrder(
+  db: PoolClient,
+  deps: { log: Logger; clock: () => Date; gateway: GatewayClient },
+  payment: EventData<'payment.succeeded'>,
+  correlationId: string,
+): Promise<void> {
+  if (!isCallBacksOrder(payment)) return;
+  const log = deps.log.child({ orderId: payment.orderId });
+  if (!payment.buyerUserId) {
+    log.warn(
+      { count: payment.count },
+      'a Call-Backs order was paid without an account (anonymous checkout): no balance to credit; an admin must link the order to the buyer',
+    );
+    return;
+  }
+  const at = deps.clock();
+  const userId = payment.buyerUserId;
+  if (!(await recordCredit(db, { orderId: payment.orderId, userId, count: payment.count, at }))) {
+    log.info('the Call-Backs order credited its buyer before');
+    return;
+  }
+  let statesIfNew: string[] = [];
+  if (!(await findCallbackBalance(db, userId))) {
+    // A failure throws: the payment is retried by the bus, and the credit with it.
+    const profile = await deps.gateway.userContact({ userId, username: null, isAdmin: false }, userId, correlationId);
+    if (!profile) log.warn({ userId }, 'the buyer of Call-Backs has no account any more; credited without states');
+    statesIfNew = profile?.workingStates ?? [];
+  }
+  const balance = await creditBalance(db, { userId, count: payment.count, at, statesIfNew });
+  log.info({ userId, credited: payment.count, balance: balance.balance, states: balance.states }, 'call-backs credited');
+  await assignAvailableCallbacks(db, deps, correlationId);
+}
+
+function myCallbackView(row: CallbackOpportunityRow): MyCallback {
+  return {
+    id: row.id,
+    fullName: `${row.firstName} ${row.lastName}`,
+    phone: row.phone,
+    state: row.state ?? '',
+    callbackTime: row.callbackTime?.toISOString() ?? null,
+    transcript: row.transcript,
+    callOutcome: row.callOutcome,
+    leadQuality: row.leadQuality,
+    interestLevel: row.interestLevel,
+    status: row.status === 'contacted' ? 'contacted' : 'assigned',
+    assignedAt: (row.assignedAt ?? row.createdAt).toISOString(),
+  };
+}
+
+/**
+ * My Call-backs. An agent who never had a balance nor chose states is shown their survey's
+ * states (what they will start with); if the gateway cannot say, none.
+ */
+export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlationId: string): Promise<MyCallbacks> {
+  const [balance, callbacks] = await Promise.all([findCallbackBalance(ctx.pool, agent.userId), callbacksOfAgent(ctx.pool, agent.userId)]);
+  let states = balance?.states ?? [];
+  if (!balance) {
+    try {
+      states = (await ctx.gateway.userContact({ userId: agent.userId, username: agent.username, isAdmin: false }, agent.userId, correlationId))?.workingStates ?? [];
+    } catch (err) {
+      ctx.log.warn({ err }, "the gateway did not say the agent's survey states; none shown");
+    }
+  }
+  return { balance: balance?.balance ?? 0, states: [...states].sort(), callbacks: callbacks.map(myCallbackView) };
+}
+
+/** The agent called the prospect. Only their own call-backs: any other id is not found. */
+export async function markMyCallbackContacted(ctx: CallbackContext, agent: Agent, id: string): Promise<MyCallback> {
+  const row = await markContacted(ctx.pool, id, agent.userId, ctx.clock());
+  if (!row) throw notFound('Call-back not found');
+  return myCallbackView(row);
+}
+
+/** The agent chooses their states; what is available in them now is assigned at once. */
+export async function setMyCallbackStates(ctx: CallbackContext, agent: Agent, states: string[], correlationId: string): Promise<MyCallbacks> {
+  await withTransaction(ctx.pool, async (db) => {
+    await saveStates(db, agent.userId, states, ctx.clock());
+    await assignAvailableCallbacks(db, ctx, correlationId);
+  });
+  return myCallbacks(ctx, agent, correlationId);
+}

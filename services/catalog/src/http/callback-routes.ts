@@ -1,0 +1,107 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import {
+  assignCallbackBody,
+  bulkCallbackOpportunitiesBody,
+  callbackOpportunityInput,
+  callbackOpportunityListQuery,
+  callbackStateBody,
+  myCallbackStatesBody,
+  myCallbackStatusBody,
+} from '@warmline/contracts';
+import { badRequest, notFound, unauthorized } from '@warmline/platform/errors';
+import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
+import { parseInput } from '@warmline/platform/http/validation';
+import type { Admin } from '../domain/admin-actions';
+import {
+  addCallbackOpportunity,
+  addCallbackOpportunityRows,
+  assignCallbackByHand,
+  giveCallbackState,
+  listCallbackOpportunityPage,
+  type CallbackContext,
+} from '../domain/callbacks';
+import { markMyCallbackContacted, myCallbacks, setMyCallbackStates, type Agent } from '../domain/my-callbacks';
+
+const ADMIN_PATHS = ['/api/callback-opportunities', '/api/admin/callback-opportunities'];
+const opportunityId = z.uuid();
+
+/**
+ * Callback opportunities (admin) and My Call-backs (the agent), issue 15. The gateway lets only
+ * admins reach the admin routes; the role is checked here again, as on every admin route.
+ */
+export function callbackRoutes(ctx: CallbackContext): Router {
+  const router = Router();
+  router.use(ADMIN_PATHS, requireAdminIdentity);
+  router.use(['/api/my-callbacks', '/api/my-callbacks-states'], requireUserIdentity);
+
+  router.get('/api/callback-opportunities', async (req, res) => {
+    const query = parseInput(callbackOpportunityListQuery, req.query);
+    const { opportunities, total } = await listCallbackOpportunityPage(ctx, query);
+    res.setHeader('X-Total-Count', String(total));
+    // Prospects' phones: never kept by a shared cache.
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.json(opportunities);
+  });
+
+  // The manual form; the spec names the second path, the SPA the first: one operation.
+  router.post(ADMIN_PATHS, async (req, res) => {
+    const input = parseInput(callbackOpportunityInput, req.body);
+    const created = await addCallbackOpportunity(ctx, adminOf(req), { ...input, price: input.price as number }, req.id);
+    res.status(201).json(created);
+  });
+
+  router.post('/api/callback-opportunities/bulk', async (req, res) => {
+    const { csvData } = parseInput(bulkCallbackOpportunitiesBody, req.body);
+    res.json(await addCallbackOpportunityRows(ctx, adminOf(req), csvData, req.id));
+  });
+
+  router.patch('/api/callback-opportunities/:id', async (req, res) => {
+    const id = idOf(req);
+    const { state } = parseInput(callbackStateBody, req.body);
+    res.json(await giveCallbackState(ctx, adminOf(req), id, state, req.id));
+  });
+
+  router.post('/api/callback-opportunities/:id/assign', async (req, res) => {
+    const id = idOf(req);
+    const { userId } = parseInput(assignCallbackBody, req.body);
+    res.json(await assignCallbackByHand(ctx, adminOf(req), id, userId.toLowerCase(), req.id));
+  });
+
+  router.get('/api/my-callbacks', async (req, res) => {
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.json(await myCallbacks(ctx, agentOf(req), req.id));
+  });
+
+  router.patch('/api/my-callbacks/:id', async (req, res) => {
+    const id = opportunityId.safeParse(req.params.id);
+    if (!id.success) throw notFound('Call-back not found');
+    parseInput(myCallbackStatusBody, req.body);
+    res.json(await markMyCallbackContacted(ctx, agentOf(req), id.data.toLowerCase()));
+  });
+
+  router.put('/api/my-callbacks-states', async (req, res) => {
+    const { states } = parseInput(myCallbackStatesBody, req.body);
+    res.json(await setMyCallbackStates(ctx, agentOf(req), states, req.id));
+  });
+
+  return router;
+}
+
+function idOf(req: Request): string {
+  const id = opportunityId.safeParse(req.params.id);
+  if (!id.success) throw badRequest('Callback opportunity id must be a UUID');
+  return id.data.toLowerCase();
+}
+
+function adminOf(req: Request): Admin {
+  const identity = req.identity;
+  if (!identity?.userId) throw unauthorized();
+  return { userId: identity.userId, username: identity.username ?? identity.userId };
+}
+
+function agentOf(req: Request): Agent {
+  const identity = req.identity;
+  if (!identity?.userId) throw unauthorized();
+  return { userId: identity.userId, username: identity.username };
+}
