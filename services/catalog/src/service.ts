@@ -81,7 +81,7 @@ export async function startCatalog(
     const gateway = options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET });
     const callbacks: CallbackContext = { ...ctx, gateway };
     // No waiting for the broker: the consumer attaches once it connects, HTTP serves meanwhile.
-    const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock, gateway }), log });
+    const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock, gateway, orders: ctx.orders }), log });
     stops.push('consumer', () => consumer.stop());
     const callbackConsumer = await startConsumer({ bus, pool, queue: CALLBACKS_QUEUE, subscriptions: callbackSubscriptions({ gateway, clock }), log });
     stops.push('callback consumer', () => callbackConsumer.stop());

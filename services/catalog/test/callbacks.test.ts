@@ -12,12 +12,15 @@ import {
   type Envelope,
   type EventData,
   type MyCallbacks,
+  type UsStateCode,
 } from '@warmline/contracts';
 import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
 import { httpGatewayClient, type GatewayClient } from '../src/clients/gateway-client';
+import { httpOrdersClient } from '../src/clients/orders-client';
+import { insertTransferOrder } from '../../orders/src/db/transfer-orders';
 import { createVendorOpportunity } from '../src/domain/callbacks';
 import { creditCallBacksOrder } from '../src/domain/my-callbacks';
 import { phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
@@ -353,6 +356,37 @@ describe('delivering call-backs to agents', () => {
     expect(rows[0]).toEqual({ n: 0 });
   });
 
+  it('when the buyer’s survey named no states, then they start in the states of their latest transfer order that was not cancelled', async () => {
+    const agent = await agentAccount({ workingStates: '' });
+    const transferOrder = (states: UsStateCode[], at: string) => ({
+      id: randomUUID(),
+      userId: agent.userId,
+      firstName: 'Casey',
+      lastName: 'Agent',
+      phone: '5125550100',
+      email: agent.email,
+      transferNumber: '5125550199',
+      totalTransfers: 10,
+      transfersPerDay: 5,
+      transferHours: '9am-5pm CST',
+      selectedStates: states,
+      unitPriceCents: 3500,
+      totalCents: 35000,
+      description: 'Live transfers: 10 × $35.00',
+      provider: 'sandbox' as const,
+      at,
+    });
+    for (const order of [transferOrder(['AL'], '2026-11-01T12:00:00Z'), transferOrder(['MS', 'LA'], '2026-11-10T12:00:00Z'), transferOrder(['AR'], '2026-11-20T12:00:00Z')]) {
+      await insertTransferOrder(fx.ordersPool, order);
+      await fx.ordersPool.query('UPDATE transfer_orders SET created_at = $2 WHERE id = $1', [order.id, order.at]);
+      if (order.selectedStates[0] === 'AR') await fx.ordersPool.query("UPDATE transfer_orders SET status = 'cancelled' WHERE id = $1", [order.id]);
+    }
+
+    await pay(callBacksPaid(agent.userId, 2));
+
+    expect(await balanceOf(agent.userId)).toEqual({ balance: 2, states: ['LA', 'MS'] });
+  });
+
   it('when opportunities arrive, then each goes to an agent with a balance in its state, oldest balance first, and stops at a zero balance', async () => {
     const older = await agentAccount({ firstName: 'Olive', workingStates: 'SD' });
     const younger = await agentAccount({ firstName: 'Yusuf', workingStates: 'SD, IA' });
@@ -416,11 +450,12 @@ describe('delivering call-backs to agents', () => {
     const agent = await agentAccount({ workingStates: 'Oregon' });
     const waiting = await Promise.all(Array.from({ length: 20 }, () => sendVendorCall(vendorCall({ state: 'OR', phone: phoneIn('503') }))));
     const gateway = httpGatewayClient({ baseUrl: gw.internalUrl, identitySecret: fx.config.IDENTITY_SECRET });
+    const orders = httpOrdersClient({ baseUrl: fx.orders.url, identitySecret: fx.config.IDENTITY_SECRET });
     const log = createLogger('catalog', 'silent');
 
     await Promise.all(
       Array.from({ length: 50 }, () =>
-        withTransaction(fx.pool, (db) => creditCallBacksOrder(db, { log, clock: fx.now, gateway }, callBacksPaid(agent.userId, 1).data, randomUUID())),
+        withTransaction(fx.pool, (db) => creditCallBacksOrder(db, { log, clock: fx.now, gateway, orders }, callBacksPaid(agent.userId, 1).data, randomUUID())),
       ),
     );
 

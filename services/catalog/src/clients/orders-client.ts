@@ -1,11 +1,16 @@
+import { z } from 'zod';
 import { AppError } from '@warmline/platform/errors';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
 import type { CreateLeadOrderRequest, CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 
-/** The orders service, as the catalog uses it: it takes the payment of reserved leads. */
+/** The orders service, as the catalog uses it: it takes the payment of reserved leads, and knows agents' transfer orders. */
 export interface OrdersClient {
   createLeadOrder(buyer: Identity, request: CreateLeadOrderRequest, correlationId: string): Promise<CreateLeadOrderResponse>;
+  /** The 2-letter states of the agent's latest transfer order that was not cancelled; [] when none. Throws when orders cannot say. */
+  latestTransferStates(agent: Identity, correlationId: string): Promise<string[]>;
 }
+
+const transferStatesAnswer = z.object({ states: z.array(z.string().regex(/^[A-Z]{2}$/)).max(100) });
 
 /** The payment could not be opened; the buyer may simply try again. */
 export class PaymentUnavailable extends AppError {
@@ -21,6 +26,7 @@ export class PaymentUnavailable extends AppError {
  */
 export function httpOrdersClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): OrdersClient {
   const url = new URL('/api/internal/lead-orders', options.baseUrl).toString();
+  const transferStatesUrl = new URL('/api/internal/my-transfer-states', options.baseUrl).toString();
   return {
     async createLeadOrder(buyer, request, correlationId) {
       let response: Response;
@@ -43,6 +49,16 @@ export function httpOrdersClient(options: { baseUrl: string; identitySecret: str
         throw new PaymentUnavailable(new Error(`orders answered ${response.status}: ${text.slice(0, 500)}`));
       }
       return JSON.parse(text) as CreateLeadOrderResponse;
+    },
+    async latestTransferStates(agent, correlationId) {
+      const response = await fetch(transferStatesUrl, {
+        headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, agent), 'x-request-id': correlationId },
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+      });
+      if (!response.ok) throw new Error(`orders answered ${response.status} for the agent's transfer states`);
+      const answer = transferStatesAnswer.safeParse(await response.json());
+      if (!answer.success) throw new Error(`orders answered a malformed list of transfer states: ${answer.error.message}`);
+      return answer.data.states;
     },
   };
 }

@@ -3,6 +3,7 @@ import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient } from '../clients/gateway-client';
+import type { OrdersClient } from '../clients/orders-client';
 import { creditBalance, findCallbackBalance, recordCredit, saveStates } from '../db/callback-balances';
 import { callbacksOfAgent, markContacted, type CallbackOpportunityRow } from '../db/callback-opportunities';
 import { assignAvailableCallbacks } from './callback-assignment';
@@ -27,13 +28,36 @@ function isCallBacksOrder(payment: EventData<'payment.succeeded'>): boolean {
 }
 
 /**
+ * Where an agent starts taking call-backs: the states of their latest survey (from the gateway),
+ * or, when it named none, those of their latest transfer order (from orders). Throws when the
+ * gateway cannot say; an orders outage only costs the fallback (logged).
+ */
+async function startingStates(
+  deps: { log: Logger; gateway: GatewayClient; orders: OrdersClient },
+  agent: Agent,
+  correlationId: string,
+): Promise<{ states: string[]; hasAccount: boolean }> {
+  const profile = await deps.gateway.userContact({ userId: agent.userId, username: agent.username, isAdmin: false }, agent.userId, correlationId);
+  if (!profile) return { states: [], hasAccount: false };
+  const surveyStates = profile.workingStates ?? [];
+  if (surveyStates.length > 0) return { states: surveyStates, hasAccount: true };
+  try {
+    const transferStates = await deps.orders.latestTransferStates({ userId: agent.userId, username: agent.username, isAdmin: false }, correlationId);
+    return { states: [...transferStates].sort(), hasAccount: true };
+  } catch (err) {
+    deps.log.warn({ err, userId: agent.userId }, "orders did not say the agent's latest transfer order's states; the agent starts with none");
+    return { states: [], hasAccount: true };
+  }
+}
+
+/**
  * Credits the buyer `count` call-backs, once per order. The first credit of an agent starts
- * them in the states of their latest survey (from the gateway); then whatever is available in
- * those states is assigned. An order paid without an account has nobody to credit.
+ * them in the states of their latest survey or transfer order (startingStates); then whatever is
+ * available in those states is assigned. An order paid without an account has nobody to credit.
  */
 export async function creditCallBacksOrder(
   db: PoolClient,
-  deps: { log: Logger; clock: () => Date; gateway: GatewayClient },
+  deps: { log: Logger; clock: () => Date; gateway: GatewayClient; orders: OrdersClient },
   payment: EventData<'payment.succeeded'>,
   correlationId: string,
 ): Promise<void> {
@@ -55,9 +79,9 @@ export async function creditCallBacksOrder(
   let statesIfNew: string[] = [];
   if (!(await findCallbackBalance(db, userId))) {
     // A failure throws: the payment is retried by the bus, and the credit with it.
-    const profile = await deps.gateway.userContact({ userId, username: null, isAdmin: false }, userId, correlationId);
-    if (!profile) log.warn({ userId }, 'the buyer of Call-Backs has no account any more; credited without states');
-    statesIfNew = profile?.workingStates ?? [];
+    const start = await startingStates(deps, { userId, username: null }, correlationId);
+    if (!start.hasAccount) log.warn({ userId }, 'the buyer of Call-Backs has no account any more; credited without states');
+    statesIfNew = start.states;
   }
   const balance = await creditBalance(db, { userId, count: payment.count, at, statesIfNew });
   log.info({ userId, credited: payment.count, balance: balance.balance, states: balance.states }, 'call-backs credited');
@@ -81,15 +105,15 @@ function myCallbackView(row: CallbackOpportunityRow): MyCallback {
 }
 
 /**
- * My Call-backs. An agent who never had a balance nor chose states is shown their survey's
- * states (what they will start with); if the gateway cannot say, none.
+ * My Call-backs. An agent who never had a balance nor chose states is shown the states they
+ * will start with (their survey's, else their latest transfer order's); if nobody can say, none.
  */
 export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlationId: string): Promise<MyCallbacks> {
   const [balance, callbacks] = await Promise.all([findCallbackBalance(ctx.pool, agent.userId), callbacksOfAgent(ctx.pool, agent.userId)]);
   let states = balance?.states ?? [];
   if (!balance) {
     try {
-      states = (await ctx.gateway.userContact({ userId: agent.userId, username: agent.username, isAdmin: false }, agent.userId, correlationId))?.workingStates ?? [];
+      states = (await startingStates(ctx, agent, correlationId)).states;
     } catch (err) {
       ctx.log.warn({ err }, "the gateway did not say the agent's survey states; none shown");
     }

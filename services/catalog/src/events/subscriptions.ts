@@ -1,5 +1,6 @@
 import { subscribe, type Subscription } from '@warmline/platform/bus/index';
 import type { GatewayClient } from '../clients/gateway-client';
+import type { OrdersClient } from '../clients/orders-client';
 import { creditCallBacksOrder } from '../domain/my-callbacks';
 import { leadOrderFailedHandler, leadOrderPaidHandler } from './lead-payments';
 import { leadPackagePaidHandler } from './lead-packages';
@@ -8,7 +9,7 @@ import { leadPackagePaidHandler } from './lead-packages';
 export const LEAD_PAYMENTS_QUEUE = 'catalog.lead-payments';
 
 /** Everything the catalog consumes, and which handler runs for it. */
-export function subscriptions(deps: { clock: () => Date; gateway: GatewayClient }): Subscription[] {
+export function subscriptions(deps: { clock: () => Date; gateway: GatewayClient; orders: OrdersClient }): Subscription[] {
   const leadOrderPaid = leadOrderPaidHandler(deps);
   const leadPackagePaid = leadPackagePaidHandler(deps);
   return [
@@ -16,7 +17,7 @@ export function subscriptions(deps: { clock: () => Date; gateway: GatewayClient 
     subscribe('payment.succeeded', async (payment, handler) => {
       await leadOrderPaid(payment, handler);
       await leadPackagePaid(payment, handler);
-      await creditCallBacksOrder(handler.db, { log: handler.log, clock: deps.clock, gateway: deps.gateway }, payment, handler.envelope.correlationId);
+      await creditCallBacksOrder(handler.db, { log: handler.log, clock: deps.clock, gateway: deps.gateway, orders: deps.orders }, payment, handler.envelope.correlationId);
     }),
     subscribe('payment.failed', leadOrderFailedHandler(deps)),
   ];

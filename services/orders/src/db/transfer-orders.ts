@@ -132,3 +132,16 @@ export async function transferOrderStats(db: Queryable): Promise<TransferOrderSt
   );
   return rows[0]!;
 }
+
+/**
+ * The states of the agent's latest transfer order that was not cancelled (the catalog starts an
+ * agent's call-backs in them when their survey named none); empty when there is none.
+ */
+export async function latestTransferOrderStates(db: Queryable, userId: string): Promise<string[]> {
+  const { rows } = await db.query<{ selectedStates: string[] }>(
+    `SELECT selected_states AS "selectedStates" FROM transfer_orders
+      WHERE user_id = $1 AND status <> 'cancelled' ORDER BY created_at DESC, id LIMIT 1`,
+    [userId],
+  );
+  return rows[0]?.selectedStates ?? [];
+}

@@ -4,8 +4,11 @@ import { requireUserIdentity } from '@warmline/platform/http/identity';
 import { createLeadOrderBody, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import type { OrdersContext } from '../domain/context';
 import { createLeadOrder } from '../domain/lead-orders';
+import { latestTransferOrderStates } from '../db/transfer-orders';
 
 export const INTERNAL_LEAD_ORDERS_PATH = '/api/internal/lead-orders';
+/** The states of the signed agent's latest transfer order (the catalog's call-backs start there). */
+export const INTERNAL_TRANSFER_STATES_PATH = '/api/internal/my-transfer-states';
 
 /**
  * `POST /api/internal/lead-orders`: called by the catalog service, never by a browser — the
@@ -27,6 +30,12 @@ export function internalLeadOrderRoutes(ctx: OrdersContext): Router {
       paymentProvider: intent.provider,
     };
     res.status(replayed ? 200 : 201).json(answer);
+  });
+  router.get(INTERNAL_TRANSFER_STATES_PATH, requireUserIdentity, async (req, res) => {
+    const agent = req.identity;
+    if (!agent?.userId) throw new Error('requireUserIdentity let a request without identity through');
+    res.setHeader('cache-control', 'no-store');
+    res.json({ states: await latestTransferOrderStates(ctx.pool, agent.userId) });
   });
   return router;
 }
