@@ -292,7 +292,8 @@ function ManualForm() {
     });
   };
 
-  const blankInvalid = (name: keyof ManualValues) => (allRequired && values[name].trim() === '' ? true : undefined);
+  // The input's own aria-invalid replaces the field's, so it says both: a message beside it, or blank when all are required.
+  const blankInvalid = (name: keyof ManualValues) => (errors[name] || (allRequired && values[name].trim() === '') ? true : undefined);
 
   return (
     <section className="card callbacks-section" aria-labelledby="callback-manual-title">
