@@ -226,6 +226,18 @@ describe('the CSV upload', () => {
     expect(posts('/api/callback-opportunities/bulk')).toHaveLength(0);
   });
 
+  it('refuses a file under 2 MB whose rows would make a body over 2 MB', async () => {
+    renderTab();
+    // 5,000 rows of 380 characters: about 1.9 MB of CSV, about 2.2 MB as the bulk call's JSON.
+    const row = ['F'.repeat(100), 'L'.repeat(100), '5'.repeat(100), 'T'.repeat(50), '1'.repeat(30)].join(',');
+    const text = ['First Name,Last Name,Phone,State,Price', ...Array.from({ length: 5000 }, () => row)].join('\n');
+    expect(text.length).toBeLessThan(2 * 1024 * 1024);
+    chooseFile(text);
+    fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(filePanel()).toContain('The rows come to more than 2 MB to send'));
+    expect(posts('/api/callback-opportunities/bulk')).toHaveLength(0);
+  });
+
   it("says 'Failed to upload callback opportunities' when the server refuses", async () => {
     answers['POST /api/callback-opportunities/bulk'] = { status: 400, body: { error: 'At most 5,000 rows at once' } };
     renderTab();

@@ -44,8 +44,8 @@ import {
 import { VendorKeysSection } from './vendor-keys-section';
 import './callback-opportunities.css';
 
-/** The file an admin may pick; the gateway takes a body of 2 MB for the bulk call. */
-export const CALLBACK_FILE_MAX_BYTES = 2 * 1024 * 1024;
+/** The file an admin may pick, and the bulk call's body: the gateway takes 2 MB for it. */
+const CALLBACK_FILE_MAX_BYTES = 2 * 1024 * 1024;
 
 /** The template: the columns (spec §5) and one example row. */
 const TEMPLATE_CSV = `${csvLine([...CALLBACK_CSV_COLUMNS])}\r\n${csvLine(['Maria', 'Lopez', '(512) 555-0143', 'TX', DEFAULT_CALLBACK_PRICE])}\r\n`;
@@ -78,11 +78,11 @@ export function CallbackOpportunitiesTab() {
 
 // ---------------------------------------------------------------- the CSV upload
 
-/** Why a file cannot be read into rows, for the error panel (null: the rows are ready). */
+/** The rows to send, or why the file cannot be read into them (for the error panel). */
 type ReadFile = { ok: true; csvData: BulkCallbackOpportunitiesInput['csvData'] } | { ok: false; detail: string };
 
 /** Reads the chosen file into the bulk call's rows; every problem is said in words. */
-export async function readCallbackFile(file: File): Promise<ReadFile> {
+async function readCallbackFile(file: File): Promise<ReadFile> {
   if (file.size === 0) return { ok: false, detail: 'The file is empty.' };
   if (file.size > CALLBACK_FILE_MAX_BYTES) return { ok: false, detail: 'The file is larger than 2 MB; split it into smaller files.' };
   let text: string;
@@ -114,6 +114,10 @@ export async function readCallbackFile(file: File): Promise<ReadFile> {
     }
     return out;
   });
+  // The rows as JSON carry their field names too: a file just under 2 MB can make a body over it.
+  if (new TextEncoder().encode(JSON.stringify({ csvData })).length > CALLBACK_FILE_MAX_BYTES) {
+    return { ok: false, detail: 'The rows come to more than 2 MB to send; split the file into smaller files.' };
+  }
   return { ok: true, csvData };
 }
 

@@ -15,7 +15,7 @@ import { usePageTitle } from '../../lib/page-title';
 import './brightcall-docs.css';
 
 /** The page's title (the placeholder's, kept: the spec names the page only by its route). */
-export const BRIGHTCALL_DOCS_TITLE = 'BrightCall Webhook Integration';
+const BRIGHTCALL_DOCS_TITLE = 'BrightCall Webhook Integration';
 
 /** What each answer means, beside its example (the examples themselves come from the contracts). */
 const ANSWERS: Array<{ status: keyof typeof WEBHOOK_ANSWER_EXAMPLES; title: string; text: string }> = [
