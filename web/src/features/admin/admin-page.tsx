@@ -4,6 +4,7 @@ import { AppShell } from '../../components/app-shell';
 import { ButtonLink } from '../../components/button';
 import { usePageTitle } from '../../lib/page-title';
 import { AdminCards } from './admin-cards';
+import { CallbackOpportunitiesTab } from './callback-opportunities-tab';
 import { CampaignsTabSlot } from './admin-shell-slots';
 import { CustomerSearch } from './customer-search';
 import { LeadImportsTab } from './lead-imports-tab';
@@ -21,11 +22,6 @@ const TABS = [
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 const DEFAULT_TAB: TabId = 'user-management';
-
-/** What a tab whose feature comes in a later issue says, plainly. */
-const COMING_SOON: Partial<Record<TabId, string>> = {
-  'upload-callbacks': 'Callback opportunity uploads are coming soon.',
-};
 
 /**
  * /admin (spec §2, issue 12): customer search, the four cards, the five tabs. Admins only — the
@@ -122,10 +118,10 @@ export function AdminPage({ user }: { user: PublicUser }) {
               <LeadImportsTab />
             ) : tab === 'partner-apps' ? (
               <PartnerAppsTab />
-            ) : tab === 'test-campaigns' ? (
-              <CampaignsTabSlot />
+            ) : tab === 'upload-callbacks' ? (
+              <CallbackOpportunitiesTab />
             ) : (
-              <p className="admin-empty">{COMING_SOON[tab]}</p>
+              <CampaignsTabSlot />
             )}
           </section>
         </div>

@@ -5,6 +5,8 @@ import { usePageTitle } from '../../lib/page-title';
 import { MarketView } from '../aged-leads/market-view';
 import { MyLeadsView } from '../aged-leads/my-leads-view';
 import { MyOrdersView } from '../my-orders/my-orders-view';
+import { BuyCallbacksView } from '../callbacks/buy-callbacks-view';
+import { MyCallbacksView } from '../callbacks/my-callbacks-view';
 import { DashboardSidebar } from './dashboard-sidebar';
 import { DEFAULT_VIEW, VIEW_LABELS, viewFromParam, type DashboardView } from './dashboard-views';
 import { BuyCallTransfersView } from '../transfers/buy-call-transfers-view';
@@ -49,6 +51,10 @@ function DashboardContent({ view, user, show }: { view: DashboardView; user: Pub
       return <MyOrdersView onBrowse={() => show('buy-aged-leads')} />;
     case 'buy-call-transfers':
       return <BuyCallTransfersView user={user} />;
+    case 'my-callbacks':
+      return <MyCallbacksView onBuy={() => show('buy-callbacks')} />;
+    case 'buy-callbacks':
+      return <BuyCallbacksView user={user} onPaid={() => show('my-callbacks')} />;
     case 'insurance-recruiting':
       return <InsuranceRecruitingView user={user} />;
     case 'facebook-course':

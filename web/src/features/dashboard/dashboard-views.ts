@@ -1,13 +1,16 @@
 /**
  * The dashboard's views (spec §4: buy-aged-leads is the default) plus My Leads, the
- * account's password and second factor (issue 11) and My Orders (issue 12, not in the spec). The current
+ * account's password and second factor (issue 11), My Orders (issue 12, not in the spec) and
+ * Buy Call-backs / My Call-backs (issue 15; the call-back e-mail links to ?view=my-callbacks). The current
  * view lives in the URL (`/dashboard?view=my-leads`), so a reload or a shared link keeps it.
  */
 export const DASHBOARD_VIEWS = [
   'buy-aged-leads',
   'buy-call-transfers',
+  'buy-callbacks',
   'insurance-recruiting',
   'my-leads',
+  'my-callbacks',
   'my-orders',
   'facebook-course',
   'training-videos',
@@ -21,8 +24,10 @@ export const DEFAULT_VIEW: DashboardView = 'buy-aged-leads';
 export const VIEW_LABELS: Record<DashboardView, string> = {
   'buy-aged-leads': 'Buy Aged Leads',
   'buy-call-transfers': 'Buy Call Transfers',
+  'buy-callbacks': 'Buy Call-backs',
   'insurance-recruiting': 'Insurance Recruiting',
   'my-leads': 'My Leads',
+  'my-callbacks': 'My Call-backs',
   'my-orders': 'My Orders',
   'facebook-course': 'Facebook Ads Course',
   'training-videos': 'Training Videos',
@@ -32,8 +37,8 @@ export const VIEW_LABELS: Record<DashboardView, string> = {
 
 /** The sidebar's sections, in order. */
 export const SIDEBAR_SECTIONS: Array<{ title: string; views: DashboardView[] }> = [
-  { title: 'Purchase', views: ['buy-aged-leads', 'buy-call-transfers', 'insurance-recruiting'] },
-  { title: 'Your Leads', views: ['my-leads'] },
+  { title: 'Purchase', views: ['buy-aged-leads', 'buy-call-transfers', 'buy-callbacks', 'insurance-recruiting'] },
+  { title: 'Your Leads', views: ['my-leads', 'my-callbacks'] },
   { title: 'Your Orders', views: ['my-orders'] },
   { title: 'Training', views: ['facebook-course', 'training-videos'] },
   { title: 'Support', views: ['support'] },

@@ -14,8 +14,11 @@ export function StateMultiSelect({
   onChange,
   error,
   disabled,
+  emptyHint = 'Choose every state you take transfers in.',
 }: {
   label: string;
+  /** The hint while no state is chosen (what the states are for). */
+  emptyHint?: string;
   value: UsStateCode[];
   onChange(states: UsStateCode[]): void;
   error?: string | undefined;
@@ -92,7 +95,7 @@ export function StateMultiSelect({
         {shown.length === 0 ? <li className="state-select__empty">No state matches “{search.trim()}”.</li> : null}
       </ul>
       <p id={`${id}-count`} className="field__hint">
-        {value.length === 0 ? 'Choose every state you take transfers in.' : `${value.length} ${value.length === 1 ? 'state' : 'states'} chosen`}
+        {value.length === 0 ? emptyHint : `${value.length} ${value.length === 1 ? 'state' : 'states'} chosen`}
       </p>
       <FieldError id={`${id}-error`} error={error} />
     </fieldset>

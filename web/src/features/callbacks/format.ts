@@ -1,0 +1,28 @@
+import { CALLBACK_SOURCES, type CallbackSource } from '@warmline/contracts/callbacks';
+
+/** How call-backs read on screen, in the admin tab and the dashboard alike (issue 15). */
+
+/** '11/25/2026, 9:32 AM' (spec §9: dates in US format). */
+export function usDateTime(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+}
+
+/** '5125550143' → '(512) 555-0143'; anything else as it came. */
+export function callbackPhone(digits: string): string {
+  return /^\d{10}$/.test(digits) ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : digits;
+}
+
+/** A tel: link for 10 US digits (the +1 lets a phone dial it from anywhere). */
+export function telHref(digits: string): string {
+  const bare = digits.replace(/\D/g, '');
+  return `tel:${bare.length === 10 ? `+1${bare}` : bare}`;
+}
+
+export const SOURCE_LABEL: Record<CallbackSource, string> = { vendor: 'Vendor', csv: 'CSV upload', manual: 'Manual' };
+export const isSource = (value: string): value is CallbackSource => (CALLBACK_SOURCES as readonly string[]).includes(value);
+
+/** 'callback_requested' → 'Callback requested'. */
+export function outcomeText(outcome: string): string {
+  const words = outcome.replace(/_/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : outcome;
+}

@@ -1,0 +1,188 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router-dom';
+import type { PublicUser } from '@warmline/contracts/accounts';
+import type { MyCallbacks } from '@warmline/contracts/callbacks';
+import { DashboardPage } from '../src/features/dashboard/dashboard-page';
+import { BuyCallbacksView, callbackCount } from '../src/features/callbacks/buy-callbacks-view';
+import { useToasts } from '../src/components/toast-store';
+import { createQueryClient } from '../src/lib/query-client';
+
+/**
+ * The agent's call-backs (issue 15 §7): My Call-backs (opened by the e-mail's ?view=my-callbacks)
+ * with the balance, states and call-backs, Mark contacted and the states editor; Buy Call-backs'
+ * total and its payment session. The network is a stand-in `fetch` answering as the gateway would.
+ */
+
+const CALLBACK_ID = '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e87';
+const DONE_ID = '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e88';
+
+const USER: PublicUser = {
+  id: '3f1d2c4b-5a69-4788-9a0b-1c2d3e4f5a6b',
+  username: 'jane',
+  email: 'jane@agency.example',
+  firstName: 'Jane',
+  lastName: 'Agent',
+  phone: '5125550100',
+  agencyName: 'Jane Agency',
+  role: 'Owner',
+  isAdmin: false,
+  liveTransferPrice: '35.00',
+  createdAt: '2026-11-01T10:00:00.000Z',
+};
+
+const MINE: MyCallbacks = {
+  balance: 7,
+  states: ['FL', 'TX'],
+  callbacks: [
+    {
+      id: CALLBACK_ID,
+      fullName: 'Maria Lopez',
+      phone: '5125550143',
+      state: 'TX',
+      callbackTime: '2026-11-26T21:00:00.000Z',
+      transcript: 'Prospect: Please call me back tomorrow after 3 pm.',
+      callOutcome: 'callback_requested',
+      leadQuality: 'hot',
+      interestLevel: 'high',
+      status: 'assigned',
+      assignedAt: '2026-11-25T21:05:00.000Z',
+    },
+    {
+      id: DONE_ID,
+      fullName: 'Ana Diaz',
+      phone: '3055550100',
+      state: 'FL',
+      callbackTime: null,
+      transcript: null,
+      callOutcome: null,
+      leadQuality: null,
+      interestLevel: null,
+      status: 'contacted',
+      assignedAt: '2026-11-24T21:05:00.000Z',
+    },
+  ],
+};
+
+type Answer = { status: number; body: unknown };
+let answers: Record<string, Answer>;
+let sent: Array<{ url: string; method: string; body: unknown }>;
+
+beforeEach(() => {
+  sent = [];
+  answers = { 'GET /api/my-callbacks': { status: 200, body: MINE } };
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const method = init.method ?? 'GET';
+    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
+    const answer = answers[`${method} ${url}`] ?? { status: 404, body: { error: 'Not found' } };
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+  });
+  vi.stubGlobal('scrollTo', () => undefined);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function LatestToast() {
+  const [latest] = useToasts();
+  return <output data-testid="toast">{latest?.open ? `${latest.title}${latest.description ? ` | ${latest.description}` : ''}` : ''}</output>;
+}
+
+function renderDashboard(url: string) {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={[url]}>
+        <DashboardPage user={USER} />
+        <LatestToast />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('My Call-backs', () => {
+  it("opens from the e-mail's link with the balance, states and each call-back", async () => {
+    renderDashboard('/dashboard?view=my-callbacks');
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Call-backs' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'My Call-backs' }).getAttribute('aria-current')).toBe('page');
+    expect((await screen.findByTestId('callback-balance')).textContent).toBe('7');
+    expect(screen.getByTestId('callback-states').textContent).toBe('Florida (FL), Texas (TX)');
+
+    const maria = within(screen.getByRole('listitem', { name: 'Maria Lopez' }));
+    expect(maria.getByRole('link', { name: '(512) 555-0143' }).getAttribute('href')).toBe('tel:+15125550143');
+    expect(maria.getByText('Callback requested')).toBeTruthy();
+    expect(maria.getByText('hot / high')).toBeTruthy();
+    expect(maria.getByText('To call')).toBeTruthy();
+    expect(maria.getByText('Prospect: Please call me back tomorrow after 3 pm.')).toBeTruthy();
+
+    const ana = within(screen.getByRole('listitem', { name: 'Ana Diaz' }));
+    expect(ana.getByText('Contacted')).toBeTruthy();
+    expect(ana.getByText('Any time')).toBeTruthy();
+    expect(ana.queryByRole('button', { name: /Mark/ })).toBeNull();
+  });
+
+  it('marks a call-back contacted and reads the list again', async () => {
+    answers[`PATCH /api/my-callbacks/${CALLBACK_ID}`] = { status: 200, body: { ...MINE.callbacks[0], status: 'contacted' } };
+    renderDashboard('/dashboard?view=my-callbacks');
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark Maria Lopez contacted' }));
+    await waitFor(() => expect(sent.filter((r) => r.method === 'PATCH')).toEqual([{ url: `/api/my-callbacks/${CALLBACK_ID}`, method: 'PATCH', body: { status: 'contacted' } }]));
+    await waitFor(() => expect(sent.filter((r) => r.url === '/api/my-callbacks' && r.method === 'GET').length).toBe(2));
+  });
+
+  it('saves the states taken, sorted', async () => {
+    answers['PUT /api/my-callbacks-states'] = { status: 200, body: { states: ['CA', 'FL', 'TX'] } };
+    renderDashboard('/dashboard?view=my-callbacks');
+    fireEvent.click(await screen.findByRole('button', { name: 'Change states' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'California (CA)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save states' }));
+    await waitFor(() => expect(sent.find((r) => r.method === 'PUT')?.body).toEqual({ states: ['CA', 'FL', 'TX'] }));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('States saved | You take call-backs in 3 states.'));
+  });
+});
+
+describe('Buy Call-backs', () => {
+  it('accepts only whole counts the checkout sells', () => {
+    expect(callbackCount(' 12 ')).toBe(12);
+    expect(callbackCount('0')).toBeNull();
+    expect(callbackCount('1.5')).toBeNull();
+    expect(callbackCount('10001')).toBeNull();
+    expect(callbackCount('ten')).toBeNull();
+  });
+
+  it('shows count × $15.00 and opens the Call-Backs payment session for that count', async () => {
+    answers['POST /api/create-payment-intent'] = {
+      status: 200,
+      body: { clientSecret: 'pi_1_secret_2', orderId: 'ord_1', amount: 60, amountCents: 6000, currency: 'usd', paymentProvider: 'sandbox' },
+    };
+    answers['GET /api/config'] = { status: 200, body: { paymentProvider: 'sandbox' } };
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <BuyCallbacksView user={USER} onPaid={() => undefined} />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const count = screen.getByLabelText('How many call-backs?');
+    fireEvent.change(count, { target: { value: '4' } });
+    expect(screen.getByTestId('callbacks-total').textContent).toBe('$60.00');
+    fireEvent.change(count, { target: { value: '1200' } });
+    expect(screen.getByTestId('callbacks-total').textContent).toBe('$18,000.00');
+
+    fireEvent.change(count, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to Payment' }));
+    expect(await screen.findByText('Enter how many call-backs, a whole number from 1 to 10,000')).toBeTruthy();
+    expect(sent.some((r) => r.url === '/api/create-payment-intent')).toBe(false);
+
+    fireEvent.change(count, { target: { value: '4' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to Payment' }));
+    await waitFor(() => expect(sent.some((r) => r.url === '/api/create-payment-intent')).toBe(true));
+    const body = sent.find((r) => r.url === '/api/create-payment-intent')!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ amount: 60, packageType: 'RingCloud Call-Backs', calls: 4, callCount: 1, tier: 'ringcloud' });
+    expect(body.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    const summary = await screen.findByRole('region', { name: 'Order Summary' });
+    expect(within(summary).getByText('4 call-backs')).toBeTruthy();
+    expect(within(summary).getByText('$60.00')).toBeTruthy();
+  });
+});
