@@ -33,7 +33,11 @@ beforeAll(async () => {
   relay = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log });
 });
 
+/** Taps still running when the file ends (a failed assertion skipped their stop): never left behind. */
+const running = new Set<ChildProcessWithoutNullStreams>();
+
 afterAll(async () => {
+  for (const child of running) child.kill('SIGKILL');
   await relay?.stop();
   await bus?.close();
   await f?.cleanup();
@@ -62,7 +66,13 @@ async function runTap(args: string[], env: Record<string, string> = {}): Promise
     for (const line of complete) lines.push(JSON.parse(line) as TapLine);
   });
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const tap = { child, lines, stderr: () => err, exited };
   await Promise.race([
     waitFor('the tap to listen', () => err.includes('tap listening'), { timeoutMs: 20_000 }),
