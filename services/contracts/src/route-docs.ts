@@ -106,6 +106,7 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   // gateway: this API's description
   'GET /api/openapi.json': { responseDescription: 'The OpenAPI 3.1 document (revalidate with its ETag)' },
   'GET /api/docs': { responseType: 'text/html', responseDescription: 'The reference page; its script and style come from /api/docs/{file}, never from another site' },
+  'GET /api/asyncapi.json': { responseDescription: 'The AsyncAPI 3.1 document (as docs/events/asyncapi.json; revalidate with its ETag)' },
   'GET /api/docs/{file}': { responseType: 'application/octet-stream', responseDescription: 'The file; cached for a year when asked for with its version (?v=)' },
   // gateway: surveys, campaigns, recruiting
   'POST /api/survey': {

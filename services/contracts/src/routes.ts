@@ -106,6 +106,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   // gateway: this API's own description (issue 16), generated from this manifest (openapi.ts)
   { method: 'GET', path: '/api/openapi.json', owner: 'gateway', access: 'anonymous', summary: "This API's OpenAPI 3.1 description, generated from the route manifest" },
   { method: 'GET', path: '/api/docs', owner: 'gateway', access: 'anonymous', summary: 'The interactive API reference (an HTML page that reads /api/openapi.json)' },
+  { method: 'GET', path: '/api/asyncapi.json', owner: 'gateway', access: 'anonymous', summary: "The AsyncAPI 3.1 description of every event and command, with examples, producers and consumers" },
   {
     method: 'GET',
     path: '/api/docs/{file}',

@@ -2,6 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'node:http';
+import { ASYNCAPI_PATH } from '@warmline/contracts/asyncapi';
 import { renderOpenApi } from '@warmline/contracts/openapi';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
@@ -43,6 +46,39 @@ describe('the API description and reference (issue 16)', () => {
     expect(etag).toBeTruthy();
     const again = await browser.get('/api/openapi.json', { headers: { 'if-none-match': etag! } });
     expect(again.status).toBe(304);
+  });
+
+  it('when anyone asks for /api/asyncapi.json, then it is the committed event catalog (docs/events), gzipped on request and revalidated by ETag', async () => {
+    const browser = gw.browser();
+    const answer = await browser.get('/api/asyncapi.json');
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(answer.headers.get('cache-control')).toBe('no-cache');
+    const committed = JSON.parse(readFileSync(ASYNCAPI_PATH, 'utf8')) as { asyncapi: string };
+    expect(answer.json).toEqual(committed);
+    expect(committed.asyncapi).toMatch(/^3\./);
+    expect(browser.sessionCookie).toBeUndefined();
+
+    const etag = answer.headers.get('etag');
+    expect(etag).toMatch(/^W\/"/);
+    expect((await browser.get('/api/asyncapi.json', { headers: { 'if-none-match': etag! } })).status).toBe(304);
+    // A different document's tag is not this one's.
+    const openapiTag = (await browser.get('/api/openapi.json')).headers.get('etag');
+    expect(openapiTag).not.toBe(etag);
+
+    // Raw bytes, so the compression itself is seen (fetch would undo it silently).
+    const raw = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      const req = request(new URL('/api/asyncapi.json', gw.url), { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(raw.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(raw.body).toString('utf8'))).toEqual(committed);
   });
 
   it('when a browser opens /api/docs, then it gets an HTML page whose every script, style and link is on this site', async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { brokerManifest, COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
+import { ANALYST_QUEUE_PREFIX, refusedDurableQueue } from '../src/bus/tap';
 
 /**
  * docker-compose.yml is checked with Debian's docker-compose, which validates and resolves
@@ -334,6 +335,20 @@ describe('infra/rabbitmq: the broker users', () => {
       if (resource !== EVENTS_EXCHANGE) expect(may.read(resource), `read ${resource}`).toBe(false);
     }
     expect(may.read(COMMANDS_EXCHANGE)).toBe(false);
+  });
+
+  it("when read, then the analysts' tap (npm run tap) may declare, bind and read the queues it makes, and none it refuses", () => {
+    const may = permissionsOf('analyst');
+    // The throwaway queue (named by the tap, not the server: amq.gen-* stays closed) and a --durable one.
+    expect(refusedDurableQueue('analyst.revenue')).toBeUndefined();
+    for (const own of [`${ANALYST_QUEUE_PREFIX}tap.0123456789ab`, 'analyst.revenue']) {
+      for (const check of [may.configure, may.write, may.read]) expect(check(own), own).toBe(true);
+    }
+    // What the tap refuses, the broker refuses too.
+    for (const refused of serviceQueues) {
+      expect(refusedDurableQueue(refused), refused).toBeDefined();
+      for (const check of [may.configure, may.write, may.read]) expect(check(refused), refused).toBe(false);
+    }
   });
 
   it('when docker-compose starts RabbitMQ, then its entrypoint writes the definitions with the passwords from the environment, readable by the broker only', () => {

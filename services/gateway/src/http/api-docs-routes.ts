@@ -5,6 +5,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
 import { notFound } from '@warmline/platform';
+import { ASYNCAPI_URL_PATH, buildAsyncApiDocument } from '@warmline/contracts/asyncapi';
 import { API_DOCS_PATH, OPENAPI_PATH, renderOpenApi } from '@warmline/contracts/openapi';
 
 /**
@@ -14,6 +15,7 @@ import { API_DOCS_PATH, OPENAPI_PATH, renderOpenApi } from '@warmline/contracts/
  * icon are `/api/docs/{file}`; the page names each with its content hash (`?v=`), so they are
  * cached for a year and the page itself is revalidated every time. Everything is same-origin
  * and script-only-from-files, so the site's Content-Security-Policy holds unchanged.
+ * `GET /api/asyncapi.json` is the events' and commands' AsyncAPI description, served the same way.
  */
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -94,25 +96,32 @@ function send(req: Request, res: Response, type: string, body: Buffer, gzipped: 
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function apiDocsRoutes(): Router {
-  const assets = loadAssets();
-  const page = Buffer.from(docsPage(assets));
-  // Built once: it changes only with the code.
-  const document = Buffer.from(JSON.stringify(renderOpenApi()));
-  // Weak: the same tag for the plain and the gzipped bytes.
-  const documentTag = `W/"${createHash('sha256').update(document).digest('base64url').slice(0, 27)}"`;
-  let documentGzipped: Buffer | undefined;
-
-  const router = Router();
-  router.get(OPENAPI_PATH, (req, res) => {
+/**
+ * A JSON document that changes only with the code: serialised once, revalidated by a weak
+ * ETag (the same for the plain and the gzipped bytes), gzipped on first demand.
+ */
+function servedDocument(value: unknown): (req: Request, res: Response) => void {
+  const body = Buffer.from(JSON.stringify(value));
+  const tag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  let gzipped: Buffer | undefined;
+  return (req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('ETag', documentTag);
-    if (req.get('if-none-match') === documentTag) {
+    res.setHeader('ETag', tag);
+    if (req.get('if-none-match') === tag) {
       res.status(304).end();
       return;
     }
-    send(req, res, 'application/json; charset=utf-8', document, () => (documentGzipped ??= gzipSync(document)));
-  });
+    send(req, res, 'application/json; charset=utf-8', body, () => (gzipped ??= gzipSync(body)));
+  };
+}
+
+export function apiDocsRoutes(): Router {
+  const assets = loadAssets();
+  const page = Buffer.from(docsPage(assets));
+
+  const router = Router();
+  router.get(OPENAPI_PATH, servedDocument(renderOpenApi()));
+  router.get(ASYNCAPI_URL_PATH, servedDocument(buildAsyncApiDocument()));
 
   router.get(API_DOCS_PATH, (req, res) => {
     res.setHeader('Cache-Control', 'no-cache');

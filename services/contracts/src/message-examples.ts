@@ -1,0 +1,335 @@
+import type { CommandData, CommandType, EventData, EventType } from './messages';
+
+/**
+ * One realistic example of every event and command (the latest version's `data`), for the
+ * AsyncAPI document (asyncapi.ts) and for anyone writing a consumer. Typed against the schemas,
+ * and parsed by them in test/asyncapi.test.ts, so an example cannot drift from its contract.
+ * Made-up people and ids only.
+ */
+
+const USER = '0b6f8a52-3c1e-4d7a-9f10-2a4b6c8d0e11';
+const ADMIN = '5d2c7e91-8a34-4b6f-a0c2-9e1d3f5a7b22';
+const ORDER = '7a1e4c9b-2d5f-4e8a-b3c6-1f0d9e8c7b33';
+const LEAD_A = 'c3d9e1f2-4a5b-4c6d-8e7f-9a0b1c2d3e44';
+const LEAD_B = 'd4e0f2a3-5b6c-4d7e-9f8a-0b1c2d3e4f55';
+const IMPORT = 'e5f1a3b4-6c7d-4e8f-a09b-1c2d3e4f5a66';
+const APPLICATION = 'f6a2b4c5-7d8e-4f9a-b1ac-2d3e4f5a6b77';
+const CALLBACK = 'a7b3c5d6-8e9f-4a0b-82bd-3e4f5a6b7c88';
+const VENDOR_KEY = 'b8c4d6e7-9f0a-4b1c-93ce-4f5a6b7c8d99';
+const OPPORTUNITY = 'c9d5e7f8-0a1b-4c2d-a4df-5a6b7c8d9eaa';
+const AT = '2025-03-14T15:09:26.000Z';
+
+const paidPackage = {
+  orderId: ORDER,
+  kind: 'package',
+  tier: 'premium',
+  count: 60,
+  unitPriceCents: 3700,
+  amountCents: 222_000,
+  currency: 'usd',
+  description: 'Premium Volume Package: 60 transfers × $37.00',
+  buyerUserId: USER,
+  hasBillingEmail: true,
+} as const;
+
+/** The order's facts without hasBillingEmail (the e-mail command carries the address itself). */
+const { hasBillingEmail: _carriedAsAddress, ...orderFacts } = paidPackage;
+
+const maskedLead = { leadId: LEAD_A, name: 'John SmiXX', state: 'TX', ageRange: '60-90', priceCents: 150 };
+
+export const eventExamples: { [T in EventType]: EventData<T> } = {
+  'account.registered': { userId: USER, role: 'Insurance Agent' },
+  'survey.submitted': {
+    responseId: '1e2d3c4b-5a69-4788-97a6-b5c4d3e2f1bb',
+    userId: USER,
+    brand: 'WarmLine',
+    funnel: 'main',
+    salespersonId: null,
+    leadType: 'Live Transfers',
+  },
+  'user.deleted': { userId: USER, deletedBy: ADMIN },
+  'user.price_changed': { userId: USER, liveTransferPrice: '37.00', changedBy: ADMIN },
+  'password_reset.completed': { userId: USER },
+  'order.created': paidPackage,
+  'payment.succeeded': { ...paidPackage, provider: 'stripe', paymentIntentId: 'pi_3Ox9ExampleIntent', paidAt: AT },
+  'payment.failed': {
+    ...paidPackage,
+    provider: 'stripe',
+    paymentIntentId: 'pi_3Ox9ExampleIntent',
+    failureMessage: 'Your card was declined.',
+    failureCode: 'card_declined',
+  },
+  'leads.purchased': {
+    orderId: ORDER,
+    buyerUserId: USER,
+    leadIds: [LEAD_A, LEAD_B],
+    leadCount: 2,
+    amountCents: 300,
+    purchasedAt: AT,
+    undeliveredLeadIds: [],
+    refundDueCents: 0,
+  },
+  'transfer_order.paid': {
+    orderId: ORDER,
+    buyerUserId: USER,
+    totalTransfers: 20,
+    transfersPerDay: 5,
+    transferHours: '9am-5pm CT',
+    selectedStates: ['TX', 'OK'],
+    unitPriceCents: 4000,
+    amountCents: 80_000,
+    currency: 'usd',
+    paidAt: AT,
+  },
+  'payment.refunded': {
+    orderId: ORDER,
+    amountCents: 3700,
+    refundedTotalCents: 3700,
+    currency: 'usd',
+    reason: 'One transfer was a duplicate call',
+    initiatedBy: 'admin',
+    refundedAt: AT,
+  },
+  'import.progress': {
+    importId: IMPORT,
+    status: 'running',
+    rowsTotal: 10_000,
+    rowsRead: 5_000,
+    rowsImported: 4_950,
+    rowsRejected: 30,
+    rowsDuplicate: 20,
+    at: AT,
+  },
+  'leads.imported': {
+    importId: IMPORT,
+    status: 'done',
+    rowsRead: 10_000,
+    rowsImported: 9_900,
+    rowsRejected: 60,
+    rowsDuplicate: 40,
+    startedByUserId: ADMIN,
+    finishedAt: AT,
+  },
+  'leads.withdrawn': { reason: 'import-undone', importId: IMPORT, leadCount: 9_900, withdrawnAt: AT },
+  'partner.applied': {
+    applicationId: APPLICATION,
+    businessType: 'Call center',
+    servicesInterested: ['Live Transfers'],
+    documentCount: 1,
+    appliedAt: AT,
+  },
+  'partner.status_changed': { applicationId: APPLICATION, from: 'pending', to: 'approved', changedByUserId: ADMIN, changedAt: AT },
+  'callback.received': {
+    callbackId: CALLBACK,
+    vendorKeyId: VENDOR_KEY,
+    outcome: 'callback_requested',
+    disposition: 'opportunity',
+    state: 'TX',
+    leadQuality: 'high',
+    receivedAt: AT,
+  },
+  'callback.assigned': {
+    opportunityId: OPPORTUNITY,
+    callbackId: CALLBACK,
+    agentUserId: USER,
+    state: 'TX',
+    source: 'vendor',
+    priceCents: 2500,
+    by: 'automatic',
+    balanceLeft: 9,
+    assignedAt: AT,
+  },
+};
+
+const agent = { firstName: 'Dana', lastName: 'Cole', email: 'dana@example.com', phone: '5125550142' };
+
+export const commandExamples: { [T in CommandType]: CommandData<T> } = {
+  'email.send': {
+    to: 'dana@example.com',
+    subject: 'Welcome to WarmLine',
+    text: 'Hi Dana, your account is ready. Log in at https://warmline.example/login',
+    template: 'welcome',
+  },
+  'email.password_reset': {
+    to: 'dana@example.com',
+    name: 'Dana',
+    resetUrl: 'https://warmline.example/reset-password?token=example-token',
+    expiresInMinutes: 60,
+  },
+  'email.welcome': {
+    to: 'dana@example.com',
+    firstName: 'Dana',
+    username: 'danacole',
+    loginUrl: 'https://warmline.example/login',
+    brand: 'WarmLine',
+  },
+  'email.survey_sales_notice': {
+    to: 'sales@warmline.example',
+    responseId: '1e2d3c4b-5a69-4788-97a6-b5c4d3e2f1bb',
+    userId: USER,
+    funnel: 'main',
+    agent: { ...agent, agencyName: 'Cole Insurance', role: 'Insurance Agent', username: 'danacole' },
+    answers: { leadType: 'Live Transfers', workingStates: 'TX, OK', totalTransfers: 20, transfersPerDay: 5, callsPerDay: 5 },
+    estimatedOrderCents: null,
+  },
+  'email.recruiting_request': {
+    to: 'recruiting@warmline.example',
+    requestId: '2f3e4d5c-6b7a-4899-a8b7-c6d5e4f3a2cc',
+    receivedAt: AT,
+    agentsNeeded: 3,
+    needs: 'Licensed agents in Texas for final expense',
+    agent: { ...agent, userId: USER, agencyName: 'Cole Insurance', username: 'danacole' },
+  },
+  'email.order_paid': {
+    ...orderFacts,
+    provider: 'stripe',
+    paymentIntentId: 'pi_3Ox9ExampleIntent',
+    paidAt: AT,
+    billingEmail: 'billing@cole-insurance.example',
+  },
+  'email.transfer_order_paid': { ...eventExamples['transfer_order.paid'], agent, transferNumber: '5125550199' },
+  'email.transfer_order_status': {
+    to: 'dana@example.com',
+    firstName: 'Dana',
+    orderId: ORDER,
+    status: 'completed',
+    totalTransfers: 20,
+    changedAt: AT,
+  },
+  'email.refund_issued': {
+    to: 'dana@example.com',
+    name: 'Dana Cole',
+    orderId: ORDER,
+    description: 'Premium Volume Package: 60 transfers × $37.00',
+    amountCents: 3700,
+    refundedTotalCents: 3700,
+    orderAmountCents: 222_000,
+    reason: 'One transfer was a duplicate call',
+    refundedAt: AT,
+  },
+  'email.leads_receipt': {
+    to: 'dana@example.com',
+    name: 'Dana Cole',
+    orderId: ORDER,
+    paidCents: 150,
+    paidAt: AT,
+    delivered: [maskedLead],
+    undelivered: [],
+    refundedCents: 0,
+  },
+  'email.dispute_opened': {
+    orderId: ORDER,
+    description: 'Premium Volume Package: 60 transfers × $37.00',
+    orderAmountCents: 222_000,
+    disputedCents: 222_000,
+    reason: 'product_not_received',
+    disputeId: 'dp_1Ox9ExampleDispute',
+    buyerName: 'Dana Cole',
+    buyerEmail: 'dana@example.com',
+    evidenceDueBy: '2025-03-28T23:59:59.000Z',
+    openedAt: AT,
+  },
+  'lead_order.settle': {
+    orderId: ORDER,
+    buyerUserId: USER,
+    delivered: [maskedLead],
+    undelivered: [{ ...maskedLead, leadId: LEAD_B, name: 'Mary JonXX' }],
+    refundDueCents: 150,
+    settledAt: AT,
+  },
+  'lead_package.settle': { orderId: ORDER, buyerUserId: USER, delivered: [maskedLead], refundDueCents: 0, settledAt: AT },
+  'audit.record': {
+    actorId: ADMIN,
+    actorUsername: 'admin',
+    action: 'user.price_changed',
+    subjectType: 'user',
+    subjectId: USER,
+    subjectLabel: 'Dana Cole (dana@example.com)',
+    before: { liveTransferPrice: '40.00' },
+    after: { liveTransferPrice: '37.00' },
+    at: AT,
+  },
+  'import.run': { importId: IMPORT },
+  'email.lead_opt_out': {
+    to: 'dana@example.com',
+    name: 'Dana Cole',
+    leads: [{ leadId: LEAD_A, name: 'John Smith', phone: '5125550123', purchasedAt: AT }],
+    reason: 'Asked not to be called again',
+    at: AT,
+  },
+  'email.partner_application_received': {
+    to: 'pat@callcenter.example',
+    contactName: 'Pat Lee',
+    businessName: 'Lone Star Calls',
+    applicationId: APPLICATION,
+    appliedAt: AT,
+  },
+  'email.partner_application_notice': {
+    applicationId: APPLICATION,
+    answers: {
+      businessName: 'Lone Star Calls',
+      contactName: 'Pat Lee',
+      email: 'pat@callcenter.example',
+      phone: '5125550177',
+      website: 'https://callcenter.example',
+      businessType: 'Call center',
+      experienceYears: '5-10',
+      monthlyVolume: '1,000-5,000',
+      servicesInterested: ['Live Transfers'],
+      targetMarkets: 'Final expense, Medicare',
+      businessDescription: 'A 40-seat call center in Austin.',
+      whyPartner: 'We have more qualified calls than buyers.',
+    },
+    documents: [{ originalName: 'license.pdf', size: 182_044, contentType: 'application/pdf' }],
+    appliedAt: AT,
+  },
+  'email.partner_status_changed': {
+    to: 'pat@callcenter.example',
+    contactName: 'Pat Lee',
+    businessName: 'Lone Star Calls',
+    applicationId: APPLICATION,
+    status: 'approved',
+    changedAt: AT,
+  },
+  'lead_suppression.notify_buyer': {
+    buyerUserId: USER,
+    phone: '5125550123',
+    reason: 'Asked not to be called again',
+    suppressedBy: { userId: ADMIN, username: 'admin' },
+    suppressedAt: AT,
+  },
+  'callback_opportunity.create': {
+    callbackId: CALLBACK,
+    vendorKeyId: VENDOR_KEY,
+    vendorName: 'Acme Voice',
+    firstName: 'John',
+    lastName: 'Smith',
+    phone: '5125550123',
+    state: 'TX',
+    transcript: 'AI: Would a licensed agent calling back tomorrow work? Prospect: Yes, after 3pm.',
+    callbackTime: '2025-03-15T20:00:00.000Z',
+    callOutcome: 'callback_requested',
+    agentId: 'voice-agent-7',
+    leadQuality: 'high',
+    interestLevel: 'warm',
+    receivedAt: AT,
+  },
+  'lead_suppression.add': {
+    phone: '5125550123',
+    reason: "Vendor call outcome 'dnc' (Acme Voice)",
+    callbackId: CALLBACK,
+    requestedAt: AT,
+  },
+  'email.callback_assigned': {
+    to: 'dana@example.com',
+    firstName: 'Dana',
+    opportunityId: OPPORTUNITY,
+    prospectName: 'John Smith',
+    prospectPhone: '5125550123',
+    state: 'TX',
+    callbackTime: '2025-03-15T20:00:00.000Z',
+    transcriptExcerpt: 'AI: Would a licensed agent calling back tomorrow work? Prospect: Yes, after 3pm.',
+    balanceLeft: 9,
+    assignedAt: AT,
+  },
+};
