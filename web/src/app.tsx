@@ -1,15 +1,16 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { TooltipProvider } from '@radix-ui/react-tooltip';
 import { BrowserRouter, useLocation } from 'react-router-dom';
-import { Toaster } from './components/toaster';
+import { lazyPage } from './lib/lazy-page';
 import { createQueryClient } from './lib/query-client';
 import { AppRoutes } from './routes';
 import { ViewAsGate } from './features/view-as/view-as-gate';
 
-/** Spec §7: tooltips open after 700 ms; moving between them within 300 ms skips the delay. */
-const TOOLTIP_DELAY_MS = 700;
-const TOOLTIP_SKIP_DELAY_MS = 300;
+/**
+ * The toasts (Radix) load after the page: no public page raises one on load, and the toast
+ * store keeps any raised meanwhile. Keeps Radix off the landing route's critical JavaScript.
+ */
+const Toaster = lazyPage(() => import('./components/toaster'), 'Toaster');
 
 function ScrollToTopOnNavigate() {
   const { pathname } = useLocation();
@@ -23,18 +24,18 @@ export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider delayDuration={TOOLTIP_DELAY_MS} skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}>
-        <BrowserRouter>
-          <a className="skip-link" href="#main">
-            Skip to content
-          </a>
-          <ScrollToTopOnNavigate />
-          <ViewAsGate>
-            <AppRoutes />
-          </ViewAsGate>
+      <BrowserRouter>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <ScrollToTopOnNavigate />
+        <ViewAsGate>
+          <AppRoutes />
+        </ViewAsGate>
+        <Suspense fallback={null}>
           <Toaster />
-        </BrowserRouter>
-      </TooltipProvider>
+        </Suspense>
+      </BrowserRouter>
     </QueryClientProvider>
   );
 }
