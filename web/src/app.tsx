@@ -1,5 +1,5 @@
-import { Suspense, useEffect, useState } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, useLocation } from 'react-router-dom';
 import { lazyPage } from './lib/lazy-page';
 import { createQueryClient } from './lib/query-client';
@@ -20,22 +20,35 @@ function ScrollToTopOnNavigate() {
   return null;
 }
 
+/** Everything inside the router: the same in the browser and in the build's prerender (src/prerender.tsx). */
+export function AppContent() {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <ScrollToTopOnNavigate />
+      <ViewAsGate>
+        <AppRoutes />
+      </ViewAsGate>
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
+    </>
+  );
+}
+
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}
+
 export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
+    <AppProviders queryClient={queryClient}>
       <BrowserRouter>
-        <a className="skip-link" href="#main">
-          Skip to content
-        </a>
-        <ScrollToTopOnNavigate />
-        <ViewAsGate>
-          <AppRoutes />
-        </ViewAsGate>
-        <Suspense fallback={null}>
-          <Toaster />
-        </Suspense>
+        <AppContent />
       </BrowserRouter>
-    </QueryClientProvider>
+    </AppProviders>
   );
 }
