@@ -2,15 +2,27 @@ import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, useLocation } from 'react-router-dom';
 import { lazyPage } from './lib/lazy-page';
+import { useHydrated } from './lib/use-hydrated';
 import { createQueryClient } from './lib/query-client';
 import { AppRoutes } from './routes';
 import { ViewAsGate } from './features/view-as/view-as-gate';
 
 /**
  * The toasts (Radix) load after the page: no public page raises one on load, and the toast
- * store keeps any raised meanwhile. Keeps Radix off the landing route's critical JavaScript.
+ * store keeps any raised meanwhile. Keeps Radix off the landing route's critical JavaScript,
+ * and out of the prerendered pages (its region carries a style attribute the CSP refuses).
  */
 const Toaster = lazyPage(() => import('./components/toaster'), 'Toaster');
+
+function LiveToaster() {
+  const hydrated = useHydrated();
+  if (!hydrated) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  );
+}
 
 function ScrollToTopOnNavigate() {
   const { pathname } = useLocation();
@@ -31,9 +43,7 @@ export function AppContent() {
       <ViewAsGate>
         <AppRoutes />
       </ViewAsGate>
-      <Suspense fallback={null}>
-        <Toaster />
-      </Suspense>
+      <LiveToaster />
     </>
   );
 }
