@@ -77,6 +77,7 @@ export function spaBuildIsStale(): boolean {
     path.join(WEB_DIR, 'index.html'),
     path.join(WEB_DIR, 'vite.config.ts'),
     path.join(WEB_DIR, 'package.json'),
+    path.join(WEB_DIR, 'scripts'),
     path.join(REPO_ROOT, 'services/contracts/src'),
   ];
   return sources.some((source) => existsSync(source) && newestChange(source) > built);

@@ -1,15 +1,28 @@
-import { useEffect, useState } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { TooltipProvider } from '@radix-ui/react-tooltip';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, useLocation } from 'react-router-dom';
-import { Toaster } from './components/toaster';
+import { lazyPage } from './lib/lazy-page';
+import { useHydrated } from './lib/use-hydrated';
 import { createQueryClient } from './lib/query-client';
 import { AppRoutes } from './routes';
 import { ViewAsGate } from './features/view-as/view-as-gate';
 
-/** Spec §7: tooltips open after 700 ms; moving between them within 300 ms skips the delay. */
-const TOOLTIP_DELAY_MS = 700;
-const TOOLTIP_SKIP_DELAY_MS = 300;
+/**
+ * The toasts (Radix) load after the page: no public page raises one on load, and the toast
+ * store keeps any raised meanwhile. Keeps Radix off the landing route's critical JavaScript,
+ * and out of the prerendered pages (its region carries a style attribute the CSP refuses).
+ */
+const Toaster = lazyPage(() => import('./components/toaster'), 'Toaster');
+
+function LiveToaster() {
+  const hydrated = useHydrated();
+  if (!hydrated) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  );
+}
 
 function ScrollToTopOnNavigate() {
   const { pathname } = useLocation();
@@ -19,22 +32,33 @@ function ScrollToTopOnNavigate() {
   return null;
 }
 
+/** Everything inside the router: the same in the browser and in the build's prerender (src/prerender.tsx). */
+export function AppContent() {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <ScrollToTopOnNavigate />
+      <ViewAsGate>
+        <AppRoutes />
+      </ViewAsGate>
+      <LiveToaster />
+    </>
+  );
+}
+
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}
+
 export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
-      <TooltipProvider delayDuration={TOOLTIP_DELAY_MS} skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}>
-        <BrowserRouter>
-          <a className="skip-link" href="#main">
-            Skip to content
-          </a>
-          <ScrollToTopOnNavigate />
-          <ViewAsGate>
-            <AppRoutes />
-          </ViewAsGate>
-          <Toaster />
-        </BrowserRouter>
-      </TooltipProvider>
-    </QueryClientProvider>
+    <AppProviders queryClient={queryClient}>
+      <BrowserRouter>
+        <AppContent />
+      </BrowserRouter>
+    </AppProviders>
   );
 }

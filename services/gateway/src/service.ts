@@ -30,8 +30,8 @@ import { Sessions } from './edge/sessions';
 import { viewAsGate, ViewAsGrants } from './edge/view-as';
 import { endViewingsOfSession, recordExpired, type ViewAsContext } from './domain/view-as';
 import { viewAsRoutes } from './http/view-as-routes';
-import { securityHeaders } from './edge/security-headers';
-import { siteConfigRoutes } from './http/site-config-routes';
+import { contentSecurityPolicy, securityHeaders } from './edge/security-headers';
+import { siteConfigOf, siteConfigRoutes } from './http/site-config-routes';
 import { apiDocsRoutes } from './http/api-docs-routes';
 import { dashboardConfigRoutes } from './http/dashboard-config-routes';
 import { mountSpa } from './edge/spa';
@@ -175,7 +175,12 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use(viewAsRoutes(viewAs));
         app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL, checkoutTokenSecret: config.IDENTITY_SECRET }));
         app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));
-        spaServed = mountSpa(app, config.WEB_DIST_DIR);
+        const framed = { bookingUrl: config.BOOKING_URL, embedUrls: config.TRAINING_VIDEOS.map((video) => video.embedUrl) };
+        spaServed = mountSpa(app, {
+          distDir: config.WEB_DIST_DIR,
+          siteConfig: siteConfigOf(config),
+          contentSecurityPolicy: (style) => contentSecurityPolicy(framed, style),
+        });
       },
     });
 

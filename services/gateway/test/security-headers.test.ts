@@ -62,6 +62,10 @@ describe('security headers', () => {
 
     expect(policy.get('script-src')?.sort()).toEqual(["'self'", 'https://*.js.stripe.com', 'https://js.stripe.com'].sort());
     expect(policy.get('connect-src')).toEqual(["'self'", 'https://api.stripe.com']);
+    // Issue 16: inline styles only by the page's nonce (first-load.test.ts).
+    expect(policy.get('style-src')?.[0]).toBe("'self'");
+    expect(policy.get('style-src')?.some((source) => source.startsWith("'nonce-"))).toBe(true);
+    expect(policy.get('style-src')).not.toContain("'unsafe-inline'");
   });
 
   it("when the policy is read, then frames may come only from Stripe's origins, the booking widget's and the training videos' hosts", async () => {

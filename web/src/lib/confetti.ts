@@ -1,3 +1,4 @@
+import type confetti from 'canvas-confetti';
 import type { Options } from 'canvas-confetti';
 
 /**
@@ -9,9 +10,20 @@ export type ConfettiOptions = Pick<Options, 'particleCount' | 'spread' | 'origin
 
 export const DEFAULT_BURST: ConfettiOptions = { particleCount: 100, spread: 70, origin: { y: 0.6 } };
 
+let shared: Promise<confetti.CreateTypes> | undefined;
+
+/**
+ * One full-page cannon without a Web Worker: the library's default draws in a worker made from a
+ * blob: URL, which the CSP's script-src (worker-src) refuses.
+ */
+function cannon(): Promise<confetti.CreateTypes> {
+  shared ??= import('canvas-confetti').then(({ default: lib }) => lib.create(undefined, { resize: true, useWorker: false }));
+  return shared;
+}
+
 export async function burstConfetti(options: ConfettiOptions = DEFAULT_BURST): Promise<void> {
   if (typeof window === 'undefined') return;
-  const { default: confetti } = await import('canvas-confetti');
+  const confetti = await cannon();
   await confetti({ ...DEFAULT_BURST, ...options, disableForReducedMotion: true });
 }
 

@@ -18,15 +18,29 @@ export interface SecurityHeaderSettings {
   production: boolean;
 }
 
-/** The Content-Security-Policy of every gateway answer. */
-export function contentSecurityPolicy(settings: Pick<SecurityHeaderSettings, 'bookingUrl' | 'embedUrls'>): string {
+/** Inline styles a page may carry: its answer's nonce, and hashes of the prerendered pages' <style> elements. */
+export interface InlineStyles {
+  nonce?: string | undefined;
+  hashes?: readonly string[] | undefined;
+}
+
+/**
+ * The Content-Security-Policy of every gateway answer. Pages (spa.ts) pass their answer's
+ * nonce: Radix's dialogs insert <style> elements at run time and give them the nonce the page
+ * carries (web/src/main.tsx), so no 'unsafe-inline' is needed.
+ */
+export function contentSecurityPolicy(
+  settings: Pick<SecurityHeaderSettings, 'bookingUrl' | 'embedUrls'>,
+  inline: InlineStyles = {},
+): string {
+  const styleSources = ["'self'", ...(inline.nonce ? [`'nonce-${inline.nonce}'`] : []), ...(inline.hashes ?? []).map((h) => `'${h}'`)];
   const framed = [settings.bookingUrl, ...settings.embedUrls].filter((u): u is string => Boolean(u)).map((u) => new URL(u).origin);
   const directives: Array<[string, string[]]> = [
     ['default-src', ["'self'"]],
     // The SPA's own bundles and Stripe.js: no inline script, no eval.
     ['script-src', ["'self'", ...STRIPE_SCRIPT_ORIGINS]],
-    // Radix (dialogs, selects) and Stripe Elements insert <style> elements at run time.
-    ['style-src', ["'self'", "'unsafe-inline'"]],
+    // The SPA's stylesheets; <style> elements only with the page's nonce or a build-time hash.
+    ['style-src', styleSources],
     // The favicon and the CSS icons are data: SVGs; Stripe's card brand images.
     ['img-src', ["'self'", 'data:', 'https://*.stripe.com']],
     ['font-src', ["'self'", 'data:']],

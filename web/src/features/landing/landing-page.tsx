@@ -5,7 +5,8 @@ import { ButtonLink } from '../../components/button';
 import { BoltIcon, CalendarIcon, ChartIcon, CheckIcon, LeadsIcon, MailIcon, PhoneIcon, ShieldIcon, UsersIcon } from '../../components/icons';
 import { SiteHeader } from '../../components/site-header';
 import { usePageTitle } from '../../lib/page-title';
-import { useSiteConfig, type SiteConfig } from '../../lib/site-config';
+import { telHref, useSiteConfig, type SiteConfig } from '../../lib/site-config';
+import { useHydrated } from '../../lib/use-hydrated';
 import { formatRate } from '../pricing/format';
 import './landing.css';
 
@@ -168,7 +169,7 @@ export function LandingPage() {
             </SectionHeading>
             {site ? (
               <div className="landing-contact__grid">
-                <a className="landing-contact__item" href={`tel:${site.supportPhone.replace(/[^\d+]/g, '')}`}>
+                <a className="landing-contact__item" href={telHref(site.supportPhone)}>
                   <PhoneIcon />
                   <span>
                     <span className="landing-contact__label">Phone</span>
@@ -182,9 +183,7 @@ export function LandingPage() {
                     <span>{site.supportEmail}</span>
                   </span>
                 </a>
-                <a className="btn btn--primary landing-contact__book" {...bookingLinkProps(site, true)}>
-                  Book a Call Now
-                </a>
+                <BookCallLink site={site} />
               </div>
             ) : siteConfig.isError ? (
               <p>
@@ -246,21 +245,32 @@ function bookingLinkProps(site: SiteConfig, preferWidget = false) {
   return { href: `mailto:${site.supportEmail}?subject=${encodeURIComponent('Book a call with WarmLine')}` };
 }
 
+/** Contact's 'Book a Call Now': the same link as prerendered until the page is live (the booking address is run-time). */
+function BookCallLink({ site }: { site: SiteConfig }) {
+  const hydrated = useHydrated();
+  return (
+    <a className="btn btn--primary landing-contact__book" {...bookingLinkProps(hydrated ? site : { ...site, bookingUrl: null }, true)}>
+      Book a Call Now
+    </a>
+  );
+}
+
 /**
  * The external booking widget (min height 800 px, spec §2). Without a configured address, or
  * when the frame has not loaded in time (blocked, offline, the service down), the section
  * offers a plain link instead of an empty frame; the link also stays under a working frame.
  */
 function BookingWidget({ site }: { site: SiteConfig }) {
-  const url = site.bookingUrl;
+  // The prerendered page (and hydration) shows the plain link; the frame comes once the page is live.
+  const url = useHydrated() ? site.bookingUrl : null;
   const [state, setState] = useState<'loading' | 'loaded' | 'failed'>(() =>
-    !url || (typeof navigator !== 'undefined' && navigator.onLine === false) ? 'failed' : 'loading',
+    typeof navigator !== 'undefined' && navigator.onLine === false ? 'failed' : 'loading',
   );
   useEffect(() => {
-    if (state !== 'loading') return;
+    if (!url || state !== 'loading') return;
     const timer = setTimeout(() => setState((s) => (s === 'loading' ? 'failed' : s)), BOOKING_WIDGET_TIMEOUT_MS);
     return () => clearTimeout(timer);
-  }, [state]);
+  }, [state, url]);
 
   if (!url || state === 'failed') {
     return (
@@ -270,9 +280,9 @@ function BookingWidget({ site }: { site: SiteConfig }) {
           {url
             ? 'The booking calendar could not be shown here.'
             : 'Tell us when suits you and we will call you back.'}{' '}
-          You can also call us at <a href={`tel:${site.supportPhone.replace(/[^\d+]/g, '')}`}>{site.supportPhone}</a>.
+          You can also call us at <a href={telHref(site.supportPhone)}>{site.supportPhone}</a>.
         </p>
-        <a className="btn btn--primary" {...bookingLinkProps(site)}>
+        <a className="btn btn--primary" {...bookingLinkProps({ ...site, bookingUrl: url })}>
           Book a Call Now
         </a>
       </div>

@@ -10,6 +10,7 @@ import { ButtonLink } from '../../components/button';
 import { CheckIcon } from '../../components/icons';
 import { SiteFooter, SiteHeader } from '../../components/site-header';
 import { usePageTitle } from '../../lib/page-title';
+import { telHref, useSiteConfig } from '../../lib/site-config';
 import { BufferExplanation, BufferProtectionCard, BUFFER_TITLE } from './buffer-protection';
 import { formatRate } from './format';
 import { CORE_FEATURES, ENTERPRISE_BENEFITS, ULTIMATE_BENEFITS } from './tier-benefits';
@@ -217,11 +218,25 @@ export function PricingPage() {
           <a href="/#schedule-call" className="link">
             schedule a call
           </a>
-          .
+          <SupportPhone />.
         </p>
       </main>
       <SiteFooter />
     </div>
+  );
+}
+
+/** ", or call us at {phone}" once the settings are known (prerendered pages have them at once). */
+function SupportPhone() {
+  const phone = useSiteConfig().data?.supportPhone;
+  if (!phone) return null;
+  return (
+    <>
+      , or call us at{' '}
+      <a href={telHref(phone)} className="link">
+        {phone}
+      </a>
+    </>
   );
 }
 

@@ -1,0 +1,38 @@
+import { StrictMode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { StaticRouter } from 'react-router-dom';
+import { AppContent, AppProviders } from './app';
+import { createQueryClient } from './lib/query-client';
+import { siteConfigKeys, type SiteConfig } from './lib/site-config';
+
+/**
+ * The build's prerender (web/scripts/prerender.mjs builds this for Node and calls it): the
+ * public pages rendered to HTML with the site settings' stand-ins, which the gateway replaces
+ * with the configured values when it serves them. The browser then hydrates that markup.
+ */
+
+/** The prerendered pages, and the module whose chunk (and stylesheet) each needs at once. */
+export const PRERENDERED_PAGES: ReadonlyArray<{ path: string; source: string }> = [
+  { path: '/', source: 'src/features/landing/landing-page.tsx' },
+  ...['/pricing', '/standard-pricing', '/special-pricing', '/premium-pricing', '/enterprise-pricing', '/ultimate-pricing'].map(
+    (path) => ({ path, source: 'src/features/pricing/pricing-pages.tsx' }),
+  ),
+];
+
+/** The app's markup at `path`, once every lazy page in it has loaded. */
+export async function renderPage(path: string, site: SiteConfig): Promise<string> {
+  const queryClient = createQueryClient();
+  queryClient.setQueryData(siteConfigKeys.all, site);
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <StaticRouter location={path}>
+          <AppContent />
+        </StaticRouter>
+      </AppProviders>
+    </StrictMode>,
+  );
+  const chunks: Buffer[] = [];
+  for await (const chunk of prelude) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
