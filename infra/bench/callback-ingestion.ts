@@ -238,11 +238,12 @@ try {
     ...steps.map((s) => `| webhook through the gateway, ${s.connections} connections | ${s.rate.toFixed(0)} calls/s (p50 ${s.result.latency.p50} ms, p99 ${s.result.latency.p99} ms, non-2xx ${s.result.non2xx}) | |`),
     `| **maximum sustained webhook rate ÷ INSERT loop** | **${(ratio * 100).toFixed(0)} %** (${best.rate.toFixed(0)}/s at ${best.connections} connections) | ≥ ${TARGET_RATIO * 100} %: ${verdict(ratio >= TARGET_RATIO)} |`,
     `| **p99 at half that rate** (${halfRate}/s paced) | **${paced.latency.p99} ms** (p50 ${paced.latency.p50} ms) | ≤ ${TARGET_P99_MS} ms: ${verdict(paced.latency.p99 <= TARGET_P99_MS)} |`,
-    `| **lost** (2xx answers ${answered2xx}, rows ${stored}, callback.received delivered ${delivered}) | **${Math.max(lost, answered2xx - delivered)}** | 0: ${verdict(lost === 0 && delivered >= stored)} |`,
+    // autocannon stops a step with calls in flight: those are stored (and delivered) without a counted answer.
+    `| **lost** (2xx answers ${answered2xx}, rows ${stored} — ${Math.max(0, stored - answered2xx)} of them in flight when a step ended, callback.received delivered ${delivered}) | **${Math.max(0, lost) + Math.max(0, stored - delivered)}** | 0: ${verdict(lost <= 0 && delivered >= stored)} |`,
     '',
     'Reproduce: `npx tsx infra/bench/callback-ingestion.ts` (BENCH_SECONDS, BENCH_CONNECTIONS=10,25,50, BENCH_POOL_SIZE to vary).',
   );
-  if (ratio < TARGET_RATIO || paced.latency.p99 > TARGET_P99_MS || lost !== 0 || delivered < stored) process.exitCode = 1;
+  if (ratio < TARGET_RATIO || paced.latency.p99 > TARGET_P99_MS || lost > 0 || delivered < stored) process.exitCode = 1;
   await channel.close();
 } finally {
   for (const child of children.reverse()) await stopProcess(child);
