@@ -70,12 +70,15 @@ lint: typecheck
 # section of docs/benchmarks.md. Then the admin's customer search at 100,000 users, survey
 # responses and orders (infra/bench/customer-search.ts: its own database, filled once). Then the
 # aged-lead importer (infra/bench/lead-import.ts), and the event pipeline: outbox → relay → consumer
-# beside a bare amqplib confirm loop (infra/bench/event-pipeline.ts: its own database and namespace).
+# beside a bare amqplib confirm loop (infra/bench/event-pipeline.ts: its own database and namespace),
+# and the vendor webhook's ingestion rate through the gateway against a bare INSERT loop
+# (infra/bench/callback-ingestion.ts: a fresh database, dropped after).
 bench: build services
 	npx tsx infra/bench/aged-leads.ts
 	npx tsx infra/bench/customer-search.ts
 	npx tsx infra/bench/lead-import.ts
 	npx tsx infra/bench/event-pipeline.ts
+	npx tsx infra/bench/callback-ingestion.ts
 
 # Issue 10's fault run (infra/chaos/run.ts): every service on its own database, namespace and
 # ports under a steady load while this machine's PostgreSQL, Redis and RabbitMQ restart one after

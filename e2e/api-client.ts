@@ -19,8 +19,10 @@ export interface ApiRequest {
 export function errorOf(answer: ApiAnswer): string | undefined {
   const json = answer.json;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
-  const error = (json as Record<string, unknown>).error;
-  return typeof error === 'string' ? error : undefined;
+  const { error, success, message } = json as Record<string, unknown>;
+  if (typeof error === 'string') return error;
+  // The vendor webhook's own shape (spec §8): { success: false, message }.
+  return success === false && typeof message === 'string' ? message : undefined;
 }
 
 /**

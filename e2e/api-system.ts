@@ -16,6 +16,8 @@ import { catalogEnv } from '@warmline/catalog/config';
 import { startCatalog } from '@warmline/catalog/service';
 import { partnersEnv } from '@warmline/partners/config';
 import { startPartners } from '@warmline/partners/service';
+import { ingestionEnv } from '@warmline/ingestion/config';
+import { startIngestion } from '@warmline/ingestion/service';
 import type { Account } from './harness';
 
 /**
@@ -30,6 +32,7 @@ export interface ApiSystem {
   /** The internal services, for checks that go around the gateway. */
   catalogUrl: string;
   partnersUrl: string;
+  ingestionUrl: string;
   ordersUrl: string;
   /** The run's database (every service's schema). */
   databaseUrl: string;
@@ -81,6 +84,9 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
     const partnersConfig = parseConfig(partnersEnv, { ...env, PARTNERS_PORT: '0', BLOB_DIR: path.join(workDir, 'blobs') });
     const partners = await startPartners(partnersConfig, createLogger('partners', partnersConfig.LOG_LEVEL));
     stops.push('partners', () => partners.stop());
+    const ingestionConfig = parseConfig(ingestionEnv, { ...env, INGESTION_PORT: '0' });
+    const ingestion = await startIngestion(ingestionConfig, createLogger('ingestion', ingestionConfig.LOG_LEVEL));
+    stops.push('ingestion', () => ingestion.stop());
     const url = `http://127.0.0.1:${port}`;
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
@@ -93,6 +99,7 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
         ORDERS_URL: orders.url,
         CATALOG_URL: catalog.url,
         PARTNERS_URL: partners.url,
+        INGESTION_URL: ingestion.url,
         ...options.gatewayEnv,
       }),
     );
@@ -112,6 +119,7 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
       catalogUrl: catalog.url,
       ordersUrl: orders.url,
       partnersUrl: partners.url,
+      ingestionUrl: ingestion.url,
       databaseUrl: system.db.url,
       admin,
       customer,

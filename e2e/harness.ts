@@ -34,11 +34,13 @@ import { startCatalog } from '@warmline/catalog/service';
 import { startImporter } from '@warmline/catalog/importer';
 import { partnersEnv } from '@warmline/partners/config';
 import { startPartners } from '@warmline/partners/service';
+import { ingestionEnv } from '@warmline/ingestion/config';
+import { startIngestion } from '@warmline/ingestion/service';
 
 /**
  * The end-to-end harness: the whole system in this process (gateway serving the built SPA,
  * the orders service with the sandbox payment provider, the catalog (aged leads) and its
- * importer worker, the partners service (partner applications), the notifications worker writing .eml
+ * importer worker, the partners service (partner applications), the ingestion service (vendors' calls), the notifications worker writing .eml
  * files), on free ports, with its own database, bus namespace, Redis prefix and mail
  * directory, driven by Debian's Chromium through playwright-core.
  */
@@ -162,7 +164,7 @@ export interface SystemOptions {
   gatewayEnv?: Record<string, string>;
 }
 
-/** Starts gateway + orders + catalog (+ its importer) + partners + notifications against the real PostgreSQL, Redis and RabbitMQ. */
+/** Starts gateway + orders + catalog (+ its importer) + partners + ingestion + notifications against the real PostgreSQL, Redis and RabbitMQ. */
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   await ensureSpaBuilt();
   await requireService('Redis', TEST_REDIS_URL);
@@ -232,6 +234,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     const partnersConfig = parseConfig(partnersEnv, { ...shared, ...blobs, PARTNERS_PORT: '0' });
     const partners = await startPartners(partnersConfig, createLogger('partners', partnersConfig.LOG_LEVEL));
     stops.push(() => partners.stop());
+    const ingestionConfig = parseConfig(ingestionEnv, { ...shared, INGESTION_PORT: '0' });
+    const ingestion = await startIngestion(ingestionConfig, createLogger('ingestion', ingestionConfig.LOG_LEVEL));
+    stops.push(() => ingestion.stop());
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
         ...shared,
@@ -244,6 +249,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
         ORDERS_URL: orders.url,
         CATALOG_URL: catalog.url,
         PARTNERS_URL: partners.url,
+        INGESTION_URL: ingestion.url,
         ...options.gatewayEnv,
       }),
     );

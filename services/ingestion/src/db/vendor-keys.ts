@@ -1,0 +1,62 @@
+import type { Queryable } from '@warmline/platform/db/index';
+
+/** Queries of the vendor_keys table (the admins' keys for voice-AI vendors). */
+
+export interface VendorKeyRow {
+  id: string;
+  name: string;
+  keyHint: string;
+  createdAt: Date;
+  createdBy: string | null;
+  lastUsedAt: Date | null;
+  callsReceived: number;
+  revokedAt: Date | null;
+}
+
+/** A key as the webhook needs it: who the vendor is. */
+export interface ActiveVendorKey {
+  id: string;
+  name: string;
+  lastUsedAt: Date | null;
+}
+
+const COLUMNS = `
+  k.id, k.name, k.key_hint AS "keyHint", k.created_at AS "createdAt", k.created_by AS "createdBy",
+  greatest(k.last_used_at, (SELECT max(c.received_at) FROM vendor_calls c WHERE c.vendor_key_id = k.id)) AS "lastUsedAt",
+  (SELECT count(*) FROM vendor_calls c WHERE c.vendor_key_id = k.id)::int AS "callsReceived",
+  k.revoked_at AS "revokedAt"`;
+
+export async function insertVendorKey(
+  db: Queryable,
+  row: { id: string; name: string; keyHash: string; keyHint: string; at: Date; createdById: string; createdBy: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO vendor_keys (id, name, key_hash, key_hint, created_at, created_by_id, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [row.id, row.name, row.keyHash, row.keyHint, row.at, row.createdById, row.createdBy],
+  );
+}
+
+/** Every key, newest first, with what its calls say (calls received, last used). */
+export async function listVendorKeys(db: Queryable): Promise<VendorKeyRow[]> {
+  const { rows } = await db.query<VendorKeyRow>(`SELECT ${COLUMNS} FROM vendor_keys k ORDER BY k.created_at DESC, k.id DESC`);
+  return rows;
+}
+
+export async function revokeVendorKey(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query('UPDATE vendor_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, at]);
+}
+
+/** The unrevoked key with this hash, or null (one indexed look-up). */
+export async function findActiveKeyByHash(db: Queryable, keyHash: string): Promise<ActiveVendorKey | null> {
+  const { rows } = await db.query<ActiveVendorKey>(
+    'SELECT id, name, last_used_at AS "lastUsedAt" FROM vendor_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    [keyHash],
+  );
+  return rows[0] ?? null;
+}
+
+/** Moves last_used_at forward (never back). */
+export async function touchVendorKey(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query('UPDATE vendor_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)', [id, at]);
+}

@@ -1,0 +1,113 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { VENDOR_KEY_PREFIX, type CreatedVendorKey, type VendorKey } from '@warmline/contracts';
+import { withTransaction, type Queryable } from '@warmline/platform/db/index';
+import { notFound } from '@warmline/platform/errors';
+import {
+  findActiveKeyByHash,
+  insertVendorKey,
+  listVendorKeys as listVendorKeyRows,
+  revokeVendorKey as revokeVendorKeyRow,
+  touchVendorKey,
+  type ActiveVendorKey,
+  type VendorKeyRow,
+} from '../db/vendor-keys';
+import { recordAdminAction, type Admin } from './admin-actions';
+import type { IngestionContext } from './context';
+
+/**
+ * Vendor keys (issue 15, docs/adr/0019): an admin creates one per voice-AI vendor and sees it
+ * once; only its SHA-256 is stored, so a stolen database holds no usable key. Revoking one
+ * stops it at the very next call (every call looks its key up; nothing is cached).
+ */
+
+export const VENDOR_KEY_NOT_FOUND = 'Vendor key not found';
+
+/** 24 random bytes: 32 URL-safe characters after the prefix. */
+function newKeyText(): string {
+  return `${VENDOR_KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
+}
+
+export function hashVendorKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+function view(row: VendorKeyRow): VendorKey {
+  return {
+    id: row.id,
+    name: row.name,
+    keyHint: row.keyHint,
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    callsReceived: row.callsReceived,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function createVendorKey(ctx: IngestionContext, admin: Admin, name: string, correlationId: string): Promise<CreatedVendorKey> {
+  const id = randomUUID();
+  const key = newKeyText();
+  const keyHint = key.slice(0, VENDOR_KEY_PREFIX.length + 4);
+  const at = ctx.clock();
+  await withTransaction(ctx.pool, async (db) => {
+    await insertVendorKey(db, { id, name, keyHash: hashVendorKey(key), keyHint, at, createdById: admin.userId, createdBy: admin.username });
+    await recordAdminAction(db, admin, correlationId, {
+      action: 'vendor_key.created',
+      subjectId: id,
+      subjectLabel: `${name} (${keyHint}…)`,
+      before: null,
+      after: { name, keyHint },
+      at,
+    });
+  });
+  return { id, name, key };
+}
+
+export async function listVendorKeys(ctx: IngestionContext): Promise<VendorKey[]> {
+  return (await listVendorKeyRows(ctx.pool)).map(view);
+}
+
+/** Revokes the key at once; revoking a revoked key changes nothing (and is not audited again). */
+export async function revokeVendorKey(ctx: IngestionContext, admin: Admin, id: string, correlationId: string): Promise<void> {
+  const at = ctx.clock();
+  await withTransaction(ctx.pool, async (db) => {
+    const { rows } = await db.query<{ name: string; keyHint: string; revokedAt: Date | null }>(
+      'SELECT name, key_hint AS "keyHint", revoked_at AS "revokedAt" FROM vendor_keys WHERE id = $1 FOR UPDATE',
+      [id],
+    );
+    const key = rows[0];
+    if (!key) throw notFound(VENDOR_KEY_NOT_FOUND);
+    if (key.revokedAt) return;
+    await revokeVendorKeyRow(db, id, at);
+    await recordAdminAction(db, admin, correlationId, {
+      action: 'vendor_key.revoked',
+      subjectId: id,
+      subjectLabel: `${key.name} (${key.keyHint}…)`,
+      before: { revokedAt: null },
+      after: { revokedAt: at.toISOString() },
+      at,
+    });
+  });
+}
+
+/** How often one process moves a key's last_used_at forward (its calls also count in the list). */
+const TOUCH_EVERY_MS = 60_000;
+/** When this process last wrote each key's last_used_at, so a burst of calls writes it once. */
+const touchedAt = new Map<string, number>();
+
+/**
+ * The vendor a presented key belongs to, or null for no key, an unknown or a revoked one.
+ * last_used_at is written at most once a minute per key and process, off the call's path.
+ */
+export async function vendorOfKey(ctx: IngestionContext, db: Queryable, key: string | undefined): Promise<ActiveVendorKey | null> {
+  if (!key || !key.startsWith(VENDOR_KEY_PREFIX) || key.length > 200) return null;
+  const vendor = await findActiveKeyByHash(db, hashVendorKey(key));
+  if (!vendor) return null;
+  const now = ctx.clock();
+  const last = Math.max(vendor.lastUsedAt?.getTime() ?? 0, touchedAt.get(vendor.id) ?? 0);
+  if (now.getTime() - last >= TOUCH_EVERY_MS) {
+    touchedAt.set(vendor.id, now.getTime());
+    touchVendorKey(ctx.pool, vendor.id, now).catch((err: unknown) => ctx.log.warn({ err, vendorKeyId: vendor.id }, "a vendor key's last use was not recorded"));
+  }
+  return vendor;
+}

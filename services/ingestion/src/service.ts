@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, type Logger } from '@warmline/platform/log';
+import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { openDatabaseAndBus } from '@warmline/platform/bus/index';
+import { ShutdownStack } from '@warmline/platform/lifecycle';
+import type { IngestionConfig } from './config';
+import type { IngestionContext } from './domain/context';
+import { vendorKeyRoutes } from './http/vendor-key-routes';
+import { webhookRoutes } from './http/webhook-routes';
+
+export const INGESTION_SCHEMA = 'ingestion';
+export const INGESTION_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+
+/** For tests: a fixed or moving clock. */
+export interface IngestionOptions {
+  clock?: () => Date;
+}
+
+export interface RunningIngestion {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The ingestion service (ARCHITECTURE §1, issue 15, docs/adr/0019): voice-AI vendors' calls
+ * through POST /api/callbacks/brightcall, and the admins' vendor keys. Migrates its schema,
+ * relays its outbox (callback.received, callback_opportunity.create, lead_suppression.add,
+ * audit.record) and serves on INGESTION_PORT (0 picks a free port). It consumes nothing.
+ */
+export async function startIngestion(
+  config: IngestionConfig,
+  log: Logger = createLogger('ingestion', config.LOG_LEVEL),
+  options: IngestionOptions = {},
+): Promise<RunningIngestion> {
+  const stops = new ShutdownStack(log, 'ingestion');
+  try {
+    const { pool, bus, readiness } = await openDatabaseAndBus({
+      config,
+      log,
+      stops,
+      schema: INGESTION_SCHEMA,
+      migrationsDir: INGESTION_MIGRATIONS_DIR,
+      connectionName: 'ingestion',
+      poolSize: config.INGESTION_DB_POOL_SIZE,
+    });
+    const ctx: IngestionContext = { pool, log, clock: options.clock ?? (() => new Date()) };
+
+    const app = createHttpApp({
+      service: 'ingestion',
+      log,
+      identitySecret: config.IDENTITY_SECRET,
+      readiness,
+      metrics: bus.metrics.registry,
+      // The webhook reads its own body and answers in its own shape (spec §8).
+      mountBeforeBodyParsing: (a) => a.use(webhookRoutes(ctx, config.IDENTITY_SECRET)),
+      mount: (a) => a.use(vendorKeyRoutes(ctx)),
+    });
+    const url = await serve(app, config.INGESTION_PORT, stops, config.INTERNAL_HOST);
+    log.info({ url }, 'ingestion service started');
+    return { url, stop: stops.stop };
+  } catch (err) {
+    await stops.stop();
+    throw err;
+  }
+}
