@@ -70,17 +70,20 @@ function renderApp(url: string) {
   );
 }
 
+/** Generous: the machine is shared, and a first render can take more than the default second. */
+const SLOW = { timeout: 10_000 };
+
 async function signIn() {
-  fireEvent.change(await screen.findByLabelText('Username'), { target: { value: 'jane' } });
+  fireEvent.change(await screen.findByLabelText('Username', {}, SLOW), { target: { value: 'jane' } });
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'a good password' } });
   fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-  await screen.findByRole('heading', { name: 'Dashboard' });
+  await screen.findByRole('heading', { name: 'Dashboard' }, SLOW);
 }
 
 describe('signing in from a link to a page', () => {
   it("when a signed-out agent opens the e-mail's /dashboard?view=my-callbacks, then /login carries it and sign-in lands on it", async () => {
     renderApp('/dashboard?view=my-callbacks');
-    await screen.findByRole('button', { name: 'Sign In' });
+    await screen.findByRole('button', { name: 'Sign In' }, SLOW);
     expect(screen.getByTestId('here').textContent).toBe('/login?next=%2Fdashboard%3Fview%3Dmy-callbacks');
     await signIn();
     expect(screen.getByTestId('here').textContent).toBe('/dashboard?view=my-callbacks');
