@@ -7,7 +7,7 @@
  *   npx tsx e2e/callbacks-screenshots.ts
  * and open test-results/screens/callbacks-*.png.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { CALLBACK_WEBHOOK_PATH, type CreatedVendorKey } from '@warmline/contracts/callbacks';
@@ -18,16 +18,20 @@ const OUT = path.join(TEST_RESULTS_DIR, 'screens');
 const WIDTHS = [390, 1280];
 const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
-/** A CSV as an admin would have it: good rows, a bad phone, a bad state and a bad price. */
-const CSV = [
-  'First Name,Last Name,Phone,State,Price',
-  'Ana,Diaz,(305) 555-0100,FL,15.00',
-  'Bill,Turner,512-555-0199,TX,',
-  'Carol,Nguyen,(213) 555-0123,CA,18.50',
-  'Dan,Wrong,555-01,TX,15.00',
-  'Eve,Nowhere,(602) 555-0111,Texas,15.00',
-  'Fay,Pricey,(602) 555-0112,AZ,fifteen',
-].join('\r\n');
+/**
+ * A CSV as an admin would have it: good rows, a bad phone, a bad state and a bad price. Each width
+ * uploads its own prospects (the last digit of the phones), so the screenshots show each once.
+ */
+const csvFor = (digit: number) =>
+  [
+    'First Name,Last Name,Phone,State,Price',
+    `Ana,Diaz,(305) 555-010${digit},FL,15.00`,
+    `Bill,Turner,512-555-019${digit},TX,`,
+    `Carol,Nguyen,(213) 555-012${digit},CA,18.50`,
+    'Dan,Wrong,555-01,TX,15.00',
+    `Eve,Nowhere,(602) 555-011${digit},Texas,15.00`,
+    `Fay,Pricey,(602) 555-012${digit},AZ,fifteen`,
+  ].join('\r\n');
 
 const system = await startSystem();
 const browser = await launchBrowser();
@@ -58,8 +62,6 @@ async function closeToasts(page: Page) {
 
 try {
   mkdirSync(OUT, { recursive: true });
-  const csvFile = path.join(OUT, 'callbacks-upload.csv');
-  writeFileSync(csvFile, CSV);
 
   // The vendors: one key in use, one revoked.
   const admin = new ApiClient(system.url);
@@ -144,7 +146,7 @@ try {
     await page.getByRole('button', { name: 'I have copied the key' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-    await page.getByLabel('CSV file').setInputFiles(csvFile);
+    await page.getByLabel('CSV file').setInputFiles({ name: 'callbacks.csv', mimeType: 'text/csv', buffer: Buffer.from(csvFor(WIDTHS.indexOf(width))) });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByTestId('upload-result').waitFor();
     await closeToasts(page);
