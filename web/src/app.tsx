@@ -1,9 +1,7 @@
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
 import { BrowserRouter, useLocation } from 'react-router-dom';
 import { lazyPage } from './lib/lazy-page';
 import { useHydrated } from './lib/use-hydrated';
-import { createQueryClient } from './lib/query-client';
 import { AppRoutes } from './routes';
 import { ViewAsGate } from './features/view-as/view-as-gate';
 
@@ -48,17 +46,11 @@ export function AppContent() {
   );
 }
 
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
-}
-
+/** No query cache here: the screens that load data bring it with them (src/routes.tsx). */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <AppProviders queryClient={queryClient}>
-      <BrowserRouter>
-        <AppContent />
-      </BrowserRouter>
-    </AppProviders>
+    <BrowserRouter>
+      <AppContent />
+    </BrowserRouter>
   );
 }

@@ -1,9 +1,8 @@
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
-import { AppContent, AppProviders } from './app';
-import { createQueryClient } from './lib/query-client';
-import { siteConfigKeys, type SiteConfig } from './lib/site-config';
+import { AppContent } from './app';
+import { SiteConfigProvider, type SiteConfig } from './lib/site-config';
 
 /**
  * The build's prerender (web/scripts/prerender.mjs builds this for Node and calls it): the
@@ -21,15 +20,13 @@ export const PRERENDERED_PAGES: ReadonlyArray<{ path: string; source: string }> 
 
 /** The app's markup at `path`, once every lazy page in it has loaded. */
 export async function renderPage(path: string, site: SiteConfig): Promise<string> {
-  const queryClient = createQueryClient();
-  queryClient.setQueryData(siteConfigKeys.all, site);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <AppProviders queryClient={queryClient}>
+      <SiteConfigProvider value={site}>
         <StaticRouter location={path}>
           <AppContent />
         </StaticRouter>
-      </AppProviders>
+      </SiteConfigProvider>
     </StrictMode>,
   );
   const chunks: Buffer[] = [];
