@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { AppContent } from './app';
+import { PrerenderTitleProvider } from './lib/page-title';
 import { SiteConfigProvider, type SiteConfig } from './lib/site-config';
 
 /**
@@ -18,18 +19,31 @@ export const PRERENDERED_PAGES: ReadonlyArray<{ path: string; source: string }> 
   ),
 ];
 
-/** The app's markup at `path`, once every lazy page in it has loaded. */
-export async function renderPage(path: string, site: SiteConfig): Promise<string> {
+export interface RenderedPage {
+  /** What goes into #root. */
+  markup: string;
+  /** The tab's title the page sets (usePageTitle), for the page's <title>; null if it sets none. */
+  title: string | null;
+}
+
+/** The app's markup at `path`, once every lazy page in it has loaded, and the title it sets. */
+export async function renderPage(path: string, site: SiteConfig): Promise<RenderedPage> {
+  let title: string | null = null;
+  const setTitle = (text: string) => {
+    title = text;
+  };
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <SiteConfigProvider value={site}>
-        <StaticRouter location={path}>
-          <AppContent />
-        </StaticRouter>
-      </SiteConfigProvider>
+      <PrerenderTitleProvider value={setTitle}>
+        <SiteConfigProvider value={site}>
+          <StaticRouter location={path}>
+            <AppContent />
+          </StaticRouter>
+        </SiteConfigProvider>
+      </PrerenderTitleProvider>
     </StrictMode>,
   );
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8');
+  return { markup: Buffer.concat(chunks).toString('utf8'), title };
 }
