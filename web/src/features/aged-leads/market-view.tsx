@@ -158,6 +158,41 @@ export function MarketView({ user }: { user: PublicUser }) {
         </div>
       </div>
 
+      {/* At the top edge of the screen while the list scrolls: toasts come up from the bottom and never cover it. */}
+      <div className="selection-bar" role="region" aria-label="Selection">
+        {cart.notice ? (
+          <div className="selection-bar__notice" role="status">
+            <p>{cart.notice}</p>
+            <Button variant="ghost" className="btn--small" onClick={cart.dismissNotice}>
+              Dismiss
+            </Button>
+          </div>
+        ) : null}
+        <p className="selection-bar__summary" aria-live="polite">
+          <span data-testid="selected-count">
+            {selectedCount} {selectedCount === 1 ? 'lead' : 'leads'} selected
+          </span>
+          <span className="selection-bar__total">
+            Total: <strong data-testid="selection-total">{formatUsd(totalCents)}</strong>
+          </span>
+        </p>
+        <div className="selection-bar__actions">
+          {selectedCount > 0 ? (
+            <>
+              <Button variant="ghost" className="btn--small" onClick={() => setReviewing(true)}>
+                Review
+              </Button>
+              <Button variant="ghost" className="btn--small" onClick={cart.clear}>
+                Clear
+              </Button>
+            </>
+          ) : null}
+          <Button onClick={buy} busy={bulkPurchase.isPending}>
+            {bulkPurchase.isPending ? 'Reserving…' : 'Buy Selected Leads'}
+          </Button>
+        </div>
+      </div>
+
       {market.isPending ? (
         <Spinner label="Loading leads…" showLabel />
       ) : market.isError ? (
@@ -216,41 +251,6 @@ export function MarketView({ user }: { user: PublicUser }) {
       )}
 
       <Pager page={page} totalPages={totalPages} onPage={changePage} label="Lead pages" />
-
-      {/* After the list in the page, so on a long list it stays at the bottom of the screen. */}
-      <div className="selection-bar" role="region" aria-label="Selection">
-        {cart.notice ? (
-          <div className="selection-bar__notice" role="status">
-            <p>{cart.notice}</p>
-            <Button variant="ghost" className="btn--small" onClick={cart.dismissNotice}>
-              Dismiss
-            </Button>
-          </div>
-        ) : null}
-        <p className="selection-bar__summary" aria-live="polite">
-          <span data-testid="selected-count">
-            {selectedCount} {selectedCount === 1 ? 'lead' : 'leads'} selected
-          </span>
-          <span className="selection-bar__total">
-            Total: <strong data-testid="selection-total">{formatUsd(totalCents)}</strong>
-          </span>
-        </p>
-        <div className="selection-bar__actions">
-          {selectedCount > 0 ? (
-            <>
-              <Button variant="ghost" className="btn--small" onClick={() => setReviewing(true)}>
-                Review
-              </Button>
-              <Button variant="ghost" className="btn--small" onClick={cart.clear}>
-                Clear
-              </Button>
-            </>
-          ) : null}
-          <Button onClick={buy} busy={bulkPurchase.isPending}>
-            {bulkPurchase.isPending ? 'Reserving…' : 'Buy Selected Leads'}
-          </Button>
-        </div>
-      </div>
 
       {reviewing ? (
         <CartDialog
@@ -312,7 +312,7 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
           <span className="consent-badge">
             <CheckIcon />
             <span>
-              Consent on file
+              Consent<span className="consent-badge__on-file"> on file</span>
               {lead.consentDate ? (
                 <>
                   {/* One line on a phone's card; on a wide screen the date goes under the words. */}
