@@ -227,7 +227,12 @@ describe('buying aged leads in the dashboard', () => {
     expect(await selectedCount(page)).toBe('3 leads selected');
     await soldElsewhere([nevada[2]!]);
     await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
-    await page.getByText('Some leads are no longer available. That lead was removed from your selection.').waitFor();
+    await page.getByText('Some leads are no longer available. That lead was removed from your selection.', { exact: true }).waitFor();
+    // The toast goes; the notice beside the cart stays.
+    await page
+      .getByRole('region', { name: 'Selection' })
+      .getByText('One lead in your cart was bought by someone else or is no longer for sale, so it was removed from your cart.')
+      .waitFor();
     expect(await selectedCount(page)).toBe('2 leads selected');
 
     await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
