@@ -76,7 +76,11 @@ try {
     await rows.nth(3).getByRole('checkbox').check();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    console.log(`width ${width}: sideways overflow ${overflow} px, page height ${height} px`);
+    const bar = await page.evaluate(() => {
+      const el = document.querySelector('.selection-bar');
+      return el ? el.scrollWidth - el.clientWidth : -1;
+    });
+    console.log(`width ${width}: sideways overflow ${overflow} px, page height ${height} px, cart bar overflow ${bar} px`);
 
     await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
     await page.getByRole('dialog', { name: 'Complete your purchase' }).getByLabel('Card number').waitFor();

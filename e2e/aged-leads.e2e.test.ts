@@ -283,6 +283,8 @@ describe('buying aged leads in the dashboard', () => {
     await page.getByText('4 leads selected').waitFor();
     expect(await selectionTotal(page)).toBe('$6.00');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    // Review, Clear and Buy fit inside the bar, none cut off at its edge.
+    expect(await page.locator('.selection-bar').evaluate((bar) => bar.scrollWidth - bar.clientWidth)).toBeLessThanOrEqual(0);
     // Scrolled down the list, the cart's count and total stay on screen.
     await page.getByLabel('Filter by state, area code or zip code').fill('');
     await rows.nth(49).scrollIntoViewIfNeeded();
