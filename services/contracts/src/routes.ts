@@ -25,7 +25,7 @@ import { campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { myOrdersQuery } from './my-orders';
-import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
+import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery } from './catalog';
 import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
 import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
 import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionListQuery } from './lead-imports';
@@ -163,6 +163,9 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'DELETE', path: '/api/admin/view-as', owner: 'gateway', access: 'admin', summary: "End the viewing of the tab's X-View-As grant" },
   // catalog: the aged-lead market and My Leads (spec §2, §4)
   { method: 'GET', path: '/api/aged-leads', owner: 'catalog', access: 'customer', summary: 'The aged-lead market, masked', query: leadListQuery },
+  // The cart (issue 17): 'Select all N matching this filter', and which of the cart's leads are still for sale.
+  { method: 'GET', path: '/api/aged-leads/matching', owner: 'catalog', access: 'customer', summary: 'The available leads matching a filter (masked, with prices), newest first, up to the purchase limit; total counts them all', query: matchingLeadsQuery },
+  { method: 'GET', path: '/api/aged-leads/available', owner: 'catalog', access: 'customer', summary: 'Which of up to 100 leads (ids=a,b,…) the buyer can still buy, at today\'s prices', query: availableLeadsQuery },
   {
     method: 'POST',
     path: '/api/bulk-purchase-leads',
