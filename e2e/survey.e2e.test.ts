@@ -192,7 +192,7 @@ describe('the second brand', () => {
       if (!login.ok) return { login: login.status };
       return (await fetch('/api/my-orders', { headers })).json() as Promise<unknown>;
     }, who);
-    expect(mine).toEqual({ orders: [expect.objectContaining({ product: 'second-brand', amountCents: 18_000, status: 'paid' })] });
+    expect(mine).toEqual({ orders: [expect.objectContaining({ product: 'second-brand', amountCents: 18_000, status: 'paid' })], total: 1, page: 1, pageSize: 25 });
 
     const notice = await waitForSalesNotice(system.mailDir, who.email);
     expect(notice).toContain('RingCloud survey (/ringcloud)');
