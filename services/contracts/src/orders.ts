@@ -166,8 +166,27 @@ export interface PaymentConfigResponse {
   stripePublishableKey?: string;
 }
 
+/** The brand an order was sold under: the second brand's checkout (tier 'ringcloud') is RingCloud's. */
+export type OrderBrand = 'WarmLine' | 'RingCloud';
+
+/** What a transfer order asked for; only its agent (and admins) can read a transfer order's status. */
+export interface TransferOrderSummary {
+  totalTransfers: number;
+  transfersPerDay: number;
+  states: string[];
+  transferHours: string;
+  /** The number the transfers ring. */
+  transferPhone: string;
+}
+
+/**
+ * `GET /api/orders/{id}/status`: what the success pages show. An order paid without a session is
+ * readable by whoever holds its id, so the answer carries what was bought, never who bought it
+ * (no billing name, e-mail, phone or card). Unknown or someone else's order: 404.
+ */
 export interface OrderStatusResponse {
   orderId: string;
+  brand: OrderBrand;
   kind: OrderKind;
   status: OrderStatus;
   tier: string;
@@ -179,6 +198,12 @@ export interface OrderStatusResponse {
   createdAt: string;
   paidAt: string | null;
   failureMessage: string | null;
+  /** Kind 'transfer' only: what the agent ordered; null for every other kind. */
+  transfer: TransferOrderSummary | null;
+}
+
+export function orderBrandOf(tier: string): OrderBrand {
+  return tier === 'ringcloud' ? 'RingCloud' : 'WarmLine';
 }
 
 /* ------------------------------------------------- sandbox card confirmation ---------- */

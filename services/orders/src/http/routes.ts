@@ -9,12 +9,14 @@ import {
   createPaymentIntentBody,
   sandboxConfirmBody,
   type CreatePaymentIntentResponse,
+  orderBrandOf,
   type OrderStatusResponse,
   type PaymentConfigResponse,
 } from '@warmline/contracts';
 import type { OrdersContext } from '../domain/context';
 import { createPackageOrder, orderForViewer } from '../domain/package-orders';
 import { confirmSandboxPayment } from '../domain/payments';
+import { findTransferOrder } from '../db/transfer-orders';
 
 const uuid = z.uuid();
 
@@ -63,8 +65,11 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
     const id = uuid.safeParse(req.params.id);
     if (!id.success) throw badRequest('Order id must be a UUID');
     const order = await orderForViewer(ctx, id.data, req.identity ?? ANONYMOUS);
+    // A transfer order always has its agent as buyer, so only they (and admins) get this far.
+    const transfer = order.kind === 'transfer' ? await findTransferOrder(ctx.pool, order.id) : null;
     const answer: OrderStatusResponse = {
       orderId: order.id,
+      brand: orderBrandOf(order.tier),
       kind: order.kind,
       status: order.status,
       tier: order.tier,
@@ -76,6 +81,15 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
       createdAt: order.createdAt.toISOString(),
       paidAt: order.paidAt?.toISOString() ?? null,
       failureMessage: order.failureMessage,
+      transfer: transfer
+        ? {
+            totalTransfers: transfer.totalTransfers,
+            transfersPerDay: transfer.transfersPerDay,
+            states: transfer.selectedStates,
+            transferHours: transfer.transferHours,
+            transferPhone: transfer.transferNumber,
+          }
+        : null,
     };
     res.json(answer);
   });
