@@ -167,7 +167,7 @@ describe('/thank-you', () => {
     expect(document.title).toBe('Thank You · RingCloud');
     expect(screen.getByRole('link', { name: RINGCLOUD_SUPPORT_EMAIL_DEFAULT }).getAttribute('href')).toBe(`mailto:${RINGCLOUD_SUPPORT_EMAIL_DEFAULT}`);
     expect(screen.queryByText(SITE.supportEmail)).toBeNull();
-    expect(screen.getByRole('link', { name: 'Return to RingCloud Home' }).getAttribute('href')).toBe('/ringcloud');
+    expect(screen.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('/ringcloud');
     expect(document.body.textContent).not.toContain('WarmLine');
   });
 

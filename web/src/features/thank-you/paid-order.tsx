@@ -68,6 +68,7 @@ export function OrderReceipt({ order }: { order: OrderStatusResponse }) {
   }
   rows.push(
     { term: order.status === 'paid' ? 'Total paid' : 'Total', detail: formatUsd(order.amountCents) },
+    { term: 'Status', detail: order.status === 'paid' ? 'Paid' : order.status === 'failed' ? 'Not paid' : 'Confirming your payment…' },
     { term: 'Paid on', detail: order.status === 'paid' ? paidOn(order.paidAt) : 'Not yet' },
   );
   return (

@@ -82,8 +82,9 @@ function WayOn({ view, brand }: { view: PaidOrderView; brand: OrderBrand }) {
   }
   if (brand === 'RingCloud') {
     return (
+      // RingCloud's home is its own start page; the WarmLine site is never offered to its buyers.
       <ButtonLink to="/ringcloud" block>
-        Return to RingCloud Home
+        Return to Home
       </ButtonLink>
     );
   }
