@@ -1,0 +1,175 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { APIRequestContext, Page } from 'playwright-core';
+import type { CallTransferOrderResponse } from '@warmline/contracts/transfers';
+import type { CreatePaymentIntentResponse } from '@warmline/contracts/orders';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
+import { createPool } from '@warmline/platform/db/index';
+import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
+import { createAccount } from '@warmline/gateway/domain/users';
+import { readMail, seriousViolations, useE2E } from './harness';
+
+/**
+ * After paying (issue 17 items 3 and 7): the success pages show the order number and what was
+ * bought, read from the server; a made-up order id never reads 'payment received'; a paid
+ * transfer order shows its summary and leads back to the dashboard; the RingCloud thank-you
+ * page and receipt carry RingCloud's brand and support address. axe on every screen.
+ */
+const e2e = useE2E();
+
+const XHR = { 'x-requested-with': 'XMLHttpRequest' };
+const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+const card = (clientSecret: string, billing?: Record<string, string>) => ({
+  clientSecret,
+  cardNumber: '4242 4242 4242 4242',
+  expMonth: 12,
+  expYear: new Date().getUTCFullYear() + 2,
+  cvc: '123',
+  ...(billing ? { billing } : {}),
+});
+
+const orderNumber = (page: Page) => page.getByTestId('order-number');
+/** The value beside `term` in the on-screen receipt. */
+const receiptRow = (page: Page, term: string) => page.locator('dl[aria-label="Your order"] > div', { has: page.locator('dt', { hasText: term }) }).locator('dd');
+
+async function noPaymentClaimed(page: Page) {
+  await page.getByRole('heading', { name: 'No paid order found', level: 1 }).waitFor();
+  expect(await page.locator('main').innerText()).not.toMatch(/payment (was|is) (received|successful)/i);
+  expect(await orderNumber(page).count()).toBe(0);
+}
+
+async function waitForMail(to: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await readMail(e2e.system.mailDir)).find((m) => new RegExp(`^To: ${to.replaceAll('.', '\\.')}$`, 'm').test(m));
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`No e-mail to ${to} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('after paying a package', () => {
+  it('when a buyer pays a premium package with the sandbox card, then /onboarding-success shows the order number and what was bought', async () => {
+    const { page } = e2e;
+    await e2e.open('/checkout-premium');
+    await page.getByRole('heading', { name: 'Premium Volume Package', level: 1 }).waitFor();
+    await page.getByLabel('How many transfers would you like to purchase?').fill('60');
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await page.getByLabel('Name on card').fill('Pat Premium');
+    await page.getByLabel('Email for your receipt').fill(`after-pay-${randomBytes(4).toString('hex')}@example.com`);
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM / YY)').fill(FUTURE_EXPIRY);
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: 'Complete Payment - $2,220.00' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/onboarding-success');
+    await page.getByRole('heading', { name: 'Welcome to WarmLine!', level: 1 }).waitFor();
+    const id = new URL(page.url()).searchParams.get('order');
+    expect(await orderNumber(page).textContent()).toBe(id);
+    expect(await receiptRow(page, 'What you bought').textContent()).toBe('Premium Volume Package: 60 transfers × $37.00');
+    expect(await receiptRow(page, 'Total paid').textContent()).toBe('$2,220.00');
+    expect(await receiptRow(page, 'Status').textContent()).toBe('Paid');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('when someone opens the success pages with a made-up order id or none, then neither says a payment was received', async () => {
+    const { page } = e2e;
+    for (const path of [`/onboarding-success?order=${randomUUID()}`, '/onboarding-success?order=not-an-id', `/thank-you?order=${randomUUID()}`, '/thank-you']) {
+      await e2e.open(path);
+      await noPaymentClaimed(page);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+  });
+});
+
+describe('after paying a transfer order', () => {
+  it('when an agent pays a transfer order, then /thank-you shows its number and summary and leads back to the dashboard', async () => {
+    const { page, system, browser } = e2e;
+    const tag = randomBytes(4).toString('hex');
+    const pool = createPool(system.databaseUrl, GATEWAY_SCHEMA);
+    const agent = { username: `agent_${tag}`, password: `agent-password-${tag}`, email: `agent_${tag}@example.com`, firstName: 'Tia', lastName: 'Transfer', phone: '(512) 555-0101' };
+    const user = await createAccount(pool, agent).finally(() => pool.end());
+
+    const admin = await browser.newContext({ baseURL: system.url });
+    try {
+      expect((await admin.request.post('/api/login', { data: { username: system.admin.username, password: system.admin.password } })).status()).toBe(200);
+      const priced = await admin.request.patch(`/api/users/${user.id}/live-transfer-price`, { data: { price: '31.50' }, headers: XHR });
+      expect(priced.status()).toBe(200);
+    } finally {
+      await admin.close();
+    }
+
+    const api: APIRequestContext = page.context().request;
+    expect((await api.post('/api/login', { data: { username: agent.username, password: agent.password } })).status()).toBe(200);
+    const placed = await api.post('/api/call-transfer-order', {
+      headers: XHR,
+      data: { totalTransfers: 20, callsPerDay: 5, transferHours: '9am-5pm CST', transferPhone: '(405) 555-0199', workingStates: ['TX', 'OK'], leadType: 'Live Transfers', price: '630.00' },
+    });
+    expect(placed.status()).toBe(201);
+    const order = (await placed.json()) as CallTransferOrderResponse;
+    // As the dashboard keeps it for /transfer-checkout.
+    await e2e.open('/login');
+    await page.evaluate(
+      (pending) => localStorage.setItem('pendingTransferOrder', JSON.stringify(pending)),
+      {
+        orderId: order.orderId,
+        clientSecret: order.clientSecret,
+        totalPrice: order.totalPrice,
+        unitPrice: order.unitPrice,
+        transferDetails: { totalTransfers: 20, transfersPerDay: 5, states: ['TX', 'OK'] },
+        userId: user.id,
+      },
+    );
+    await e2e.open('/transfer-checkout');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM / YY)').fill(FUTURE_EXPIRY);
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: 'Complete Payment - $630.00' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/thank-you', { timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Thank You!', level: 1 }).waitFor();
+    expect(await orderNumber(page).textContent()).toBe(order.orderId);
+    expect(await receiptRow(page, 'Total transfers').textContent()).toBe('20');
+    expect(await receiptRow(page, 'Transfers per day').textContent()).toBe('5');
+    expect(await receiptRow(page, 'States').textContent()).toBe('Texas, Oklahoma');
+    expect(await receiptRow(page, 'Transfer hours').textContent()).toBe('9am-5pm CST');
+    expect(await receiptRow(page, 'Transfer phone').textContent()).toBe('(405) 555-0199');
+    expect(await receiptRow(page, 'Total paid').textContent()).toBe('$630.00');
+    expect(await page.getByRole('link', { name: 'Return to Home' }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+  });
+});
+
+describe('after paying at RingCloud', () => {
+  it('when a RingCloud order is paid, then its thank-you page, title, support address, way home and receipt are RingCloud’s', async () => {
+    const { page } = e2e;
+    const buyer = `rc-${randomBytes(4).toString('hex')}@example.com`;
+    const api = page.context().request;
+    const created = await api.post('/api/create-payment-intent', {
+      headers: XHR,
+      data: { amount: 180, packageType: 'RingCloud Call-Backs', calls: 12, callCount: 1, tier: 'ringcloud' },
+    });
+    expect(created.status()).toBe(201);
+    const session = (await created.json()) as CreatePaymentIntentResponse;
+    const paid = await api.post('/api/payments/sandbox/confirm', { headers: XHR, data: card(session.clientSecret, { name: 'Rae Cloud', email: buyer, phone: '(555) 123-4567' }) });
+    expect(paid.status()).toBe(200);
+
+    await e2e.open(`/thank-you?order=${session.orderId}&brand=ringcloud`);
+    await page.getByRole('heading', { name: 'Thank You!', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Thank You · RingCloud');
+    expect(await page.locator('.brand-ringcloud').count()).toBe(1);
+    expect(await orderNumber(page).textContent()).toBe(session.orderId);
+    expect(await receiptRow(page, 'What you bought').textContent()).toContain('RingCloud Call-Backs');
+    expect(await page.getByRole('link', { name: RINGCLOUD_SUPPORT_EMAIL_DEFAULT }).getAttribute('href')).toBe(`mailto:${RINGCLOUD_SUPPORT_EMAIL_DEFAULT}`);
+    expect(await page.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('/ringcloud');
+    expect(await page.locator('body').innerText()).not.toContain('WarmLine');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const receipt = await waitForMail(buyer);
+    expect(receipt).toMatch(/^Subject: Your RingCloud receipt: \$180\.00$/m);
+    expect(receipt).toContain(RINGCLOUD_SUPPORT_EMAIL_DEFAULT);
+  });
+});
