@@ -158,6 +158,28 @@ export interface CreatePaymentIntentResponse {
   amountCents: number;
   currency: typeof CURRENCY;
   paymentProvider: PaymentProviderName;
+  /**
+   * A package bought without a session: the token that lets this browser attach the order, once
+   * paid, to the account its buyer creates or logs into (`POST /api/orders/{id}/claim`, ADR 0022).
+   * Absent when the order already has a buyer (a session or the RingCloud checkout token).
+   */
+  claimToken?: string;
+}
+
+/** `POST /api/orders/{id}/claim` (logged in): attaches a paid anonymous package order to the account. */
+export const claimOrderBody = z.object({
+  claimToken: z
+    .string({ error: 'Claim token is required' })
+    .trim()
+    .min(1, 'Claim token is required')
+    .max(300, 'Claim token is too long'),
+});
+export type ClaimOrderInput = z.input<typeof claimOrderBody>;
+
+export interface ClaimOrderResponse {
+  orderId: string;
+  /** Always true in a 200 answer: the order is now in the account's My Orders. */
+  claimed: true;
 }
 
 /** `GET /api/config`: which card form the SPA shows. */

@@ -2,12 +2,14 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { badRequest } from '@warmline/platform/errors';
 import { parseInput } from '@warmline/platform/http/validation';
-import { ANONYMOUS } from '@warmline/platform/http/identity';
+import { ANONYMOUS, requireUserIdentity } from '@warmline/platform/http/identity';
 import { verifyCheckoutToken } from '@warmline/platform/http/checkout-token';
 import {
   IDEMPOTENCY_KEY_HEADER,
   createPaymentIntentBody,
   sandboxConfirmBody,
+  claimOrderBody,
+  type ClaimOrderResponse,
   type CreatePaymentIntentResponse,
   orderBrandOf,
   type OrderStatusResponse,
@@ -17,6 +19,7 @@ import type { OrdersContext } from '../domain/context';
 import { createPackageOrder, orderForViewer } from '../domain/package-orders';
 import { confirmSandboxPayment } from '../domain/payments';
 import { findTransferOrder } from '../db/transfer-orders';
+import { claimOrder, signOrderClaim } from '../domain/order-claim';
 
 const uuid = z.uuid();
 
@@ -51,6 +54,8 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
       amountCents: order.amountCents,
       currency: order.currency,
       paymentProvider: intent.provider,
+      // Only an order without a buyer can be claimed, and only by the browser that opened it.
+      ...(order.kind === 'package' && order.buyerUserId === null ? { claimToken: signOrderClaim(ctx.checkoutTokenSecret, order) } : {}),
     };
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 201).json(answer);
@@ -91,6 +96,19 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
           }
         : null,
     };
+    res.json(answer);
+  });
+
+  router.post('/api/orders/:id/claim', requireUserIdentity, async (req, res) => {
+    const id = uuid.safeParse(req.params.id);
+    if (!id.success) throw badRequest('Order id must be a UUID');
+    const { claimToken } = parseInput(claimOrderBody, req.body);
+    const order = await claimOrder(ctx.pool, ctx.checkoutTokenSecret, {
+      orderId: id.data.toLowerCase(),
+      claimToken,
+      buyer: { ...req.identity!, userId: req.identity!.userId! },
+    });
+    const answer: ClaimOrderResponse = { orderId: order.id, claimed: true };
     res.json(answer);
   });
 
