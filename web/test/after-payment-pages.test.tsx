@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import type { OrderStatusResponse } from '@warmline/contracts/orders';
@@ -65,13 +65,23 @@ const PAID_TRANSFER: OrderStatusResponse = {
 /** What the stand-in server answers for ORDER_ID; undefined: 404 as for a made-up id. */
 let stored: OrderStatusResponse | undefined;
 let asked: string[] = [];
+/** Who /api/current-user says is logged in (null: 401). */
+let loggedIn: Record<string, unknown> | null = null;
+let claimBodies: unknown[] = [];
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 beforeEach(() => {
   stored = undefined;
   asked = [];
-  vi.stubGlobal('fetch', async (url: string) => {
+  loggedIn = null;
+  claimBodies = [];
+  localStorage.clear();
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     asked.push(String(url));
-    if (String(url) === `/api/orders/${ORDER_ID}/status` && stored) {
-      return new Response(JSON.stringify(stored), { status: 200, headers: { 'content-type': 'application/json' } });
+    if (String(url) === `/api/orders/${ORDER_ID}/status` && stored) return json(stored);
+    if (String(url) === '/api/current-user') return loggedIn ? json(loggedIn) : json({ error: 'Not authenticated' }, 401);
+    if (String(url) === `/api/orders/${ORDER_ID}/claim` && init?.method === 'POST') {
+      claimBodies.push(JSON.parse(String(init.body)));
+      return json({ orderId: ORDER_ID, claimed: true });
     }
     return new Response('{"error":"Order not found"}', { status: 404, headers: { 'content-type': 'application/json' } });
   });
@@ -129,6 +139,40 @@ describe('/onboarding-success', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Payment not completed' })).toBeTruthy();
     expect(screen.getByText(/did not go through: Your card was declined\./)).toBeTruthy();
     expect(document.body.textContent).not.toMatch(/payment was (successful|received)/i);
+  });
+});
+
+describe('keeping a package bought without a session', () => {
+  it('when this browser holds the order’s claim token and nobody is logged in, then it offers to create an account and log in to add it', async () => {
+    stored = PAID_PACKAGE;
+    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
+    renderAt(`/onboarding-success?order=${ORDER_ID}`, 'onboarding');
+
+    expect(await screen.findByRole('heading', { name: 'Keep this order in an account' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Create an account (opens in a new tab)' }).getAttribute('href')).toBe('/survey');
+    expect(screen.getByRole('button', { name: 'Log in and add this order' })).toBeTruthy();
+  });
+
+  it('when the buyer is logged in, then one click adds the order with the token and points to My Orders', async () => {
+    stored = PAID_PACKAGE;
+    loggedIn = { id: 'u1', username: 'pat_p', firstName: 'Pat', lastName: 'P', email: 'pat@example.com', isAdmin: false };
+    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
+    renderAt(`/onboarding-success?order=${ORDER_ID}`, 'onboarding');
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Add this order to my account' }));
+
+    expect(await screen.findByRole('heading', { name: 'Added to your account' })).toBeTruthy();
+    expect(claimBodies).toEqual([{ claimToken: 'oc1.token' }]);
+    expect(localStorage.getItem('orderClaims')).toBeNull();
+    expect(screen.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/dashboard?view=my-orders');
+  });
+
+  it('when this browser holds no token for the order, then nothing is offered (an order is never attached by e-mail)', async () => {
+    stored = PAID_PACKAGE;
+    renderAt(`/onboarding-success?order=${ORDER_ID}`, 'onboarding');
+
+    await screen.findByRole('heading', { level: 1, name: 'Welcome to WarmLine!' });
+    expect(screen.queryByRole('heading', { name: /Keep this order/ })).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { useSiteConfig } from '../../lib/site-config';
 import { OrderReceipt, noPaidOrderText, usePaidOrder } from '../thank-you/paid-order';
 import '../thank-you/thank-you.css';
+import { ClaimOrderOffer } from './claim-order';
 import './onboarding.css';
 
 /**
@@ -48,6 +49,7 @@ export function OnboardingSuccessPage() {
           </p>
 
           {'order' in view ? <OrderReceipt order={view.order} /> : null}
+          {paid ? <ClaimOrderOffer orderId={view.order.orderId} /> : null}
 
           {paid ? (
             <>
