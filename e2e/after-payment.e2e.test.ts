@@ -82,6 +82,37 @@ describe('after paying a package', () => {
   });
 });
 
+describe('keeping a package bought without a session', () => {
+  it('when a visitor pays and then logs in on the success page, then the order is added to their account by the checkout’s claim token', async () => {
+    const { page, system } = e2e;
+    await e2e.open('/checkout');
+    await page.getByRole('heading', { name: 'Special Pricing Package', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await page.getByLabel('Name on card').fill('Cleo Claim');
+    // The account is found by the token, never by this address (the customer's account has another).
+    await page.getByLabel('Email for your receipt').fill(`claim-${randomBytes(4).toString('hex')}@example.com`);
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM / YY)').fill(FUTURE_EXPIRY);
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: /^Complete Payment - / }).click();
+    await page.waitForURL((url) => url.pathname === '/onboarding-success');
+    const orderId = new URL(page.url()).searchParams.get('order')!;
+
+    await page.getByRole('heading', { name: 'Keep this order in an account' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Username', { exact: true }).fill(system.customer.username);
+    await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
+    await page.getByRole('button', { name: 'Log in and add this order' }).click();
+    await page.getByRole('heading', { name: 'Added to your account' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const mine = await page.context().request.get('/api/my-orders', { headers: XHR });
+    expect(mine.status()).toBe(200);
+    expect(((await mine.json()) as { orders: { id: string }[] }).orders.map((o) => o.id)).toContain(orderId);
+    expect(await page.evaluate(() => localStorage.getItem('orderClaims'))).toBeNull();
+  });
+});
+
 describe('after paying a transfer order', () => {
   it('when an agent pays a transfer order, then /thank-you shows its number and summary and leads back to the dashboard', async () => {
     const { page, system, browser } = e2e;
