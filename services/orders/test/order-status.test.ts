@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signCheckoutToken } from '@warmline/platform/http/checkout-token';
 import { insertTransferOrder } from '../src/db/transfer-orders';
 import { customer, startOrdersFixture, testCard, type OrdersFixture } from './orders-fixture';
 
@@ -97,6 +98,29 @@ describe('the order status the success pages read', () => {
     const answer = await statusOf(orderId);
 
     expect(answer.body).toMatchObject({ brand: 'RingCloud', status: 'paid', description: expect.stringContaining('RingCloud Call-Backs') });
+  });
+
+  it('when the RingCloud checkout token linked the order to the new account, then the still logged-out buyer reads it on /thank-you; a customer’s own order stays private', async () => {
+    const newAccount = customer('ringcloud-signup');
+    const checkoutToken = signCheckoutToken(orders.config.IDENTITY_SECRET, { userId: newAccount.userId!, purpose: 'ringcloud-checkout' });
+    const { orderId, clientSecret } = await pendingOrder({
+      amount: 370,
+      packageType: 'RingCloud Live Transfers',
+      calls: 10,
+      callCount: 1,
+      tier: 'ringcloud',
+      checkoutToken,
+    });
+    await pay(clientSecret);
+    const { rows } = await orders.pool.query<{ buyer_user_id: string }>('SELECT buyer_user_id FROM package_orders WHERE id = $1', [orderId]);
+    expect(rows[0]?.buyer_user_id).toBe(newAccount.userId);
+
+    const loggedOut = await statusOf(orderId);
+
+    expect(loggedOut.status).toBe(200);
+    expect(loggedOut.body).toMatchObject({ brand: 'RingCloud', status: 'paid' });
+    const owned = await orders.call('POST', '/api/create-payment-intent', { body: { amount: 37, callCount: 1, tier: 'premium' }, identity: customer('owner') });
+    expect((await statusOf(String(owned.body.orderId))).status).toBe(404);
   });
 
   it("when a transfer order's agent asks, then the answer carries its summary; anyone else gets not found", async () => {

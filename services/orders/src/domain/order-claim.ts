@@ -60,7 +60,7 @@ export async function claimOrder(
 ): Promise<PackageOrder> {
   if (!verifyOrderClaim(secret, input.claimToken, input.orderId)) throw new AppError('ClaimInvalid', CLAIM_MESSAGES.invalid, 403);
   const { rows } = await db.query<{ id: string }>(
-    `UPDATE package_orders SET buyer_user_id = $2
+    `UPDATE package_orders SET buyer_user_id = $2, updated_at = now()
      WHERE id = $1 AND buyer_user_id IS NULL AND status = 'paid' AND kind = 'package'
      RETURNING id`,
     [input.orderId, input.buyer.userId],

@@ -16,7 +16,8 @@ import {
   type PaymentConfigResponse,
 } from '@warmline/contracts';
 import type { OrdersContext } from '../domain/context';
-import { createPackageOrder, orderForViewer } from '../domain/package-orders';
+import { createPackageOrder } from '../domain/package-orders';
+import { orderForStatus } from '../domain/order-status';
 import { confirmSandboxPayment } from '../domain/payments';
 import { findTransferOrder } from '../db/transfer-orders';
 import { claimOrder, signOrderClaim } from '../domain/order-claim';
@@ -69,7 +70,7 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
   router.get('/api/orders/:id/status', async (req, res) => {
     const id = uuid.safeParse(req.params.id);
     if (!id.success) throw badRequest('Order id must be a UUID');
-    const order = await orderForViewer(ctx, id.data, req.identity ?? ANONYMOUS);
+    const order = await orderForStatus(ctx, id.data, req.identity ?? ANONYMOUS);
     // A transfer order always has its agent as buyer, so only they (and admins) get this far.
     const transfer = order.kind === 'transfer' ? await findTransferOrder(ctx.pool, order.id) : null;
     const answer: OrderStatusResponse = {
