@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { APIRequestContext, Page } from 'playwright-core';
 import type { CallTransferOrderResponse } from '@warmline/contracts/transfers';
-import type { CreatePaymentIntentResponse } from '@warmline/contracts/orders';
 import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
@@ -19,15 +18,6 @@ const e2e = useE2E();
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
-const card = (clientSecret: string, billing?: Record<string, string>) => ({
-  clientSecret,
-  cardNumber: '4242 4242 4242 4242',
-  expMonth: 12,
-  expYear: new Date().getUTCFullYear() + 2,
-  cvc: '123',
-  ...(billing ? { billing } : {}),
-});
-
 const orderNumber = (page: Page) => page.getByTestId('order-number');
 /** The value beside `term` in the on-screen receipt. */
 const receiptRow = (page: Page, term: string) => page.locator('dl[aria-label="Your order"] > div', { has: page.locator('dt', { hasText: term }) }).locator('dd');
@@ -36,16 +26,6 @@ async function noPaymentClaimed(page: Page) {
   await page.getByRole('heading', { name: 'No paid order found', level: 1 }).waitFor();
   expect(await page.locator('main').innerText()).not.toMatch(/payment (was|is) (received|successful)/i);
   expect(await orderNumber(page).count()).toBe(0);
-}
-
-async function waitForMail(to: string, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = (await readMail(e2e.system.mailDir)).find((m) => new RegExp(`^To: ${to.replaceAll('.', '\\.')}$`, 'm').test(m));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`No e-mail to ${to} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('after paying a package', () => {
@@ -175,32 +155,55 @@ describe('after paying a transfer order', () => {
 });
 
 describe('after paying at RingCloud', () => {
-  it('when a RingCloud order is paid, then its thank-you page, title, support address, way home and receipt are RingCloud’s', async () => {
+  it('when a prospect completes /ringcloud and pays, then the thank-you page, titles, support address, way home and e-mails are RingCloud’s', async () => {
     const { page } = e2e;
-    const buyer = `rc-${randomBytes(4).toString('hex')}@example.com`;
-    const api = page.context().request;
-    const created = await api.post('/api/create-payment-intent', {
-      headers: XHR,
-      data: { amount: 180, packageType: 'RingCloud Call-Backs', calls: 12, callCount: 1, tier: 'ringcloud' },
-    });
-    expect(created.status()).toBe(201);
-    const session = (await created.json()) as CreatePaymentIntentResponse;
-    const paid = await api.post('/api/payments/sandbox/confirm', { headers: XHR, data: card(session.clientSecret, { name: 'Rae Cloud', email: buyer, phone: '(555) 123-4567' }) });
-    expect(paid.status()).toBe(200);
+    const tag = randomBytes(4).toString('hex');
+    const email = `rc.${tag}@example.com`;
+    const field = (label: string) => page.getByLabel(label, { exact: true });
+    await e2e.open('/ringcloud');
+    await page.getByRole('heading', { name: 'Get Started with RingCloud' }).waitFor();
+    expect(await page.title()).toBe('Get Started · RingCloud');
+    await field('First Name').fill('Rae');
+    await field('Last Name').fill('Cloud');
+    await field('Agency Name').fill('Cloud Insurance');
+    await field('Role').selectOption('Agency Owner');
+    await field('Phone Number').fill('(555) 123-4567');
+    await field('Email').fill(email);
+    await field('Username').fill(`rae_${tag}`);
+    await field('Password').fill('sunny-harbor-42');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.getByRole('heading', { name: 'Lead Preferences' }).waitFor();
+    await page.getByLabel('Call-Backs').check();
+    await field('Working States').fill('TX');
+    await field('Total Callbacks Needed').fill('12');
+    await field('Callback Preference').fill('Mornings');
+    await page.getByRole('button', { name: 'Continue to Checkout' }).click();
+    await page.waitForURL((url) => url.pathname === '/ringcloud-checkout');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    expect(await page.title()).toBe('Checkout · RingCloud');
+    await page.getByLabel('Expiry (MM / YY)').fill(FUTURE_EXPIRY);
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: 'Complete Payment - $180.00' }).click();
 
-    await e2e.open(`/thank-you?order=${session.orderId}&brand=ringcloud`);
+    await page.waitForURL((url) => url.pathname === '/thank-you');
     await page.getByRole('heading', { name: 'Thank You!', level: 1 }).waitFor();
     expect(await page.title()).toBe('Thank You · RingCloud');
     expect(await page.locator('.brand-ringcloud').count()).toBe(1);
-    expect(await orderNumber(page).textContent()).toBe(session.orderId);
+    expect(await orderNumber(page).textContent()).toBe(new URL(page.url()).searchParams.get('order'));
     expect(await receiptRow(page, 'What you bought').textContent()).toContain('RingCloud Call-Backs');
+    expect(await receiptRow(page, 'Total paid').textContent()).toBe('$180.00');
     expect(await page.getByRole('link', { name: RINGCLOUD_SUPPORT_EMAIL_DEFAULT }).getAttribute('href')).toBe(`mailto:${RINGCLOUD_SUPPORT_EMAIL_DEFAULT}`);
     expect(await page.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('/ringcloud');
     expect(await page.locator('body').innerText()).not.toContain('WarmLine');
     expect(await seriousViolations(page)).toEqual([]);
 
-    const receipt = await waitForMail(buyer);
-    expect(receipt).toMatch(/^Subject: Your RingCloud receipt: \$180\.00$/m);
+    // The receipt and the welcome both go to the survey's address, in RingCloud's name.
+    const mails = async () => (await readMail(e2e.system.mailDir)).filter((m) => new RegExp(`^To: ${email.replaceAll('.', '\\.')}$`, 'm').test(m));
+    const deadline = Date.now() + 20_000;
+    while ((await mails()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const receipt = (await mails()).find((m) => /^Subject: Your RingCloud receipt: \$180\.00$/m.test(m));
+    const welcome = (await mails()).find((m) => /^Subject: Welcome to RingCloud: your account is ready$/m.test(m));
     expect(receipt).toContain(RINGCLOUD_SUPPORT_EMAIL_DEFAULT);
+    expect(welcome).toContain(RINGCLOUD_SUPPORT_EMAIL_DEFAULT);
   });
 });
