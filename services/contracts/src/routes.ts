@@ -29,7 +29,7 @@ import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, 
 import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
 import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
 import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionListQuery } from './lead-imports';
-import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
+import { claimOrderBody, createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
 import { viewAsBody } from './view-as';
@@ -226,6 +226,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/payments/config', owner: 'orders', access: 'anonymous', summary: 'Which card form to show (Stripe or sandbox)' },
   { method: 'POST', path: '/api/payments/sandbox/confirm', owner: 'orders', access: 'anonymous', summary: 'Pay with a sandbox test card', body: sandboxConfirmBody },
   { method: 'GET', path: '/api/orders/{id}/status', owner: 'orders', access: 'anonymous', summary: "An order's payment status" },
+  { method: 'POST', path: '/api/orders/{id}/claim', owner: 'orders', access: 'customer', summary: 'Attach a package paid without a session to your account, with the claim token its checkout received (ADR 0022)', body: claimOrderBody },
   { method: 'POST', path: '/api/webhooks/stripe', owner: 'orders', access: 'stripe-signature', summary: "Stripe's payment events", bodyLimit: 512 * 1024 },
   // orders: live call transfers (spec §2)
   { method: 'POST', path: '/api/call-transfer-order', owner: 'orders', access: 'customer', summary: 'Order live call transfers', body: callTransferOrderBody },
