@@ -7,7 +7,7 @@ import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { OnboardingSuccessPage } from '../src/features/onboarding/onboarding-success-page';
 import { ThankYouPage } from '../src/features/thank-you/thank-you-page';
 import { createQueryClient } from '../src/lib/query-client';
-import { siteConfigKeys, type SiteConfig } from '../src/lib/site-config';
+import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
 
 /**
  * /onboarding-success and /thank-you (issue 17): what was paid for, read from GET
@@ -93,11 +93,13 @@ afterEach(() => {
 
 function renderAt(path: string, page: 'onboarding' | 'thank-you') {
   const queryClient = createQueryClient();
-  queryClient.setQueryData(siteConfigKeys.all, SITE);
+  // The site's settings as the gateway writes them into the page, so nothing is fetched for them.
   return render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[path]}>{page === 'onboarding' ? <OnboardingSuccessPage /> : <ThankYouPage />}</MemoryRouter>
-    </QueryClientProvider>,
+    <SiteConfigProvider value={SITE}>
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter initialEntries={[path]}>{page === 'onboarding' ? <OnboardingSuccessPage /> : <ThankYouPage />}</MemoryRouter>
+      </QueryClientProvider>
+    </SiteConfigProvider>,
   );
 }
 
