@@ -12,14 +12,14 @@ import type { PaymentProviderName } from './orders';
 export const AGED_LEAD_PAGE_SIZE = 50;
 export const AGED_LEAD_PAGE_BUTTONS = 5;
 /** How many leads one bulk purchase may hold (a page is 50; ten pages of selection is plenty). */
-export const BULK_PURCHASE_MAX_LEADS = 500;
+const BULK_PURCHASE_MAX_LEADS = 500;
 /** An unpaid reservation is released after this long. */
 export const LEAD_RESERVATION_MINUTES = 15;
 /** Youngest and oldest listed ages, in whole days (both included). */
 export const AGED_LEAD_MIN_AGE_DAYS = 30;
 export const AGED_LEAD_MAX_AGE_DAYS = 180;
 /** Filter text limits: long enough for every state and a few area codes, short enough to stay cheap. */
-export const LEAD_FILTER_MAX_LENGTH = 300;
+const LEAD_FILTER_MAX_LENGTH = 300;
 export const LEAD_FILTER_MAX_TERMS = 60;
 
 /** The US states, DC and Puerto Rico: where leads come from (state codes are stored upper-case). */
@@ -30,7 +30,7 @@ export const US_STATE_CODES = [
 ] as const;
 export type UsStateCode = (typeof US_STATE_CODES)[number];
 
-export const agedLeadAgeRangeSchema = z.enum(AGED_LEAD_AGE_RANGES);
+const agedLeadAgeRangeSchema = z.enum(AGED_LEAD_AGE_RANGES);
 
 const pageParam = z
   .union([z.number(), z.string().trim().max(20, 'Page must be at most 1000000').regex(/^\d+$/, 'Page must be a whole number of 1 or more')], {
@@ -49,7 +49,6 @@ export const leadListQuery = z.object({
   page: pageParam.optional().default(1),
   filter: filterParam.optional().default(''),
 });
-export type LeadListQuery = z.output<typeof leadListQuery>;
 
 /** `GET /api/my-leads/export.csv?filter=…`. */
 export const leadExportQuery = z.object({ filter: filterParam.optional().default('') });
@@ -86,7 +85,7 @@ export interface MarketLead {
   consentDate: string | null;
 }
 
-export interface LeadPage<T> {
+interface LeadPage<T> {
   leads: T[];
   total: number;
   page: number;
@@ -133,8 +132,6 @@ export const bulkPurchaseBody = z.object({
     // The same lead twice is one lead.
     .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
 });
-export type BulkPurchaseInput = z.input<typeof bulkPurchaseBody>;
-export type BulkPurchaseRequest = z.output<typeof bulkPurchaseBody>;
 
 export interface BulkPurchaseResponse {
   orderId: string;
@@ -181,7 +178,7 @@ export interface LeadsUnavailableResponse {
 /* ------------------------------------------------ catalog → orders (internal) ---------- */
 
 /** Leads of one age range in a lead order, at that range's price. */
-export const leadOrderLineSchema = z.object({
+const leadOrderLineSchema = z.object({
   ageRange: agedLeadAgeRangeSchema,
   count: z.number().int().positive(),
   unitPriceCents: z.number().int().positive(),
