@@ -10,7 +10,7 @@ import type {
 import { apiRequest } from '../../lib/api';
 
 /** Hooks of the payments API (orders service through the gateway, spec §7). Query keys come only from this factory. */
-export const paymentKeys = {
+const paymentKeys = {
   all: ['payments'] as const,
   config: () => [...paymentKeys.all, 'config'] as const,
   orderStatus: (orderId: string) => [...paymentKeys.all, 'order-status', orderId] as const,
