@@ -52,9 +52,11 @@ test: install services test-tools typecheck rules build
 	npx vitest run
 
 # The house rules (.dependency-cruiser.cjs): no service imports another, platform and contracts
-# import no service, the SPA shares only the contracts with the backend.
+# import no service, the SPA shares only the contracts with the backend. Then knip (knip.jsonc):
+# no unused file, export or dependency, and every package used is listed where it is used.
 rules: install
 	npx depcruise services web/src e2e infra --config .dependency-cruiser.cjs --output-type err
+	npx knip --no-progress
 
 # Services and scripts, the SPA, and the end-to-end harness each have their own tsconfig.
 typecheck: install
