@@ -15,7 +15,7 @@ export default defineConfig({
       {
         // The SPA's unit tests, in a DOM.
         extends: true,
-        test: { name: 'web', include: ['web/test/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        test: { name: 'web', include: ['web/test/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['web/test/setup.ts'] },
       },
       {
         // The whole system in headless Chromium (e2e/harness.ts); a file may first build the SPA.

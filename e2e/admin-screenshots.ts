@@ -1,6 +1,6 @@
 /**
  * Screenshots of the back office — /admin with a search, the User Management tab and its Set
- * Price dialog, a tab still to come, /admin-all-orders and /admin-audit-log — at 390 px and 1280 px wide, for looking at them as an
+ * Price dialog, the Upload Callback Opportunities tab, /admin-all-orders and /admin-audit-log — at 390 px and 1280 px wide, for looking at them as an
  * admin would. Not a test; run it with
  *   npx tsx e2e/admin-screenshots.ts
  * and open test-results/screens/admin-*.png.
@@ -68,9 +68,11 @@ try {
     await shot('change-password');
     await page.keyboard.press('Escape');
 
+    // The tab is built now (issue 15); e2e/callbacks-screenshots.ts shows it with keys, an upload and a list.
     await page.getByRole('tab', { name: 'Upload Callback Opportunities' }).click();
-    await page.getByText(/coming soon/).waitFor();
-    await shot('coming-soon');
+    await page.getByRole('heading', { name: 'Vendor Keys' }).waitFor();
+    await page.getByText(/No callback opportunities yet|opportunit(y|ies), newest first/).waitFor();
+    await shot('callback-opportunities');
 
     await page.goto('/admin-all-orders');
     await page.getByRole('heading', { name: 'All Orders', level: 1 }).waitFor();

@@ -13,6 +13,8 @@
  *   p95: at a steady PACED_RATE (target p95 ≤ 50 ms), and during the saturated run above.
  * Its own database (dropped after) and broker namespace (deleted after).
  *
+ * - Diagnostic: a bare INSERT + COMMIT of the same payloads by the same writers (the database's
+ *   own ceiling for one commit per event on this machine).
  * - Diagnostic: the same events written BATCH to a transaction, so commits are not the limit and
  *   the relay and the consumer are.
  *
@@ -60,6 +62,9 @@ const emptyDir = await mkdtemp(path.join(os.tmpdir(), 'wl-bench-migrations-'));
 const schema = 'bench';
 await runMigrations({ databaseUrl: db.url, schema, dir: emptyDir });
 const pool = createPool(db.url, schema, WRITERS + 4);
+// The consumer is another service's: its own pool, as a consuming service has (it shares the
+// database server and this process's CPU, but not the writers' connections).
+const consumerPool = createPool(db.url, schema, 10);
 const log = createLogger('bench', 'warn', process.stderr);
 const namespace = uniqueName('bench_events').toLowerCase();
 
@@ -100,6 +105,22 @@ async function bareConfirmLoop(envelopes: Buffer[]): Promise<number> {
   }
 }
 
+/** The database's own ceiling for the pipeline's write side: a bare INSERT + COMMIT per event, same writers. */
+async function bareCommitLoop(count: number): Promise<number> {
+  await pool.query('CREATE TABLE IF NOT EXISTS bare_commits (id uuid PRIMARY KEY, body jsonb NOT NULL)');
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: WRITERS }, async () => {
+      while (next < count) {
+        next++;
+        await withTransaction(pool, (tx) => tx.query('INSERT INTO bare_commits (id, body) VALUES ($1, $2)', [randomUUID(), JSON.stringify(payment())]));
+      }
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
 /* ------------------------------------------------------------ the platform's pipeline ---------- */
 
 const committedAt = new Map<string, number>();
@@ -109,7 +130,7 @@ let allHandled: () => void = () => undefined;
 
 const consumer = await startConsumer({
   bus,
-  pool,
+  pool: consumerPool,
   queue: QUEUE,
   log,
   subscriptions: [
@@ -155,6 +176,7 @@ async function run(count: number, write: () => Promise<void>): Promise<{ seconds
 
 let results: {
   bareSeconds: number;
+  commitSeconds: number;
   pipelineSeconds: number;
   writeSeconds: number;
   batchedSeconds: number;
@@ -185,6 +207,10 @@ try {
   say(`bare amqplib confirm loop: ${EVENTS} events`);
   const bareSeconds = await bareConfirmLoop(envelopes);
   say(`  ${bareSeconds.toFixed(2)} s (${Math.round(EVENTS / bareSeconds)}/s)`);
+
+  say(`bare INSERT + COMMIT: ${EVENTS} rows, ${WRITERS} writers`);
+  const commitSeconds = await bareCommitLoop(EVENTS);
+  say(`  ${commitSeconds.toFixed(2)} s (${Math.round(EVENTS / commitSeconds)}/s)`);
 
   say(`pipeline: ${EVENTS} events, ${WRITERS} writers, one transaction each`);
   const saturatedRun = await run(EVENTS, async () => {
@@ -221,6 +247,7 @@ try {
   });
   results = {
     bareSeconds,
+    commitSeconds,
     pipelineSeconds: saturatedRun.seconds,
     writeSeconds: saturatedRun.writeSeconds,
     batchedSeconds: batchedRun.seconds,
@@ -235,6 +262,7 @@ try {
   await bus.close();
   pool.on('error', () => undefined);
   await pool.end();
+  await consumerPool.end();
   await db.drop();
   await rm(emptyDir, { recursive: true, force: true });
   await deleteBusNames(namespace, [QUEUE], AMQP_URL).catch(() => undefined);
@@ -242,7 +270,7 @@ try {
 
 /* ------------------------------------------------------------------ the report ---------- */
 
-const { bareSeconds, pipelineSeconds, writeSeconds, batchedSeconds, batchedWriteSeconds, saturated, paced, pacedSeconds } = results;
+const { bareSeconds, commitSeconds, pipelineSeconds, writeSeconds, batchedSeconds, batchedWriteSeconds, saturated, paced, pacedSeconds } = results;
 const bareRate = EVENTS / bareSeconds;
 const pipelineRate = EVENTS / pipelineSeconds;
 const ratio = (pipelineRate / bareRate) * 100;
@@ -256,6 +284,7 @@ const lines = [
   `| bare amqplib confirm-channel publish loop | ${bareSeconds.toFixed(2)} s | ${Math.round(bareRate).toLocaleString('en-US')} | 100 % |`,
   `| outbox (${WRITERS} writers, 1 event per transaction) → relay → consumer handler | ${pipelineSeconds.toFixed(2)} s (writes ${writeSeconds.toFixed(2)} s) | ${Math.round(pipelineRate).toLocaleString('en-US')} | ${ratio.toFixed(0)} % ${ratio >= 50 ? '(met)' : '(**not met**)'} |`,
   `| the same, ${BATCH} events per transaction (diagnostic: commits not the limit) | ${batchedSeconds.toFixed(2)} s (writes ${batchedWriteSeconds.toFixed(2)} s) | ${Math.round(EVENTS / batchedSeconds).toLocaleString('en-US')} | ${((EVENTS / batchedSeconds / bareRate) * 100).toFixed(0)} % |`,
+  `| bare \`INSERT\` + \`COMMIT\` of the same payloads, ${WRITERS} writers, no bus (diagnostic: the database's ceiling for one commit per event) | ${commitSeconds.toFixed(2)} s | ${Math.round(EVENTS / commitSeconds).toLocaleString('en-US')} | ${((EVENTS / commitSeconds / bareRate) * 100).toFixed(0)} % |`,
   '',
   '| commit → handler | p50 | p95 | max |',
   '|---|---:|---:|---:|',

@@ -50,6 +50,10 @@ const { PRERENDERED_PAGES, renderPage } = await import(pathToFileURL(path.join(s
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
 const shell = readFileSync(path.join(dist, 'index.html'), 'utf8');
 if (!shell.includes('<div id="root"></div>')) throw new Error('dist/index.html has no empty <div id="root"></div>');
+const SHELL_TITLE = /<title>[^<]*<\/title>/;
+if (!SHELL_TITLE.test(shell)) throw new Error('dist/index.html has no <title>');
+
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A chunk's own stylesheets and JavaScript, with those of the chunks it imports statically. */
 function chunkFiles(source) {
@@ -72,7 +76,9 @@ const pages = {};
 const inlineStyleHashes = new Set();
 mkdirSync(path.join(dist, 'prerendered'), { recursive: true });
 for (const { path: route, source } of PRERENDERED_PAGES) {
-  const markup = await renderPage(route, SITE);
+  const { markup, title } = await renderPage(route, SITE);
+  // The page's own title from the first byte (history, search results, a tab opened in the background).
+  if (!title) throw new Error(`${route}: the page sets no title (usePageTitle)`);
   if (/<script\b/i.test(markup)) throw new Error(`${route}: the prerender wrote an inline script, which the CSP would refuse`);
   for (const [, style] of markup.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)) {
     inlineStyleHashes.add(`sha256-${createHash('sha256').update(style).digest('base64')}`);
@@ -81,11 +87,13 @@ for (const { path: route, source } of PRERENDERED_PAGES) {
   const links =
     css.filter((f) => !inShell.has(f)).map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`).join('') +
     js.filter((f) => !inShell.has(f)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
-  const html = shell.replace('</head>', `${links}</head>`).replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+  const html = shell
+    .replace(SHELL_TITLE, () => `<title>${escapeHtml(title)}</title>`)
+    .replace('</head>', `${links}</head>`).replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
   const file = `prerendered/${route === '/' ? 'index' : route.slice(1)}.html`;
   writeFileSync(path.join(dist, file), html);
   pages[route] = file;
-  console.log(`  prerendered ${route.padEnd(22)} ${file} (${(Buffer.byteLength(html) / 1024).toFixed(1)} KB)`);
+  console.log(`  prerendered ${route.padEnd(22)} ${file} (${(Buffer.byteLength(html) / 1024).toFixed(1)} KB) "${title}"`);
 }
 writeFileSync(
   path.join(dist, 'prerender-manifest.json'),

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_KB = 170;
+const BUDGET_KB = 100;
 const LANDING_SOURCE = 'src/features/landing/landing-page.tsx';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');

@@ -1,22 +1,26 @@
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, useLocation } from 'react-router-dom';
+import { useToasts } from './components/toast-store';
 import { lazyPage } from './lib/lazy-page';
 import { useHydrated } from './lib/use-hydrated';
-import { createQueryClient } from './lib/query-client';
 import { AppRoutes } from './routes';
 import { ViewAsGate } from './features/view-as/view-as-gate';
 
 /**
- * The toasts (Radix) load after the page: no public page raises one on load, and the toast
- * store keeps any raised meanwhile. Keeps Radix off the landing route's critical JavaScript,
- * and out of the prerendered pages (its region carries a style attribute the CSP refuses).
+ * The toasts (Radix) load when the first toast is raised: no public page raises one on load, and
+ * the toast store keeps it meanwhile. Keeps Radix off the landing route's JavaScript and off its
+ * main thread while it loads (Lighthouse's blocking time), and out of the prerendered pages (its
+ * region carries a style attribute the CSP refuses).
  */
 const Toaster = lazyPage(() => import('./components/toaster'), 'Toaster');
 
 function LiveToaster() {
   const hydrated = useHydrated();
-  if (!hydrated) return null;
+  const raised = useToasts().length > 0;
+  // Once loaded it stays, so a toast's closing animation and the next toast need no reload.
+  const [needed, setNeeded] = useState(false);
+  if (raised && !needed) setNeeded(true);
+  if (!hydrated || !needed) return null;
   return (
     <Suspense fallback={null}>
       <Toaster />
@@ -48,17 +52,11 @@ export function AppContent() {
   );
 }
 
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
-}
-
+/** No query cache here: the screens that load data bring it with them (src/routes.tsx). */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <AppProviders queryClient={queryClient}>
-      <BrowserRouter>
-        <AppContent />
-      </BrowserRouter>
-    </AppProviders>
+    <BrowserRouter>
+      <AppContent />
+    </BrowserRouter>
   );
 }

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
-import { AppContent, AppProviders } from './app';
-import { createQueryClient } from './lib/query-client';
-import { siteConfigKeys, type SiteConfig } from './lib/site-config';
+import { AppContent } from './app';
+import { PrerenderTitleProvider } from './lib/page-title';
+import { SiteConfigProvider, type SiteConfig } from './lib/site-config';
 
 /**
  * The build's prerender (web/scripts/prerender.mjs builds this for Node and calls it): the
@@ -22,23 +22,34 @@ export const PRERENDERED_PAGES: ReadonlyArray<{ path: string; source: string }> 
   ),
 ];
 
+export interface RenderedPage {
+  /** What goes into #root. */
+  markup: string;
+  /** The tab's title the page sets (usePageTitle), for the page's <title>; null if it sets none. */
+  title: string | null;
+}
+
 /**
- * The app's markup at `path`, once every lazy page in it has loaded.
+ * The app's markup at `path`, once every lazy page in it has loaded, and the title it sets.
  * @public read by scripts/prerender.mjs from the built SSR bundle.
  */
-export async function renderPage(path: string, site: SiteConfig): Promise<string> {
-  const queryClient = createQueryClient();
-  queryClient.setQueryData(siteConfigKeys.all, site);
+export async function renderPage(path: string, site: SiteConfig): Promise<RenderedPage> {
+  let title: string | null = null;
+  const setTitle = (text: string) => {
+    title = text;
+  };
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
-      <AppProviders queryClient={queryClient}>
-        <StaticRouter location={path}>
-          <AppContent />
-        </StaticRouter>
-      </AppProviders>
+      <PrerenderTitleProvider value={setTitle}>
+        <SiteConfigProvider value={site}>
+          <StaticRouter location={path}>
+            <AppContent />
+          </StaticRouter>
+        </SiteConfigProvider>
+      </PrerenderTitleProvider>
     </StrictMode>,
   );
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8');
+  return { markup: Buffer.concat(chunks).toString('utf8'), title };
 }

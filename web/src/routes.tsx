@@ -1,20 +1,25 @@
-import { Suspense, type ReactNode } from 'react';
-import { Route, Routes, useParams } from 'react-router-dom';
-import { Button } from './components/button';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
+import { Route, Routes } from 'react-router-dom';
 import { PageSpinner } from './components/spinner';
-import { RequireAdmin, RequireSession } from './features/auth/guards';
+import type { CurrentUser } from './features/auth/api';
 import { GetStartedRedirect } from './features/get-started/get-started-redirect';
-import { useReferralSalesperson } from './features/referral/referral-slugs';
 import { lazyPage } from './lib/lazy-page';
 
 /*
  * The route table of spec §2. Every screen is loaded lazily, so the landing page's chunk
- * carries neither the dashboard nor the admin code.
+ * carries neither the dashboard nor the admin code. The public pages (landing, pricing, the
+ * tier pages, the 404) load no data; every other screen, the session guards and the referral
+ * lookup load with the query cache (QueryScope), so react-query stays off the landing route.
  *
  * A new page's path goes here AND in services/contracts/src/spa-routes.ts (SPA_ROUTES): the
  * gateway refuses campaign slugs named like a page, and web/test/spa-routes.test.tsx fails when
  * a path here is missing there.
  */
+const QueryScope = lazyPage(() => import('./lib/query-scope'), 'QueryScope');
+const guards = () => import('./features/auth/guards');
+const RequireSession = lazyPage(guards, 'RequireSession');
+const RequireAdmin = lazyPage(guards, 'RequireAdmin');
+const ReferralOrNotFound = lazyPage(() => import('./features/referral/referral-route'), 'ReferralOrNotFound');
 const LandingPage = lazyPage(() => import('./features/landing/landing-page'), 'LandingPage');
 const pricing = () => import('./features/pricing/pricing-pages');
 const PricingPage = lazyPage(pricing, 'PricingPage');
@@ -37,7 +42,6 @@ const SurveySuccessPage = lazyPage(survey, 'SurveySuccessPage');
 const ringcloud = () => import('./features/ringcloud/ringcloud-pages');
 const RingcloudSurveyPage = lazyPage(ringcloud, 'RingcloudSurveyPage');
 const RingcloudCheckoutPage = lazyPage(ringcloud, 'RingcloudCheckoutPage');
-const ReferralSurveyPage = lazyPage(() => import('./features/referral/referral-survey-page'), 'ReferralSurveyPage');
 const LoginPage = lazyPage(() => import('./features/auth/login-page'), 'LoginPage');
 const ForgotPasswordPage = lazyPage(() => import('./features/auth/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyPage(() => import('./features/auth/reset-password-page'), 'ResetPasswordPage');
@@ -52,31 +56,32 @@ const PartnerApplicationPage = lazyPage(() => import('./features/partners/partne
 const BrightcallDocsPage = lazyPage(() => import('./features/brightcall-docs/brightcall-docs-page'), 'BrightcallDocsPage');
 const NotFoundPage = lazyPage(() => import('./features/not-found/not-found-page'), 'NotFoundPage');
 
-function Page({ children }: { children: ReactNode }) {
+/** A public page: prerendered, no data loaded, so nothing but its own chunk. */
+function PublicPage({ children }: { children: ReactNode }) {
   return <Suspense fallback={<PageSpinner />}>{children}</Suspense>;
 }
 
-/** /{name} is a referral survey only for an active salesperson (the gateway says); anything else is a 404. */
-function ReferralOrNotFound() {
-  const { name } = useParams();
-  const referral = useReferralSalesperson(name);
-  if (referral.state === 'checking') return <PageSpinner />;
-  if (referral.state === 'error') {
-    return (
-      <div className="page-message" role="alert">
-        <h1>We could not load this page</h1>
-        <p>Please check your connection and try again.</p>
-        <Button onClick={referral.retry}>Try again</Button>
-      </div>
-    );
-  }
+/** A screen that loads data: it and the query cache load when it is first opened. */
+function Page({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <QueryScope>{children}</QueryScope>
+    </Suspense>
+  );
+}
+
+/** A signed-in screen (an admin's with `admin`): the guard and the cache it asks load first, then the screen. */
+function SignedInPage({ screen: Screen, admin = false }: { screen: ComponentType<{ user: CurrentUser }>; admin?: boolean }) {
+  const Guard = admin ? RequireAdmin : RequireSession;
   return (
     <Page>
-      {referral.state === 'found' ? (
-        <ReferralSurveyPage salesperson={{ slug: referral.slug, displayName: referral.displayName }} />
-      ) : (
-        <NotFoundPage />
-      )}
+      <Guard>
+        {(user) => (
+          <Suspense fallback={<PageSpinner />}>
+            <Screen user={user} />
+          </Suspense>
+        )}
+      </Guard>
     </Page>
   );
 }
@@ -84,13 +89,13 @@ function ReferralOrNotFound() {
 export function AppRoutes() {
   return (
     <Routes>
-      <Route path="/" element={<Page><LandingPage /></Page>} />
-      <Route path="/pricing" element={<Page><PricingPage /></Page>} />
-      <Route path="/standard-pricing" element={<Page><StandardPricingPage /></Page>} />
-      <Route path="/special-pricing" element={<Page><SpecialPricingPage /></Page>} />
-      <Route path="/premium-pricing" element={<Page><PremiumPricingPage /></Page>} />
-      <Route path="/enterprise-pricing" element={<Page><EnterprisePricingPage /></Page>} />
-      <Route path="/ultimate-pricing" element={<Page><UltimatePricingPage /></Page>} />
+      <Route path="/" element={<PublicPage><LandingPage /></PublicPage>} />
+      <Route path="/pricing" element={<PublicPage><PricingPage /></PublicPage>} />
+      <Route path="/standard-pricing" element={<PublicPage><StandardPricingPage /></PublicPage>} />
+      <Route path="/special-pricing" element={<PublicPage><SpecialPricingPage /></PublicPage>} />
+      <Route path="/premium-pricing" element={<PublicPage><PremiumPricingPage /></PublicPage>} />
+      <Route path="/enterprise-pricing" element={<PublicPage><EnterprisePricingPage /></PublicPage>} />
+      <Route path="/ultimate-pricing" element={<PublicPage><UltimatePricingPage /></PublicPage>} />
       <Route path="/checkout" element={<Page><CheckoutPage /></Page>} />
       <Route path="/checkout-premium" element={<Page><PremiumCheckoutPage /></Page>} />
       <Route path="/checkout-enterprise" element={<Page><EnterpriseCheckoutPage /></Page>} />
@@ -106,38 +111,17 @@ export function AppRoutes() {
       <Route path="/login" element={<Page><LoginPage /></Page>} />
       <Route path="/forgot-password" element={<Page><ForgotPasswordPage /></Page>} />
       <Route path="/reset-password" element={<Page><ResetPasswordPage /></Page>} />
-      <Route
-        path="/dashboard"
-        element={<RequireSession>{(user) => <Page><DashboardPage user={user} /></Page>}</RequireSession>}
-      />
-      <Route
-        path="/transfer-checkout"
-        element={<RequireSession>{(user) => <Page><TransferCheckoutPage user={user} /></Page>}</RequireSession>}
-      />
-      <Route
-        path="/admin"
-        element={<RequireAdmin>{(user) => <Page><AdminPage user={user} /></Page>}</RequireAdmin>}
-      />
-      <Route
-        path="/admin-orders"
-        element={<RequireAdmin>{(user) => <Page><AdminOrdersPage user={user} /></Page>}</RequireAdmin>}
-      />
-      <Route
-        path="/admin-all-orders"
-        element={<RequireAdmin>{(user) => <Page><AllOrdersPage user={user} /></Page>}</RequireAdmin>}
-      />
-      <Route
-        path="/admin-audit-log"
-        element={<RequireAdmin>{(user) => <Page><AuditLogPage user={user} /></Page>}</RequireAdmin>}
-      />
-      <Route
-        path="/account-security"
-        element={<RequireSession>{(user) => <Page><AccountSecurityPage user={user} /></Page>}</RequireSession>}
-      />
+      <Route path="/dashboard" element={<SignedInPage screen={DashboardPage} />} />
+      <Route path="/transfer-checkout" element={<SignedInPage screen={TransferCheckoutPage} />} />
+      <Route path="/admin" element={<SignedInPage screen={AdminPage} admin />} />
+      <Route path="/admin-orders" element={<SignedInPage screen={AdminOrdersPage} admin />} />
+      <Route path="/admin-all-orders" element={<SignedInPage screen={AllOrdersPage} admin />} />
+      <Route path="/admin-audit-log" element={<SignedInPage screen={AuditLogPage} admin />} />
+      <Route path="/account-security" element={<SignedInPage screen={AccountSecurityPage} />} />
       <Route path="/affnetwork" element={<Page><PartnerApplicationPage /></Page>} />
       <Route path="/brightcalldocs" element={<Page><BrightcallDocsPage /></Page>} />
-      <Route path="/:name" element={<ReferralOrNotFound />} />
-      <Route path="*" element={<Page><NotFoundPage /></Page>} />
+      <Route path="/:name" element={<Page><ReferralOrNotFound /></Page>} />
+      <Route path="*" element={<PublicPage><NotFoundPage /></PublicPage>} />
     </Routes>
   );
 }

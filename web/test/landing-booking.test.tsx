@@ -1,11 +1,9 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { LandingPage } from '../src/features/landing/landing-page';
-import { createQueryClient } from '../src/lib/query-client';
-import { siteConfigKeys, type SiteConfig } from '../src/lib/site-config';
+import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
 
 /** The landing page's Schedule a Call section: a booking widget when one is configured, never an empty frame. */
 
@@ -22,15 +20,13 @@ const SITE: SiteConfig = {
 };
 
 function renderLanding(site: SiteConfig) {
-  const queryClient = createQueryClient();
-  // As if GET /api/site-config had answered (queries never go stale, so nothing is fetched).
-  queryClient.setQueryData(siteConfigKeys.all, site);
+  // As the prerender gives them (the gateway's settings), so nothing is fetched.
   return render(
-    <QueryClientProvider client={queryClient}>
+    <SiteConfigProvider value={site}>
       <MemoryRouter>
         <LandingPage />
       </MemoryRouter>
-    </QueryClientProvider>,
+    </SiteConfigProvider>,
   );
 }
 

@@ -126,7 +126,7 @@ describe('My Call-backs', () => {
   it('marks a call-back contacted and reads the list again', async () => {
     answers[`PATCH /api/my-callbacks/${CALLBACK_ID}`] = { status: 200, body: { ...MINE.callbacks[0], status: 'contacted' } };
     renderDashboard('/dashboard?view=my-callbacks');
-    fireEvent.click(await screen.findByRole('button', { name: 'Mark Maria Lopez contacted' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark contacted: Maria Lopez' }));
     await waitFor(() => expect(sent.filter((r) => r.method === 'PATCH')).toEqual([{ url: `/api/my-callbacks/${CALLBACK_ID}`, method: 'PATCH', body: { status: 'contacted' } }]));
     await waitFor(() => expect(sent.filter((r) => r.url === '/api/my-callbacks' && r.method === 'GET').length).toBe(2));
   });

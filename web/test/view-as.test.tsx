@@ -92,12 +92,13 @@ describe('the banner', () => {
     );
   }
 
-  it("when viewing, then the banner names the agent as a status with the time left and End viewing, above the page", () => {
+  it("when viewing, then the banner names the agent as a status with the time left and End viewing, above the page", async () => {
     window.history.replaceState(null, '', `/dashboard?viewAs=${TOKEN}`);
     captureViewAsToken();
     const expiresAt = new Date(Date.now() + 29.5 * 60_000).toISOString();
     renderGate({ firstName: 'Dana', lastName: 'Cole', username: 'dana', viewingAs: { adminUsername: 'ada', expiresAt } });
-    expect(screen.getByRole('status').textContent).toBe('Viewing as Dana Cole — read only');
+    // The banner is a lazy chunk (off the public pages' JavaScript).
+    expect((await screen.findByRole('status')).textContent).toBe('Viewing as Dana Cole — read only');
     expect(screen.getByTestId('view-as-time-left').textContent).toBe('29 min left');
     expect(screen.getByRole('button', { name: 'End viewing' })).toBeTruthy();
     expect(screen.getByText('the dashboard')).toBeTruthy();

@@ -91,14 +91,27 @@ function usPhoneDigits(text: string): string | null {
   return /^[2-9]\d{9}$/.test(digits) ? digits : null;
 }
 
+/** Field checks beyond length, beside their field so a body with many problems names them all at once. */
+const WEBHOOK_FIELD_CHECKS: Partial<Record<WebhookFieldName, { ok(value: string): boolean; message: string }>> = {
+  phone_number: { ok: (v) => usPhoneDigits(v) !== null, message: 'phone_number must be a US phone number with 10 digits' },
+  callback_time: {
+    ok: (v) => z.iso.datetime({ offset: true }).safeParse(v).success,
+    message: 'callback_time must be an ISO 8601 date-time, e.g. 2026-11-26T15:00:00-06:00',
+  },
+};
+
 function webhookField(field: (typeof WEBHOOK_FIELDS)[number]): z.ZodType<string | undefined> {
-  const text = z
+  let text = z
     .string({ error: `${field.name} must be text` })
     .trim()
     .max(field.maxLength, `${field.name} must be at most ${field.maxLength} characters`);
-  if (field.required) return text.min(1, `${field.name} is required`) as z.ZodType<string | undefined>;
+  if (field.required) text = text.min(1, `${field.name} is required`);
+  const check = WEBHOOK_FIELD_CHECKS[field.name];
+  // An empty optional field is absent (below), so its check never sees ''.
+  const checked = check ? text.refine((v) => v === '' || check.ok(v), check.message) : text;
+  if (field.required) return checked as z.ZodType<string | undefined>;
   // An empty or null optional field is the same as an absent one.
-  return z.preprocess((v) => (v === null || v === '' ? undefined : v), text.optional()) as z.ZodType<string | undefined>;
+  return z.preprocess((v) => (v === null || v === '' ? undefined : v), checked.optional()) as z.ZodType<string | undefined>;
 }
 
 const webhookShape = Object.fromEntries(WEBHOOK_FIELDS.map((f) => [f.name, webhookField(f)])) as Record<WebhookFieldName, z.ZodType<string | undefined>>;
@@ -106,14 +119,6 @@ const webhookShape = Object.fromEntries(WEBHOOK_FIELDS.map((f) => [f.name, webho
 /** The body a vendor posts (spec §3 Webhook payload). Unknown fields are ignored. */
 export const callbackWebhookBody = z
   .object(webhookShape)
-  .superRefine((body, ctx) => {
-    if (typeof body.phone_number === 'string' && body.phone_number !== '' && usPhoneDigits(body.phone_number) === null) {
-      ctx.addIssue({ code: 'custom', path: ['phone_number'], message: 'phone_number must be a US phone number with 10 digits' });
-    }
-    if (typeof body.callback_time === 'string' && !z.iso.datetime({ offset: true }).safeParse(body.callback_time).success) {
-      ctx.addIssue({ code: 'custom', path: ['callback_time'], message: 'callback_time must be an ISO 8601 date-time, e.g. 2026-11-26T15:00:00-06:00' });
-    }
-  })
   .transform((body) => ({
     firstName: body.first_name as string,
     lastName: body.last_name as string,

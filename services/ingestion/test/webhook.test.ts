@@ -81,11 +81,21 @@ describe('the body', () => {
   });
 
   it('when the phone is not a US number or callback_time not a date-time, then 400 names both', async () => {
-    // The contract checks these once every field has its type (callbackWebhookBody's superRefine).
     const answer = await f.post(vendor.key, vendorCall({ phone_number: '123', callback_time: 'tomorrow' }));
     expect(answer.status).toBe(400);
     expect(answer.body.errors).toEqual([
       { field: 'phone_number', message: 'phone_number must be a US phone number with 10 digits' },
+      { field: 'callback_time', message: 'callback_time must be an ISO 8601 date-time, e.g. 2026-11-26T15:00:00-06:00' },
+    ]);
+  });
+
+  it('when a bad phone comes with other problems, then the one answer names the phone too', async () => {
+    const answer = await f.post(vendor.key, { first_name: 'Maria', phone_number: '555-01', callback_time: 'tomorrow' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([
+      { field: 'last_name', message: 'last_name is required' },
+      { field: 'phone_number', message: 'phone_number must be a US phone number with 10 digits' },
+      { field: 'transcript', message: 'transcript is required' },
       { field: 'callback_time', message: 'callback_time must be an ISO 8601 date-time, e.g. 2026-11-26T15:00:00-06:00' },
     ]);
   });

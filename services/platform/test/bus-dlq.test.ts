@@ -68,7 +68,8 @@ async function deadLetterFor(queue: string, id: string) {
 }
 
 function dlqCli(...args: string[]) {
-  return run('npx', ['tsx', 'services/platform/src/bus/dlq-cli.ts', ...args], {
+  // node --import tsx, as start.sh runs services: npx resolving tsx first costs seconds a run on a busy machine.
+  return run(process.execPath, ['--import', 'tsx', 'services/platform/src/bus/dlq-cli.ts', ...args], {
     cwd: repoRoot,
     env: { ...process.env, AMQP_URL: TEST_AMQP_URL, BUS_NAMESPACE: f.namespace, LOG_LEVEL: 'warn' },
   });
@@ -118,7 +119,8 @@ describe('dead-letter queue', () => {
 
     const empty = await dlqCli('list', 'dlq-cli');
     expect(empty.stdout).toContain(`${f.name('dlq-cli.dlq')} is empty`);
-  });
+    // Three CLI processes, each starting TypeScript: more than the default 30 s on a loaded 2-core machine.
+  }, 120_000);
 
   it('when `dlq` gets a bad command or an unknown queue, then it exits non-zero and says why', async () => {
     await expect(dlqCli('purge', 'dlq-cli')).rejects.toMatchObject({

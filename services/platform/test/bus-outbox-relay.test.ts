@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_EXCHANGE } from '@warmline/contracts';
 import { createBus, enqueue, startConsumer, startOutboxRelay, subscribe, type Bus } from '../src/bus/index';
@@ -179,11 +180,43 @@ describe('outbox relay', () => {
         return pid !== undefined && pid !== first;
       });
 
-      const id = await writeUserDeleted();
+      const id = await writeFromElsewhere();
 
       await waitFor('the event to arrive', () => received.has(id));
     } finally {
       await listening.stop();
     }
   });
+
+  it('when a row is written in the process that runs the relay, then its transaction sends no NOTIFY and the relay still publishes it at once', async () => {
+    // The sweep is an hour away: only the in-process wake can deliver within the wait.
+    await relay.stop();
+    const inProcess = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log, sweepMs: 3_600_000 });
+    const listener = new pg.Client({ connectionString: f.db.url });
+    const notified: string[] = [];
+    listener.on('notification', (n) => void (n.payload === f.schema && notified.push(n.channel)));
+    await listener.connect();
+    try {
+      await listener.query('LISTEN warmline_outbox');
+      const ids = await Promise.all(Array.from({ length: 5 }, () => writeUserDeleted()));
+
+      await waitFor('the events to arrive', () => ids.every((id) => received.has(id)), { timeoutMs: 1_500 });
+      // A row from elsewhere still NOTIFYs, so this listener would have heard ours by now.
+      const other = await writeFromElsewhere();
+      await waitFor('the NOTIFY of the row written elsewhere', () => notified.length > 0);
+      await waitFor('the row written elsewhere to arrive', () => received.has(other));
+      expect(notified).toEqual(['warmline_outbox']);
+    } finally {
+      await listener.end();
+      await inProcess.stop();
+    }
+  });
 });
+
+/** A row written as psql or a process without a relay would: a plain INSERT, which NOTIFYs. */
+async function writeFromElsewhere(): Promise<string> {
+  const id = randomUUID();
+  const envelope = { id, type: 'user.deleted', version: 1, occurredAt: new Date().toISOString(), source: 'bus-test', correlationId: randomUUID(), data: { userId: randomUUID(), deletedBy: randomUUID() } };
+  await f.pool.query('INSERT INTO outbox (id, exchange, routing_key, envelope) VALUES ($1, $2, $3, $4)', [id, EVENTS_EXCHANGE, 'user.deleted', JSON.stringify(envelope)]);
+  return id;
+}

@@ -215,7 +215,7 @@ describe('docker-compose.yml', () => {
 
   it('when resolved, then the gateway forwards to each service at its compose name and port of infra/services.json', () => {
     const services = resolvedConfig();
-    for (const owner of ['catalog', 'orders', 'partners']) {
+    for (const owner of ['catalog', 'orders', 'partners', 'ingestion']) {
       const entry = listed.find((s) => s.name === owner);
       expect(entry, `${owner} is not in infra/services.json`).toBeDefined();
       const url = urlOf(services.gateway, `${owner.toUpperCase()}_URL`);

@@ -17,3 +17,11 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+let tabClient: QueryClient | undefined;
+
+/** The tab's one cache, shared by every screen that loads data, so what one fetched the next finds. */
+export function tabQueryClient(): QueryClient {
+  tabClient ??= createQueryClient();
+  return tabClient;
+}

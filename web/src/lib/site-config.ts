@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { createContext, createElement, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import type { SiteConfigResponse } from '@warmline/contracts/site-config';
 import { apiRequest } from './api';
 
@@ -6,13 +6,11 @@ import { apiRequest } from './api';
  * The site's contact details, testimonial and booking widget (`GET /api/site-config`, the
  * gateway's configuration). Shared by every public page that shows a phone or e-mail.
  *
- * The gateway also writes them into every page it serves (`<script id="site-config">`, see
+ * The gateway writes them into every page it serves (`<script id="site-config">`, see
  * services/gateway/src/edge/spa.ts): read from there, a prerendered page hydrates with exactly
- * the settings its markup shows, and no request is made.
+ * the settings its markup shows, and no request is made. Kept without react-query on purpose:
+ * the public pages need nothing else of it, so it stays off the landing route's JavaScript.
  */
-export const siteConfigKeys = {
-  all: ['site-config'] as const,
-};
 
 export type SiteConfig = SiteConfigResponse;
 
@@ -31,7 +29,7 @@ function isSiteConfig(value: unknown): value is SiteConfig {
 }
 
 /** The settings the page was served with, if the gateway wrote them (not under `vite dev`). */
-export function servedSiteConfig(): SiteConfig | undefined {
+function servedSiteConfig(): SiteConfig | undefined {
   if (typeof document === 'undefined') return undefined;
   const text = document.getElementById('site-config')?.textContent;
   if (!text) return undefined;
@@ -48,10 +46,64 @@ export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, '')}`;
 }
 
-export function useSiteConfig() {
-  return useQuery({
-    queryKey: siteConfigKeys.all,
-    queryFn: ({ signal }) => apiRequest<SiteConfig>('/api/site-config', { signal }),
-    initialData: servedSiteConfig,
-  });
+/** Settings handed in from outside the page: the build's prerender (its stand-ins) and tests. */
+const GivenSiteConfig = createContext<SiteConfig | undefined>(undefined);
+
+export function SiteConfigProvider({ value, children }: { value: SiteConfig; children: ReactNode }) {
+  return createElement(GivenSiteConfig.Provider, { value }, children);
+}
+
+/** The tab's settings: read once from the page, else asked of the gateway (one request, however many readers). */
+let known: SiteConfig | undefined;
+let readFromPage = false;
+let asking = false;
+let failed = false;
+const listeners = new Set<() => void>();
+
+function knownSiteConfig(): SiteConfig | undefined {
+  if (!readFromPage) {
+    readFromPage = true;
+    known = servedSiteConfig();
+  }
+  return known;
+}
+
+const askFailed = () => failed;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function settle(site: SiteConfig | undefined): void {
+  asking = false;
+  if (site) known = site;
+  failed = !site;
+  for (const listener of listeners) listener();
+}
+
+function askGateway(): void {
+  if (asking || knownSiteConfig()) return;
+  asking = true;
+  apiRequest<SiteConfig>('/api/site-config').then(settle, () => settle(undefined));
+}
+
+export interface SiteConfigState {
+  /** Undefined until known: only under `vite dev`, as served pages carry them. */
+  data: SiteConfig | undefined;
+  /** The gateway could not be asked; `refetch` asks again. */
+  isError: boolean;
+  refetch(): void;
+}
+
+export function useSiteConfig(): SiteConfigState {
+  const given = useContext(GivenSiteConfig);
+  // The same on the server snapshot: hydration reads the JSON the gateway wrote with the markup.
+  const fromTab = useSyncExternalStore(subscribe, knownSiteConfig, knownSiteConfig);
+  const isError = useSyncExternalStore(subscribe, askFailed, () => false);
+  const data = given ?? fromTab;
+  useEffect(() => {
+    if (!data && !askFailed()) askGateway();
+  }, [data]);
+  return { data, isError: !data && isError, refetch: askGateway };
 }

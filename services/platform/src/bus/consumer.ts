@@ -2,7 +2,6 @@ import type { ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqp
 import {
   carriesSecret,
   envelopeSchema,
-  messageSchema,
   type Envelope,
   type MessageData,
   type MessageType,
@@ -12,6 +11,7 @@ import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
 import { HandlerGate, poolPermits } from './handler-gate';
+import { cachedMessageSchema } from './outbox';
 import {
   ATTEMPTS_HEADER,
   declareConsumerQueue,
@@ -304,7 +304,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     const { type, version } = envelope.data;
     const subscription = byType.get(type);
     if (!subscription) return { ok: false, reason: `${queue} has no handler for ${type}` };
-    const schema = messageSchema(type, version);
+    const schema = cachedMessageSchema(type, version);
     if (!schema) return { ok: false, reason: `unknown message type ${type} v${version}` };
     const data = schema.safeParse(envelope.data.data);
     if (!data.success) return { ok: false, reason: `bad ${type} v${version} data: ${firstIssue(data.error)}` };

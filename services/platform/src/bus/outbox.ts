@@ -7,6 +7,7 @@ import {
   type MessageType,
 } from '@warmline/contracts';
 import type { Queryable } from '../db/index';
+import type { z } from 'zod';
 
 export interface OutgoingMessage<T extends MessageType> {
   type: T;
@@ -28,7 +29,7 @@ export async function enqueue<T extends MessageType>(
   message: OutgoingMessage<T>,
 ): Promise<Envelope<MessageData<T>>> {
   const version = message.version ?? 1;
-  const schema = messageSchema(message.type, version);
+  const schema = cachedMessageSchema(message.type, version);
   if (!schema) throw new Error(`Unknown message type ${message.type} v${version}`);
   // A payload that breaks its contract is a programming error: fail the transaction.
   const data = schema.parse(message.data) as MessageData<T>;
@@ -41,9 +42,40 @@ export async function enqueue<T extends MessageType>(
     correlationId: message.correlationId,
     data,
   };
+  const values = [envelope.id, exchangeFor(message.type), message.type, JSON.stringify(envelope)];
+  if (outboxWriteListeners.size === 0) {
+    await db.query('INSERT INTO outbox (id, exchange, routing_key, envelope) VALUES ($1, $2, $3, $4)', values);
+    return envelope;
+  }
+  // A relay runs in this process: this transaction does not NOTIFY (a NOTIFY makes commits
+  // queue one behind another, docs/adr/0021), the relay is told here instead and polls until
+  // the row has committed. The setting is made in the same statement: no extra round trip.
   await db.query(
-    'INSERT INTO outbox (id, exchange, routing_key, envelope) VALUES ($1, $2, $3, $4)',
-    [envelope.id, exchangeFor(message.type), message.type, JSON.stringify(envelope)],
+    `INSERT INTO outbox (id, exchange, routing_key, envelope)
+     SELECT $1::uuid, $2::text, $3::text, $4::jsonb FROM (SELECT set_config('warmline.outbox_wake', 'in-process', true)) AS wake`,
+    values,
   );
+  for (const listener of outboxWriteListeners) listener();
   return envelope;
+}
+
+const outboxWriteListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` whenever this process writes an outbox row (not yet committed: it may
+ * commit in a moment, later, or never). The outbox relay of this process listens, which
+ * makes that process's writes skip their NOTIFY. Returns the function that stops listening.
+ */
+export function onOutboxWrite(listener: () => void): () => void {
+  outboxWriteListeners.add(listener);
+  return () => outboxWriteListeners.delete(listener);
+}
+
+const schemas = new Map<string, z.ZodType | undefined>();
+
+/** messageSchema of contracts builds its lookup table on every call: this asks it once per type and version. */
+export function cachedMessageSchema(type: string, version: number): z.ZodType | undefined {
+  const key = `${type}@${version}`;
+  if (!schemas.has(key)) schemas.set(key, messageSchema(type, version));
+  return schemas.get(key);
 }

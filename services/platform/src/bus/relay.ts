@@ -5,6 +5,7 @@ import { withTransaction, type Pool } from '../db/index';
 import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
+import { onOutboxWrite } from './outbox';
 
 export interface OutboxRelayOptions {
   pool: Pool;
@@ -29,6 +30,14 @@ interface OutboxRow {
 const NOTIFY_CHANNEL = 'warmline_outbox';
 const LISTENER_RETRY_MS = 500;
 const LISTENER_MAX_RETRY_MS = 10_000;
+/**
+ * After this process writes an outbox row, how long the relay keeps looking for it (the row
+ * commits when its transaction does), first after POLL_FIRST_MS, doubling while it finds
+ * nothing. A transaction slower than HOT_MS to commit is left to the sweep.
+ */
+const HOT_MS = 2_000;
+const POLL_FIRST_MS = 3;
+const POLL_MAX_MS = 200;
 
 /**
  * Publishes committed outbox rows (ARCHITECTURE §3). A row is stamped `published_at` only
@@ -49,6 +58,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   let listener: pg.Client | undefined;
   let listenerTimer: NodeJS.Timeout | undefined;
   let listenerFailures = 0;
+  let hotUntil = 0;
+  let pollDelay = POLL_FIRST_MS;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let pollDue = 0;
   // basic.return arrives before the confirm of the same message, so the confirm callback
   // can tell that its message was returned.
   const returned = new Set<string>();
@@ -68,7 +81,46 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       )
       .finally(() => {
         draining = undefined;
+        schedulePoll();
       });
+  }
+
+  /** A row was written in this process: look for it until it commits (it NOTIFYs nobody). */
+  function nudged(): void {
+    hotUntil = Date.now() + HOT_MS;
+    pollDelay = POLL_FIRST_MS;
+    // A poll already waiting out a longer backoff comes forward.
+    if (pollTimer && pollDue > Date.now() + POLL_FIRST_MS) {
+      clearTimeout(pollTimer);
+      pollTimer = undefined;
+    }
+    schedulePoll();
+  }
+
+  function schedulePoll(): void {
+    if (stopped || pollTimer || draining || Date.now() >= hotUntil) return;
+    pollDue = Date.now() + pollDelay;
+    pollTimer = setTimeout(() => void poll(), pollDelay);
+  }
+
+  /** One cheap look (no transaction, no locks); a drain only when there is something to send. */
+  async function poll(): Promise<void> {
+    pollTimer = undefined;
+    if (stopped || draining) return;
+    let waiting = false;
+    try {
+      const { rowCount } = await pool.query('SELECT 1 FROM outbox WHERE published_at IS NULL AND attempts = 0 LIMIT 1');
+      waiting = (rowCount ?? 0) > 0;
+    } catch (err) {
+      log.debug({ err }, 'outbox poll failed; the sweep carries on');
+    }
+    if (waiting) {
+      pollDelay = POLL_FIRST_MS;
+      wake();
+    } else {
+      pollDelay = Math.min(pollDelay * 2, POLL_MAX_MS);
+      schedulePoll();
+    }
   }
 
   async function drain(): Promise<void> {
@@ -233,6 +285,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
     return { backlog: rows[0]?.backlog ?? 0, oldestSeconds: rows[0]?.oldest_seconds ?? 0 };
   });
   const unregister = internals.onConnect(async () => wake());
+  const unhook = onOutboxWrite(nudged);
   const sweep = setInterval(wake, options.sweepMs ?? 2000);
   void listen();
   wake();
@@ -242,6 +295,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       if (stopped) return;
       stopped = true;
       clearInterval(sweep);
+      unhook();
+      if (pollTimer) clearTimeout(pollTimer);
       unwatch();
       if (listenerTimer) clearTimeout(listenerTimer);
       unregister();

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import { PageSpinner } from '../../components/spinner';
 import { Button } from '../../components/button';
 import { useCurrentUser, type CurrentUser } from './api';
+import { loginPathFor } from './return-path';
 
 /**
  * Route guards. They only spare people a screen they cannot use: the gateway checks the
@@ -10,6 +11,7 @@ import { useCurrentUser, type CurrentUser } from './api';
  */
 export function RequireSession({ children }: { children: (user: CurrentUser) => ReactNode }) {
   const currentUser = useCurrentUser();
+  const location = useLocation();
   if (currentUser.isPending) return <PageSpinner label="Checking your session…" />;
   if (currentUser.isError) {
     return (
@@ -20,7 +22,8 @@ export function RequireSession({ children }: { children: (user: CurrentUser) => 
       </div>
     );
   }
-  if (!currentUser.data) return <Navigate to="/login" replace />;
+  // Signed out: /login, and back here after it (an e-mail's link to a view keeps its view).
+  if (!currentUser.data) return <Navigate to={loginPathFor(location)} replace />;
   return <>{children(currentUser.data)}</>;
 }
 

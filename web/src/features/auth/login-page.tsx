@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { loginBody, twoFactorCodeBody, type PublicUser } from '@warmline/contracts/accounts';
 import { AuthLayout } from '../../components/auth-layout';
 import { Button } from '../../components/button';
@@ -10,6 +10,7 @@ import { useForm } from '../../lib/form';
 import { usePageTitle } from '../../lib/page-title';
 import { TwoFactorEnrolment } from '../account/two-factor-enrolment';
 import { isLoggedIn, useLogin, useVerifyLoginCode, type LoginInput } from './api';
+import { RETURN_PARAM, safeReturnPath } from './return-path';
 import '../account/account.css';
 
 /** Which step of the sign-in is shown: the password, a code from the app, or a first enrolment. */
@@ -18,11 +19,13 @@ type LoginStep = 'password' | 'code' | 'enrol';
 export function LoginPage() {
   usePageTitle('Sign in');
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const [step, setStep] = useState<LoginStep>('password');
 
   const welcome = (user: PublicUser) => {
     toast({ title: 'Login Successful', description: 'Welcome back!', variant: 'success' });
-    void navigate(user.isAdmin ? '/admin' : '/dashboard', { replace: true });
+    // The page that sent them here (same site only), else their home.
+    void navigate(safeReturnPath(params.get(RETURN_PARAM)) ?? (user.isAdmin ? '/admin' : '/dashboard'), { replace: true });
   };
 
   if (step === 'code') return <CodeStep onLoggedIn={welcome} onRestart={() => setStep('password')} />;

@@ -91,7 +91,7 @@ export function BrightcallDocsPage() {
           <section aria-labelledby="authentication">
             <h2 id="authentication">Authentication</h2>
             <p>Send the key WarmLine gave you (it starts with <code>{VENDOR_KEY_PREFIX}</code>) in either header:</p>
-            <pre className="webhook-docs__code">
+            <pre className="webhook-docs__code" tabIndex={0}>
               <code>{`${VENDOR_KEY_HEADER}: YOUR_VENDOR_KEY\nAuthorization: Bearer YOUR_VENDOR_KEY`}</code>
             </pre>
             <p>Keep the key secret, on your servers only. A missing, wrong or revoked key is answered 401.</p>
@@ -100,7 +100,8 @@ export function BrightcallDocsPage() {
           <section aria-labelledby="fields">
             <h2 id="fields">Fields</h2>
             <p>Unknown fields are ignored. An optional field sent empty or null counts as not sent. Text is trimmed.</p>
-            <div className="webhook-docs__table-wrap">
+            {/* Wider than a phone: it scrolls, so the keyboard must reach it too. */}
+            <div className="webhook-docs__table-wrap" role="region" aria-labelledby="fields" tabIndex={0}>
               <table className="webhook-docs__table">
                 <caption className="visually-hidden">Webhook body fields</caption>
                 <thead>
@@ -171,7 +172,7 @@ export function BrightcallDocsPage() {
               <div key={a.status} className="webhook-docs__answer" data-testid={`answer-${a.status}`}>
                 <h3>{a.title}</h3>
                 <p>{a.text}</p>
-                <pre className="webhook-docs__code">
+                <pre className="webhook-docs__code" tabIndex={0}>
                   <code>{JSON.stringify(WEBHOOK_ANSWER_EXAMPLES[a.status], null, 2)}</code>
                 </pre>
               </div>
@@ -193,7 +194,7 @@ function CopyBlock({ text, label }: { text: string; label: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   return (
     <div className="webhook-docs__copy">
-      <pre className="webhook-docs__code" data-testid="curl-command">
+      <pre className="webhook-docs__code" data-testid="curl-command" tabIndex={0}>
         <code>{text}</code>
       </pre>
       <button

@@ -177,7 +177,8 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
           <Button
             className="btn--small"
             busy={contact.isPending}
-            aria-label={`Mark ${c.fullName} contacted`}
+            // The visible words first (WCAG 2.5.3, label in name: a voice user says what they see), then whose.
+            aria-label={`Mark contacted: ${c.fullName}`}
             onClick={() =>
               contact.mutate(c.id, {
                 onError: (failure) => toast({ title: 'Failed to update call-back', description: errorMessage(failure, 'Please try again.'), variant: 'destructive' }),
