@@ -11,9 +11,9 @@ WITH_ENV := infra/scripts/env.sh
 
 help:
 	@echo "make start   install, start PostgreSQL/Redis/RabbitMQ if stopped, migrate, seed, build, run every service"
-	@echo "make test    install, ensure the services, typecheck, run every test"
+	@echo "make test    install, ensure the services, typecheck, house rules (depcruise, knip), build, run every test"
 	@echo "make chaos   the whole system under load while PostgreSQL, Redis, RabbitMQ restart (FAULTS=none: no restarts)"
-	@echo "other: install services env migrate seed build lint bench clean"
+	@echo "other: install services env migrate seed build typecheck lint rules test-tools bench clean"
 
 # npm ci when node_modules is missing or package-lock.json changed since the last install.
 install: node_modules/.package-lock.json
