@@ -62,6 +62,25 @@ try {
     await rows.nth(2).getByRole('checkbox').check();
     await rows.nth(3).getByRole('checkbox').check();
     await shot('market-selected', false);
+    await page.getByRole('button', { name: /^Select all \d+ matching this filter$|^Select the newest/ }).click();
+    await page.waitForTimeout(800);
+    await shot('market-select-all-matching', false);
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('dialog', { name: 'Your selected leads' }).waitFor();
+    await page.waitForTimeout(500);
+    await shot('cart-review', false);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await rows.nth(0).getByRole('checkbox').check();
+    await rows.nth(2).getByRole('checkbox').check();
+    await rows.nth(3).getByRole('checkbox').check();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    const bar = await page.evaluate(() => {
+      const el = document.querySelector('.selection-bar');
+      return el ? el.scrollWidth - el.clientWidth : -1;
+    });
+    console.log(`width ${width}: sideways overflow ${overflow} px, page height ${height} px, cart bar overflow ${bar} px`);
 
     await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
     await page.getByRole('dialog', { name: 'Complete your purchase' }).getByLabel('Card number').waitFor();
@@ -70,6 +89,7 @@ try {
 
     await page.getByLabel('Filter by state, area code or zip code').fill('');
     await page.waitForTimeout(800);
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
     await payFor(page, 4);
     await page.waitForTimeout(300);
     await shot('market-after-purchase', false);

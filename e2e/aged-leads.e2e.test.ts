@@ -10,7 +10,8 @@ import { seriousViolations, useE2E } from './harness';
 /**
  * The aged-lead market end to end (issue 6): an agent logs in, filters by TX, selects leads
  * across the page, pays with the sandbox card, sees the success toast, finds the leads in My
- * Leads and downloads them as CSV.
+ * Leads and downloads them as CSV. The cart (issue 17) keeps its leads across pages, filters and
+ * reloads, loses sold ones with a message, and fits a phone.
  */
 const e2e = useE2E();
 const DAY = 86_400_000;
@@ -37,10 +38,47 @@ const california: NewAgedLead[] = Array.from({ length: 15 }, (_, i) => ({
   consent: { tcpa: true },
 }));
 
+/** For the cart: 55 Nevadan leads aged 70 days ($2.00, two pages under the filter NV) and 4 from Oregon aged 120 days ($1.50). */
+const nevada: NewAgedLead[] = Array.from({ length: 55 }, (_, i) => ({
+  id: randomUUID(),
+  name: `Vegas Dealer${i}`,
+  phone: `702${String(5000000 + i * 173).padStart(7, '0')}`,
+  email: `nv${i}@example.com`,
+  state: 'NV',
+  formFillTime: new Date(Date.now() - 70 * DAY - i * 60_000),
+  source: 'facebook-lead-form',
+  consent: { tcpa: true },
+}));
+const oregon: NewAgedLead[] = Array.from({ length: 4 }, (_, i) => ({
+  id: randomUUID(),
+  name: `Portland Hiker${i}`,
+  phone: `503${String(6000000 + i * 191).padStart(7, '0')}`,
+  email: `or${i}@example.com`,
+  state: 'OR',
+  formFillTime: new Date(Date.now() - 120 * DAY - i * 60_000),
+  source: 'google-search',
+  consent: { tcpa: true },
+}));
+const ALL_LEADS = texas.length + california.length + nevada.length + oregon.length;
+
+/** Someone else buys these leads behind the buyer's back (the sale as the catalog records it). */
+async function soldElsewhere(leads: NewAgedLead[]) {
+  const pool = createPool(e2e.system.databaseUrl, CATALOG_SCHEMA);
+  try {
+    await pool.query(
+      `UPDATE aged_leads SET sold_to_user_id = gen_random_uuid(), sold_order_id = gen_random_uuid(), sold_at = now(), sold_price_cents = 200, sold_age_range = '60-90'
+        WHERE id = ANY($1::uuid[])`,
+      [leads.map((l) => l.id)],
+    );
+  } finally {
+    await pool.end();
+  }
+}
+
 beforeAll(async () => {
   const pool = createPool(e2e.system.databaseUrl, CATALOG_SCHEMA);
   try {
-    await insertLeads(pool, [...texas, ...california]);
+    await insertLeads(pool, [...texas, ...california, ...nevada, ...oregon]);
   } finally {
     await pool.end();
   }
@@ -62,7 +100,7 @@ describe('buying aged leads in the dashboard', () => {
     const { page, system } = e2e;
     await logIn(page, system.customer.username, system.customer.password);
     await page.getByRole('heading', { name: 'Buy Aged Leads', level: 1 }).waitFor();
-    await page.getByText('75 leads available').waitFor();
+    await page.getByText(`${ALL_LEADS} leads available`).waitFor();
 
     await page.getByLabel('Filter by state, area code or zip code').fill('TX');
     await page.getByText('60 leads available').waitFor();
@@ -115,7 +153,7 @@ describe('buying aged leads in the dashboard', () => {
     await page.getByRole('heading', { name: 'My Leads', level: 1 }).waitFor();
   });
 
-  it('when nothing is selected, Buy says so; and changing page or filter clears the selection', async () => {
+  it('when nothing is selected, Buy says so', async () => {
     const { page, system } = e2e;
     await logIn(page, system.customer.username, system.customer.password);
     await page.getByRole('heading', { name: 'Buy Aged Leads', level: 1 }).waitFor();
@@ -123,16 +161,144 @@ describe('buying aged leads in the dashboard', () => {
     await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
     await page.getByText('No Leads Selected', { exact: true }).waitFor();
     await page.getByText('Please select at least one lead to purchase.', { exact: true }).waitFor();
+  });
 
+  it('when an agent picks leads on two pages and through two filters and reloads, then the cart keeps them; sold ones leave with a message; and the rest are bought', async () => {
+    const { page, system } = e2e;
+    await logIn(page, system.customer.username, system.customer.password);
+    const filterBox = page.getByLabel('Filter by state, area code or zip code');
     const rows = page.locator('.lead-table tbody tr');
-    await rows.first().waitFor();
+
+    await filterBox.fill('NV');
+    await page.getByText('55 leads available').waitFor();
     await rows.nth(0).getByRole('checkbox').check();
     await rows.nth(1).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
+    // The first page stays on screen until the second arrives.
+    await rows.nth(5).waitFor({ state: 'detached' });
+    expect(await rows.count()).toBe(5);
+    await rows.nth(0).getByRole('checkbox').check();
+    expect(await selectedCount(page)).toBe('3 leads selected');
+    expect(await selectionTotal(page)).toBe('$6.00');
+
+    // Another filter: the three stay, and a fourth joins them.
+    await filterBox.fill('OR');
+    await page.getByText('4 leads available').waitFor();
+    expect(await selectedCount(page)).toBe('3 leads selected');
+    await rows.nth(0).getByRole('checkbox').check();
+    expect(await selectedCount(page)).toBe('4 leads selected');
+    expect(await selectionTotal(page)).toBe('$7.50');
+
+    // A reload (the filter is gone): the cart is still there, and so are the ticks of what is in it.
+    await page.reload();
+    await page.getByText(`leads available`).first().waitFor();
+    await page.locator('.lead-table tbody tr').first().waitFor();
+    expect(await selectedCount(page)).toBe('4 leads selected');
+    expect(await selectionTotal(page)).toBe('$7.50');
+
+    // The review lists the four whatever page shows; one comes out.
+    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    const review = page.getByRole('dialog', { name: 'Your selected leads' });
+    await review.waitFor();
+    const listed = review.getByRole('list', { name: 'Selected leads' }).getByRole('listitem');
+    expect(await listed.count()).toBe(4);
+    expect(await review.getByText('NV · 70 days').count()).toBe(3);
+    expect(await review.getByText('OR · 120 days').count()).toBe(1);
+    await review.getByRole('button', { name: /^Remove Portland HikXX*, OR, from the selection$/ }).click();
+    expect(await listed.count()).toBe(3);
+    await page.keyboard.press('Escape');
+    expect(await selectedCount(page)).toBe('3 leads selected');
+    expect(await selectionTotal(page)).toBe('$6.00');
+
+    // Someone else buys one of them meanwhile: the next visit tells the buyer and drops it.
+    await soldElsewhere([nevada[1]!]);
+    await page.reload();
+    await page
+      .getByRole('status')
+      .getByText('One lead in your cart was bought by someone else or is no longer for sale, so it was removed from your cart.')
+      .waitFor();
     expect(await selectedCount(page)).toBe('2 leads selected');
-    await page.getByLabel('Filter by state, area code or zip code').fill('CA');
-    await page.getByText('15 leads available').waitFor();
+    expect(await selectionTotal(page)).toBe('$4.00');
+
+    // And one sold between the last check and the purchase: the purchase's answer drops it.
+    await filterBox.fill('NV');
+    await page.getByText('54 leads available').waitFor();
+    await rows.nth(1).getByRole('checkbox').check();
+    expect(await selectedCount(page)).toBe('3 leads selected');
+    await soldElsewhere([nevada[2]!]);
+    await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
+    await page.getByText('Some leads are no longer available. That lead was removed from your selection.', { exact: true }).waitFor();
+    // The toast goes; the notice beside the cart stays.
+    await page
+      .getByRole('region', { name: 'Selection' })
+      .getByText('One lead in your cart was bought by someone else or is no longer for sale, so it was removed from your cart.')
+      .waitFor();
+    expect(await selectedCount(page)).toBe('2 leads selected');
+
+    await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Complete your purchase' });
+    await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await dialog.getByLabel('Expiry (MM / YY)').fill(`12 / ${String((new Date().getUTCFullYear() + 2) % 100)}`);
+    await dialog.getByLabel('CVC').fill('123');
+    await dialog.getByRole('button', { name: 'Complete Payment - $4.00' }).click();
+    await page.getByText('Successfully purchased 2 leads.', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await selectedCount(page)).toBe('0 leads selected');
-    expect(await selectionTotal(page)).toBe('$0.00');
+    await page.reload();
+    await page.locator('.lead-table tbody tr').first().waitFor();
+    expect(await selectedCount(page)).toBe('0 leads selected');
+
+    // My Leads may hold other purchases of this agent: the Nevadan ones are these two.
+    await page.goto('/dashboard?view=my-leads');
+    await page.getByLabel('Filter your leads by state, area code or zip code').fill('NV');
+    await page.getByText('2 leads', { exact: true }).waitFor();
+    await page.getByText(nevada[0]!.name, { exact: true }).waitFor();
+    await page.getByText(nevada[50]!.name, { exact: true }).waitFor();
+  });
+
+  it('when a phone (390 px) shows the market, then nothing scrolls sideways, the page select-all shows, 50 leads are a compact list, and all matching a filter can be selected', async () => {
+    const { page, system } = e2e;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await logIn(page, system.customer.username, system.customer.password);
+    const rows = page.locator('.lead-table tbody tr');
+    await rows.nth(49).waitFor();
+
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    const selectPage = page.getByLabel('Select all leads on this page');
+    expect(await selectPage.isVisible()).toBe(true);
+    expect(await page.getByText('Select all 50 on this page').isVisible()).toBe(true);
+    // Two lines a lead: 50 of them well under half the ~7,600 px the cards took.
+    const list = await page.locator('.lead-table tbody').boundingBox();
+    expect(list?.height).toBeLessThan(3_600);
+    const firstRow = await rows.first().boundingBox();
+    expect(firstRow?.height).toBeLessThan(80);
+
+    await selectPage.check();
+    expect(await selectedCount(page)).toBe('50 leads selected');
+    expect(await page.getByTestId('selected-count').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    expect(await selectedCount(page)).toBe('0 leads selected');
+
+    await page.getByLabel('Filter by state, area code or zip code').fill('OR');
+    await page.getByRole('button', { name: 'Select all 4 matching this filter' }).click();
+    await page.getByText('4 leads selected').waitFor();
+    expect(await selectionTotal(page)).toBe('$6.00');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    // Review, Clear and Buy fit inside the bar, none cut off at its edge.
+    expect(await page.locator('.selection-bar').evaluate((bar) => bar.scrollWidth - bar.clientWidth)).toBeLessThanOrEqual(0);
+    // Scrolled down the list, the cart's count and total stay on screen.
+    await page.getByLabel('Filter by state, area code or zip code').fill('');
+    await rows.nth(49).scrollIntoViewIfNeeded();
+    const bar = await page.getByRole('region', { name: 'Selection' }).boundingBox();
+    expect(bar && bar.y >= 0 && bar.y + bar.height <= 844).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Your selected leads' }).getByRole('listitem').first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   });
 
   it('when an agent opens a shared link to a view, then that view shows, and the sidebar switches views without reloading', async () => {

@@ -2,8 +2,9 @@
 /**
  * Prerenders the public pages (src/prerender.tsx: the landing page, /pricing and the five tier
  * pages) into web/dist/prerendered/, after `vite build`. Each page is the SPA's index.html with
- * the page's markup in #root, its chunk's stylesheets linked (so it is styled before, and
- * without, any JavaScript) and its chunks preloaded. The site settings are stand-ins, listed in
+ * the page's markup in #root, its stylesheets inlined (the first response paints the styled
+ * page, before and without any JavaScript, with no stylesheet request competing with the
+ * chunks for a phone's bandwidth; their hashes go to the CSP) and its chunks preloaded. The site settings are stand-ins, listed in
  * dist/prerender-manifest.json with the pages: the gateway fills in the configured values
  * (services/gateway/src/edge/spa.ts).
  */
@@ -71,6 +72,16 @@ function chunkFiles(source) {
   return { css: [...css], js: [...js] };
 }
 
+const SHELL_STYLESHEET = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g;
+
+/** A built stylesheet as an inline <style>, its hash recorded for the CSP's style-src. */
+function inlineStyle(file) {
+  const css = readFileSync(path.join(dist, file), 'utf8');
+  if (/<\/style/i.test(css)) throw new Error(`${file} contains </style and cannot be inlined`);
+  inlineStyleHashes.add(`sha256-${createHash('sha256').update(css).digest('base64')}`);
+  return `<style>${css}</style>`;
+}
+
 const inShell = new Set([...shell.matchAll(/(?:href|src)="\/([^"]+)"/g)].map((m) => m[1]));
 const pages = {};
 const inlineStyleHashes = new Set();
@@ -85,11 +96,14 @@ for (const { path: route, source } of PRERENDERED_PAGES) {
   }
   const { css, js } = chunkFiles(source);
   const links =
-    css.filter((f) => !inShell.has(f)).map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`).join('') +
+    css.filter((f) => !inShell.has(f)).map(inlineStyle).join('') +
     js.filter((f) => !inShell.has(f)).map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
   const html = shell
     .replace(SHELL_TITLE, () => `<title>${escapeHtml(title)}</title>`)
-    .replace('</head>', `${links}</head>`).replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+    // The shell's own stylesheet too: inlined where it stood, so the cascade keeps its order.
+    .replace(SHELL_STYLESHEET, (_link, file) => inlineStyle(file))
+    .replace('</head>', () => `${links}</head>`)
+    .replace('<div id="root"></div>', () => `<div id="root">${markup}</div>`);
   const file = `prerendered/${route === '/' ? 'index' : route.slice(1)}.html`;
   writeFileSync(path.join(dist, file), html);
   pages[route] = file;

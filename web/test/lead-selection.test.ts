@@ -1,39 +1,37 @@
 import { describe, expect, it } from 'vitest';
+import type { CartLead } from '@warmline/contracts/catalog';
 import {
-  EMPTY_SELECTION,
+  cartTotalCents,
+  EMPTY_CART,
   pageButtons,
   pageSelectionState,
-  selectionTotalCents,
   toggleLead,
   togglePage,
 } from '../src/features/aged-leads/lead-selection';
 import { viewFromParam } from '../src/features/dashboard/dashboard-views';
 
-const page = [
-  { id: 'a', priceCents: 250 },
-  { id: 'b', priceCents: 200 },
-  { id: 'c', priceCents: 150 },
-];
+const lead = (id: string, priceCents: number): CartLead => ({ id, name: `Ann Smi${'X'.repeat(2)}`, state: 'TX', zip: '75201', actualAge: 40, priceCents });
+const page = [lead('a', 250), lead('b', 200), lead('c', 150)];
 
 describe('the market selection', () => {
   it('adds and removes single leads, keeping the running total of their prices', () => {
-    let selection = toggleLead(EMPTY_SELECTION, page[0]!);
-    selection = toggleLead(selection, page[2]!);
-    expect(selectionTotalCents(selection)).toBe(400);
-    selection = toggleLead(selection, page[0]!);
-    expect([...selection.keys()]).toEqual(['c']);
-    expect(selectionTotalCents(selection)).toBe(150);
+    let cart = toggleLead(EMPTY_CART, page[0]!).cart;
+    cart = toggleLead(cart, page[2]!).cart;
+    expect(cartTotalCents(cart)).toBe(400);
+    cart = toggleLead(cart, page[0]!).cart;
+    expect([...cart.keys()]).toEqual(['c']);
+    expect(cartTotalCents(cart)).toBe(150);
   });
 
   it('selects the whole page, or clears it when all of it was selected', () => {
-    const some = toggleLead(EMPTY_SELECTION, page[1]!);
+    const some = toggleLead(EMPTY_CART, page[1]!).cart;
     expect(pageSelectionState(some, page)).toBe('some');
-    const all = togglePage(some, page);
+    const all = togglePage(some, page).cart;
     expect(pageSelectionState(all, page)).toBe('all');
-    expect(selectionTotalCents(all)).toBe(600);
-    const none = togglePage(all, page);
+    expect(cartTotalCents(all)).toBe(600);
+    const none = togglePage(all, page).cart;
     expect(pageSelectionState(none, page)).toBe('none');
-    expect(selectionTotalCents(none)).toBe(0);
+    expect(cartTotalCents(none)).toBe(0);
   });
 });
 

@@ -94,6 +94,49 @@ interface LeadPage<T> {
 
 export type MarketLeadsResponse = LeadPage<MarketLead>;
 
+/**
+ * A lead in the buyer's cart (issue 17): what the cart needs to show and total it while the
+ * lead is not on the page in view. Masked like the market.
+ */
+export type CartLead = Pick<MarketLead, 'id' | 'name' | 'state' | 'zip' | 'actualAge' | 'priceCents'>;
+
+/**
+ * `GET /api/aged-leads/matching?filter=…`: 'Select all N matching this filter'. The available
+ * leads matching the filter, newest first (the market's order), at most
+ * BULK_PURCHASE_MAX_LEADS of them; `total` counts them all, so the buyer sees when the limit cut.
+ */
+export const matchingLeadsQuery = z.object({ filter: filterParam.optional().default('') });
+
+export interface MatchingLeadsResponse {
+  leads: CartLead[];
+  total: number;
+}
+
+/** How many lead ids one availability question may name (they travel in the query string). */
+export const AVAILABLE_LEADS_MAX_IDS = 100;
+export const AVAILABLE_LEADS_IDS_MESSAGE = `Name between 1 and ${AVAILABLE_LEADS_MAX_IDS} lead ids, separated by commas`;
+
+/**
+ * `GET /api/aged-leads/available?ids=a,b,…`: which of the cart's leads this buyer can still buy,
+ * at today's price (a lead gets cheaper as it ages). The others were sold, reserved by another
+ * buyer, aged out of the market or withdrawn.
+ */
+export const availableLeadsQuery = z.object({
+  ids: z
+    .string({ error: AVAILABLE_LEADS_IDS_MESSAGE })
+    .max(AVAILABLE_LEADS_MAX_IDS * 37, AVAILABLE_LEADS_IDS_MESSAGE)
+    .transform((text) => text.split(',').map((id) => id.trim().toLowerCase()).filter((id) => id !== ''))
+    .refine((ids) => ids.length >= 1 && ids.length <= AVAILABLE_LEADS_MAX_IDS, AVAILABLE_LEADS_IDS_MESSAGE)
+    .refine((ids) => ids.every((id) => z.uuid().safeParse(id).success), 'Each lead id must be a UUID')
+    // The same lead twice is one lead.
+    .transform((ids) => [...new Set(ids)]),
+});
+
+export interface AvailableLeadsResponse {
+  leads: CartLead[];
+  unavailableLeadIds: string[];
+}
+
 /** A lead the buyer bought: every detail, with the date and the price paid. */
 export interface PurchasedLead {
   id: string;

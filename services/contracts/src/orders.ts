@@ -158,6 +158,28 @@ export interface CreatePaymentIntentResponse {
   amountCents: number;
   currency: typeof CURRENCY;
   paymentProvider: PaymentProviderName;
+  /**
+   * A package bought without a session: the token that lets this browser attach the order, once
+   * paid, to the account its buyer creates or logs into (`POST /api/orders/{id}/claim`, ADR 0022).
+   * Absent when the order already has a buyer (a session or the RingCloud checkout token).
+   */
+  claimToken?: string;
+}
+
+/** `POST /api/orders/{id}/claim` (logged in): attaches a paid anonymous package order to the account. */
+export const claimOrderBody = z.object({
+  claimToken: z
+    .string({ error: 'Claim token is required' })
+    .trim()
+    .min(1, 'Claim token is required')
+    .max(300, 'Claim token is too long'),
+});
+export type ClaimOrderInput = z.input<typeof claimOrderBody>;
+
+export interface ClaimOrderResponse {
+  orderId: string;
+  /** Always true in a 200 answer: the order is now in the account's My Orders. */
+  claimed: true;
 }
 
 /** `GET /api/config`: which card form the SPA shows. */
@@ -166,8 +188,27 @@ export interface PaymentConfigResponse {
   stripePublishableKey?: string;
 }
 
+/** The brand an order was sold under: the second brand's checkout (tier 'ringcloud') is RingCloud's. */
+export type OrderBrand = 'WarmLine' | 'RingCloud';
+
+/** What a transfer order asked for; only its agent (and admins) can read a transfer order's status. */
+export interface TransferOrderSummary {
+  totalTransfers: number;
+  transfersPerDay: number;
+  states: string[];
+  transferHours: string;
+  /** The number the transfers ring. */
+  transferPhone: string;
+}
+
+/**
+ * `GET /api/orders/{id}/status`: what the success pages show. An order paid without a session is
+ * readable by whoever holds its id, so the answer carries what was bought, never who bought it
+ * (no billing name, e-mail, phone or card). Unknown or someone else's order: 404.
+ */
 export interface OrderStatusResponse {
   orderId: string;
+  brand: OrderBrand;
   kind: OrderKind;
   status: OrderStatus;
   tier: string;
@@ -179,6 +220,12 @@ export interface OrderStatusResponse {
   createdAt: string;
   paidAt: string | null;
   failureMessage: string | null;
+  /** Kind 'transfer' only: what the agent ordered; null for every other kind. */
+  transfer: TransferOrderSummary | null;
+}
+
+export function orderBrandOf(tier: string): OrderBrand {
+  return tier === 'ringcloud' ? 'RingCloud' : 'WarmLine';
 }
 
 /* ------------------------------------------------- sandbox card confirmation ---------- */

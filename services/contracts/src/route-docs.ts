@@ -186,6 +186,10 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
     examples: { 'A sandbox test card': { clientSecret: 'sandbox_pi_0193a5c2_secret_4f2a', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: 2034, cvc: '123' } },
   },
   'POST /api/webhooks/stripe': { requestTypes: ['application/json'] },
+  'POST /api/orders/{id}/claim': {
+    examples: { 'The token from the checkout': { claimToken: 'oc1.5f1c6a0e-7a0b-4f7e-9d5c-0a1b2c3d4e5f.1767225600.Jm3kq0yB8m6dWq2ZkqQ4Jw9u0cI2nH1a3sT5vX7yZ0A' } },
+    errors: [403, 409],
+  },
   'POST /api/call-transfer-order': {
     status: 201,
     examples: { 'Twenty transfers': { totalTransfers: 20, callsPerDay: 4, transferHours: '9am-5pm CST', transferPhone: '(512) 555-0143', workingStates: ['TX', 'OK'] } },

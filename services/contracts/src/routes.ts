@@ -25,11 +25,11 @@ import { campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { myOrdersQuery } from './my-orders';
-import { bulkPurchaseBody, leadExportQuery, leadListQuery } from './catalog';
+import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery } from './catalog';
 import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
 import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
 import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionListQuery } from './lead-imports';
-import { createPaymentIntentBody, sandboxConfirmBody } from './orders';
+import { claimOrderBody, createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
 import { viewAsBody } from './view-as';
@@ -163,6 +163,9 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'DELETE', path: '/api/admin/view-as', owner: 'gateway', access: 'admin', summary: "End the viewing of the tab's X-View-As grant" },
   // catalog: the aged-lead market and My Leads (spec §2, §4)
   { method: 'GET', path: '/api/aged-leads', owner: 'catalog', access: 'customer', summary: 'The aged-lead market, masked', query: leadListQuery },
+  // The cart (issue 17): 'Select all N matching this filter', and which of the cart's leads are still for sale.
+  { method: 'GET', path: '/api/aged-leads/matching', owner: 'catalog', access: 'customer', summary: 'The available leads matching a filter (masked, with prices), newest first, up to the purchase limit; total counts them all', query: matchingLeadsQuery },
+  { method: 'GET', path: '/api/aged-leads/available', owner: 'catalog', access: 'customer', summary: 'Which of up to 100 leads (ids=a,b,…) the buyer can still buy, at today\'s prices', query: availableLeadsQuery },
   {
     method: 'POST',
     path: '/api/bulk-purchase-leads',
@@ -223,6 +226,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/payments/config', owner: 'orders', access: 'anonymous', summary: 'Which card form to show (Stripe or sandbox)' },
   { method: 'POST', path: '/api/payments/sandbox/confirm', owner: 'orders', access: 'anonymous', summary: 'Pay with a sandbox test card', body: sandboxConfirmBody },
   { method: 'GET', path: '/api/orders/{id}/status', owner: 'orders', access: 'anonymous', summary: "An order's payment status" },
+  { method: 'POST', path: '/api/orders/{id}/claim', owner: 'orders', access: 'customer', summary: 'Attach a package paid without a session to your account, with the claim token its checkout received (ADR 0022)', body: claimOrderBody },
   { method: 'POST', path: '/api/webhooks/stripe', owner: 'orders', access: 'stripe-signature', summary: "Stripe's payment events", bodyLimit: 512 * 1024 },
   // orders: live call transfers (spec §2)
   { method: 'POST', path: '/api/call-transfer-order', owner: 'orders', access: 'customer', summary: 'Order live call transfers', body: callTransferOrderBody },

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { baseEnv } from '@warmline/platform/config';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 
 /** `<repo>/var/mail`: where messages land as .eml files when no SMTP server is configured. */
 const DEFAULT_MAIL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../var/mail');
@@ -30,6 +31,11 @@ export const notificationsEnv = {
   ),
   /** The address users reach the site at (the gateway's PUBLIC_URL): links in e-mails point here. */
   PUBLIC_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().default('http://localhost:3000')),
+  /** Where RingCloud (second-brand) buyers write with questions: named in their receipts and welcome e-mails. */
+  RINGCLOUD_SUPPORT_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default(RINGCLOUD_SUPPORT_EMAIL_DEFAULT),
+  ),
   /** The partnerships inbox: told of every partner application with all its answers; applicants write here. */
   PARTNERS_TEAM_EMAIL: z.preprocess(
     (v) => (v === '' ? undefined : v),

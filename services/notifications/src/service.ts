@@ -60,7 +60,7 @@ export async function startNotifications(
 
     // No waiting for the broker: each consumer attaches once it connects (the worker reports
     // itself degraded on /readyz until then).
-    const teams = { salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL, partnersTeamEmail: config.PARTNERS_TEAM_EMAIL };
+    const teams = { salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL, partnersTeamEmail: config.PARTNERS_TEAM_EMAIL, ringcloudSupportEmail: config.RINGCLOUD_SUPPORT_EMAIL };
     for (const { queue, subscriptions } of consumers({ mailer, ...teams, publicUrl: config.PUBLIC_URL })) {
       const consumer = await startConsumer({
         bus,

@@ -190,7 +190,20 @@ export async function marketPage(
       ORDER BY page.form_fill_time DESC, page.id DESC`,
     params,
   );
-  return rows.map((r) => ({
+  return rows.map(toMarketRow);
+}
+
+function toMarketRow(r: {
+  id: string;
+  name: string;
+  phone: string;
+  state: string;
+  zip: string | null;
+  form_fill_time: Date;
+  certificate_on_file: boolean;
+  consent_time: Date | null;
+}): MarketRow {
+  return {
     id: r.id,
     name: r.name,
     phone: r.phone,
@@ -199,5 +212,36 @@ export async function marketPage(
     formFillTime: r.form_fill_time,
     consentCertificateOnFile: r.certificate_on_file,
     consentTime: r.consent_time,
-  }));
+  };
+}
+
+/**
+ * Those of `leadIds` the viewer could reserve now: unsold, in the window, and not held by
+ * another buyer — the same rule as holdLeads (db/reservations.ts), read without locking.
+ */
+export async function forSaleAmong(
+  db: Queryable,
+  p: { leadIds: string[]; viewerId: string; now: Date; window: ListingWindow },
+): Promise<MarketRow[]> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    phone: string;
+    state: string;
+    zip: string | null;
+    form_fill_time: Date;
+    certificate_on_file: boolean;
+    consent_time: Date | null;
+  }>(
+    `SELECT id, name, phone, state, zip, form_fill_time,
+            consent_certificate IS NOT NULL AS certificate_on_file, consent_time
+       FROM aged_leads
+      WHERE id = ANY($1::uuid[])
+        AND sold_at IS NULL
+        AND form_fill_time > $4 AND form_fill_time <= $5
+        AND (held_until IS NULL OR held_until <= $3 OR held_by_user_id = $2)
+      ORDER BY form_fill_time DESC, id DESC`,
+    [p.leadIds, p.viewerId, p.now, p.window.oldestExclusive, p.window.newest],
+  );
+  return rows.map(toMarketRow);
 }

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { badRequest, unauthorized } from '@warmline/platform/errors';
 import { requireUserIdentity, type Identity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
-import { bulkPurchaseBody, leadExportQuery, leadListQuery } from '@warmline/contracts/catalog';
+import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery } from '@warmline/contracts/catalog';
 import type { CatalogContext } from '../domain/context';
-import { listMarketLeads } from '../domain/market';
+import { availableLeads, listMarketLeads, matchingLeads } from '../domain/market';
 import { exportMyLeadsCsv, listMyLeads } from '../domain/my-leads';
 import { purchaseLeads, purchaseStatus } from '../domain/purchase';
 
@@ -22,6 +22,17 @@ export function catalogRoutes(ctx: CatalogContext): Router {
   router.get('/api/aged-leads', async (req, res) => {
     const query = parseInput(leadListQuery, req.query);
     res.json(await listMarketLeads(ctx, buyerOf(req).userId, query));
+  });
+
+  // The cart's questions (issue 17): both read only, so a view-as tab may ask them too.
+  router.get('/api/aged-leads/matching', async (req, res) => {
+    const { filter } = parseInput(matchingLeadsQuery, req.query);
+    res.json(await matchingLeads(ctx, buyerOf(req).userId, filter));
+  });
+
+  router.get('/api/aged-leads/available', async (req, res) => {
+    const { ids } = parseInput(availableLeadsQuery, req.query);
+    res.json(await availableLeads(ctx, buyerOf(req).userId, ids));
   });
 
   router.post('/api/bulk-purchase-leads', async (req, res) => {

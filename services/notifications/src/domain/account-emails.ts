@@ -1,4 +1,5 @@
 import type { CommandData } from '@warmline/contracts';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { escapeHtml } from '@warmline/platform/html';
 import type { EmailToSend } from './paid-order-email-parts';
 
@@ -50,8 +51,9 @@ export function passwordResetEmail(request: PasswordResetRequest): EmailToSend {
  * The agent's welcome once a survey created their account: how to log in, what happens next.
  * In the name of the brand whose survey they took (the second brand's sign-ups never saw WarmLine).
  */
-export function welcomeEmail(request: WelcomeRequest): EmailToSend {
+export function welcomeEmail(request: WelcomeRequest, contact: { ringcloudSupportEmail?: string } = {}): EmailToSend {
   const brand = request.brand ?? 'WarmLine';
+  const support = brand === 'RingCloud' ? (contact.ringcloudSupportEmail ?? RINGCLOUD_SUPPORT_EMAIL_DEFAULT) : undefined;
   return {
     to: request.to,
     subject: `Welcome to ${brand}: your account is ready`,
@@ -65,6 +67,7 @@ export function welcomeEmail(request: WelcomeRequest): EmailToSend {
       request.loginUrl,
       '',
       'Our team will contact you within 24 hours to confirm your preferences and pricing.',
+      ...(support ? ['', `Questions? Write to ${support}.`] : []),
       '',
       brand,
     ].join('\n'),

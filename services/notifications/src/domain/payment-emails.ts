@@ -1,4 +1,5 @@
 import { formatUsd, type CommandData } from '@warmline/contracts';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { escapeHtml } from '@warmline/platform/html';
 import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailLine, type EmailToSend } from './paid-order-email-parts';
 
@@ -68,12 +69,16 @@ function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'descriptio
  * for aged leads bought in the market, whose receipt lists the leads once the catalog has sold
  * them (email.leads_receipt).
  */
-export function receiptEmail(order: PaidOrder, contact: { salesTeamEmail: string }): EmailToSend | undefined {
+export function receiptEmail(order: PaidOrder, contact: { salesTeamEmail: string; ringcloudSupportEmail?: string }): EmailToSend | undefined {
   if (!order.billingEmail || order.kind === 'lead') return undefined;
   const total = formatUsd(order.amountCents);
   const lines = orderLines(order);
   const { brand, nextSteps, bufferProtection } = receiptWording(order);
-  const questions = writeToUs('Questions about your order?', contact.salesTeamEmail);
+  // A RingCloud buyer never met WarmLine: they write to RingCloud's support.
+  const questions = writeToUs(
+    'Questions about your order?',
+    brand === 'RingCloud' ? (contact.ringcloudSupportEmail ?? RINGCLOUD_SUPPORT_EMAIL_DEFAULT) : contact.salesTeamEmail,
+  );
   return {
     to: order.billingEmail,
     subject: `Your ${brand} receipt: ${total}`,

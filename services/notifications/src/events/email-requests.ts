@@ -19,6 +19,8 @@ export interface TeamInboxes {
   salesTeamEmail: string;
   operationsEmail: string;
   partnersTeamEmail: string;
+  /** RINGCLOUD_SUPPORT_EMAIL: RingCloud buyers are told to write here, never to WarmLine's inboxes. */
+  ringcloudSupportEmail?: string;
 }
 
 /** Where the site is (PUBLIC_URL), for links in e-mails that no command carries. */
@@ -51,7 +53,7 @@ function renderInto<T extends EmailRequestType>(render: (request: CommandData<T>
 export function emailRequestSubscriptions(teams: TeamInboxes, site: SiteLinks): Subscription[] {
   return [
     subscribe('email.password_reset', renderInto<'email.password_reset'>((r) => [passwordResetEmail(r)])),
-    subscribe('email.welcome', renderInto<'email.welcome'>((r) => [welcomeEmail(r)])),
+    subscribe('email.welcome', renderInto<'email.welcome'>((r) => [welcomeEmail(r, teams)])),
     subscribe('email.survey_sales_notice', renderInto<'email.survey_sales_notice'>((r) => [surveySalesNoticeEmail(r)])),
     subscribe('email.recruiting_request', renderInto<'email.recruiting_request'>((r) => [recruitingRequestEmail(r)])),
     // No billing e-mail, no receipt (nowhere to send it); the sales team is told either way.

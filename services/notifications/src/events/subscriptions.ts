@@ -27,7 +27,12 @@ export function consumers(deps: NotificationsDeps): Consumer[] {
     {
       queue: EMAIL_REQUESTS_QUEUE,
       subscriptions: emailRequestSubscriptions(
-        { salesTeamEmail: deps.salesTeamEmail, operationsEmail: deps.operationsEmail, partnersTeamEmail: deps.partnersTeamEmail },
+        {
+          salesTeamEmail: deps.salesTeamEmail,
+          operationsEmail: deps.operationsEmail,
+          partnersTeamEmail: deps.partnersTeamEmail,
+          ...(deps.ringcloudSupportEmail ? { ringcloudSupportEmail: deps.ringcloudSupportEmail } : {}),
+        },
         { publicUrl: deps.publicUrl },
       ),
     },

@@ -2,19 +2,25 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { badRequest } from '@warmline/platform/errors';
 import { parseInput } from '@warmline/platform/http/validation';
-import { ANONYMOUS } from '@warmline/platform/http/identity';
+import { ANONYMOUS, requireUserIdentity } from '@warmline/platform/http/identity';
 import { verifyCheckoutToken } from '@warmline/platform/http/checkout-token';
 import {
   IDEMPOTENCY_KEY_HEADER,
   createPaymentIntentBody,
   sandboxConfirmBody,
+  claimOrderBody,
+  type ClaimOrderResponse,
   type CreatePaymentIntentResponse,
+  orderBrandOf,
   type OrderStatusResponse,
   type PaymentConfigResponse,
 } from '@warmline/contracts';
 import type { OrdersContext } from '../domain/context';
-import { createPackageOrder, orderForViewer } from '../domain/package-orders';
+import { createPackageOrder } from '../domain/package-orders';
+import { orderForStatus } from '../domain/order-status';
 import { confirmSandboxPayment } from '../domain/payments';
+import { findTransferOrder } from '../db/transfer-orders';
+import { claimOrder, signOrderClaim } from '../domain/order-claim';
 
 const uuid = z.uuid();
 
@@ -49,6 +55,8 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
       amountCents: order.amountCents,
       currency: order.currency,
       paymentProvider: intent.provider,
+      // Only an order without a buyer can be claimed, and only by the browser that opened it.
+      ...(order.kind === 'package' && order.buyerUserId === null ? { claimToken: signOrderClaim(ctx.checkoutTokenSecret, order) } : {}),
     };
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 201).json(answer);
@@ -62,9 +70,12 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
   router.get('/api/orders/:id/status', async (req, res) => {
     const id = uuid.safeParse(req.params.id);
     if (!id.success) throw badRequest('Order id must be a UUID');
-    const order = await orderForViewer(ctx, id.data, req.identity ?? ANONYMOUS);
+    const order = await orderForStatus(ctx, id.data, req.identity ?? ANONYMOUS);
+    // A transfer order always has its agent as buyer, so only they (and admins) get this far.
+    const transfer = order.kind === 'transfer' ? await findTransferOrder(ctx.pool, order.id) : null;
     const answer: OrderStatusResponse = {
       orderId: order.id,
+      brand: orderBrandOf(order.tier),
       kind: order.kind,
       status: order.status,
       tier: order.tier,
@@ -76,7 +87,29 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
       createdAt: order.createdAt.toISOString(),
       paidAt: order.paidAt?.toISOString() ?? null,
       failureMessage: order.failureMessage,
+      transfer: transfer
+        ? {
+            totalTransfers: transfer.totalTransfers,
+            transfersPerDay: transfer.transfersPerDay,
+            states: transfer.selectedStates,
+            transferHours: transfer.transferHours,
+            transferPhone: transfer.transferNumber,
+          }
+        : null,
     };
+    res.json(answer);
+  });
+
+  router.post('/api/orders/:id/claim', requireUserIdentity, async (req, res) => {
+    const id = uuid.safeParse(req.params.id);
+    if (!id.success) throw badRequest('Order id must be a UUID');
+    const { claimToken } = parseInput(claimOrderBody, req.body);
+    const order = await claimOrder(ctx.pool, ctx.checkoutTokenSecret, {
+      orderId: id.data.toLowerCase(),
+      claimToken,
+      buyer: { ...req.identity!, userId: req.identity!.userId! },
+    });
+    const answer: ClaimOrderResponse = { orderId: order.id, claimed: true };
     res.json(answer);
   });
 

@@ -1,9 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, type UseMutationOptions } from '@tanstack/react-query';
-import type {
-  BulkPurchaseResponse,
-  BulkPurchaseStatusResponse,
-  MarketLeadsResponse,
-  MyLeadsResponse,
+import {
+  AVAILABLE_LEADS_MAX_IDS,
+  type AvailableLeadsResponse,
+  type MatchingLeadsResponse,
+  type BulkPurchaseResponse,
+  type BulkPurchaseStatusResponse,
+  type MarketLeadsResponse,
+  type MyLeadsResponse,
 } from '@warmline/contracts/catalog';
 import { apiRequest } from '../../lib/api';
 
@@ -28,6 +31,23 @@ export function useMarketLeads(page: number, filter: string) {
     queryFn: ({ signal }) => apiRequest<MarketLeadsResponse>(listUrl('/api/aged-leads', page, filter), { signal }),
     placeholderData: keepPreviousData,
   });
+}
+
+/** 'Select all N matching this filter': the newest available leads of the filter, up to the purchase limit. */
+export function fetchMatchingLeads(filter: string): Promise<MatchingLeadsResponse> {
+  return apiRequest<MatchingLeadsResponse>(`/api/aged-leads/matching?${new URLSearchParams({ filter }).toString()}`);
+}
+
+/** Which of these leads are still for sale, at today's prices; asked in groups the query string can carry. */
+export async function fetchAvailableLeads(ids: readonly string[]): Promise<AvailableLeadsResponse> {
+  const answer: AvailableLeadsResponse = { leads: [], unavailableLeadIds: [] };
+  for (let i = 0; i < ids.length; i += AVAILABLE_LEADS_MAX_IDS) {
+    const batch = ids.slice(i, i + AVAILABLE_LEADS_MAX_IDS);
+    const part = await apiRequest<AvailableLeadsResponse>(`/api/aged-leads/available?${new URLSearchParams({ ids: batch.join(',') }).toString()}`);
+    answer.leads.push(...part.leads);
+    answer.unavailableLeadIds.push(...part.unavailableLeadIds);
+  }
+  return answer;
 }
 
 /** Reserves the leads and opens their payment; the server prices them. */

@@ -7,54 +7,59 @@ import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { ApiError, errorMessage } from '../../lib/api';
-import { agedLeadKeys, useBulkPurchase, useMarketLeads, waitUntilSold } from './api';
+import { agedLeadKeys, fetchMatchingLeads, useBulkPurchase, useMarketLeads, waitUntilSold } from './api';
+import { CartDialog } from './cart-dialog';
 import { formatConsentDate } from './consent-format';
 import { FilterBox } from './filter-box';
-import {
-  EMPTY_SELECTION,
-  pageSelectionState,
-  selectionTotalCents,
-  toggleLead,
-  togglePage,
-  type Selection,
-} from './lead-selection';
+import { CART_LIMIT, cartTotalCents, pageSelectionState } from './lead-selection';
 import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
 import { PurchaseDialog } from './purchase-dialog';
+import { useLeadCart } from './use-lead-cart';
 import './aged-leads.css';
 
 /**
  * Buy Aged Leads (spec §2, §4, §5): the market's leads, masked, 50 a page, each with its
- * 'Consent on file' badge where it has one, with the filter, per-lead and per-page selection,
- * the running total, and the bulk purchase with the card form. Changing page clears the
- * selection; changing the filter goes back to page 1 and clears it.
+ * 'Consent on file' badge where it has one, with the filter and the bulk purchase with the card
+ * form. The selection is a cart (issue 17, overriding spec §4's "changing page or filter clears
+ * the selection"): it keeps its leads across pages, filters and reloads, shows its count and
+ * total in a bar that stays on screen, and can be reviewed, emptied, or filled with every lead
+ * of the filter up to the purchase limit.
  */
 export function MarketView({ user }: { user: PublicUser }) {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState('');
-  const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
+  const cart = useLeadCart(user.id);
+  const [reviewing, setReviewing] = useState(false);
+  const [selectingAll, setSelectingAll] = useState(false);
   const [purchase, setPurchase] = useState<BulkPurchaseResponse | null>(null);
   const [finishing, setFinishing] = useState(false);
   const market = useMarketLeads(page, filter);
   const tableTop = useRef<HTMLHeadingElement>(null);
+  /** The leads of the purchase under way: they leave the cart once paid. */
+  const buying = useRef<string[]>([]);
 
   const leads = market.data?.leads ?? [];
   const total = market.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / (market.data?.pageSize ?? 50)));
-  const selectedCount = selection.size;
-  const totalCents = selectionTotalCents(selection);
+  const selectedCount = cart.cart.size;
+  const totalCents = cartTotalCents(cart.cart);
+
+  // A cart kept from another visit: leads sold or withdrawn since then leave it, with a notice.
+  const { recheck } = cart;
+  useEffect(() => {
+    void recheck();
+  }, [recheck, user.id]);
 
   const changePage = (next: number) => {
     if (next < 1 || next > totalPages || next === page) return;
     setPage(next);
-    setSelection(EMPTY_SELECTION);
     tableTop.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   };
   const changeFilter = useCallback((next: string) => {
     setFilter(next.trim());
     setPage(1);
-    setSelection(EMPTY_SELECTION);
   }, []);
 
   // A page that emptied (leads sold meanwhile) steps back to the last page there is.
@@ -64,16 +69,31 @@ export function MarketView({ user }: { user: PublicUser }) {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: agedLeadKeys.all });
 
+  const selectAllMatching = async () => {
+    setSelectingAll(true);
+    try {
+      const matching = await fetchMatchingLeads(filter);
+      cart.add(matching.leads);
+    } catch (error) {
+      toast({ title: 'Could not select the leads', description: errorMessage(error, 'the server did not answer'), variant: 'destructive' });
+    } finally {
+      setSelectingAll(false);
+    }
+  };
+
   const bulkPurchase = useBulkPurchase({
-    onSuccess: (answer) => setPurchase(answer),
+    onSuccess: (answer) => {
+      setReviewing(false);
+      setPurchase(answer);
+    },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 409) {
         const body = parseUnavailable(error.bodyText);
-        const gone = new Set(body?.unavailableLeadIds ?? []);
-        setSelection((current) => new Map([...current].filter(([id]) => !gone.has(id))));
+        const gone = body?.unavailableLeadIds ?? [];
+        cart.remove(gone, 'gone');
         toast({
           title: 'Bulk Purchase Failed',
-          description: `${body?.error ?? 'Some leads are no longer available'}. ${gone.size === 1 ? 'That lead was' : `Those ${gone.size} leads were`} removed from your selection.`,
+          description: `${body?.error ?? 'Some leads are no longer available'}. ${gone.length === 1 ? 'That lead was' : `Those ${gone.length} leads were`} removed from your selection.`,
           variant: 'destructive',
         });
         void refresh();
@@ -88,7 +108,8 @@ export function MarketView({ user }: { user: PublicUser }) {
       toast({ title: 'No Leads Selected', description: 'Please select at least one lead to purchase.', variant: 'destructive' });
       return;
     }
-    bulkPurchase.mutate({ leadIds: [...selection.keys()] });
+    buying.current = [...cart.cart.keys()];
+    bulkPurchase.mutate({ leadIds: buying.current });
   };
 
   const paid = async (order: BulkPurchaseResponse) => {
@@ -96,7 +117,7 @@ export function MarketView({ user }: { user: PublicUser }) {
     const status = await waitUntilSold(order.orderId);
     setFinishing(false);
     setPurchase(null);
-    setSelection(EMPTY_SELECTION);
+    cart.remove(buying.current);
     const sold = status?.status === 'paid' ? status.soldLeadCount : order.leadCount;
     toast({
       title: 'Bulk Purchase Successful',
@@ -106,7 +127,11 @@ export function MarketView({ user }: { user: PublicUser }) {
     await refresh();
   };
 
-  const state = pageSelectionState(selection, leads);
+  const state = pageSelectionState(cart.cart, leads);
+  const selectAllLabel =
+    total > CART_LIMIT
+      ? `Select the newest ${CART_LIMIT} of ${total.toLocaleString('en-US')} ${filter ? 'matching this filter' : 'leads'}`
+      : `Select all ${total.toLocaleString('en-US')} ${filter ? 'matching this filter' : total === 1 ? 'lead' : 'leads'}`;
   return (
     <section className="market" aria-labelledby="market-title">
       <header className="view-header">
@@ -121,12 +146,28 @@ export function MarketView({ user }: { user: PublicUser }) {
 
       <div className="market__tools">
         <FilterBox value={filter} onChange={changeFilter} />
-        <p className="market__count" aria-live="polite">
-          {market.isPending ? 'Loading leads…' : `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'} available`}
-        </p>
+        <div className="market__found">
+          <p className="market__count" aria-live="polite">
+            {market.isPending ? 'Loading leads…' : `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'} available`}
+          </p>
+          {total > 0 ? (
+            <Button variant="secondary" className="btn--small" onClick={() => void selectAllMatching()} busy={selectingAll}>
+              {selectAllLabel}
+            </Button>
+          ) : null}
+        </div>
       </div>
 
+      {/* At the top edge of the screen while the list scrolls: toasts come up from the bottom and never cover it. */}
       <div className="selection-bar" role="region" aria-label="Selection">
+        {cart.notice ? (
+          <div className="selection-bar__notice" role="status">
+            <p>{cart.notice}</p>
+            <Button variant="ghost" className="btn--small" onClick={cart.dismissNotice}>
+              Dismiss
+            </Button>
+          </div>
+        ) : null}
         <p className="selection-bar__summary" aria-live="polite">
           <span data-testid="selected-count">
             {selectedCount} {selectedCount === 1 ? 'lead' : 'leads'} selected
@@ -137,9 +178,14 @@ export function MarketView({ user }: { user: PublicUser }) {
         </p>
         <div className="selection-bar__actions">
           {selectedCount > 0 ? (
-            <Button variant="ghost" className="btn--small" onClick={() => setSelection(EMPTY_SELECTION)}>
-              Clear
-            </Button>
+            <>
+              <Button variant="ghost" className="btn--small" onClick={() => setReviewing(true)}>
+                Review
+              </Button>
+              <Button variant="ghost" className="btn--small" onClick={cart.clear}>
+                Clear
+              </Button>
+            </>
           ) : null}
           <Button onClick={buy} busy={bulkPurchase.isPending}>
             {bulkPurchase.isPending ? 'Reserving…' : 'Buy Selected Leads'}
@@ -160,22 +206,28 @@ export function MarketView({ user }: { user: PublicUser }) {
         <p className="market__empty">{filter ? 'No leads match this filter.' : 'No leads are available right now. Check back soon.'}</p>
       ) : (
         <div className={market.isPlaceholderData ? 'lead-table-wrap lead-table-wrap--loading' : 'lead-table-wrap'}>
-          <table className="lead-table">
+          <table className="lead-table lead-table--market">
             <caption className="visually-hidden">
               Aged leads, page {page} of {totalPages}
             </caption>
             <thead>
               <tr>
                 <th scope="col" className="lead-table__check">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all leads on this page"
-                    checked={state === 'all'}
-                    ref={(el) => {
-                      if (el) el.indeterminate = state === 'some';
-                    }}
-                    onChange={() => setSelection((current) => togglePage(current, leads))}
-                  />
+                  <label className="lead-table__page-check">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all leads on this page"
+                      checked={state === 'all'}
+                      ref={(el) => {
+                        if (el) el.indeterminate = state === 'some';
+                      }}
+                      onChange={() => cart.togglePage(leads)}
+                    />
+                    {/* On a phone the header row is this box alone: its words say what it does. */}
+                    <span className="lead-table__page-check-text" aria-hidden="true">
+                      Select all {leads.length} on this page
+                    </span>
+                  </label>
                 </th>
                 <th scope="col">Name</th>
                 <th scope="col">Phone</th>
@@ -191,12 +243,7 @@ export function MarketView({ user }: { user: PublicUser }) {
             </thead>
             <tbody>
               {leads.map((lead) => (
-                <LeadRow
-                  key={lead.id}
-                  lead={lead}
-                  selected={selection.has(lead.id)}
-                  onToggle={() => setSelection((current) => toggleLead(current, lead))}
-                />
+                <LeadRow key={lead.id} lead={lead} selected={cart.cart.has(lead.id)} onToggle={() => cart.toggle(lead)} />
               ))}
             </tbody>
           </table>
@@ -204,6 +251,22 @@ export function MarketView({ user }: { user: PublicUser }) {
       )}
 
       <Pager page={page} totalPages={totalPages} onPage={changePage} label="Lead pages" />
+
+      {reviewing ? (
+        <CartDialog
+          cart={cart.cart}
+          notice={cart.notice}
+          buying={bulkPurchase.isPending}
+          onRecheck={recheck}
+          onRemove={(id) => cart.remove([id])}
+          onClear={() => {
+            cart.clear();
+            setReviewing(false);
+          }}
+          onBuy={buy}
+          onClose={() => setReviewing(false)}
+        />
+      ) : null}
 
       {purchase ? (
         <PurchaseDialog
@@ -241,7 +304,7 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
       <td data-label="Age" className="lead-table__meta">
         {lead.actualAge} days
       </td>
-      <td data-label="Age range" className="lead-table__meta">
+      <td data-label="Age range" className="lead-table__meta lead-table__range">
         {lead.currentAgeRange} days
       </td>
       <td data-label="Consent" className={lead.consentOnFile ? 'lead-table__consent' : 'lead-table__consent lead-table__consent--none'}>
@@ -249,7 +312,7 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
           <span className="consent-badge">
             <CheckIcon />
             <span>
-              Consent on file
+              Consent<span className="consent-badge__on-file"> on file</span>
               {lead.consentDate ? (
                 <>
                   {/* One line on a phone's card; on a wide screen the date goes under the words. */}

@@ -15,6 +15,7 @@ import { BufferProtectionCard } from '../pricing/buffer-protection';
 import { usePageConfetti } from '../pricing/use-page-confetti';
 import { parseCount, type CheckoutSpec } from './checkout-specs';
 import { readStoredCount, useStoredCountCleanup } from './stored-count';
+import { saveOrderClaim } from './order-claim';
 import './checkout.css';
 
 const PLACEHOLDER = 'Configure your package and click "Proceed to Payment" to continue';
@@ -58,7 +59,11 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
   // One idempotency key per payment attempt: kept while retrying the same count, new for a new count.
   const attempt = useRef<{ count: number; key: string } | null>(null);
   const createIntent = useCreatePaymentIntent({
-    onSuccess: (answer, body) => setSession({ ...answer, count: Number(body.callCount) }),
+    onSuccess: (answer, body) => {
+      // Bought without a session: this browser may later attach the paid order to an account.
+      if (answer.claimToken) saveOrderClaim(answer.orderId, answer.claimToken);
+      setSession({ ...answer, count: Number(body.callCount) });
+    },
   });
   const preparing = createIntent.isPending;
   const canProceed = quote.ok && !preparing && !session;

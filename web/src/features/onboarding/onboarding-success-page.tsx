@@ -1,88 +1,78 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { BUFFER_SECONDS, formatUsd } from '@warmline/contracts/pricing';
+import { BUFFER_SECONDS } from '@warmline/contracts/pricing';
 import { ButtonLink } from '../../components/button';
 import { CheckIcon, MailIcon } from '../../components/icons';
 import { SiteFooter, SiteHeader } from '../../components/site-header';
 import { burstConfetti } from '../../lib/confetti';
 import { usePageTitle } from '../../lib/page-title';
 import { useSiteConfig } from '../../lib/site-config';
-import { useOrderStatus } from '../payments/api';
+import { OrderReceipt, noPaidOrderText, usePaidOrder } from '../thank-you/paid-order';
+import '../thank-you/thank-you.css';
+import { ClaimOrderOffer } from './claim-order';
 import './onboarding.css';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Where a package checkout ends (spec §2: after payment the buyer reaches /onboarding-success,
- * with a burst of 100 particles, spread 70, origin y 0.6). It says what was bought, what
- * happens next and how to reach support. `?order=<id>` names the order just paid.
+ * with a burst of 100 particles, spread 70, origin y 0.6). `?order=<id>` names the order just
+ * paid; what was bought is read from the server, and only a paid order is welcomed with
+ * 'Your payment was successful' (a missing, made-up, unpaid or declined one is said so plainly).
  */
 export function OnboardingSuccessPage() {
-  usePageTitle('Welcome aboard');
   const [params] = useSearchParams();
-  const orderParam = params.get('order');
-  const orderId = orderParam && UUID.test(orderParam) ? orderParam : null;
-  const order = useOrderStatus(orderId);
+  const view = usePaidOrder(params.get('order'));
+  const paid = view.state === 'paid';
+  usePageTitle(paid ? 'Welcome aboard' : 'Your Order');
   const site = useSiteConfig().data;
 
   useEffect(() => {
-    void burstConfetti({ particleCount: 100, spread: 70, origin: { y: 0.6 } });
-  }, []);
+    if (paid) void burstConfetti({ particleCount: 100, spread: 70, origin: { y: 0.6 } });
+  }, [paid]);
+
+  const notPaid = paid ? null : noPaidOrderText(view);
 
   return (
     <div className="public-page">
       <SiteHeader />
       <main id="main" className="onboarding-main">
         <section className="card onboarding-card" aria-labelledby="onboarding-title">
-          <span className="onboarding-card__icon" aria-hidden="true">
-            <CheckIcon />
-          </span>
+          {paid ? (
+            <span className="onboarding-card__icon" aria-hidden="true">
+              <CheckIcon />
+            </span>
+          ) : null}
           <h1 id="onboarding-title" className="onboarding-card__title">
-            Welcome to WarmLine!
+            {paid ? 'Welcome to WarmLine!' : notPaid!.title}
           </h1>
-          <p className="onboarding-card__lead">
-            Your payment was successful and your package is confirmed. Thank you for your purchase!
+          <p className="onboarding-card__lead" role={paid ? undefined : 'status'}>
+            {paid ? 'Your payment was successful and your package is confirmed. Thank you for your purchase!' : notPaid!.message}
           </p>
 
-          {order.data ? (
-            <dl className="onboarding-order" aria-label="Your order">
-              <div>
-                <dt>Package</dt>
-                <dd>{order.data.description}</dd>
-              </div>
-              <div>
-                <dt>Total</dt>
-                <dd>{formatUsd(order.data.amountCents)}</dd>
-              </div>
-              <div>
-                <dt>Status</dt>
-                <dd>{order.data.status === 'paid' ? 'Paid' : 'Confirming your payment…'}</dd>
-              </div>
-              <div>
-                <dt>Order number</dt>
-                <dd className="onboarding-order__id">{order.data.orderId}</dd>
-              </div>
-            </dl>
-          ) : null}
+          {'order' in view ? <OrderReceipt order={view.order} /> : null}
+          {paid ? <ClaimOrderOffer orderId={view.order.orderId} /> : null}
 
-          <h2 className="onboarding-card__subtitle">What happens next</h2>
-          <ol className="onboarding-steps">
-            <li>
-              <strong>Your receipt is on its way</strong> to the e-mail address you paid with.
-            </li>
-            <li>
-              <strong>Your account manager calls you within 24 hours</strong> to confirm your states, transfer hours and
-              the number transfers should ring.
-            </li>
-            <li>
-              <strong>Live transfers start</strong> as soon as your campaign is set up — qualified prospects, handed to your
-              agents in real time.
-            </li>
-            <li>
-              <strong>You only pay for real conversations:</strong> a call shorter than {BUFFER_SECONDS} seconds is never
-              charged.
-            </li>
-          </ol>
+          {paid ? (
+            <>
+              <h2 className="onboarding-card__subtitle">What happens next</h2>
+              <ol className="onboarding-steps">
+                <li>
+                  <strong>Your receipt is on its way</strong> to the e-mail address you paid with.
+                </li>
+                <li>
+                  <strong>Your account manager calls you within 24 hours</strong> to confirm your states, transfer hours and
+                  the number transfers should ring.
+                </li>
+                <li>
+                  <strong>Live transfers start</strong> as soon as your campaign is set up — qualified prospects, handed to your
+                  agents in real time.
+                </li>
+                <li>
+                  <strong>You only pay for real conversations:</strong> a call shorter than {BUFFER_SECONDS} seconds is never
+                  charged.
+                </li>
+              </ol>
+            </>
+          ) : null}
 
           <div className="onboarding-support">
             <MailIcon />

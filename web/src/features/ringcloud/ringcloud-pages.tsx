@@ -6,7 +6,6 @@ import type { CreatePaymentIntentResponse } from '@warmline/contracts/orders';
 import { Button } from '../../components/button';
 import { OrderSummary } from '../../components/order-summary';
 import { toast } from '../../components/toast-store';
-import { usePageTitle } from '../../lib/page-title';
 import { newIdempotencyKey, useCreatePaymentIntent } from '../payments/api';
 import { PaymentForm, showPaymentFailureToast } from '../payments/payment-form';
 import { SurveyLayout } from '../survey/survey-layout';
@@ -21,6 +20,7 @@ import {
   saveRingcloudSurvey,
   type RingcloudCheckoutData,
 } from './ringcloud-storage';
+import { useBrandedPageTitle } from './ringcloud-title';
 import './ringcloud.css';
 
 const FUNNEL = SURVEY_FUNNELS.ringcloud;
@@ -35,7 +35,7 @@ const LEAD_TYPE_HINTS: Partial<Record<SurveyLeadType, string>> = {
 
 /** /ringcloud: the second brand's survey; it creates the account, then on to the card checkout. */
 export function RingcloudSurveyPage() {
-  usePageTitle('RingCloud · Get Started');
+  useBrandedPageTitle('Get Started', 'RingCloud');
   const navigate = useNavigate();
   const { submit, submitting, fieldError } = useSurveySubmission({ funnel: 'ringcloud' }, FUNNEL.salesperson!, (answers, result) => {
     saveRingcloudSurvey(answers);
@@ -64,7 +64,7 @@ export function RingcloudSurveyPage() {
  * with billing name, e-mail and phone. Without saved answers it goes back to /ringcloud.
  */
 export function RingcloudCheckoutPage() {
-  usePageTitle('RingCloud · Checkout');
+  useBrandedPageTitle('Checkout', 'RingCloud');
   const [data] = useState(readRingcloudSurvey);
   if (!data) return <Navigate to="/ringcloud" replace />;
   return <RingcloudCheckout data={data} />;
@@ -127,7 +127,7 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
               onSuccess={() => {
                 clearRingcloudSurvey();
                 toast({ title: 'Payment Successful', description: 'Your order has been processed successfully.', variant: 'success' });
-                void navigate('/thank-you', { replace: true });
+                void navigate(`/thank-you?order=${encodeURIComponent(session.orderId)}&brand=ringcloud`, { replace: true });
               }}
               onError={showPaymentFailureToast}
             />

@@ -1,34 +1,96 @@
 import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
+import type { OrderBrand } from '@warmline/contracts/orders';
 import { ButtonLink } from '../../components/button';
 import { CheckIcon } from '../../components/icons';
 import { confettiFor } from '../../lib/confetti';
-import { usePageTitle } from '../../lib/page-title';
+import { useBrandedPageTitle } from '../ringcloud/ringcloud-title';
 import { SupportEmail } from '../survey/support-email';
 import { SurveyLayout } from '../survey/survey-layout';
+import { OrderReceipt, noPaidOrderText, usePaidOrder, type PaidOrderView } from './paid-order';
+import './thank-you.css';
 
 const CONFETTI_MS = 3000;
 
 /**
  * /thank-you (spec §2): where the second brand's checkout and the call-transfer orders end.
- * Confetti for 3 seconds, the account manager's promise, support, and home.
+ * `?order=<id>` names the order; what was paid is read from the server, so a made-up or unpaid
+ * id never reads 'Your payment was received'. A RingCloud order is shown under its own brand,
+ * with its support address and its way home; a transfer order leads back to the dashboard.
+ * `?brand=ringcloud` (set by the RingCloud checkout) only chooses the look while no order is known.
  */
 export function ThankYouPage() {
-  usePageTitle('Thank You');
-  useEffect(() => confettiFor(CONFETTI_MS), []);
+  const [params] = useSearchParams();
+  const view = usePaidOrder(params.get('order'));
+  const order = 'order' in view ? view.order : null;
+  const brand: OrderBrand = order?.brand ?? (params.get('brand') === 'ringcloud' ? 'RingCloud' : 'WarmLine');
+  const paid = view.state === 'paid';
+  useBrandedPageTitle(paid ? 'Thank You' : 'Your Order', brand);
+  useEffect(() => (paid ? confettiFor(CONFETTI_MS) : undefined), [paid]);
+
+  const support =
+    brand === 'RingCloud' ? (
+      <a className="link" href={`mailto:${RINGCLOUD_SUPPORT_EMAIL_DEFAULT}`}>
+        {RINGCLOUD_SUPPORT_EMAIL_DEFAULT}
+      </a>
+    ) : (
+      <SupportEmail />
+    );
+  const notPaid = paid ? null : noPaidOrderText(view);
+
   return (
-    <SurveyLayout title="Thank You!" subtitle="Your payment was received and your order is confirmed." wide={false} footer={false}>
-      <div className="result-icon">
-        <CheckIcon />
-      </div>
-      <div className="result-callout">
-        <p>An account manager will contact you soon to set up your campaign.</p>
-      </div>
-      <p className="result-support">
-        Questions in the meantime? Email us at <SupportEmail />
-      </p>
-      <ButtonLink to="/" block>
+    <SurveyLayout
+      brand={brand}
+      title={paid ? 'Thank You!' : notPaid!.title}
+      subtitle={paid ? 'Your payment was received and your order is confirmed.' : notPaid!.message}
+      wide={false}
+      footer={false}
+    >
+      {paid ? (
+        <div className="result-icon">
+          <CheckIcon />
+        </div>
+      ) : null}
+      {order ? <OrderReceipt order={order} /> : null}
+      {paid ? (
+        <div className="result-callout">
+          <p>An account manager will contact you soon to set up your campaign.</p>
+        </div>
+      ) : null}
+      <p className="result-support">Questions in the meantime? Email us at {support}</p>
+      <WayOn view={view} brand={brand} />
+    </SurveyLayout>
+  );
+}
+
+/** Where to go from here: a transfer order's agent back to the dashboard, a RingCloud buyer to RingCloud. */
+function WayOn({ view, brand }: { view: PaidOrderView; brand: OrderBrand }) {
+  if ('order' in view && view.order.kind === 'transfer') {
+    return (
+      <>
+        <ButtonLink to="/dashboard?view=buy-call-transfers" block>
+          Back to Dashboard
+        </ButtonLink>
+        <p className="paid-order-links">
+          <Link to="/dashboard?view=my-orders" className="link">
+            See it in My Orders
+          </Link>
+        </p>
+      </>
+    );
+  }
+  if (brand === 'RingCloud') {
+    return (
+      // RingCloud's home is its own start page; the WarmLine site is never offered to its buyers.
+      <ButtonLink to="/ringcloud" block>
         Return to Home
       </ButtonLink>
-    </SurveyLayout>
+    );
+  }
+  return (
+    <ButtonLink to="/" block>
+      Return to Home
+    </ButtonLink>
   );
 }

@@ -10,7 +10,7 @@ import { TransferSummary } from './transfer-summary';
 /**
  * Paying a transfer order (the dashboard's payment step and /transfer-checkout): its summary
  * beside the card form, billed to the agent's name. Once paid, the stored order is forgotten
- * and the agent goes to /thank-you. `children` go under the card form (e.g. 'Back to Form').
+ * and the agent goes to /thank-you with its order number (the receipt and the way back to the dashboard). `children` go under the card form (e.g. 'Back to Form').
  */
 export function TransferPayment({ user, order, children }: { user: PublicUser; order: PendingTransferOrder; children?: ReactNode }) {
   const navigate = useNavigate();
@@ -27,7 +27,7 @@ export function TransferPayment({ user, order, children }: { user: PublicUser; o
           onSuccess={() => {
             clearPendingTransferOrder();
             showTransferPaymentSuccess();
-            void navigate('/thank-you', { replace: true });
+            void navigate(`/thank-you?order=${encodeURIComponent(order.orderId)}`, { replace: true });
           }}
           onError={showTransferPaymentFailure}
         />

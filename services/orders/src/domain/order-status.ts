@@ -1,0 +1,19 @@
+import { AppError } from '@warmline/platform/errors';
+import type { Identity } from '@warmline/platform/http/identity';
+import { findOrder, type PackageOrder } from '../db/orders';
+import type { OrdersContext } from './context';
+
+/**
+ * The order a success page may read by its id (GET /api/orders/{id}/status; the answer holds no
+ * personal data): one without a buyer (a public checkout), the viewer's own, any for admins, and
+ * one the RingCloud checkout token linked — that buyer paid without a session, for the account
+ * its survey had just created, and lands on /thank-you still logged out. Anything else: 404.
+ */
+export async function orderForStatus(ctx: OrdersContext, orderId: string, viewer: Identity): Promise<PackageOrder> {
+  const order = await findOrder(ctx.pool, orderId);
+  if (!order) throw new AppError('OrderNotFound', 'Order not found', 404);
+  if (order.buyerUserId === null || order.buyerUserId === viewer.userId || viewer.isAdmin) return order;
+  const linked = await ctx.pool.query('SELECT 1 FROM checkout_token_uses WHERE order_id = $1', [orderId]);
+  if (linked.rowCount === 1) return order;
+  throw new AppError('OrderNotFound', 'Order not found', 404);
+}
