@@ -12,7 +12,7 @@ import type { PaymentProviderName } from './orders';
 export const AGED_LEAD_PAGE_SIZE = 50;
 export const AGED_LEAD_PAGE_BUTTONS = 5;
 /** How many leads one bulk purchase may hold (a page is 50; ten pages of selection is plenty). */
-const BULK_PURCHASE_MAX_LEADS = 500;
+export const BULK_PURCHASE_MAX_LEADS = 500;
 /** An unpaid reservation is released after this long. */
 export const LEAD_RESERVATION_MINUTES = 15;
 /** Youngest and oldest listed ages, in whole days (both included). */
@@ -114,7 +114,7 @@ export interface MatchingLeadsResponse {
 
 /** How many lead ids one availability question may name (they travel in the query string). */
 export const AVAILABLE_LEADS_MAX_IDS = 100;
-export const AVAILABLE_LEADS_IDS_MESSAGE = `Name between 1 and ${AVAILABLE_LEADS_MAX_IDS} lead ids, separated by commas`;
+const AVAILABLE_LEADS_IDS_MESSAGE = `Name between 1 and ${AVAILABLE_LEADS_MAX_IDS} lead ids, separated by commas`;
 
 /**
  * `GET /api/aged-leads/available?ids=a,b,…`: which of the cart's leads this buyer can still buy,

@@ -174,7 +174,6 @@ export const claimOrderBody = z.object({
     .min(1, 'Claim token is required')
     .max(300, 'Claim token is too long'),
 });
-export type ClaimOrderInput = z.input<typeof claimOrderBody>;
 
 export interface ClaimOrderResponse {
   orderId: string;
@@ -192,7 +191,7 @@ export interface PaymentConfigResponse {
 export type OrderBrand = 'WarmLine' | 'RingCloud';
 
 /** What a transfer order asked for; only its agent (and admins) can read a transfer order's status. */
-export interface TransferOrderSummary {
+interface TransferOrderSummary {
   totalTransfers: number;
   transfersPerDay: number;
   states: string[];
