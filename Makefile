@@ -11,9 +11,9 @@ WITH_ENV := infra/scripts/env.sh
 
 help:
 	@echo "make start   install, start PostgreSQL/Redis/RabbitMQ if stopped, migrate, seed, build, run every service"
-	@echo "make test    install, ensure the services, typecheck, run every test"
+	@echo "make test    install, ensure the services, typecheck, house rules (depcruise, knip), build, run every test"
 	@echo "make chaos   the whole system under load while PostgreSQL, Redis, RabbitMQ restart (FAULTS=none: no restarts)"
-	@echo "other: install services env migrate seed build lint bench clean"
+	@echo "other: install services env migrate seed build typecheck lint rules test-tools bench clean"
 
 # npm ci when node_modules is missing or package-lock.json changed since the last install.
 install: node_modules/.package-lock.json
@@ -52,9 +52,11 @@ test: install services test-tools typecheck rules build
 	npx vitest run
 
 # The house rules (.dependency-cruiser.cjs): no service imports another, platform and contracts
-# import no service, the SPA shares only the contracts with the backend.
+# import no service, the SPA shares only the contracts with the backend. Then knip (knip.jsonc):
+# no unused file, export or dependency, and every package used is listed where it is used.
 rules: install
 	npx depcruise services web/src e2e infra --config .dependency-cruiser.cjs --output-type err
+	npx knip --no-progress
 
 # Services and scripts, the SPA, and the end-to-end harness each have their own tsconfig.
 typecheck: install

@@ -45,11 +45,11 @@ import { startIngestion } from '@warmline/ingestion/service';
  * directory, driven by Debian's Chromium through playwright-core.
  */
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const WEB_DIR = path.join(REPO_ROOT, 'web');
-export const WEB_DIST_DIR = path.join(WEB_DIR, 'dist');
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB_DIR = path.join(REPO_ROOT, 'web');
+const WEB_DIST_DIR = path.join(WEB_DIR, 'dist');
 export const TEST_RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -70,7 +70,7 @@ function newestChange(target: string): number {
 }
 
 /** Whether web/dist is missing or older than the SPA's sources (or its contracts). */
-export function spaBuildIsStale(): boolean {
+function spaBuildIsStale(): boolean {
   const index = path.join(WEB_DIST_DIR, 'index.html');
   if (!existsSync(index)) return true;
   const built = statSync(index).mtimeMs;
@@ -89,7 +89,7 @@ export function spaBuildIsStale(): boolean {
  * Builds the SPA when it is missing or stale. A lock directory keeps two test files from
  * building at once; the second waits and then finds the build fresh.
  */
-export async function ensureSpaBuilt(): Promise<void> {
+async function ensureSpaBuilt(): Promise<void> {
   if (!spaBuildIsStale()) return;
   const lock = path.join(WEB_DIR, '.e2e-build-lock');
   const deadline = Date.now() + 180_000;

@@ -21,7 +21,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
-import pg from 'pg';
 import { CALLBACK_WEBHOOK_PATH, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { createPool } from '@warmline/platform/db/index';
 import { createTestDatabase, freePort, waitFor } from '@warmline/platform/testing/index';

@@ -9,7 +9,7 @@ import { sleep } from './system';
  * test tool reading every schema, not a service).
  */
 
-export interface Finding {
+interface Finding {
   what: string;
   count: number;
   /** A few examples (ids) for the log. */
@@ -44,7 +44,7 @@ async function rows<T extends pg.QueryResultRow>(pool: pg.Pool, sql: string, par
 
 const finding = (what: string, ids: string[]): Finding => ({ what, count: ids.length, examples: ids.slice(0, 5) });
 
-export async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integrity> {
+async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integrity> {
   const q = pg.escapeIdentifier;
   const unpublished: Integrity['unpublished'] = [];
   let outboxRows = 0;

@@ -27,7 +27,7 @@ export interface LoggedEmail {
 }
 
 /** The text an e-mail can be recognised by: recipient, subject and decoded body. */
-export async function searchableText(email: LoggedEmail): Promise<string> {
+async function searchableText(email: LoggedEmail): Promise<string> {
   let body = '';
   if (email.location && email.location.endsWith('.eml')) {
     try {
@@ -43,7 +43,7 @@ export async function searchableText(email: LoggedEmail): Promise<string> {
  * The readable text of a MIME message as nodemailer writes it: every part's body decoded from
  * quoted-printable or base64 (an order id may otherwise be split by a soft line break).
  */
-export function decodeEml(raw: string): string {
+function decodeEml(raw: string): string {
   const text = raw.replace(/\r\n/g, '\n');
   const out: string[] = [];
   // Each part: its headers, a blank line, its body up to the next boundary line.

@@ -17,7 +17,7 @@ export interface Window {
   consequencesTo: number;
 }
 
-export interface WindowFigures {
+interface WindowFigures {
   requests: number;
   answered: number;
   ok: number;
@@ -30,13 +30,13 @@ export interface WindowFigures {
   exited: ProcessExit[];
 }
 
-export function percentile(values: number[], q: number): number | null {
+function percentile(values: number[], q: number): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-export function figures(samples: Sample[], losses: SessionLoss[], exits: ProcessExit[], w: Window): WindowFigures {
+function figures(samples: Sample[], losses: SessionLoss[], exits: ProcessExit[], w: Window): WindowFigures {
   const inside = samples.filter((s) => s.at >= w.from && s.at < w.to);
   const fiveXX = inside.filter((s) => s.status >= 500).map((s) => s.ms);
   return {

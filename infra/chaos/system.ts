@@ -52,7 +52,7 @@ function adminUrl(databaseUrl: string): string {
   return url.toString();
 }
 
-export function databaseName(databaseUrl: string): string {
+function databaseName(databaseUrl: string): string {
   return decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
 }
 
@@ -204,7 +204,7 @@ export interface Readiness {
  * One /readyz of a process. Green is 200 with nothing degraded: a 200 that still lists a
  * degraded dependency (RabbitMQ down, outbox holding) is not yet back.
  */
-export async function readiness(p: RunningProcess): Promise<Readiness> {
+async function readiness(p: RunningProcess): Promise<Readiness> {
   try {
     const response = await fetch(`http://127.0.0.1:${p.readyPort}/readyz`, { signal: AbortSignal.timeout(3000) });
     const text = await response.text();

@@ -11,7 +11,10 @@ import { SiteConfigProvider, type SiteConfig } from './lib/site-config';
  * with the configured values when it serves them. The browser then hydrates that markup.
  */
 
-/** The prerendered pages, and the module whose chunk (and stylesheet) each needs at once. */
+/**
+ * The prerendered pages, and the module whose chunk (and stylesheet) each needs at once.
+ * @public read by scripts/prerender.mjs from the built SSR bundle, where knip cannot follow.
+ */
 export const PRERENDERED_PAGES: ReadonlyArray<{ path: string; source: string }> = [
   { path: '/', source: 'src/features/landing/landing-page.tsx' },
   ...['/pricing', '/standard-pricing', '/special-pricing', '/premium-pricing', '/enterprise-pricing', '/ultimate-pricing'].map(
@@ -26,7 +29,10 @@ export interface RenderedPage {
   title: string | null;
 }
 
-/** The app's markup at `path`, once every lazy page in it has loaded, and the title it sets. */
+/**
+ * The app's markup at `path`, once every lazy page in it has loaded, and the title it sets.
+ * @public read by scripts/prerender.mjs from the built SSR bundle.
+ */
 export async function renderPage(path: string, site: SiteConfig): Promise<RenderedPage> {
   let title: string | null = null;
   const setTitle = (text: string) => {

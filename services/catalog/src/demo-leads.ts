@@ -18,7 +18,7 @@ import { DAY_MS, listingWindow } from './domain/lead-age';
  */
 
 /** A few real area codes per state (the first is the largest city's). */
-export const AREA_CODES: Record<string, string[]> = {
+const AREA_CODES: Record<string, string[]> = {
   AL: ['205', '251', '256', '334'], AK: ['907'], AZ: ['602', '480', '520', '623'], AR: ['501', '479', '870'],
   CA: ['213', '310', '415', '619', '714', '818', '916', '949'], CO: ['303', '719', '720', '970'], CT: ['203', '860'],
   DE: ['302'], DC: ['202'], FL: ['305', '407', '813', '904', '954', '561'], GA: ['404', '470', '678', '706', '912'],
@@ -109,7 +109,7 @@ export interface DemoLeadOptions {
 }
 
 /** An endless supply of demo leads; take as many as needed. */
-export function* demoLeads(options: DemoLeadOptions = {}): Generator<NewAgedLead> {
+function* demoLeads(options: DemoLeadOptions = {}): Generator<NewAgedLead> {
   const now = (options.now ?? new Date()).getTime();
   const rnd = random(options.seed ?? 20_251_121);
   // Zips and consent draw from their own streams, so a seed gives the same people as before

@@ -13,7 +13,7 @@ import { runLeadImport, type ImportRunDeps } from './domain/lead-import-run';
 import { DAY_MS } from './domain/lead-age';
 
 /** The importer's queue (ARCHITECTURE §1: `import.run` on warmline.commands). */
-export const LEAD_IMPORTS_QUEUE = 'importer.lead-imports';
+const LEAD_IMPORTS_QUEUE = 'importer.lead-imports';
 
 export interface ImporterOptions {
   clock?: () => Date;

@@ -21,6 +21,7 @@ import { CALLBACKS_QUEUE, callbackSubscriptions } from './events/callbacks';
 import { sweepCallbackOpportunities, type CallbackContext } from './domain/callbacks';
 
 export const CATALOG_SCHEMA = 'catalog';
+/** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
 export const CATALOG_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
 /** For tests: a clock to move forward, an orders stand-in, a sweeper that only runs when asked. */

@@ -15,8 +15,6 @@ import { CALLBACKS_QUEUE } from '../src/events/callbacks';
 import { insertLeads, type NewAgedLead } from '../src/db/leads';
 import { DAY_MS } from '../src/domain/lead-age';
 
-export type { Answer, CallOptions } from '@warmline/platform/testing/calls';
-
 /**
  * The catalog and the orders service, both in-process on free ports, for one test file:
  * one test database (each service in its own schema), one broker namespace, so a purchase

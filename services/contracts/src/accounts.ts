@@ -4,13 +4,13 @@ import { isCommonPassword } from './common-passwords';
 /** Bodies of the account API, with the product spec's own messages (spec §5). */
 
 export const USER_ROLES = ['Insurance Agent', 'Agency Owner'] as const;
-export const userRoleSchema = z.enum(USER_ROLES);
+const userRoleSchema = z.enum(USER_ROLES);
 export type UserRole = z.infer<typeof userRoleSchema>;
 
 /** Default per-transfer price of a new user (spec §9). */
 export const DEFAULT_LIVE_TRANSFER_PRICE = '35.00';
 export const RESET_LINK_TTL_MINUTES = 60;
-export const MIN_NEW_PASSWORD_LENGTH = 8;
+const MIN_NEW_PASSWORD_LENGTH = 8;
 
 const requiredText = (message: string) =>
   z.string({ error: message }).trim().min(1, message);
@@ -23,8 +23,8 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
-export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters';
-export const PASSWORD_TOO_COMMON = 'This password is too common';
+const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters';
+const PASSWORD_TOO_COMMON = 'This password is too common';
 export const CURRENT_PASSWORD_INCORRECT = 'Current password is incorrect';
 
 /**
@@ -116,10 +116,8 @@ export const liveTransferPriceBody = z.object({
     }),
 });
 
-export const userIdParams = z.object({ id: z.uuid('User not found') });
-
 /** What the API answers for a user: never a password or hash. */
-export const publicUser = z.object({
+const publicUser = z.object({
   id: z.uuid(),
   username: z.string(),
   email: z.string(),
@@ -146,7 +144,6 @@ export const twoFactorCodeBody = z.object({
     .min(1, 'Enter the code from your authenticator app')
     .max(40, INVALID_TWO_FACTOR_CODE),
 });
-export type TwoFactorCodeBody = z.infer<typeof twoFactorCodeBody>;
 
 /**
  * What POST /api/login answers: the user when the login is complete; otherwise the second

@@ -18,12 +18,11 @@ export const userListQuery = z.object({
   q: z.string().max(200, 'Search text must be at most 200 characters').optional(),
   page: pageParam,
 });
-export type UserListQuery = z.infer<typeof userListQuery>;
 
 /** GET /api/admin/audit-log?page= */
 export const auditLogQuery = z.object({ page: pageParam });
 
-export const auditEntry = z.object({
+const auditEntry = z.object({
   id: z.uuid(),
   at: z.iso.datetime(),
   actorId: z.uuid(),
@@ -40,14 +39,14 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-export const auditLogPage = z.object({ entries: z.array(auditEntry), total: z.number().int().nonnegative() });
+const auditLogPage = z.object({ entries: z.array(auditEntry), total: z.number().int().nonnegative() });
 export type AuditLogPage = z.infer<typeof auditLogPage>;
 
 /**
  * GET /api/admin/stats — the four cards of /admin. The order numbers come from the orders service;
  * when it cannot answer they are null and the card says so (the user numbers still show).
  */
-export const adminStats = z.object({
+const adminStats = z.object({
   totalUsers: z.number().int().nonnegative(),
   /** Accounts created in the last 7 days, counted in BUSINESS_TIMEZONE from the start of the day 6 days ago. */
   newSignUps: z.number().int().nonnegative(),

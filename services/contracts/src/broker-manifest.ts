@@ -106,8 +106,6 @@ export const consumerQueues = [
   },
 ] as const satisfies readonly ConsumerQueueManifest[];
 
-export type ConsumerQueueName = (typeof consumerQueues)[number]['queue'];
-
 /**
  * Queues an earlier release consumed and this one does not, with what they were bound to. At
  * start they are unbound, so they stop filling, and deleted once empty; one that still holds
@@ -191,11 +189,6 @@ export const brokerManifest: BrokerManifest = {
   retiredQueues,
   publishers,
 };
-
-/** The consumer queue entry of `queue`, or undefined when the manifest has none. */
-export function consumerQueue(queue: string): ConsumerQueueManifest | undefined {
-  return consumerQueues.find((q) => q.queue === queue);
-}
 
 /** The queues a message type is delivered to. */
 export function consumersOf(type: MessageType): ConsumerQueueManifest[] {

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * server's zone. Each service that counts reads BUSINESS_TIMEZONE with this schema; SQL counts with
  * `AT TIME ZONE $tz` (e.g. `date_trunc('month', now() AT TIME ZONE $1) AT TIME ZONE $1`).
  */
-export const DEFAULT_BUSINESS_TIMEZONE = 'America/Chicago';
+const DEFAULT_BUSINESS_TIMEZONE = 'America/Chicago';
 
 function isTimeZone(zone: string): boolean {
   try {

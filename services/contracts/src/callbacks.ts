@@ -85,7 +85,7 @@ export const WEBHOOK_FIELDS = [
 export type WebhookFieldName = (typeof WEBHOOK_FIELDS)[number]['name'];
 
 /** 10 US digits from what a vendor sends; null when none remain. */
-export function usPhoneDigits(text: string): string | null {
+function usPhoneDigits(text: string): string | null {
   let digits = text.replace(/[\s().\-\u2010-\u2015/+]/g, '');
   if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
   return /^[2-9]\d{9}$/.test(digits) ? digits : null;
@@ -229,7 +229,7 @@ export const DEFAULT_CALLBACK_PRICE = (DEFAULT_CALLBACK_PRICE_CENTS / 100).toFix
 export const CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE = 'All fields are required';
 export const CALLBACK_STATE_MESSAGE = 'State must be a 2-letter US state code, e.g. TX';
 export const CALLBACK_PHONE_MESSAGE = 'Phone must be 10 digits with the area code, e.g. (512) 555-0143';
-export const CALLBACK_PRICE_MESSAGE = 'Price must be a number of dollars of at least 0 with at most two decimals, e.g. 15.00';
+const CALLBACK_PRICE_MESSAGE = 'Price must be a number of dollars of at least 0 with at most two decimals, e.g. 15.00';
 export const CALLBACK_UPLOAD_FAILED_MESSAGE = 'Failed to upload callback opportunities';
 export const CALLBACK_ADD_FAILED_MESSAGE = 'Failed to add callback opportunity';
 export const CALLBACK_PARSE_FAILED_MESSAGE = 'Failed to parse CSV file';
@@ -241,7 +241,7 @@ export const CALLBACK_CSV_COLUMNS = ['First Name', 'Last Name', 'Phone', 'State'
 const STATE_CODES = new Set<string>(US_STATE_CODES);
 
 /** Dollars as text or a number → cents; null when it is not a price. */
-export function callbackPriceCents(value: string | number): number | null {
+function callbackPriceCents(value: string | number): number | null {
   const text = typeof value === 'number' ? String(value) : value.trim().replace(/^\$/, '');
   if (!/^\d{1,6}(\.\d{1,2})?$/.test(text)) return null;
   const [whole, fraction = ''] = text.split('.');
@@ -291,7 +291,6 @@ export const callbackCsvRow = z.object({
   price: z
     .preprocess((v) => (v === '' || v === null || v === undefined ? DEFAULT_CALLBACK_PRICE_CENTS / 100 : v), priceField),
 });
-export type CallbackCsvRowInput = z.input<typeof callbackCsvRow>;
 
 /** `POST /api/callback-opportunities/bulk`: rows are bounded text here and checked one by one (callbackCsvRow). */
 const bulkCell = z.union([z.string().max(200), z.number(), z.null()]).optional();
@@ -335,7 +334,7 @@ export const callbackOpportunityListQuery = z.object({
 export const callbackStateBody = z.object({ state: stateField });
 export const assignCallbackBody = z.object({ userId: z.uuid({ error: 'userId must be a user id' }) });
 
-export const callbackOpportunitySchema = z.object({
+const callbackOpportunitySchema = z.object({
   id: z.uuid(),
   firstName: z.string(),
   lastName: z.string(),
@@ -363,7 +362,7 @@ export type CallbackOpportunity = z.infer<typeof callbackOpportunitySchema>;
 // The agent's call-backs
 // ---------------------------------------------------------------------------------------------
 
-export const myCallbackSchema = z.object({
+const myCallbackSchema = z.object({
   id: z.uuid(),
   fullName: z.string(),
   phone: z.string(),

@@ -7,15 +7,15 @@ import { SALESPERSON_SLUG_PATTERN } from './salespeople';
  * off, and read their responses (GET /api/{slug}-responses, or as CSV).
  */
 
-export const CAMPAIGN_SLUG_MAX_LENGTH = 60;
+const CAMPAIGN_SLUG_MAX_LENGTH = 60;
 
-export const CAMPAIGN_SLUG_FORMAT_MESSAGE =
+const CAMPAIGN_SLUG_FORMAT_MESSAGE =
   'Slug must be lower-case letters, digits and single hyphens, starting with a letter (e.g. spring-promo)';
 export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
 export const campaignSlugTakenMessage = (slug: string) => `The slug '${slug}' is already taken by another campaign`;
 export const campaignSlugReservedMessage = (slug: string) => `The slug '${slug}' is a page of the site; choose another`;
 
-export const campaignSlug = z
+const campaignSlug = z
   .string({ message: 'Slug is required' })
   .min(1, 'Slug is required')
   .max(CAMPAIGN_SLUG_MAX_LENGTH, `Slug must be at most ${CAMPAIGN_SLUG_MAX_LENGTH} characters`)
@@ -37,9 +37,8 @@ export type CreateCampaign = z.infer<typeof createCampaignBody>;
 export const campaignActiveBody = z.object({
   active: z.boolean({ message: 'active must be true or false' }),
 });
-export type CampaignActiveChange = z.infer<typeof campaignActiveBody>;
 
-export const campaign = z.object({
+const campaign = z.object({
   id: z.uuid(),
   name: z.string(),
   slug: z.string(),

@@ -19,7 +19,7 @@ export const LEAD_RESERVATION_MINUTES = 15;
 export const AGED_LEAD_MIN_AGE_DAYS = 30;
 export const AGED_LEAD_MAX_AGE_DAYS = 180;
 /** Filter text limits: long enough for every state and a few area codes, short enough to stay cheap. */
-export const LEAD_FILTER_MAX_LENGTH = 300;
+const LEAD_FILTER_MAX_LENGTH = 300;
 export const LEAD_FILTER_MAX_TERMS = 60;
 
 /** The US states, DC and Puerto Rico: where leads come from (state codes are stored upper-case). */
@@ -30,7 +30,7 @@ export const US_STATE_CODES = [
 ] as const;
 export type UsStateCode = (typeof US_STATE_CODES)[number];
 
-export const agedLeadAgeRangeSchema = z.enum(AGED_LEAD_AGE_RANGES);
+const agedLeadAgeRangeSchema = z.enum(AGED_LEAD_AGE_RANGES);
 
 const pageParam = z
   .union([z.number(), z.string().trim().max(20, 'Page must be at most 1000000').regex(/^\d+$/, 'Page must be a whole number of 1 or more')], {
@@ -49,7 +49,6 @@ export const leadListQuery = z.object({
   page: pageParam.optional().default(1),
   filter: filterParam.optional().default(''),
 });
-export type LeadListQuery = z.output<typeof leadListQuery>;
 
 /** `GET /api/my-leads/export.csv?filter=…`. */
 export const leadExportQuery = z.object({ filter: filterParam.optional().default('') });
@@ -86,7 +85,7 @@ export interface MarketLead {
   consentDate: string | null;
 }
 
-export interface LeadPage<T> {
+interface LeadPage<T> {
   leads: T[];
   total: number;
   page: number;
@@ -115,7 +114,7 @@ export interface MatchingLeadsResponse {
 
 /** How many lead ids one availability question may name (they travel in the query string). */
 export const AVAILABLE_LEADS_MAX_IDS = 100;
-export const AVAILABLE_LEADS_IDS_MESSAGE = `Name between 1 and ${AVAILABLE_LEADS_MAX_IDS} lead ids, separated by commas`;
+const AVAILABLE_LEADS_IDS_MESSAGE = `Name between 1 and ${AVAILABLE_LEADS_MAX_IDS} lead ids, separated by commas`;
 
 /**
  * `GET /api/aged-leads/available?ids=a,b,…`: which of the cart's leads this buyer can still buy,
@@ -176,8 +175,6 @@ export const bulkPurchaseBody = z.object({
     // The same lead twice is one lead.
     .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
 });
-export type BulkPurchaseInput = z.input<typeof bulkPurchaseBody>;
-export type BulkPurchaseRequest = z.output<typeof bulkPurchaseBody>;
 
 export interface BulkPurchaseResponse {
   orderId: string;
@@ -224,7 +221,7 @@ export interface LeadsUnavailableResponse {
 /* ------------------------------------------------ catalog → orders (internal) ---------- */
 
 /** Leads of one age range in a lead order, at that range's price. */
-export const leadOrderLineSchema = z.object({
+const leadOrderLineSchema = z.object({
   ageRange: agedLeadAgeRangeSchema,
   count: z.number().int().positive(),
   unitPriceCents: z.number().int().positive(),

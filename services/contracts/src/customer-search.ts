@@ -21,8 +21,7 @@ export const customerSearchQuery = z.object({
     .max(200, 'Search text must be at most 200 characters'),
 });
 
-export const CUSTOMER_SEARCH_TYPES = ['survey', 'user', 'partner', 'customer'] as const;
-export type CustomerSearchType = (typeof CUSTOMER_SEARCH_TYPES)[number];
+const CUSTOMER_SEARCH_TYPES = ['survey', 'user', 'partner', 'customer'] as const;
 
 const text = z.string().max(1_000).nullable();
 
@@ -37,7 +36,7 @@ const text = z.string().max(1_000).nullable();
  * - partner: businessName, mainContact, contactEmail, contactPhone.
  * `exact`: the e-mail, the phone digits or the username equal the search text (these come first).
  */
-export const customerSearchResultSchema = z.object({
+const customerSearchResultSchema = z.object({
   type: z.enum(CUSTOMER_SEARCH_TYPES),
   id: z.string().min(1).max(100),
   firstName: text,

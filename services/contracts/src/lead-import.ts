@@ -33,10 +33,10 @@ export const LEAD_IMPORT_REQUIRED_COLUMNS = ['Name', 'Phone', 'State', 'Form Fil
  * follow from the form-fill time at the moment of sale, so a file cannot set them.
  */
 export const LEAD_IMPORT_LEGACY_COLUMNS = ['Age Range', 'Price'] as const;
-export type LeadImportLegacyColumn = (typeof LEAD_IMPORT_LEGACY_COLUMNS)[number];
+type LeadImportLegacyColumn = (typeof LEAD_IMPORT_LEGACY_COLUMNS)[number];
 
 /** The key of each column in a row's cells and in the JSON API's lead. */
-export const LEAD_ROW_KEYS = {
+const LEAD_ROW_KEYS = {
   Name: 'name',
   Phone: 'phone',
   Email: 'email',
@@ -340,7 +340,7 @@ const IPV4_PART = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 const IPV6_GROUP = /^[0-9a-fA-F]{1,4}$/;
 
 /** Dotted decimal, four parts of 0–255, no leading zeros (01.2.3.4 reads as octal to some tools). */
-export function isIpv4(text: string): boolean {
+function isIpv4(text: string): boolean {
   const parts = text.split('.');
   return parts.length === 4 && parts.every((p) => IPV4_PART.test(p));
 }
@@ -350,7 +350,7 @@ export function isIpv4(text: string): boolean {
  * address in the last 32 bits allowed (::ffff:203.0.113.7). No zone (%eth0) or prefix (/64):
  * the consent IP is one address, stored as PostgreSQL inet.
  */
-export function isIpv6(text: string): boolean {
+function isIpv6(text: string): boolean {
   if (text.length > 45) return false;
   const halves = text.split('::');
   if (halves.length > 2) return false;
@@ -569,9 +569,8 @@ export const agedLeadInput = z.object({
   ageRange: legacyApiField,
   price: legacyApiField,
 });
-export type AgedLeadInput = z.input<typeof agedLeadInput>;
 
-export const BULK_AGED_LEADS_MAX = 5000;
+const BULK_AGED_LEADS_MAX = 5000;
 
 /** `POST /api/admin/bulk-aged-leads`: all or nothing. */
 export const bulkAgedLeadsBody = z.object({
@@ -580,4 +579,3 @@ export const bulkAgedLeadsBody = z.object({
     .min(1, 'Send at least one lead')
     .max(BULK_AGED_LEADS_MAX, 'At most 5,000 leads at once'),
 });
-export type BulkAgedLeadsInput = z.input<typeof bulkAgedLeadsBody>;

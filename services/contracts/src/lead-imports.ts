@@ -13,10 +13,8 @@ export const LEAD_IMPORT_FILE_RETENTION_DAYS = 30;
 export const LEAD_IMPORT_PAGE_SIZE = 20;
 export const SUPPRESSION_PAGE_SIZE = 50;
 
-export const LEAD_IMPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+const LEAD_IMPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type LeadImportStatus = (typeof LEAD_IMPORT_STATUSES)[number];
-/** Statuses after which nothing more happens to an import (except Undo). */
-export const LEAD_IMPORT_FINISHED: readonly LeadImportStatus[] = ['done', 'failed', 'cancelled'];
 
 /** `GET /api/admin/lead-imports/{id}`; the first eleven fields are the issue's contract. */
 export interface LeadImportView {

@@ -20,7 +20,7 @@ import { SURVEY_FUNNEL_IDS } from './surveys';
  */
 
 /** An account was created (by a survey). The username and e-mail stay with the gateway. */
-export const accountRegisteredV1 = z.object({
+const accountRegisteredV1 = z.object({
   userId: z.uuid(),
   /** 'Insurance Agent' or 'Agency Owner'. */
   role: z.string(),
@@ -30,7 +30,7 @@ export const accountRegisteredV1 = z.object({
  * A survey was submitted and its account created (one of the funnels of spec §2). Thin: the
  * answers stay in the gateway; the sales notice is an e-mail command sent in the same transaction.
  */
-export const surveySubmittedV1 = z.object({
+const surveySubmittedV1 = z.object({
   responseId: z.uuid(),
   userId: z.uuid(),
   /** 'WarmLine' or 'RingCloud'. */
@@ -42,15 +42,15 @@ export const surveySubmittedV1 = z.object({
   leadType: z.string().min(1),
 });
 
-export const userDeletedV1 = z.object({ userId: z.uuid(), deletedBy: z.uuid() });
+const userDeletedV1 = z.object({ userId: z.uuid(), deletedBy: z.uuid() });
 
-export const userPriceChangedV1 = z.object({
+const userPriceChangedV1 = z.object({
   userId: z.uuid(),
   liveTransferPrice: z.string(),
   changedBy: z.uuid(),
 });
 
-export const passwordResetCompletedV1 = z.object({ userId: z.uuid() });
+const passwordResetCompletedV1 = z.object({ userId: z.uuid() });
 
 /**
  * What every order event says about the order: an analyst's revenue count, never the buyer's
@@ -83,16 +83,16 @@ const orderFacts = {
   ageRange: z.enum(AGED_LEAD_AGE_RANGES).optional(),
 };
 
-export const orderCreatedV1 = z.object(orderFacts);
+const orderCreatedV1 = z.object(orderFacts);
 
-export const paymentSucceededV1 = z.object({
+const paymentSucceededV1 = z.object({
   ...orderFacts,
   provider: paymentProviderSchema,
   paymentIntentId: z.string().min(1),
   paidAt: z.iso.datetime({ offset: true }),
 });
 
-export const paymentFailedV1 = z.object({
+const paymentFailedV1 = z.object({
   ...orderFacts,
   provider: paymentProviderSchema,
   paymentIntentId: z.string().min(1),
@@ -109,7 +109,7 @@ export const paymentFailedV1 = z.object({
  * are `undeliveredLeadIds` and `refundDueCents` is what the buyer paid for them. For a RingCloud
  * Aged Leads package short of stock no lead is named: `refundDueCents` is the missing leads' price.
  */
-export const leadsPurchasedV1 = z.object({
+const leadsPurchasedV1 = z.object({
   orderId: z.uuid(),
   buyerUserId: z.uuid(),
   leadIds: z.array(z.uuid()).max(500),
@@ -125,7 +125,7 @@ export const leadsPurchasedV1 = z.object({
  * bought. Published with `payment.succeeded` in the same transaction. The agent's contact and
  * the number to transfer to stay with orders; the e-mails get them from `email.transfer_order_paid`.
  */
-export const transferOrderPaidV1 = z.object({
+const transferOrderPaidV1 = z.object({
   orderId: z.uuid(),
   buyerUserId: z.uuid(),
   totalTransfers: z.number().int().positive(),
@@ -146,7 +146,7 @@ export const transferOrderPaidV1 = z.object({
  * writes these, from the typed `email.*` commands below: it is the one place e-mail bodies are
  * written.
  */
-export const emailSendV1 = z.object({
+const emailSendV1 = z.object({
   to: z.email(),
   subject: z.string().min(1),
   text: z.string(),
@@ -158,7 +158,7 @@ export const emailSendV1 = z.object({
 });
 
 /** Tell a user how to choose a new password. Holds the reset link: a secret (see carriesSecret). */
-export const emailPasswordResetV1 = z.object({
+const emailPasswordResetV1 = z.object({
   to: z.email(),
   /** How the mail greets the user: their first name, else their username. */
   name: z.string().min(1),
@@ -167,7 +167,7 @@ export const emailPasswordResetV1 = z.object({
 });
 
 /** Welcome a user whose account a survey created, with how to log in. */
-export const emailWelcomeV1 = z.object({
+const emailWelcomeV1 = z.object({
   to: z.email(),
   firstName: z.string(),
   username: z.string().min(1),
@@ -180,7 +180,7 @@ export const emailWelcomeV1 = z.object({
  * Tell the sales team of a survey sign-up, with everything the agent answered (not the
  * password), so someone contacts them within 24 hours.
  */
-export const emailSurveySalesNoticeV1 = z.object({
+const emailSurveySalesNoticeV1 = z.object({
   /** The sales team's inbox. */
   to: z.email(),
   responseId: z.uuid(),
@@ -214,7 +214,7 @@ export const emailSurveySalesNoticeV1 = z.object({
 });
 
 /** Tell the recruiting team that an agent asked for help recruiting agents (dashboard). */
-export const emailRecruitingRequestV1 = z.object({
+const emailRecruitingRequestV1 = z.object({
   /** The recruiting team's inbox. */
   to: z.email(),
   requestId: z.uuid(),
@@ -237,7 +237,7 @@ export const emailRecruitingRequestV1 = z.object({
  * A package or lead order was paid: the buyer's receipt (when they gave a billing e-mail) and
  * the sales team's notice. The payment's facts plus where the receipt goes.
  */
-export const emailOrderPaidV1 = paymentSucceededV1.omit({ hasBillingEmail: true }).extend({
+const emailOrderPaidV1 = paymentSucceededV1.omit({ hasBillingEmail: true }).extend({
   billingEmail: z.email().optional(),
 });
 
@@ -245,7 +245,7 @@ export const emailOrderPaidV1 = paymentSucceededV1.omit({ hasBillingEmail: true 
  * A call-transfer order was paid: the agent's confirmation and the operations team's notice,
  * with the agent's contact and the phone the transfers ring.
  */
-export const emailTransferOrderPaidV1 = transferOrderPaidV1.extend({
+const emailTransferOrderPaidV1 = transferOrderPaidV1.extend({
   agent: z.object({ firstName: z.string(), lastName: z.string(), email: z.email(), phone: z.string() }),
   /** The phone the transfers are delivered to. */
   transferNumber: z.string().min(1),
@@ -257,7 +257,7 @@ export const emailTransferOrderPaidV1 = transferOrderPaidV1.extend({
  * order cancelled, or in Stripe's dashboard (`charge.refunded`). Amounts in cents; refunded money
  * never counts as revenue. Thin: no buyer details.
  */
-export const paymentRefundedV1 = z.object({
+const paymentRefundedV1 = z.object({
   orderId: z.uuid(),
   /** What was refunded this time, and the order's refunded total after it. */
   amountCents: z.number().int().positive(),
@@ -273,7 +273,7 @@ export const paymentRefundedV1 = z.object({
  * An aged-lead import moved on (issue 13): published by the importer after each committed batch
  * and when the import ends. Counts only, never rows.
  */
-export const importProgressV1 = z.object({
+const importProgressV1 = z.object({
   importId: z.uuid(),
   status: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
   rowsTotal: z.number().int().nonnegative(),
@@ -285,7 +285,7 @@ export const importProgressV1 = z.object({
 });
 
 /** An aged-lead import ended (done, failed or cancelled): once per import, counts, not rows. */
-export const leadsImportedV1 = z.object({
+const leadsImportedV1 = z.object({
   importId: z.uuid(),
   status: z.enum(['done', 'failed', 'cancelled']),
   rowsRead: z.number().int().nonnegative(),
@@ -297,7 +297,7 @@ export const leadsImportedV1 = z.object({
 });
 
 /** Unsold aged leads were taken off sale: an import undone, or a phone that opted out. */
-export const leadsWithdrawnV1 = z.object({
+const leadsWithdrawnV1 = z.object({
   reason: z.enum(['import-undone', 'suppressed']),
   /** The import undone, when that is why. */
   importId: z.uuid().optional(),
@@ -306,7 +306,7 @@ export const leadsWithdrawnV1 = z.object({
 });
 
 /** A partner applied (issue 14). Thin: the application's id and business facts, no contact details. */
-export const partnerAppliedV1 = z.object({
+const partnerAppliedV1 = z.object({
   applicationId: z.uuid(),
   businessType: z.string().min(1).max(100),
   servicesInterested: z.array(z.string().max(100)).max(20),
@@ -315,7 +315,7 @@ export const partnerAppliedV1 = z.object({
 });
 
 /** An admin moved a partner application (pending, approved, rejected). */
-export const partnerStatusChangedV1 = z.object({
+const partnerStatusChangedV1 = z.object({
   applicationId: z.uuid(),
   from: z.enum(['pending', 'approved', 'rejected']),
   to: z.enum(['pending', 'approved', 'rejected']),
@@ -327,7 +327,7 @@ export const partnerStatusChangedV1 = z.object({
  * A vendor's call arrived (issue 15). Thin: ids and the facts analysts count, never the
  * prospect's name, phone or transcript (those travel to the catalog in callback_opportunity.create).
  */
-export const callbackReceivedV1 = z.object({
+const callbackReceivedV1 = z.object({
   callbackId: z.uuid(),
   vendorKeyId: z.uuid(),
   /** The vendor's call_outcome as sent (lower-cased); null when absent. */
@@ -341,7 +341,7 @@ export const callbackReceivedV1 = z.object({
 });
 
 /** A callback opportunity went to an agent (automatically, or by an admin's hand). */
-export const callbackAssignedV1 = z.object({
+const callbackAssignedV1 = z.object({
   opportunityId: z.uuid(),
   /** The vendor call it came from; null for CSV and manual opportunities. */
   callbackId: z.uuid().nullable(),
@@ -377,7 +377,7 @@ export const events = {
 } as const;
 
 /** Tell an agent their transfer order was completed or cancelled (and, if paid, refunded). */
-export const emailTransferOrderStatusV1 = z.object({
+const emailTransferOrderStatusV1 = z.object({
   to: z.email(),
   firstName: z.string(),
   orderId: z.uuid(),
@@ -390,7 +390,7 @@ export const emailTransferOrderStatusV1 = z.object({
 });
 
 /** Tell a buyer money was given back on their order (an admin's refund). */
-export const emailRefundIssuedV1 = z.object({
+const emailRefundIssuedV1 = z.object({
   to: z.email(),
   name: z.string(),
   orderId: z.uuid(),
@@ -406,7 +406,7 @@ export const emailRefundIssuedV1 = z.object({
  * One aged lead of a lead order as the buyer saw it in the market (masked name, state, age),
  * never its contact details: enough for a receipt to say which lead it was.
  */
-export const leadOrderLeadV1 = z.object({
+const leadOrderLeadV1 = z.object({
   leadId: z.uuid(),
   /** The masked name shown in the market, e.g. 'John SmiXX'. */
   name: z.string().max(200),
@@ -422,7 +422,7 @@ export type LeadOrderLead = z.infer<typeof leadOrderLeadV1>;
  * been sold to someone else before a late payment. Orders refunds those (`refundDueCents`,
  * initiated by the system, once per order) and sends the buyer's receipt listing the leads.
  */
-export const leadOrderSettleV1 = z.object({
+const leadOrderSettleV1 = z.object({
   orderId: z.uuid(),
   buyerUserId: z.uuid(),
   delivered: z.array(leadOrderLeadV1).max(500),
@@ -438,7 +438,7 @@ export const leadOrderSettleV1 = z.object({
  * the receipt listing the leads. `buyerUserId` is null when the order has no account to sell
  * to: nothing is delivered and the whole order is due back.
  */
-export const leadPackageSettleV1 = z.object({
+const leadPackageSettleV1 = z.object({
   orderId: z.uuid(),
   buyerUserId: z.uuid().nullable(),
   delivered: z.array(leadOrderLeadV1).max(500),
@@ -450,7 +450,7 @@ export const leadPackageSettleV1 = z.object({
  * The buyer's receipt of an aged-lead order: the leads bought and, when some had been sold to
  * someone else before the payment arrived, which ones and what was refunded for them.
  */
-export const emailLeadsReceiptV1 = z.object({
+const emailLeadsReceiptV1 = z.object({
   to: z.email(),
   name: z.string(),
   orderId: z.uuid(),
@@ -463,7 +463,7 @@ export const emailLeadsReceiptV1 = z.object({
 });
 
 /** Tell the team a buyer disputed a payment with their bank (Stripe's charge.dispute.created). */
-export const emailDisputeOpenedV1 = z.object({
+const emailDisputeOpenedV1 = z.object({
   orderId: z.uuid(),
   description: z.string(),
   orderAmountCents: z.number().int().nonnegative(),
@@ -483,7 +483,7 @@ export const emailDisputeOpenedV1 = z.object({
  * actions it writes directly, in the same transaction); other services send this command from
  * their outbox in the transaction of the action, so the log is one list. Never editable.
  */
-export const auditRecordV1 = z.object({
+const auditRecordV1 = z.object({
   /** The admin who acted (a user id), and their username at the time. */
   actorId: z.uuid(),
   actorUsername: z.string().min(1).max(200),
@@ -503,13 +503,13 @@ export const auditRecordV1 = z.object({
 });
 
 /** Run an aged-lead import whose file is stored (catalog → its importer worker). */
-export const importRunV1 = z.object({ importId: z.uuid() });
+const importRunV1 = z.object({ importId: z.uuid() });
 
 /**
  * Tell a buyer to stop contacting a lead they bought: its phone opted out (the suppression
  * list). A command, not an event: it carries the lead's name and phone for the e-mail.
  */
-export const emailLeadOptOutV1 = z.object({
+const emailLeadOptOutV1 = z.object({
   to: z.email(),
   name: z.string(),
   leads: z
@@ -526,7 +526,7 @@ export const emailLeadOptOutV1 = z.object({
  * e-mail there, with the suppressing admin's identity, and writes email.lead_opt_out. A command,
  * not an event: it carries the phone.
  */
-export const leadSuppressionNotifyBuyerV1 = z.object({
+const leadSuppressionNotifyBuyerV1 = z.object({
   buyerUserId: z.uuid(),
   /** Ten digits. */
   phone: z.string().regex(/^[2-9]\d{9}$/),
@@ -537,7 +537,7 @@ export const leadSuppressionNotifyBuyerV1 = z.object({
 });
 
 /** Thank an applicant: their partner application arrived; review within 48 hours. */
-export const emailPartnerApplicationReceivedV1 = z.object({
+const emailPartnerApplicationReceivedV1 = z.object({
   to: z.email(),
   contactName: z.string().max(200),
   businessName: z.string().max(200),
@@ -546,7 +546,7 @@ export const emailPartnerApplicationReceivedV1 = z.object({
 });
 
 /** Tell the partnerships inbox about a new application: every answer and the documents' names. */
-export const emailPartnerApplicationNoticeV1 = z.object({
+const emailPartnerApplicationNoticeV1 = z.object({
   applicationId: z.uuid(),
   answers: z.object({
     businessName: z.string().max(200),
@@ -567,7 +567,7 @@ export const emailPartnerApplicationNoticeV1 = z.object({
 });
 
 /** Tell an applicant their application was approved (next steps) or rejected (a polite no). */
-export const emailPartnerStatusChangedV1 = z.object({
+const emailPartnerStatusChangedV1 = z.object({
   to: z.email(),
   contactName: z.string().max(200),
   businessName: z.string().max(200),
@@ -580,7 +580,7 @@ export const emailPartnerStatusChangedV1 = z.object({
  * A vendor's call that asked for a call-back becomes a callback opportunity (ingestion → catalog).
  * A command, not an event: it carries the prospect's name, phone and transcript.
  */
-export const callbackOpportunityCreateV1 = z.object({
+const callbackOpportunityCreateV1 = z.object({
   callbackId: z.uuid(),
   vendorKeyId: z.uuid(),
   vendorName: z.string().min(1).max(100),
@@ -600,7 +600,7 @@ export const callbackOpportunityCreateV1 = z.object({
 });
 
 /** A prospect told the vendor's voice AI not to call again: the phone goes on the suppression list (ingestion → catalog). */
-export const leadSuppressionAddV1 = z.object({
+const leadSuppressionAddV1 = z.object({
   phone: z.string().regex(/^\d{10}$/),
   /** Why, as the suppression list shows it, e.g. "Vendor call outcome 'dnc' (Acme Voice)". */
   reason: z.string().min(1).max(500),
@@ -609,7 +609,7 @@ export const leadSuppressionAddV1 = z.object({
 });
 
 /** Tell an agent a call-back was delivered to them: who to call, when, and what was said. */
-export const emailCallbackAssignedV1 = z.object({
+const emailCallbackAssignedV1 = z.object({
   to: z.email(),
   firstName: z.string().max(200),
   opportunityId: z.uuid(),

@@ -15,13 +15,13 @@ import { DEFAULT_BODY_LIMIT_BYTES, publicRoutes, type PublicRoute, type RouteAcc
 export const OPENAPI_PATH = '/api/openapi.json';
 export const API_DOCS_PATH = '/api/docs';
 /** The version of the API description; the routes themselves are not versioned. */
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 /** The session cookie's names (the gateway's edge/sessions.ts): plain locally, `__Host-` in production. */
-export const SESSION_COOKIE_NAME = 'warmline.sid';
-export const SECURE_SESSION_COOKIE_NAME = `__Host-${SESSION_COOKIE_NAME}`;
+const SESSION_COOKIE_NAME = 'warmline.sid';
+const SECURE_SESSION_COOKIE_NAME = `__Host-${SESSION_COOKIE_NAME}`;
 /** The header a write that is not JSON must carry (the gateway's edge/csrf.ts). */
-export const CSRF_HEADER = 'X-Requested-With';
+const CSRF_HEADER = 'X-Requested-With';
 
 type Json = Record<string, unknown>;
 

@@ -16,14 +16,14 @@ import {
  */
 
 /** Orders the orders service keeps: package checkouts, aged-lead purchases, call-transfer orders. */
-export const ORDER_KINDS = ['package', 'lead', 'transfer'] as const;
+const ORDER_KINDS = ['package', 'lead', 'transfer'] as const;
 export const orderKindSchema = z.enum(ORDER_KINDS);
 export type OrderKind = z.infer<typeof orderKindSchema>;
 
-export const ORDER_STATUSES = ['pending', 'paid', 'failed'] as const;
+const ORDER_STATUSES = ['pending', 'paid', 'failed'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
+const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
 export const paymentProviderSchema = z.enum(PAYMENT_PROVIDERS);
 export type PaymentProviderName = z.infer<typeof paymentProviderSchema>;
 
@@ -36,7 +36,7 @@ const optionalText = (max: number, message: string) =>
   );
 
 /** Billing details the card form collects; every field optional (a package checkout sends none). */
-export const billingDetailsSchema = z.object({
+const billingDetailsSchema = z.object({
   name: optionalText(200, 'Billing name must be at most 200 characters'),
   email: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -174,7 +174,6 @@ export const claimOrderBody = z.object({
     .min(1, 'Claim token is required')
     .max(300, 'Claim token is too long'),
 });
-export type ClaimOrderInput = z.input<typeof claimOrderBody>;
 
 export interface ClaimOrderResponse {
   orderId: string;
@@ -192,7 +191,7 @@ export interface PaymentConfigResponse {
 export type OrderBrand = 'WarmLine' | 'RingCloud';
 
 /** What a transfer order asked for; only its agent (and admins) can read a transfer order's status. */
-export interface TransferOrderSummary {
+interface TransferOrderSummary {
   totalTransfers: number;
   transfersPerDay: number;
   states: string[];
@@ -231,7 +230,7 @@ export function orderBrandOf(tier: string): OrderBrand {
 /* ------------------------------------------------- sandbox card confirmation ---------- */
 
 /** The Luhn checksum every card number satisfies. */
-export function passesLuhn(digits: string): boolean {
+function passesLuhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i += 1) {
     let d = Number(digits[digits.length - 1 - i]);

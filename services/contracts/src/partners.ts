@@ -35,7 +35,6 @@ export const PARTNER_DOCUMENT_TYPES = {
   jpeg: 'image/jpeg',
   png: 'image/png',
 } as const;
-export type PartnerDocumentExtension = keyof typeof PARTNER_DOCUMENT_TYPES;
 /** The multipart body's largest size: five full documents and the form's text. */
 export const PARTNER_APPLICATION_MAX_BYTES = PARTNER_DOCUMENT_MAX_FILES * PARTNER_DOCUMENT_MAX_BYTES + 256 * 1024;
 
@@ -101,7 +100,6 @@ export const partnerApplicationSchema = z.object({
   whyPartner: longText('Why partner'),
   agreeToTerms: z.literal(true, { error: 'You must agree to the terms and conditions' }),
 });
-export type PartnerApplicationInput = z.input<typeof partnerApplicationSchema>;
 export type PartnerApplication = z.output<typeof partnerApplicationSchema>;
 
 /**

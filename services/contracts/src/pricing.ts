@@ -115,10 +115,10 @@ export function pricingPageForCallsPerDay(callsPerDay: number): PricingPage {
 /* --------------------------------------------------------------- checkouts ---------- */
 
 /** Every tier the package checkouts and the second brand's checkout sell. */
-export const PACKAGE_TIERS = ['special', 'premium', 'enterprise', 'ultimate', 'high-volume', 'ringcloud'] as const;
+const PACKAGE_TIERS = ['special', 'premium', 'enterprise', 'ultimate', 'high-volume', 'ringcloud'] as const;
 export type PackageTier = (typeof PACKAGE_TIERS)[number];
 
-export const FLAT_CHECKOUT_TIERS = ['special', 'premium', 'enterprise', 'ultimate'] as const;
+const FLAT_CHECKOUT_TIERS = ['special', 'premium', 'enterprise', 'ultimate'] as const;
 export type FlatCheckoutTier = (typeof FLAT_CHECKOUT_TIERS)[number];
 
 export interface FlatCheckout {
@@ -220,7 +220,7 @@ export function highVolumeBandLabel(band: HighVolumeBand): string {
 /* ------------------------------------------------------ the second brand ---------- */
 
 export const RINGCLOUD_LEAD_TYPES = ['Live Transfers', 'Call-Backs', 'Aged Leads'] as const;
-export type RingcloudLeadType = (typeof RINGCLOUD_LEAD_TYPES)[number];
+type RingcloudLeadType = (typeof RINGCLOUD_LEAD_TYPES)[number];
 
 /** Aged-lead age ranges, in days (spec §3). */
 export const AGED_LEAD_AGE_RANGES = ['30-60', '60-90', '90-180'] as const;
@@ -300,7 +300,7 @@ export interface PackageQuote {
   ageRange?: AgedLeadAgeRange;
 }
 
-export function isPackageTier(tier: string): tier is PackageTier {
+function isPackageTier(tier: string): tier is PackageTier {
   return (PACKAGE_TIERS as readonly string[]).includes(tier);
 }
 
@@ -363,7 +363,7 @@ function quote(tier: PackageTier, count: number, unitPriceCents: number, descrip
 }
 
 /** A count as a whole number: numbers and digit strings ('60') are accepted, nothing else. */
-export function wholeCount(value: unknown): number {
+function wholeCount(value: unknown): number {
   if (value === undefined || value === null || value === '') throw new PricingError('Count is required');
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new PricingError('Count must be a whole number');

@@ -13,12 +13,6 @@ export interface PublicSalesperson {
 /** A salesperson's slug: lower-case words joined by '-', as it appears in /{slug}. */
 export const SALESPERSON_SLUG_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
-/**
- * First path segments the SPA or the API already uses (derived from the SPA's route table,
- * spa-routes.ts): a salesperson named like one of these could never be reached at /{slug}.
- */
-export const RESERVED_SALESPERSON_SLUGS: readonly string[] = [...RESERVED_SLUGS];
-
 export function isValidSalespersonSlug(slug: string): boolean {
   return SALESPERSON_SLUG_PATTERN.test(slug) && slug.length <= 60 && !RESERVED_SLUGS.has(slug);
 }

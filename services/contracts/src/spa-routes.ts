@@ -40,13 +40,11 @@ export const SPA_ROUTES = [
   '/brightcalldocs',
 ] as const;
 
-export type SpaRoute = (typeof SPA_ROUTES)[number];
-
 /**
  * First path segments the server keeps for itself (the API, ops endpoints, the SPA's assets)
  * or that read like one: never a campaign's page.
  */
-export const SERVER_RESERVED_SEGMENTS: readonly string[] = [
+const SERVER_RESERVED_SEGMENTS: readonly string[] = [
   'api', 'internal', 'assets', 'static', 'readyz', 'healthz', 'health', 'metrics', 'logout', 'user', 'users',
   'admin-campaigns', 'campaigns', 'salespeople', 'index', 'favicon', 'robots', 'www',
 ];

@@ -21,14 +21,14 @@ import {
  * - referral (/{slug} → POST /api/{slug}-survey): one salesperson's campaign, asks the timezone
  */
 
-export const MAIN_SURVEY_LEAD_TYPES = ['Live Transfers', 'Aged Leads', 'Insurance Recruiting'] as const;
+const MAIN_SURVEY_LEAD_TYPES = ['Live Transfers', 'Aged Leads', 'Insurance Recruiting'] as const;
 /** The second brand's and the referral survey's lead types. */
 export const CAMPAIGN_LEAD_TYPES = RINGCLOUD_LEAD_TYPES;
-export const SURVEY_LEAD_TYPES = ['Live Transfers', 'Aged Leads', 'Insurance Recruiting', 'Call-Backs'] as const;
+const SURVEY_LEAD_TYPES = ['Live Transfers', 'Aged Leads', 'Insurance Recruiting', 'Call-Backs'] as const;
 export type SurveyLeadType = (typeof SURVEY_LEAD_TYPES)[number];
 
 export const SURVEY_TIMEZONES = ['PST', 'MST', 'CST', 'EST'] as const;
-export type SurveyTimezone = (typeof SURVEY_TIMEZONES)[number];
+type SurveyTimezone = (typeof SURVEY_TIMEZONES)[number];
 
 export const SURVEY_AGE_RANGES = AGED_LEAD_AGE_RANGES;
 
@@ -91,10 +91,10 @@ export const LEAD_TYPE_FIELDS = {
 } as const satisfies Record<SurveyLeadType, readonly string[]>;
 
 const CONDITIONAL_FIELDS = ['totalTransfers', 'transfersPerDay', 'callsPerDay', 'transferHours', 'totalCallbacks', 'callbackPreference', 'ageRange'] as const;
-export type ConditionalField = (typeof CONDITIONAL_FIELDS)[number];
+type ConditionalField = (typeof CONDITIONAL_FIELDS)[number];
 
 /** Largest count a survey stores; far above any real order, and inside a Postgres integer. */
-export const SURVEY_MAX_COUNT = 1_000_000;
+const SURVEY_MAX_COUNT = 1_000_000;
 
 /* ----------------------------------------------------------------- fields ---------- */
 
@@ -151,7 +151,7 @@ const phone = z
 
 /* ----------------------------------------------------------------- step 1 ---------- */
 
-export const surveyStep1Shape = {
+const surveyStep1Shape = {
   firstName: requiredText('First name is required', 100, 'First name'),
   lastName: requiredText('Last name is required', 100, 'Last name'),
   agencyName: requiredText('Agency name is required', 200, 'Agency name'),
@@ -173,7 +173,7 @@ export const surveyStep1Shape = {
 
 /** Step 1 'Your Information', the same in every funnel. */
 export const surveyStep1Schema = z.object(surveyStep1Shape);
-export type SurveyStep1 = z.output<typeof surveyStep1Schema>;
+type SurveyStep1 = z.output<typeof surveyStep1Schema>;
 
 /* ----------------------------------------------------------------- step 2 ---------- */
 
@@ -269,9 +269,9 @@ function submissionSchema(funnel: SurveyFunnel) {
 /** `POST /api/survey`: step 1 + step 2 (+ salesperson, ignored). */
 export const mainSurveySubmissionSchema = submissionSchema(SURVEY_FUNNELS.main);
 /** `POST /api/ringcloud-survey`. */
-export const ringcloudSurveySubmissionSchema = submissionSchema(SURVEY_FUNNELS.ringcloud);
+const ringcloudSurveySubmissionSchema = submissionSchema(SURVEY_FUNNELS.ringcloud);
 /** `POST /api/{slug}-survey`. */
-export const referralSurveySubmissionSchema = submissionSchema(SURVEY_FUNNELS.referral);
+const referralSurveySubmissionSchema = submissionSchema(SURVEY_FUNNELS.referral);
 
 export const SURVEY_STEP2_SCHEMAS = {
   main: mainSurveyStep2Schema,

@@ -11,17 +11,17 @@ import { dollarsToCents, formatUsd, PricingError } from './pricing';
 export const TRANSFER_LEAD_TYPE = 'Live Transfers';
 
 /** Spec §4: display values of a transfer order. Paid happens on payment; the rest are the team's. */
-export const TRANSFER_ORDER_STATUSES = ['pending', 'paid', 'completed', 'cancelled'] as const;
+const TRANSFER_ORDER_STATUSES = ['pending', 'paid', 'completed', 'cancelled'] as const;
 export type TransferOrderStatus = (typeof TRANSFER_ORDER_STATUSES)[number];
 
 /** Far above any real order, and small enough that a total always fits a card payment. */
-export const MAX_TRANSFERS_PER_ORDER = 10_000;
-export const MAX_CALLS_PER_DAY = 10_000;
+const MAX_TRANSFERS_PER_ORDER = 10_000;
+const MAX_CALLS_PER_DAY = 10_000;
 /** Card payments have a floor and a ceiling (Stripe: $0.50 and $999,999.99). */
-export const MIN_TRANSFER_ORDER_CENTS = 50;
-export const MAX_TRANSFER_ORDER_CENTS = 99_999_999;
+const MIN_TRANSFER_ORDER_CENTS = 50;
+const MAX_TRANSFER_ORDER_CENTS = 99_999_999;
 
-export const TRANSFER_ORDER_MESSAGES = {
+const TRANSFER_ORDER_MESSAGES = {
   totalTransfers: 'Must be at least 1 transfer',
   callsPerDay: 'Must be at least 1 call per day',
   transferHours: 'Please specify transfer hours',
@@ -338,7 +338,7 @@ export interface BuyerProfile {
 
 /* ------------------------------------------------------- insurance recruiting ---------- */
 
-export const RECRUITING_MESSAGES = {
+const RECRUITING_MESSAGES = {
   needs: 'Please tell us what your agency needs',
   agentsNeeded: 'Please enter how many agents you need (at least 1)',
   phone: 'Phone number must be at least 10 digits',

@@ -20,7 +20,6 @@ export function readOnlyMessage(viewedName: string): string {
 export const viewAsBody = z.object({
   userId: z.uuid({ error: 'userId must be a user id' }),
 });
-export type ViewAsBody = z.infer<typeof viewAsBody>;
 
 /** What POST /api/admin/view-as answers: the address the new tab opens, and when the grant ends. */
 export interface ViewAsGrant {

@@ -45,6 +45,7 @@ import { recruitingRoutes } from './http/recruiting-routes';
 import { internalUserRoutes } from './http/internal-user-routes';
 
 export const GATEWAY_SCHEMA = 'gateway';
+/** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
 export const GATEWAY_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
 export interface GatewayOptions {

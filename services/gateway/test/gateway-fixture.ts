@@ -42,7 +42,7 @@ export interface GatewayFixture {
   cleanup(): Promise<void>;
 }
 
-export interface AgentSpec {
+interface AgentSpec {
   username: string;
   email: string;
   password: string;

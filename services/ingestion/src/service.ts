@@ -10,6 +10,7 @@ import { vendorKeyRoutes } from './http/vendor-key-routes';
 import { webhookRoutes } from './http/webhook-routes';
 
 export const INGESTION_SCHEMA = 'ingestion';
+/** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
 export const INGESTION_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
 /** For tests: a fixed or moving clock. */

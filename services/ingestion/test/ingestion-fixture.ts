@@ -8,8 +8,6 @@ import { outboxEnvelopes, startTestSystem, type TestSystem } from '@warmline/pla
 import { ingestionEnv, type IngestionConfig } from '../src/config';
 import { INGESTION_SCHEMA, startIngestion, type IngestionOptions, type RunningIngestion } from '../src/service';
 
-export type { Answer } from '@warmline/platform/testing/calls';
-
 /** The queue the catalog consumes the ingestion service's commands from (broker manifest). */
 const CALLBACKS_QUEUE = 'catalog.callbacks';
 const EVENTS_TAP = 'test.ingestion-events';

@@ -5,7 +5,7 @@ import { baseEnv } from '@warmline/platform/config';
 import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 
 /** `<repo>/var/mail`: where messages land as .eml files when no SMTP server is configured. */
-export const DEFAULT_MAIL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../var/mail');
+const DEFAULT_MAIL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../var/mail');
 
 /** An unset or empty variable means "not configured" (docker-compose passes '' for `${X:-}`). */
 const optional = <T extends z.ZodType>(schema: T) =>

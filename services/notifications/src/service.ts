@@ -9,6 +9,7 @@ import { createMailer } from './domain/mailer';
 import { consumers } from './events/subscriptions';
 
 export const NOTIFICATIONS_SCHEMA = 'notifications';
+/** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
 export const NOTIFICATIONS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
 /** Retry tuning for tests; production uses the bus's defaults. */

@@ -24,6 +24,7 @@ import { LEAD_SALES_QUEUE, subscriptions } from './events/subscriptions';
 const TRANSFER_SWEEP_MS = 5 * 60 * 1000;
 
 export const ORDERS_SCHEMA = 'orders';
+/** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
 export const ORDERS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
 export interface RunningOrders {

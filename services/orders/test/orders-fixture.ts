@@ -5,7 +5,7 @@ import { outboxEnvelopes, startTestSystem } from '@warmline/platform/testing/sys
 import { ordersEnv, type OrdersConfig } from '../src/config';
 import { ORDERS_SCHEMA, startOrders } from '../src/service';
 
-export type { Answer, CallOptions } from '@warmline/platform/testing/calls';
+export type { Answer } from '@warmline/platform/testing/calls';
 
 /**
  * The orders service started in-process on a free port for one test file, against the real

@@ -19,7 +19,7 @@ export interface StripeStandIn {
   close(): Promise<void>;
 }
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;

@@ -11,6 +11,7 @@ import { partnersRoutes } from './http/routes';
 import { internalSearchRoutes } from './http/internal-search-routes';
 
 export const PARTNERS_SCHEMA = 'partners';
+/** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
 export const PARTNERS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
 /** For tests: a fixed or moving clock, another store than the configured one. */

@@ -10,8 +10,6 @@ import { outboxEnvelopes, startTestSystem } from '@warmline/platform/testing/sys
 import { partnersEnv, type PartnersConfig } from '../src/config';
 import { PARTNERS_SCHEMA, startPartners, type RunningPartners } from '../src/service';
 
-export type { Answer, CallOptions } from '@warmline/platform/testing/calls';
-
 /**
  * The partners service in-process on a free port for one test file: its own test database and
  * broker namespace, and a temporary BLOB_DIR whose files a test can list (nothing of a refused
@@ -33,7 +31,7 @@ export interface PartnersFixture {
   cleanup(): Promise<void>;
 }
 
-export interface TestFile {
+interface TestFile {
   name: string;
   bytes: Uint8Array;
   /** What the browser would claim (the service does not believe it). */

@@ -9,7 +9,7 @@ import { badRequest } from './errors';
  * entries), JPEG and PNG. A file's name must then agree with what its bytes are.
  */
 
-export type DocumentExtension = 'pdf' | 'doc' | 'docx' | 'jpg' | 'png';
+type DocumentExtension = 'pdf' | 'doc' | 'docx' | 'jpg' | 'png';
 
 export interface DetectedType {
   extension: DocumentExtension;
@@ -27,7 +27,7 @@ const TYPES: Record<DocumentExtension, DetectedType> = {
 /** What a name's extension promises; .jpeg is a JPEG too. */
 const EXTENSION_TYPES: Record<string, DocumentExtension> = { pdf: 'pdf', doc: 'doc', docx: 'docx', jpg: 'jpg', jpeg: 'jpg', png: 'png' };
 
-export const ALLOWED_DOCUMENT_TYPES_LABEL = 'PDF, DOC, DOCX, JPG, PNG';
+const ALLOWED_DOCUMENT_TYPES_LABEL = 'PDF, DOC, DOCX, JPG, PNG';
 
 const SIGNATURES: Array<{ kind: DocumentExtension | 'zip'; bytes: Buffer }> = [
   { kind: 'pdf', bytes: Buffer.from('%PDF-', 'latin1') },
@@ -38,7 +38,7 @@ const SIGNATURES: Array<{ kind: DocumentExtension | 'zip'; bytes: Buffer }> = [
 ];
 
 /** Enough of a file's start to match every signature. */
-export const DOCUMENT_HEAD_BYTES = Math.max(...SIGNATURES.map((s) => s.bytes.length));
+const DOCUMENT_HEAD_BYTES = Math.max(...SIGNATURES.map((s) => s.bytes.length));
 
 function signatureOf(head: Buffer): DocumentExtension | 'zip' | null {
   return SIGNATURES.find((s) => head.length >= s.bytes.length && head.subarray(0, s.bytes.length).equals(s.bytes))?.kind ?? null;

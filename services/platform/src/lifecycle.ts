@@ -43,7 +43,7 @@ const REPEATED_SIGNAL_MS = 1000;
  * it comes within a second of the first: Ctrl-C under `make start` reaches a service both from
  * the terminal and relayed by tsx and the supervisor, and that must still drain gracefully.
  */
-export function onShutdown(log: Logger, closers: Array<[name: string, close: Closer]>): void {
+function onShutdown(log: Logger, closers: Array<[name: string, close: Closer]>): void {
   const stack = new ShutdownStack(log, 'the process');
   for (const [name, close] of [...closers].reverse()) stack.push(name, close);
   let stoppingSince: number | undefined;

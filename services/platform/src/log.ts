@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 export type { Logger };
 
 /** Paths whose values never reach a log line. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'password',
   'newPassword',
   'confirmPassword',

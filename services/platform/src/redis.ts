@@ -2,7 +2,7 @@ import { ClientOfflineError, createClient, TimeoutError } from 'redis';
 import type { Logger } from './log';
 
 /** A command that Redis has not answered in this long fails (a 503 upstream), never a hang. */
-export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
+const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 1000;
 
 function newClient(url: string, commandTimeoutMs: number, reconnectStrategy: (retries: number, cause: Error) => number) {
   return createClient({

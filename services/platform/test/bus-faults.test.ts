@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBus, enqueue, listDeadLetters, startConsumer, startOutboxRelay, subscribe, type Bus } from '../src/bus/index';
-import { createPool, withTransaction, type Pool } from '../src/db/index';
+import { createPool, withTransaction } from '../src/db/index';
 import { declareConsumerQueue } from '../src/bus/topology';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy';
@@ -294,5 +294,3 @@ describe('bus metrics', () => {
     expect(text).toMatch(/warmline_consumer_messages_total\{[^}]*outcome="processed"[^}]*\} \d+/);
   });
 });
-
-export type { Pool };

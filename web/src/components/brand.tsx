@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 
-export const PRODUCT_NAME = 'WarmLine';
+const PRODUCT_NAME = 'WarmLine';
 
 export function Logo({ to = '/' }: { to?: string }) {
   return (

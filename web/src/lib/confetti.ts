@@ -7,7 +7,7 @@ import type { Options } from 'canvas-confetti';
  */
 export type ConfettiOptions = Pick<Options, 'particleCount' | 'spread' | 'origin' | 'startVelocity' | 'angle' | 'ticks'>;
 
-export const DEFAULT_BURST: ConfettiOptions = { particleCount: 100, spread: 70, origin: { y: 0.6 } };
+const DEFAULT_BURST: ConfettiOptions = { particleCount: 100, spread: 70, origin: { y: 0.6 } };
 
 /** What the page posts to the confetti worker (src/lib/confetti-worker.ts). */
 export type ConfettiMessage =

@@ -1,7 +1,7 @@
 import { createContext, useContext, useEffect } from 'react';
 
 /** What the browser tab says for a screen titled `title`. */
-export function tabTitle(title: string): string {
+function tabTitle(title: string): string {
   return `${title} · WarmLine`;
 }
 

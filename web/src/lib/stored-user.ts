@@ -1,7 +1,7 @@
 import type { PublicUser } from '@warmline/contracts/accounts';
 
 /** Local storage key of the logged-in user (spec §3). The session cookie stays the authority. */
-export const STORED_USER_KEY = 'user';
+const STORED_USER_KEY = 'user';
 
 export function storeUser(user: PublicUser): void {
   try {

@@ -55,11 +55,6 @@ export async function insertLeads(db: Queryable, leads: NewAgedLead[]): Promise<
   return rowCount ?? 0;
 }
 
-export async function countLeads(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM aged_leads');
-  return rows[0]?.n ?? 0;
-}
-
 /** The name and state of each lead (for a receipt, which masks the name as the market did). */
 export async function leadNamesAndStates(db: Queryable, ids: string[]): Promise<Map<string, { name: string; state: string }>> {
   const { rows } = await db.query<{ id: string; name: string; state: string }>('SELECT id, name, state FROM aged_leads WHERE id = ANY($1::uuid[])', [ids]);

@@ -1,4 +1,4 @@
-import type { PoolClient, Queryable } from '@warmline/platform/db/index';
+import type { Queryable } from '@warmline/platform/db/index';
 
 /**
  * The suppression list (issue 13): phones that opted out, ten digits each. A suppressed phone

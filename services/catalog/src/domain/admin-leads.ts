@@ -14,7 +14,7 @@ import { recordAdminAction, type Admin } from './admin-actions';
 /** Where a lead added through the API came from, when it does not say. */
 const API_SOURCE = 'api:admin';
 
-export interface LeadRowError {
+interface LeadRowError {
   /** Position in `leads` (0-based). */
   index: number;
   column: string;

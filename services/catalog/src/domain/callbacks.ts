@@ -54,7 +54,7 @@ function stateOfProspect(sent: string | null, phone: string): string | null {
   return usStateOfText(sent) ?? stateOfAreaCode(phone);
 }
 
-export function opportunityView(row: CallbackOpportunityRow): CallbackOpportunity {
+function opportunityView(row: CallbackOpportunityRow): CallbackOpportunity {
   return {
     id: row.id,
     firstName: row.firstName,

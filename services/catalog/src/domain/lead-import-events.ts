@@ -2,7 +2,7 @@ import type { OutgoingMessage } from '@warmline/platform/bus/index';
 import type { LeadImportRow } from '../db/lead-imports';
 
 /** The importer states the facts of an import under the catalog's name (its outbox is the catalog's). */
-export const IMPORTER_SOURCE = 'importer';
+const IMPORTER_SOURCE = 'importer';
 
 /** import.progress for the counts as they stand. */
 export function progressMessage(job: LeadImportRow, correlationId: string, at: Date): OutgoingMessage<'import.progress'> {

@@ -102,7 +102,7 @@ async function refreshMarketStatistics(deps: ImportRunDeps, client: PoolClient, 
 const ANALYZE_AFTER_ROWS = 5_000;
 
 /** A problem of the file itself (not of one row): the import ends as failed with this message. */
-export class ImportFileError extends Error {}
+class ImportFileError extends Error {}
 
 /** The worker is shutting down: the import stays running, resumed by the next worker. */
 class ImportPaused extends Error {}

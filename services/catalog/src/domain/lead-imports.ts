@@ -177,7 +177,7 @@ export async function* leadImportErrorReport(ctx: LeadImportContext, id: string)
   }
 }
 
-export function leadImportView(job: LeadImportRow): LeadImportView {
+function leadImportView(job: LeadImportRow): LeadImportView {
   return {
     id: job.id,
     status: job.status,

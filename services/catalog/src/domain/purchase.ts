@@ -113,7 +113,7 @@ export async function purchaseLeads(
  * At most MAX_UNPAID_LEAD_PURCHASES unpaid purchases and MAX_RESERVED_LEADS_PER_BUYER reserved
  * leads per buyer, this purchase included; past either, 429 with a wait until the first ends.
  */
-export function checkPurchaseLimits(holds: BuyerHolds, wantedLeads: number, now: Date): void {
+function checkPurchaseLimits(holds: BuyerHolds, wantedLeads: number, now: Date): void {
   if (holds.unpaidPurchases < MAX_UNPAID_LEAD_PURCHASES && holds.reservedLeads + wantedLeads <= MAX_RESERVED_LEADS_PER_BUYER) return;
   const waitMs = holds.firstExpiry ? holds.firstExpiry.getTime() - now.getTime() : LEAD_RESERVATION_MINUTES * 60_000;
   throw tooManyRequests(TOO_MANY_UNPAID_PURCHASES_MESSAGE, Math.max(1, Math.ceil(waitMs / 1000)));
@@ -133,7 +133,7 @@ export async function purchaseStatus(ctx: CatalogContext, buyerUserId: string, o
 }
 
 /** How many leads of each age range, at its price: what the orders service charges for. */
-export function orderLines(items: ReservedItem[]): LeadOrderLine[] {
+function orderLines(items: ReservedItem[]): LeadOrderLine[] {
   const lines: LeadOrderLine[] = [];
   for (const range of AGED_LEAD_AGE_RANGES as readonly AgedLeadAgeRange[]) {
     const ofRange = items.filter((i) => i.ageRange === range);

@@ -56,12 +56,6 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] ?? null;
 }
 
-/** Every live user, newest first. */
-export async function listUsers(db: Queryable): Promise<UserRecord[]> {
-  const { rows } = await db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE deleted_at IS NULL ORDER BY created_at DESC, id`);
-  return rows;
-}
-
 /**
  * One page of live users, newest first, whose name, agency, e-mail or username contains `q`
  * (any case), or whose phone digits contain the digits of `q`; and how many match in all.
@@ -90,7 +84,7 @@ export async function findUsersPage(
 }
 
 /** `text` for a LIKE pattern, its own % and _ taken literally. */
-export function escapeLike(text: string): string {
+function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

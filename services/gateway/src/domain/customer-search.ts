@@ -91,7 +91,7 @@ async function withinTime(source: SearchSource, text: string, ms: number): Promi
 }
 
 /** Exact matches first, then the newest; ties by type and id so the order is stable. */
-export function byRelevance(a: CustomerSearchResult, b: CustomerSearchResult): number {
+function byRelevance(a: CustomerSearchResult, b: CustomerSearchResult): number {
   return Number(b.exact) - Number(a.exact) || b.createdAt.localeCompare(a.createdAt) || a.type.localeCompare(b.type) || a.id.localeCompare(b.id);
 }
 

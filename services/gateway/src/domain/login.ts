@@ -6,7 +6,7 @@ import type { AccountsContext, RequestOrigin } from './context';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import { LOGIN_FAILURES_PER_IP, LOGIN_FAILURES_PER_USERNAME, type ThrottleHit } from '../edge/throttle';
 
-export const INVALID_CREDENTIALS = 'Invalid credentials';
+const INVALID_CREDENTIALS = 'Invalid credentials';
 
 const tooManyFailures = (minutes: number) =>
   `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;

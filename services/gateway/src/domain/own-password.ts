@@ -10,7 +10,7 @@ import type { ThrottleRule } from '../edge/throttle';
  * Wrong current passwords, per user: someone at an unlocked screen (or holding a stolen
  * session) cannot use this form to guess the password at leisure. A success clears the count.
  */
-export const OWN_PASSWORD_FAILURES_PER_USER: ThrottleRule = { name: 'own-password-user', limit: 5, windowSeconds: 15 * 60 };
+const OWN_PASSWORD_FAILURES_PER_USER: ThrottleRule = { name: 'own-password-user', limit: 5, windowSeconds: 15 * 60 };
 
 const tooManyFailures = (minutes: number) =>
   `Too many wrong current passwords. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;

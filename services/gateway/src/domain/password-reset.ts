@@ -15,7 +15,7 @@ import { hashPassword } from './passwords';
 import { RESET_ATTEMPTS_PER_IP, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP } from '../edge/throttle';
 
 export const RESET_REQUESTED_MESSAGE = 'If an account exists for that email, a reset link has been sent.';
-export const INVALID_RESET_LINK = 'Invalid or Expired Link';
+const INVALID_RESET_LINK = 'Invalid or Expired Link';
 
 const tooManyRequests = (minutes: number) =>
   `Too many password reset requests. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
@@ -57,7 +57,7 @@ export async function requestPasswordReset(ctx: AccountsContext, email: string, 
  * token and command, so a link is sent exactly when it can be used, and a crash leaves the
  * request to be handled again. Returns how many requests were handled.
  */
-export async function handleResetRequests(
+async function handleResetRequests(
   deps: Pick<AccountsContext, 'pool' | 'log' | 'publicUrl'>,
   batchSize = 20,
 ): Promise<number> {
@@ -148,7 +148,7 @@ export class ResetRequestQueue {
   }
 }
 
-export async function isResetTokenUsable(ctx: AccountsContext, token: string): Promise<boolean> {
+async function isResetTokenUsable(ctx: AccountsContext, token: string): Promise<boolean> {
   return (await findUsableResetToken(ctx.pool, hashResetToken(token))) !== null;
 }
 

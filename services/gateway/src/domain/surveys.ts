@@ -28,14 +28,14 @@ export interface SurveysContext extends AccountsContext {
   checkoutTokenSecret: string;
 }
 
-export const SURVEY_NOT_FOUND = 'Survey not found';
+const SURVEY_NOT_FOUND = 'Survey not found';
 export const SALESPERSON_NOT_FOUND = 'Salesperson not found';
 
 /**
  * A 409 names which account field is taken (spec: the user must be able to fix it), which also
  * tells a prober that the username or address exists; so conflicts are counted per IP.
  */
-export const SURVEY_CONFLICTS_PER_IP: ThrottleRule = { name: 'survey-conflict-ip', limit: 20, windowSeconds: 15 * 60 };
+const SURVEY_CONFLICTS_PER_IP: ThrottleRule = { name: 'survey-conflict-ip', limit: 20, windowSeconds: 15 * 60 };
 const tooManyConflicts = (minutes: number) =>
   `Too many sign-up attempts with taken usernames or emails. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 
@@ -44,8 +44,8 @@ const tooManyConflicts = (minutes: number) =>
  * welcome letter), so one address may sign up at most 5 times an hour (issue 11). A survey
  * refused for a taken name does not count here (the conflict limit above covers probing).
  */
-export const SIGN_UPS_PER_IP: ThrottleRule = { name: 'sign-up-ip', limit: 5, windowSeconds: 60 * 60 };
-export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address; try again later';
+const SIGN_UPS_PER_IP: ThrottleRule = { name: 'sign-up-ip', limit: 5, windowSeconds: 60 * 60 };
+const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address; try again later';
 
 export type SurveySource =
   | { funnel: 'main' }

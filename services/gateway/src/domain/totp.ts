@@ -6,10 +6,10 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
  * compute the same codes an app would.
  */
 
-export const TOTP_STEP_SECONDS = 30;
-export const TOTP_DIGITS = 6;
+const TOTP_STEP_SECONDS = 30;
+const TOTP_DIGITS = 6;
 /** One step either side: a phone clock a little off, or a code typed as it rolled over. */
-export const TOTP_WINDOW_STEPS = 1;
+const TOTP_WINDOW_STEPS = 1;
 
 export function totpStep(nowMs: number = Date.now()): number {
   return Math.floor(nowMs / 1000 / TOTP_STEP_SECONDS);
@@ -92,7 +92,7 @@ export function totpEncryptionKey(config: { TOTP_ENCRYPTION_KEY?: string | undef
   return Buffer.from(hkdfSync('sha256', config.SESSION_SECRET, 'warmline', 'totp-secret-encryption', 32));
 }
 
-export function parseKey(text: string): Buffer {
+function parseKey(text: string): Buffer {
   const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
   if (key.length !== 32) throw new Error('must be 32 bytes, as 64 hex characters or base64');
   return key;
@@ -124,7 +124,7 @@ export function decryptSecret(key: Buffer, stored: string, userId: string): Buff
 
 /* -------------------------------------------------------- recovery codes ----------- */
 
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 
 /** 80 random bits as 'abcd-efgh-ijkl-mnop' (base32, lower case): easy to copy, not to guess. */
 export function newRecoveryCodes(): string[] {
@@ -134,7 +134,7 @@ export function newRecoveryCodes(): string[] {
 }
 
 /** What a typed recovery code is compared as: no case, dashes or spaces. */
-export function normaliseRecoveryCode(code: string): string {
+function normaliseRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[\s-]/g, '');
 }
 

@@ -29,7 +29,7 @@ import type { ThrottleRule } from '../edge/throttle';
  * anyone else may enrol. Once enrolled, every login asks for a code after the password.
  */
 
-export interface TwoFactorSettings {
+interface TwoFactorSettings {
   /** AES-256-GCM key of the stored secrets (see totpEncryptionKey). */
   encryptionKey: Buffer;
   /** Admins must enrol at their first login and give a code at every login. */
@@ -41,13 +41,13 @@ export interface TwoFactorContext extends AccountsContext {
 }
 
 /** Wrong codes per user, counted before checking (as login): 5 guesses in 15 minutes of 1,000,000. */
-export const TWO_FACTOR_FAILURES_PER_USER: ThrottleRule = { name: 'two-factor-user', limit: 5, windowSeconds: 15 * 60 };
+const TWO_FACTOR_FAILURES_PER_USER: ThrottleRule = { name: 'two-factor-user', limit: 5, windowSeconds: 15 * 60 };
 const tooManyFailures = (minutes: number) =>
   `Too many wrong codes. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 
-export const ALREADY_ENROLLED = 'Two-factor authentication is already on';
-export const NOT_ENROLLED = 'Two-factor authentication is not on';
-export const REQUIRED_FOR_ADMINS = 'Admins must keep two-factor authentication on';
+const ALREADY_ENROLLED = 'Two-factor authentication is already on';
+const NOT_ENROLLED = 'Two-factor authentication is not on';
+const REQUIRED_FOR_ADMINS = 'Admins must keep two-factor authentication on';
 
 type Who = Pick<UserRecord, 'id' | 'username' | 'isAdmin'>;
 

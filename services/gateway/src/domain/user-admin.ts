@@ -14,7 +14,7 @@ import { toPublicUser } from './users';
  */
 
 export const USER_NOT_FOUND = 'User not found';
-export const CANNOT_DELETE_SELF = 'You cannot delete your own account';
+const CANNOT_DELETE_SELF = 'You cannot delete your own account';
 
 /** How the audit log names a user at the time of the action. */
 export function userLabel(user: Pick<UserRecord, 'firstName' | 'lastName' | 'username' | 'email'>): string {

@@ -40,7 +40,7 @@ export interface ViewAsContext {
 }
 
 /** Why a viewing ended, as the audit log says it. */
-export const VIEW_AS_END_REASONS = {
+const VIEW_AS_END_REASONS = {
   ended: 'Ended by the admin',
   expired: 'The time ran out',
   loggedOut: 'The admin logged out',

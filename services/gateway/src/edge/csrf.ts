@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { forbidden } from '@warmline/platform';
 
 /** Paths that authenticate by signature or API key, not by the session cookie. */
-export const WEBHOOK_PREFIXES = ['/api/webhooks/', '/api/callbacks/'];
+const WEBHOOK_PREFIXES = ['/api/webhooks/', '/api/callbacks/'];
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

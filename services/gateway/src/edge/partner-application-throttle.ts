@@ -15,8 +15,8 @@ import type { Throttle, ThrottleRule } from './throttle';
  * received (503) is given back, as a survey refused for a taken name is not a sign-up. Those
  * still count as attempts: at most 20 an hour, so refused 50 MB bodies cannot be sent without end.
  */
-export const PARTNER_APPLICATIONS_PER_IP: ThrottleRule = { name: 'partner-application-ip', limit: PARTNER_APPLICATIONS_PER_HOUR, windowSeconds: 60 * 60 };
-export const PARTNER_APPLICATION_ATTEMPTS_PER_IP: ThrottleRule = { name: 'partner-application-attempt-ip', limit: 20, windowSeconds: 60 * 60 };
+const PARTNER_APPLICATIONS_PER_IP: ThrottleRule = { name: 'partner-application-ip', limit: PARTNER_APPLICATIONS_PER_HOUR, windowSeconds: 60 * 60 };
+const PARTNER_APPLICATION_ATTEMPTS_PER_IP: ThrottleRule = { name: 'partner-application-attempt-ip', limit: 20, windowSeconds: 60 * 60 };
 
 const APPLICATION_PATH = /^\/api\/affnetwork-signup\/?$/;
 

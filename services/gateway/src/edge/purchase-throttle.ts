@@ -5,9 +5,9 @@ import type { Throttle, ThrottleRule } from './throttle';
  * Aged-lead purchases: each attempt reserves leads in the catalog, so one account hammering the
  * route could hold the inventory (issue 11, medium 5). Counted per buyer, before forwarding.
  */
-export const PURCHASE_ATTEMPTS_PER_USER: ThrottleRule = { name: 'lead-purchase-user', limit: 10, windowSeconds: 60 };
+const PURCHASE_ATTEMPTS_PER_USER: ThrottleRule = { name: 'lead-purchase-user', limit: 10, windowSeconds: 60 };
 
-export const PURCHASE_THROTTLED_MESSAGE = 'Too many purchase attempts; try again in a minute';
+const PURCHASE_THROTTLED_MESSAGE = 'Too many purchase attempts; try again in a minute';
 
 const PURCHASE_PATH = /^\/api\/bulk-purchase-leads\/?$/;
 

@@ -5,9 +5,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * fields, 3-D Secure) load from js.stripe.com and its subdomains, 3-D Secure redirects through
  * hooks.stripe.com, and the script calls api.stripe.com.
  */
-export const STRIPE_SCRIPT_ORIGINS = ['https://js.stripe.com', 'https://*.js.stripe.com'];
-export const STRIPE_FRAME_ORIGINS = ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'];
-export const STRIPE_CONNECT_ORIGINS = ['https://api.stripe.com'];
+const STRIPE_SCRIPT_ORIGINS = ['https://js.stripe.com', 'https://*.js.stripe.com'];
+const STRIPE_FRAME_ORIGINS = ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'];
+const STRIPE_CONNECT_ORIGINS = ['https://api.stripe.com'];
 
 export interface SecurityHeaderSettings {
   /** The landing page's booking widget (BOOKING_URL), framed when configured. */

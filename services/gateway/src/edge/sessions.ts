@@ -5,12 +5,12 @@ import { execMulti, type Pool, type Redis } from '@warmline/platform';
 import { findUserById, type UserRecord } from '../db/users';
 import type { SessionTerminator } from '../domain/context';
 
-export const SESSION_COOKIE = 'warmline.sid';
+const SESSION_COOKIE = 'warmline.sid';
 /**
  * The production name: a `__Host-` cookie is only accepted by browsers when Secure, on path /
  * and without a Domain, so a sibling subdomain or a plain-http page cannot plant or overwrite it.
  */
-export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
 declare module 'express-session' {
   interface SessionData {

@@ -10,7 +10,7 @@ import { chooseContentCoding, precompressedAssets } from './static-assets';
 const OPS_PATHS = new Set(['/readyz', '/metrics', '/internal']);
 
 /** Written by web/scripts/prerender.mjs beside the pages it renders. */
-export const PRERENDER_MANIFEST = 'prerender-manifest.json';
+const PRERENDER_MANIFEST = 'prerender-manifest.json';
 
 /**
  * What the prerender wrote into the pages where the run-time settings go: each field's stand-in
@@ -29,7 +29,7 @@ const prerenderManifestSchema = z.object({
   /** sha256-… of inline <style> elements the pages carry, for the CSP's style-src. */
   inlineStyleHashes: z.array(z.string().regex(/^sha256-[A-Za-z0-9+/]+=*$/)),
 });
-export type PrerenderManifest = z.infer<typeof prerenderManifestSchema>;
+type PrerenderManifest = z.infer<typeof prerenderManifestSchema>;
 
 export interface SpaSettings {
   distDir: string;
@@ -41,12 +41,12 @@ export interface SpaSettings {
 /** Stands where each answer's nonce goes, in the pages held in memory. */
 const NONCE_SLOT = '\u0000csp-nonce\u0000';
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The digits a `tel:` link dials; the same rule as the SPA's telHref (web/src/lib/site-config.ts). */
-export function dialledDigits(phone: string): string {
+function dialledDigits(phone: string): string {
   return phone.replace(/[^\d+]/g, '');
 }
 
@@ -64,7 +64,7 @@ function replaceAll(text: string, find: string, replacement: string): string {
  * (HTML-escaped), and in <head> the same settings as JSON for the SPA (so hydration renders
  * what the page shows) and the nonce the SPA gives the <style> elements it inserts.
  */
-export function fillPage(html: string, site: SiteConfigResponse, placeholders?: PrerenderManifest['placeholders']): string {
+function fillPage(html: string, site: SiteConfigResponse, placeholders?: PrerenderManifest['placeholders']): string {
   let page = html;
   if (placeholders) {
     page = replaceAll(page, `tel:${placeholders.supportPhone}`, `tel:${escapeHtml(dialledDigits(site.supportPhone))}`);

@@ -17,7 +17,7 @@ const CODING_SUFFIX: Record<Exclude<ContentCoding, 'identity'>, string> = { br: 
 /** Vite's output names: /assets/{name}-{8+ character hash}.{ext}. */
 const HASHED_ASSET = /^\/assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -79,11 +79,11 @@ export function chooseContentCoding(acceptEncoding: string | undefined, availabl
   return best;
 }
 
-export function contentTypeOf(file: string): string {
+function contentTypeOf(file: string): string {
   return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
-export function cacheControlOf(urlPath: string): string {
+function cacheControlOf(urlPath: string): string {
   return HASHED_ASSET.test(urlPath) ? IMMUTABLE : 'no-cache';
 }
 
@@ -92,7 +92,7 @@ export function cacheControlOf(urlPath: string): string {
  * escape from `root` (`..`, encoded or not), no dot files (Vite's .vite/manifest.json), no
  * precompressed copies asked for by name, no HTML (pages are served with their settings filled in).
  */
-export function assetPathOf(root: string, urlPath: string): string | null {
+function assetPathOf(root: string, urlPath: string): string | null {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);

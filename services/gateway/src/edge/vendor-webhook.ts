@@ -21,7 +21,7 @@ import type { Throttle, ThrottleRule } from './throttle';
  *   what /brightcalldocs promises the vendor.
  */
 
-export function isVendorKeyRoute(req: Request): boolean {
+function isVendorKeyRoute(req: Request): boolean {
   return findPublicRoute(req.method, req.originalUrl.split('?')[0] ?? '').route?.access === 'vendor-key';
 }
 
@@ -29,19 +29,19 @@ export function isVendorKeyRoute(req: Request): boolean {
 export const VENDOR_THROTTLED_MESSAGE = WEBHOOK_ANSWER_EXAMPLES[429].message;
 
 /** Calls per presented key a minute (VENDOR_WEBHOOK_CALLS_PER_MINUTE overrides the limit). */
-export const VENDOR_CALLS_PER_KEY: ThrottleRule = { name: 'vendor-webhook-key', limit: 600, windowSeconds: 60 };
+const VENDOR_CALLS_PER_KEY: ThrottleRule = { name: 'vendor-webhook-key', limit: 600, windowSeconds: 60 };
 /**
  * Calls without any key a minute per address: each is certain to be refused (401) by the
  * service, so a flood of them is cut here; a handful of mistakes a minute still reach the
  * service and get its 401, which tells the vendor what is wrong.
  */
-export const VENDOR_KEYLESS_CALLS_PER_IP: ThrottleRule = { name: 'vendor-webhook-keyless-ip', limit: 60, windowSeconds: 60 };
+const VENDOR_KEYLESS_CALLS_PER_IP: ThrottleRule = { name: 'vendor-webhook-keyless-ip', limit: 60, windowSeconds: 60 };
 
 /**
  * The key a caller presents: `X-API-Key`, else the token of `Authorization: Bearer`. Undefined
  * when neither holds one (an Authorization of another scheme is no vendor key either).
  */
-export function presentedVendorKey(headers: IncomingHttpHeaders): string | undefined {
+function presentedVendorKey(headers: IncomingHttpHeaders): string | undefined {
   const apiKey = headers['x-api-key'];
   const fromHeader = (Array.isArray(apiKey) ? apiKey[0] : apiKey)?.trim();
   if (fromHeader) return fromHeader;

@@ -14,7 +14,7 @@ import type { CurrentUser } from './sessions';
  */
 
 /** What a request being viewed carries, for the routes that answer differently (current-user, DELETE view-as). */
-export interface ViewAsRequest {
+interface ViewAsRequest {
   token: string;
   grant: ViewAsGrantRecord;
   /** The admin whose session sends the request. */
@@ -109,7 +109,7 @@ function parseGrant(raw: string | null): ViewAsGrantRecord | null {
 }
 
 /** The one route a viewing tab may write to: ending its own viewing. */
-export const VIEW_AS_PATH = '/api/admin/view-as';
+const VIEW_AS_PATH = '/api/admin/view-as';
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 /** GET routes that change something all the same: never reached from a viewing tab. */
 const GETS_THAT_WRITE = new Set(['/api/logout']);

@@ -11,7 +11,7 @@ import { currentUser, requireAdmin } from '../edge/access';
  * The services that own people besides the gateway, each asked at `GET /internal/search?q=`:
  * the orders service's paying customers and the partners service's applications (issue 14).
  */
-export const INTERNAL_SEARCH_OWNERS: readonly { name: string; baseUrl: (config: GatewayConfig) => string }[] = [
+const INTERNAL_SEARCH_OWNERS: readonly { name: string; baseUrl: (config: GatewayConfig) => string }[] = [
   { name: 'orders', baseUrl: (config) => config.ORDERS_URL },
   { name: 'partners', baseUrl: (config) => config.PARTNERS_URL },
 ];

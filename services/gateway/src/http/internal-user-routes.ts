@@ -4,7 +4,7 @@ import { AppError, IDENTITY_HEADER, verifyIdentity, type Pool } from '@warmline/
 import { findUserById } from '../db/users';
 import { findLatestSurveyOfUser } from '../db/survey-responses';
 
-export const INTERNAL_USERS_PATH = '/internal/users/:id';
+const INTERNAL_USERS_PATH = '/internal/users/:id';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

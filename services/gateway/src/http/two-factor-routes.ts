@@ -14,7 +14,7 @@ import { toPublicUser } from '../domain/users';
 import { currentUser, requireUser } from '../edge/access';
 import { PENDING_LOGIN_MS, type PendingLogin, type Sessions } from '../edge/sessions';
 
-export const LOGIN_EXPIRED = 'Your sign-in has expired; please log in again';
+const LOGIN_EXPIRED = 'Your sign-in has expired; please log in again';
 
 /** The pending login of this session, if it is still fresh. */
 function pendingLoginOf(req: Request): PendingLogin | null {

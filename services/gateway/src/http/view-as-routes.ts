@@ -4,7 +4,7 @@ import { badRequest, parseInput } from '@warmline/platform';
 import { endViewing, startViewing, type ViewAsContext } from '../domain/view-as';
 import { currentUser, requireAdmin } from '../edge/access';
 
-export const VIEW_AS_HEADER_REQUIRED = 'Send the X-View-As header of the viewing to end';
+const VIEW_AS_HEADER_REQUIRED = 'Send the X-View-As header of the viewing to end';
 
 /** View-as (issue 12, docs/adr/0014-view-as.md): an admin's grant for one tab, and its end. */
 export function viewAsRoutes(ctx: ViewAsContext): Router {

@@ -27,7 +27,7 @@ function newKeyText(): string {
   return `${VENDOR_KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
 }
 
-export function hashVendorKey(key: string): string {
+function hashVendorKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 

@@ -8,8 +8,8 @@ import type { EmailToSend } from './paid-order-email-parts';
 export type PasswordResetRequest = CommandData<'email.password_reset'>;
 export type WelcomeRequest = CommandData<'email.welcome'>;
 
-export const PASSWORD_RESET_TEMPLATE = 'password-reset';
-export const WELCOME_TEMPLATE = 'welcome';
+const PASSWORD_RESET_TEMPLATE = 'password-reset';
+const WELCOME_TEMPLATE = 'welcome';
 
 /** '1 hour', '30 minutes'. */
 function lifetime(minutes: number): string {

@@ -11,12 +11,12 @@ import { htmlTable, textLines, type EmailLine, type EmailToSend } from './paid-o
 
 export type CallbackAssigned = CommandData<'email.callback_assigned'>;
 
-export const CALLBACK_ASSIGNED_TEMPLATE = 'callback-assigned';
+const CALLBACK_ASSIGNED_TEMPLATE = 'callback-assigned';
 
 /** The dashboard's view of an agent's call-backs: the SPA keeps its views in `?view=` (web/src/features/dashboard/dashboard-views.ts). */
-export const MY_CALLBACKS_PATH = '/dashboard?view=my-callbacks';
+const MY_CALLBACKS_PATH = '/dashboard?view=my-callbacks';
 
-export function myCallbacksUrl(publicUrl: string): string {
+function myCallbacksUrl(publicUrl: string): string {
   return `${publicUrl.replace(/\/+$/, '')}${MY_CALLBACKS_PATH}`;
 }
 

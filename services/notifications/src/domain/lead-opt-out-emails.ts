@@ -9,7 +9,7 @@ import { paidOn, type EmailToSend } from './paid-order-email-parts';
 
 export type LeadOptOut = CommandData<'email.lead_opt_out'>;
 
-export const LEAD_OPT_OUT_TEMPLATE = 'lead-opt-out';
+const LEAD_OPT_OUT_TEMPLATE = 'lead-opt-out';
 
 type OptedOutLead = LeadOptOut['leads'][number];
 

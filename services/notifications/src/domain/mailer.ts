@@ -3,7 +3,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { MailTransportKind } from '../db/email-log';
 
-export interface OutgoingEmail {
+interface OutgoingEmail {
   /** The email.send command id: names the .eml file and ties the message to the log. */
   id: string;
   to: string;
@@ -12,7 +12,7 @@ export interface OutgoingEmail {
   html?: string;
 }
 
-export interface Delivery {
+interface Delivery {
   transport: MailTransportKind;
   /** SMTP message id, or the .eml file's path. */
   location: string;
@@ -72,6 +72,6 @@ function mailFields(message: OutgoingEmail) {
 }
 
 /** `<ISO time>-<id>.eml`, with the time's colons as dashes so the name is safe everywhere. */
-export function emlFileName(at: Date, id: string): string {
+function emlFileName(at: Date, id: string): string {
   return `${at.toISOString().replaceAll(':', '-')}-${id}.eml`;
 }

@@ -13,13 +13,13 @@ export type PartnerApplicationReceived = CommandData<'email.partner_application_
 export type PartnerApplicationNotice = CommandData<'email.partner_application_notice'>;
 export type PartnerStatusChanged = CommandData<'email.partner_status_changed'>;
 
-export const PARTNER_APPLICATION_RECEIVED_TEMPLATE = 'partner-application-received';
-export const PARTNER_APPLICATION_NOTICE_TEMPLATE = 'partner-application-notice';
-export const PARTNER_APPROVED_TEMPLATE = 'partner-approved';
-export const PARTNER_REJECTED_TEMPLATE = 'partner-rejected';
+const PARTNER_APPLICATION_RECEIVED_TEMPLATE = 'partner-application-received';
+const PARTNER_APPLICATION_NOTICE_TEMPLATE = 'partner-application-notice';
+const PARTNER_APPROVED_TEMPLATE = 'partner-approved';
+const PARTNER_REJECTED_TEMPLATE = 'partner-rejected';
 
 /** How soon an approved partner hears from a partnerships manager. */
-export const PARTNER_ONBOARDING_BUSINESS_DAYS = 2;
+const PARTNER_ONBOARDING_BUSINESS_DAYS = 2;
 
 export interface PartnerContact {
   /** The partnerships inbox (PARTNERS_TEAM_EMAIL): where applicants write, and where notices go. */

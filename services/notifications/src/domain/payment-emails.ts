@@ -10,8 +10,8 @@ import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailL
 
 export type PaidOrder = CommandData<'email.order_paid'>;
 
-export const RECEIPT_TEMPLATE = 'payment-receipt';
-export const SALES_NOTICE_TEMPLATE = 'sales-payment-notice';
+const RECEIPT_TEMPLATE = 'payment-receipt';
+const SALES_NOTICE_TEMPLATE = 'sales-payment-notice';
 
 function orderLines(order: PaidOrder): EmailLine[] {
   return [
@@ -36,7 +36,7 @@ const TRANSFERS_NEXT =
   'states, hours and transfer number, and to schedule your first transfers.';
 
 /** The package checkouts sell live transfers; the second brand (tier 'ringcloud') also call-backs and packs of aged leads. */
-export function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'description'>): ReceiptWording {
+function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'description'>): ReceiptWording {
   if (order.tier !== 'ringcloud') return { brand: 'WarmLine', nextSteps: TRANSFERS_NEXT, bufferProtection: true };
   // Orders written before leadType travelled: the description starts with the product ('RingCloud Call-Backs: …').
   const product = order.leadType ?? (/^RingCloud (Call-Backs|Aged Leads)\b/.exec(order.description)?.[1] ?? 'Live Transfers');

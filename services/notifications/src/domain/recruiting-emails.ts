@@ -6,7 +6,7 @@ import type { EmailToSend } from './paid-order-email-parts';
 
 export type RecruitingRequestNotice = CommandData<'email.recruiting_request'>;
 
-export const RECRUITING_NOTICE_TEMPLATE = 'recruiting-request';
+const RECRUITING_NOTICE_TEMPLATE = 'recruiting-request';
 
 export function recruitingRequestEmail(request: RecruitingRequestNotice): EmailToSend {
   const { agent } = request;

@@ -10,11 +10,11 @@ import { htmlTable, paidOn, textLines, writeToUs, type EmailLine, type EmailToSe
 export type LeadsReceipt = CommandData<'email.leads_receipt'>;
 export type DisputeOpened = CommandData<'email.dispute_opened'>;
 
-export const LEADS_RECEIPT_TEMPLATE = 'leads-receipt';
-export const DISPUTE_OPENED_TEMPLATE = 'dispute-opened';
+const LEADS_RECEIPT_TEMPLATE = 'leads-receipt';
+const DISPUTE_OPENED_TEMPLATE = 'dispute-opened';
 
 /** Card refunds take this long to show on a statement (Stripe's guidance). */
-export const REFUND_ARRIVES = 'It usually reaches your card within 5–10 business days.';
+const REFUND_ARRIVES = 'It usually reaches your card within 5–10 business days.';
 
 /** 'John SmiXX, TX, 60-90 days old: $2.00' — the lead as the buyer saw it in the market. */
 function leadLine(lead: LeadOrderLead): string {

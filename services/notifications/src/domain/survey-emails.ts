@@ -6,7 +6,7 @@ import type { EmailToSend } from './paid-order-email-parts';
 
 export type SurveySalesNoticeRequest = CommandData<'email.survey_sales_notice'>;
 
-export const SURVEY_SALES_NOTICE_TEMPLATE = 'survey-sales-notice';
+const SURVEY_SALES_NOTICE_TEMPLATE = 'survey-sales-notice';
 
 function funnelName(request: SurveySalesNoticeRequest): string {
   if (request.funnel === 'main') return 'survey';

@@ -10,8 +10,8 @@ import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailL
 
 export type PaidTransferOrder = CommandData<'email.transfer_order_paid'>;
 
-export const TRANSFER_CONFIRMATION_TEMPLATE = 'transfer-order-confirmation';
-export const OPERATIONS_NOTICE_TEMPLATE = 'transfer-order-operations-notice';
+const TRANSFER_CONFIRMATION_TEMPLATE = 'transfer-order-confirmation';
+const OPERATIONS_NOTICE_TEMPLATE = 'transfer-order-operations-notice';
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 

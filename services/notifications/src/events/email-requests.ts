@@ -12,7 +12,7 @@ import { leadOptOutEmail } from '../domain/lead-opt-out-emails';
 import { partnerApplicationNoticeEmail, partnerApplicationReceivedEmail, partnerStatusChangedEmail } from '../domain/partner-emails';
 import { callbackAssignedEmail } from '../domain/callback-emails';
 
-export const SOURCE = 'notifications';
+const SOURCE = 'notifications';
 
 /** The team inboxes this worker knows (SALES_TEAM_EMAIL, OPERATIONS_EMAIL, PARTNERS_TEAM_EMAIL). */
 export interface TeamInboxes {

@@ -12,7 +12,7 @@ export interface UsersClient {
 }
 
 /** The account service could not be asked; the agent may simply try again. */
-export class AccountServiceUnavailable extends AppError {
+class AccountServiceUnavailable extends AppError {
   constructor(cause: unknown) {
     super('AccountServiceUnavailable', 'The account service is unavailable, please try again shortly', 502);
     this.cause = cause;

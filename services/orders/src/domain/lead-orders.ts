@@ -70,7 +70,7 @@ interface PricedLeadOrder {
 }
 
 /** Prices the lines from the contracts table; the catalog's prices and total must agree. */
-export function priceLeadOrder(request: CreateLeadOrderRequest): PricedLeadOrder {
+function priceLeadOrder(request: CreateLeadOrderRequest): PricedLeadOrder {
   const lines: LeadOrderLine[] = [];
   for (const range of AGED_LEAD_AGE_RANGES) {
     const line = request.lines.find((l) => l.ageRange === range);

@@ -16,7 +16,7 @@ import { findOrder, type PackageOrder } from '../db/orders';
  * buyer, so a second use (or a second account) finds it taken.
  */
 
-export const ORDER_CLAIM_TTL_SECONDS = 7 * 24 * 60 * 60;
+const ORDER_CLAIM_TTL_SECONDS = 7 * 24 * 60 * 60;
 const PREFIX = 'oc1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -32,7 +32,7 @@ export function signOrderClaim(secret: string, order: { id: string; createdAt: D
 }
 
 /** True when `token` was signed for `orderId` and has not expired. */
-export function verifyOrderClaim(secret: string, token: string, orderId: string, now = Date.now()): boolean {
+function verifyOrderClaim(secret: string, token: string, orderId: string, now = Date.now()): boolean {
   const [prefix, id, expires, signature, extra] = token.split('.');
   if (prefix !== PREFIX || !id || !expires || !signature || extra !== undefined) return false;
   if (!UUID.test(id) || id !== orderId || !/^\d{1,12}$/.test(expires)) return false;
@@ -43,7 +43,7 @@ export function verifyOrderClaim(secret: string, token: string, orderId: string,
   return expiresAt * 1000 >= now;
 }
 
-export const CLAIM_MESSAGES = {
+const CLAIM_MESSAGES = {
   invalid: 'This order cannot be added to an account from here: the claim link is not valid or has expired',
   notPaid: 'Only a paid order can be added to your account',
   taken: 'This order already belongs to another account',

@@ -166,15 +166,3 @@ export function orderFacts(order: PackageOrder): EventData<'order.created'> {
 function isAgeRange(range: string | null): range is AgedLeadAgeRange {
   return (AGED_LEAD_AGE_RANGES as readonly (string | null)[]).includes(range);
 }
-
-/**
- * The order as its buyer may see it: anyone holding the id of an anonymous order (the
- * success page after a public checkout), otherwise only the buyer and admins.
- */
-export async function orderForViewer(ctx: OrdersContext, orderId: string, viewer: Identity): Promise<PackageOrder> {
-  const order = await findOrder(ctx.pool, orderId);
-  const visible =
-    order !== null && (order.buyerUserId === null || order.buyerUserId === viewer.userId || viewer.isAdmin);
-  if (!order || !visible) throw new AppError('OrderNotFound', 'Order not found', 404);
-  return order;
-}

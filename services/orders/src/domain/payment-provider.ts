@@ -19,7 +19,7 @@ export interface PaymentProvider {
   refund(request: RefundRequest): Promise<{ id: string }>;
 }
 
-export interface RefundRequest {
+interface RefundRequest {
   intentId: string;
   amountCents: number;
   idempotencyKey: string;
@@ -27,7 +27,7 @@ export interface RefundRequest {
   metadata: Record<string, string>;
 }
 
-export interface CreateIntentRequest {
+interface CreateIntentRequest {
   orderId: string;
   amountCents: number;
   currency: 'usd';
@@ -39,7 +39,7 @@ export interface CreateIntentRequest {
   receiptEmail?: string;
 }
 
-export interface CreatedIntent {
+interface CreatedIntent {
   id: string;
   clientSecret: string;
 }
@@ -67,7 +67,7 @@ export function sandboxProvider(): PaymentProvider {
  * The provider could not create an intent. The buyer sees a retryable message (a retry with
  * the same idempotency key is safe); the provider's own message goes to the log as `cause`.
  */
-export class PaymentProviderUnavailable extends AppError {
+class PaymentProviderUnavailable extends AppError {
   constructor(cause: unknown) {
     super('PaymentProviderUnavailable', 'The payment service is unavailable, please try again shortly', 502);
     this.cause = cause;
@@ -80,7 +80,7 @@ export function intentIdOfClientSecret(clientSecret: string): string | null {
   return at > 0 ? clientSecret.slice(0, at) : null;
 }
 
-export interface StripeProviderOptions {
+interface StripeProviderOptions {
   secretKey: string;
   publishableKey: string;
   /** e.g. http://127.0.0.1:12111 for a local stand-in; unset → api.stripe.com. */
@@ -88,7 +88,7 @@ export interface StripeProviderOptions {
 }
 
 /** Stripe PaymentIntents, amounts in cents, card only (the SPA shows Stripe's card element). */
-export function stripeProvider(options: StripeProviderOptions): PaymentProvider {
+function stripeProvider(options: StripeProviderOptions): PaymentProvider {
   const stripe = new Stripe(options.secretKey, {
     ...stripeAddress(options.apiBase),
     // The idempotency key makes the SDK's own retry safe.

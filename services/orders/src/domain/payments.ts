@@ -31,7 +31,7 @@ import { recordDispute, recordProviderRefunds, type ProviderReportOutcome } from
  * published) exactly once however many times and ways the news arrives.
  */
 
-export interface PaymentReport {
+interface PaymentReport {
   intentId: string;
   provider: PaymentProviderName;
   /** The provider's event id; a repeat of a recorded one changes nothing. */
@@ -48,20 +48,20 @@ export interface PaymentReport {
  * another amount or order (by someone with the API key, or a bug) must not pay this order.
  * The sandbox is its own provider and has nothing to compare.
  */
-export interface ChargeReport {
+interface ChargeReport {
   amountReceivedCents: number;
   currency: string;
   /** The intent's metadata.orderId; undefined when it has none. */
   orderId: string | undefined;
 }
 
-export interface PaymentSuccessReport extends PaymentReport {
+interface PaymentSuccessReport extends PaymentReport {
   charge?: ChargeReport;
   /** The last four digits of the card that paid, for the buyer's receipt (My Orders), when known. */
   cardLast4?: string;
 }
 
-export type PaymentOutcome =
+type PaymentOutcome =
   | { outcome: 'recorded'; order: PackageOrder }
   | { outcome: 'already-paid'; order: PackageOrder }
   | { outcome: 'duplicate-event' }
@@ -73,7 +73,7 @@ export type PaymentOutcome =
  * The provider took the money: the order becomes paid and `payment.succeeded` is enqueued, once,
  * with the command for its e-mails in the same transaction.
  */
-export async function recordPaymentSucceeded(ctx: OrdersContext, report: PaymentSuccessReport): Promise<PaymentOutcome> {
+async function recordPaymentSucceeded(ctx: OrdersContext, report: PaymentSuccessReport): Promise<PaymentOutcome> {
   return withTransaction(ctx.pool, async (db) => {
     const payable = await lockPayableOrder(db, report, 'payment.succeeded');
     if ('outcome' in payable) return payable;
@@ -133,7 +133,7 @@ function chargeMismatches(order: PackageOrder, charge: ChargeReport): string[] {
   return mismatched;
 }
 
-export interface PaymentFailureReport extends PaymentReport {
+interface PaymentFailureReport extends PaymentReport {
   /** For the buyer, e.g. 'Your card was declined.' */
   message: string;
   code?: string;
@@ -144,7 +144,7 @@ export interface PaymentFailureReport extends PaymentReport {
  * payable (the buyer may retry with another card); `payment.failed` is enqueued. A failure
  * reported after the order was paid (an earlier attempt arriving late) changes nothing.
  */
-export async function recordPaymentFailed(ctx: OrdersContext, report: PaymentFailureReport): Promise<PaymentOutcome> {
+async function recordPaymentFailed(ctx: OrdersContext, report: PaymentFailureReport): Promise<PaymentOutcome> {
   return withTransaction(ctx.pool, async (db) => {
     const payable = await lockPayableOrder(db, report, 'payment.failed');
     if ('outcome' in payable) return payable;

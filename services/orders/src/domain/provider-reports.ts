@@ -21,7 +21,7 @@ export type ProviderReportOutcome =
   | { outcome: 'duplicate-event' }
   | { outcome: 'unknown-intent' };
 
-export interface ProviderRefund {
+interface ProviderRefund {
   id: string;
   amountCents: number;
   /** The provider's reason ('requested_by_customer', …), when one was chosen. */

@@ -15,7 +15,7 @@ import { refundOrder } from './refunds';
  */
 
 /** Unpaid transfer orders are cancelled this long after they were placed. */
-export const UNPAID_TRANSFER_ORDER_HOURS = 24;
+const UNPAID_TRANSFER_ORDER_HOURS = 24;
 
 const REFUSED: Record<string, string> = {
   'pending>completed': 'An unpaid order cannot be completed',
@@ -99,7 +99,7 @@ export async function changeTransferOrderStatus(
 }
 
 /** Why the sweeper cancelled an order, as the agent's e-mail says it. */
-export const UNPAID_CANCEL_REASON = `Not paid within ${UNPAID_TRANSFER_ORDER_HOURS} hours of ordering`;
+const UNPAID_CANCEL_REASON = `Not paid within ${UNPAID_TRANSFER_ORDER_HOURS} hours of ordering`;
 
 /**
  * Cancels transfer orders left unpaid for 24 hours, each agent told in the same transaction

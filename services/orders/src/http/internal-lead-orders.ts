@@ -6,9 +6,9 @@ import type { OrdersContext } from '../domain/context';
 import { createLeadOrder } from '../domain/lead-orders';
 import { latestTransferOrderStates } from '../db/transfer-orders';
 
-export const INTERNAL_LEAD_ORDERS_PATH = '/api/internal/lead-orders';
+const INTERNAL_LEAD_ORDERS_PATH = '/api/internal/lead-orders';
 /** The states of the signed agent's latest transfer order (the catalog's call-backs start there). */
-export const INTERNAL_TRANSFER_STATES_PATH = '/api/internal/my-transfer-states';
+const INTERNAL_TRANSFER_STATES_PATH = '/api/internal/my-transfer-states';
 
 /**
  * `POST /api/internal/lead-orders`: called by the catalog service, never by a browser — the

@@ -5,7 +5,7 @@ import { requireForwardedIdentity } from '@warmline/platform/http/identity';
 import type { OrdersContext } from '../domain/context';
 import { handleStripeEvent } from '../domain/payments';
 
-export const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';
+const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';
 
 /**
  * `POST /api/webhooks/stripe`, mounted before the JSON parser: Stripe signs the exact bytes

@@ -146,7 +146,7 @@ function refuseUnstorableFields(fields: Record<string, unknown>): void {
 }
 
 /** Deletes blobs, each on its own; one that stays behind is logged for the operators, not thrown. */
-export async function removeDocuments(ctx: PartnersContext, keys: string[]): Promise<void> {
+async function removeDocuments(ctx: PartnersContext, keys: string[]): Promise<void> {
   await Promise.all(
     keys.map((key) =>
       ctx.blobs.delete(key).catch((err: unknown) => ctx.log.warn({ err, key }, 'a partner document could not be removed from the store')),
@@ -266,7 +266,7 @@ function subjectLabel(row: ApplicationRow): string {
   return `${row.businessName} (${row.contactName})`;
 }
 
-export function applicationView(row: ApplicationRow, documents: DocumentRow[]): PartnerApplicationView {
+function applicationView(row: ApplicationRow, documents: DocumentRow[]): PartnerApplicationView {
   return {
     id: row.id,
     businessName: row.businessName,

@@ -16,7 +16,7 @@ export interface RetentionSettings {
  * consumer for as long as it is being retried or redelivered, and a consumer that no longer
  * remembers having processed it would do it again.
  */
-export function minimumProcessedRetentionSeconds(): number {
+function minimumProcessedRetentionSeconds(): number {
   const longestBackoffSeconds = Math.max(...DEFAULT_RETRY_DELAYS_MS) / 1000;
   return Math.max(DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELIVERIES) * longestBackoffSeconds;
 }

@@ -113,7 +113,7 @@ export interface TapLine {
   payload: unknown;
 }
 
-export function tapLine(message: Pick<ConsumeMessage, 'content' | 'fields' | 'properties'>): TapLine {
+function tapLine(message: Pick<ConsumeMessage, 'content' | 'fields' | 'properties'>): TapLine {
   const routingKey = message.fields.routingKey;
   const text = message.content.toString('utf8');
   let parsed: unknown;

@@ -136,7 +136,7 @@ function beginStatement({ isolation, readOnly }: TransactionOptions): string {
 }
 
 /** Migrations every service carries: the outbox and processed_events of the bus. */
-export const PLATFORM_MIGRATIONS_DIR = path.resolve(
+const PLATFORM_MIGRATIONS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../migrations',
 );
@@ -208,7 +208,7 @@ const WAIT_MAX_DELAY_MS = 5000;
  * attempt saying what it waits for; any other failure (a wrong password, a missing database)
  * is thrown at once, since waiting cannot mend it. Past `deadline` (epoch ms) it throws too.
  */
-export async function waitForDatabase(databaseUrl: string, options: { log?: Logger; deadline?: number } = {}): Promise<void> {
+async function waitForDatabase(databaseUrl: string, options: { log?: Logger; deadline?: number } = {}): Promise<void> {
   const deadline = options.deadline ?? Infinity;
   for (let attempt = 1; ; attempt++) {
     const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });

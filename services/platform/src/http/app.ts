@@ -25,10 +25,10 @@ declare module 'express-serve-static-core' {
  * writes safe until it is back, so the service keeps serving).
  */
 export type ReadinessCheck = [name: string, check: () => Promise<unknown>, effect?: ReadinessEffect];
-export type ReadinessEffect = 'required' | 'degrades';
+type ReadinessEffect = 'required' | 'degrades';
 
 /** The body of /readyz. */
-export interface Readiness {
+interface Readiness {
   status: 'ready' | 'not ready';
   /** Checks marked 'degrades' that are down; the service still serves. */
   degraded: string[];
@@ -72,7 +72,7 @@ export interface HttpAppOptions {
 }
 
 /** Express's 'trust proxy' as configuration may give it; never `true` (anyone could spoof). */
-export type TrustProxy = number | string[];
+type TrustProxy = number | string[];
 
 /** A service's process and HTTP metrics: one registry, whichever of its apps answered. */
 export interface HttpMetrics {
@@ -210,7 +210,7 @@ function unstorableText(value: unknown): string | undefined {
 }
 
 /** Runs every check (each bounded to 2 s) and says whether the service can serve. */
-export async function checkReadiness(checks: ReadinessCheck[]): Promise<Readiness> {
+async function checkReadiness(checks: ReadinessCheck[]): Promise<Readiness> {
   const results = await Promise.all(
     checks.map(async ([name, check, effect = 'required']) => {
       try {
@@ -233,7 +233,7 @@ export async function checkReadiness(checks: ReadinessCheck[]): Promise<Readines
  * Maps errors to answers: AppError → its status and message; a dependency that is away → 503
  * with Retry-After (see faults.ts); body problems → 400; else 500.
  */
-export function errorHandler(thrown: unknown, req: Request, res: Response, _next: NextFunction): void {
+function errorHandler(thrown: unknown, req: Request, res: Response, _next: NextFunction): void {
   if (res.headersSent) {
     (req.log ?? console).error({ err: thrown }, 'error after response started');
     res.end();
@@ -280,7 +280,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** Longer than the idle timeout of the clients and proxies in front of a service. */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** Starts listening; resolves with the server once the port is bound (0 picks a free one). */
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Server> {

@@ -21,7 +21,7 @@ const servedApps = new Map<Express, ServedRoute[]>();
  * Every route an Express app answers, read from its router (nested routers mounted at '/'
  * included). Used to hold the served routes against the route manifest in tests.
  */
-export function routesOf(app: Express): ServedRoute[] {
+function routesOf(app: Express): ServedRoute[] {
   const router = (app as unknown as { router?: { stack: Layer[] } }).router;
   return router ? walk(router.stack) : [];
 }

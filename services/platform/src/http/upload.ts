@@ -27,9 +27,9 @@ export interface ReceiveUploadOptions {
   inspect?: () => Transform;
 }
 
-export const EMPTY_FILE_MESSAGE = 'The file is empty';
-export const NO_FILE_MESSAGE = 'No file was sent';
-export const ONE_FILE_MESSAGE = 'Send one file';
+const EMPTY_FILE_MESSAGE = 'The file is empty';
+const NO_FILE_MESSAGE = 'No file was sent';
+const ONE_FILE_MESSAGE = 'Send one file';
 
 /**
  * What a refused upload still reads (and drops) after its answer, so the client can read the
@@ -102,7 +102,7 @@ const MALFORMED_FORM_MESSAGE = 'The upload is not a readable multipart/form-data
  * error it throws refuses the upload; a `contentType` it knows once the file has passed it (e.g.
  * a type detected from the bytes) is what receiveFiles reports for the file.
  */
-export type FileInspector = Transform & { readonly contentType?: string | null | undefined };
+type FileInspector = Transform & { readonly contentType?: string | null | undefined };
 
 export interface ReceiveFilesOptions {
   store: BlobStore;
@@ -121,7 +121,7 @@ export interface ReceiveFilesOptions {
 }
 
 /** A file of a multipart form, now in the BlobStore at `key`. */
-export interface ReceivedFile {
+interface ReceivedFile {
   /** The form field it came in, e.g. 'file_0'. */
   field: string;
   /** The name it was sent with (its directory part, if any, dropped). */
@@ -138,7 +138,7 @@ export interface ReceivedForm {
   files: ReceivedFile[];
 }
 
-export const NOT_MULTIPART_MESSAGE = 'Send the application as multipart/form-data';
+const NOT_MULTIPART_MESSAGE = 'Send the application as multipart/form-data';
 const DEFAULT_MAX_FIELD_BYTES = 64 * 1024;
 /** Text fields a form may have: a form has a dozen or so; each one is held in memory. */
 const MAX_FIELDS = 50;
@@ -452,7 +452,7 @@ function fileNameFromQuery(req: Request): string | null {
 }
 
 /** `filename*=UTF-8''…` (RFC 6266, preferred when both are given), `filename="…"` or `filename=token`. */
-export function fileNameFromDisposition(header: string | undefined): string | null {
+function fileNameFromDisposition(header: string | undefined): string | null {
   if (!header) return null;
   const extended = /filename\*\s*=\s*[^']*'[^']*'([^;\s]+)/i.exec(header);
   if (extended?.[1]) {

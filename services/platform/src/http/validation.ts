@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError } from '../errors';
 
-export interface ValidationIssue {
+interface ValidationIssue {
   path: string;
   message: string;
 }

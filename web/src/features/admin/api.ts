@@ -128,7 +128,7 @@ export interface AllOrdersFilter {
   page: number;
 }
 
-export const orderKeys = {
+const orderKeys = {
   all: ['admin-orders'] as const,
   list: (filter: AllOrdersFilter) => [...orderKeys.all, 'list', filter] as const,
   revenue: (days: 30 | 90) => [...orderKeys.all, 'revenue', days] as const,

@@ -7,7 +7,7 @@ export function describeAction(action: string): string {
 }
 
 /** 'liveTransferPrice' → 'live transfer price'; 'refunded_cents' → 'refunded cents'. */
-export function describeKey(key: string): string {
+function describeKey(key: string): string {
   return key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[_-]+/g, ' ')

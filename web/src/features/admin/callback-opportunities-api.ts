@@ -18,7 +18,7 @@ import { getWithHeaders } from './api';
  * opportunities (catalog). Keys live under ['admin'] so a change anywhere in the back office reads
  * them again; query keys come only from this factory.
  */
-export const callbackAdminKeys = {
+const callbackAdminKeys = {
   all: ['admin', 'callbacks'] as const,
   vendorKeys: () => [...callbackAdminKeys.all, 'vendor-keys'] as const,
   opportunities: () => [...callbackAdminKeys.all, 'opportunities'] as const,

@@ -8,7 +8,7 @@ import { salespeopleKeys } from '../referral/api';
  * Hooks of the Test Campaigns tab (issue 12). Keys live under ['admin'] so a change anywhere in
  * the back office reads them again; query keys come only from this factory.
  */
-export const campaignKeys = {
+const campaignKeys = {
   all: ['admin', 'campaigns'] as const,
   list: () => [...campaignKeys.all, 'list'] as const,
   responses: (slug: string) => [...campaignKeys.all, 'responses', slug] as const,

@@ -17,7 +17,7 @@ const TYPE_LABELS: Record<CustomerSearchResult['type'], string> = {
 };
 
 /** The name a person would say for a result, whatever its type fills. */
-export function resultName(r: CustomerSearchResult): string {
+function resultName(r: CustomerSearchResult): string {
   const fromParts = [r.firstName, r.lastName].filter(Boolean).join(' ');
   return r.name ?? (fromParts || null) ?? r.businessName ?? r.mainContact ?? r.username ?? r.email ?? r.contactEmail ?? 'Unnamed';
 }

@@ -17,7 +17,7 @@ export interface ProgressSample {
  * changes (a slow batch, a busy database): the rate follows the last few seconds, not the
  * average since the start.
  */
-export const RATE_WINDOW_MS = 10_000;
+const RATE_WINDOW_MS = 10_000;
 /** Below this span the rate is noise (two polls a few milliseconds apart), so none is given. */
 const MIN_RATE_SPAN_MS = 900;
 

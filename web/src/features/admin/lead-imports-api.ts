@@ -16,7 +16,7 @@ import { isUnfinished } from './lead-import-progress';
  * suppression list. Keys live under ['admin'] so a change anywhere in the back office reads them
  * again; query keys come only from this factory.
  */
-export const leadImportKeys = {
+const leadImportKeys = {
   all: ['admin', 'lead-imports'] as const,
   list: (page: number) => [...leadImportKeys.all, 'list', page] as const,
   one: (id: string) => [...leadImportKeys.all, 'one', id] as const,
@@ -25,7 +25,7 @@ export const leadImportKeys = {
 };
 
 /** How often a queued or running import is read again: the bar moves about once a second. */
-export const IMPORT_POLL_MS = 1_000;
+const IMPORT_POLL_MS = 1_000;
 
 const importUrl = (id: string) => `/api/admin/lead-imports/${encodeURIComponent(id)}`;
 
@@ -75,7 +75,7 @@ export class UploadAborted extends Error {
  * what apiRequest carries (cookies, the CSRF header, this tab's view-as grant); a refusal becomes
  * an ApiError with the server's words, as apiRequest's do.
  */
-export function uploadLeadImport(file: File, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<LeadImportCreated> {
+function uploadLeadImport(file: File, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<LeadImportCreated> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/admin/lead-imports');

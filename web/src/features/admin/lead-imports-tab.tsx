@@ -38,9 +38,9 @@ import { SuppressionsPanel } from './suppressions-panel';
 import './lead-imports.css';
 
 /** The import being watched, kept in the URL beside the shell's `?tab=`, so a reload comes back to its bar. */
-export const IMPORT_PARAM = 'import';
+const IMPORT_PARAM = 'import';
 /** Spec §2: the success banner stays this long. */
-export const UPLOAD_COMPLETE_MS = 3_000;
+const UPLOAD_COMPLETE_MS = 3_000;
 /** The columns of the template, as the hint names them. */
 const TEMPLATE_COLUMNS = 'Name, Phone, Email, State, Zip, Form Fill Time, Source, Consent Certificate, Consent Time, Consent IP';
 /** Spec §8's toast of a failed upload. */
@@ -235,7 +235,7 @@ function UploadForm({ onStarted }: { onStarted: (importId: string) => void }) {
 }
 
 /** Why a chosen file cannot be sent, in the server's own words where it has them; null when it can. */
-export function checkFile(file: File | null): string | null {
+function checkFile(file: File | null): string | null {
   if (!file) return 'Choose a CSV file to upload';
   if (!/\.csv$/i.test(file.name)) return 'Choose a .csv file (the template is one)';
   if (file.size === 0) return 'The file is empty';

@@ -7,7 +7,7 @@ import { getWithHeaders } from './api';
  * Hooks of the Partner Apps tab (issue 14). Keys live under ['admin'] so a change anywhere in the
  * back office reads them again; query keys come only from this factory.
  */
-export const partnerAppKeys = {
+const partnerAppKeys = {
   all: ['admin', 'partner-apps'] as const,
   list: (status: PartnerApplicationStatus | '', page: number) => [...partnerAppKeys.all, 'list', { status, page }] as const,
 };

@@ -16,7 +16,7 @@ import { useAddSuppression, useRemoveSuppression, useSuppressions } from './lead
 type AddValues = { phone: string; reason: string };
 
 /** '5125550143' → '(512) 555-0143'; anything else as it came. */
-export function formatPhone(digits: string): string {
+function formatPhone(digits: string): string {
   return /^\d{10}$/.test(digits) ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : digits;
 }
 

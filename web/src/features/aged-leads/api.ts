@@ -59,7 +59,7 @@ export function useBulkPurchase(options: MutationOptions<BulkPurchaseResponse, {
   });
 }
 
-export function fetchPurchaseStatus(orderId: string): Promise<BulkPurchaseStatusResponse> {
+function fetchPurchaseStatus(orderId: string): Promise<BulkPurchaseStatusResponse> {
   return apiRequest<BulkPurchaseStatusResponse>(`/api/bulk-purchase-leads/${encodeURIComponent(orderId)}`);
 }
 

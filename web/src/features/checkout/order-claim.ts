@@ -8,7 +8,7 @@ import { apiRequest } from '../../lib/api';
  * in local storage so it outlives the tab in which the account is created; removed once used.
  * The server signs each for its one order and honours it once.
  */
-export const ORDER_CLAIMS_KEY = 'orderClaims';
+const ORDER_CLAIMS_KEY = 'orderClaims';
 
 type Claims = Record<string, string>;
 
@@ -39,7 +39,7 @@ export function readOrderClaim(orderId: string): string | null {
   return readClaims()[orderId] ?? null;
 }
 
-export function forgetOrderClaim(orderId: string): void {
+function forgetOrderClaim(orderId: string): void {
   const { [orderId]: _used, ...rest } = readClaims();
   writeClaims(rest);
 }

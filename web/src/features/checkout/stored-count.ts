@@ -5,9 +5,9 @@ import { useEffect } from 'react';
  * high-volume checkout, `highVolumeData` ({ volume, pricePerCall, total, tier }) in local
  * storage. Both are removed 1 second after a checkout opens, so a later visit starts fresh.
  */
-export const PROJECTED_TRANSFERS_KEY = 'projectedTransfers';
-export const HIGH_VOLUME_DATA_KEY = 'highVolumeData';
-export const STORED_COUNT_CLEANUP_MS = 1000;
+const PROJECTED_TRANSFERS_KEY = 'projectedTransfers';
+const HIGH_VOLUME_DATA_KEY = 'highVolumeData';
+const STORED_COUNT_CLEANUP_MS = 1000;
 
 function positiveInteger(value: unknown): number | undefined {
   const n = typeof value === 'string' ? Number(value.trim()) : value;

@@ -3,7 +3,7 @@ import type { DashboardConfigResponse } from '@warmline/contracts/catalog';
 import { apiRequest } from '../../lib/api';
 
 /** Hooks of the dashboard's own configuration (gateway). Query keys come only from this factory. */
-export const dashboardKeys = {
+const dashboardKeys = {
   all: ['dashboard'] as const,
   config: () => [...dashboardKeys.all, 'config'] as const,
 };

@@ -4,7 +4,7 @@
  * Buy Call-backs / My Call-backs (issue 15; the call-back e-mail links to ?view=my-callbacks). The current
  * view lives in the URL (`/dashboard?view=my-leads`), so a reload or a shared link keeps it.
  */
-export const DASHBOARD_VIEWS = [
+const DASHBOARD_VIEWS = [
   'buy-aged-leads',
   'buy-call-transfers',
   'buy-callbacks',

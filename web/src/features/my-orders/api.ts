@@ -3,7 +3,7 @@ import type { MyOrdersAnswer } from '@warmline/contracts/my-orders';
 import { apiRequest } from '../../lib/api';
 
 /** My Orders (issue 12): every order of the logged-in agent, newest first, each with its receipt once paid. */
-export const myOrderKeys = {
+const myOrderKeys = {
   all: ['my-orders'] as const,
 };
 

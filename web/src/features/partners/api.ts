@@ -13,7 +13,7 @@ export class SendInterrupted extends Error {
 }
 
 /** Spec §7: the multipart body — text fields, servicesInterested as JSON text, agreeToTerms 'true', documents file_0…file_4. */
-export function applicationFormData(application: PartnerApplication, documents: readonly File[]): FormData {
+function applicationFormData(application: PartnerApplication, documents: readonly File[]): FormData {
   const body = new FormData();
   body.append('businessName', application.businessName);
   body.append('contactName', application.contactName);

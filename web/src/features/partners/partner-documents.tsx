@@ -6,7 +6,7 @@ import { FileIcon, UploadIcon } from '../../components/icons';
 import { formatBytes } from '../admin/lead-import-progress';
 
 /** What the picker offers (the server decides by the bytes; the browser by the name). */
-export const DOCUMENT_ACCEPT = Object.keys(PARTNER_DOCUMENT_TYPES)
+const DOCUMENT_ACCEPT = Object.keys(PARTNER_DOCUMENT_TYPES)
   .map((ext) => `.${ext}`)
   .join(',');
 const KINDS = 'PDF, Word (.doc, .docx), JPG or PNG';

@@ -2,7 +2,6 @@ import { useMutation, useQuery, type UseMutationOptions } from '@tanstack/react-
 import type {
   CreatePaymentIntentInput,
   CreatePaymentIntentResponse,
-  OrderStatusResponse,
   PaymentConfigResponse,
   SandboxConfirmInput,
   SandboxConfirmResponse,
@@ -44,15 +43,6 @@ export function useCreatePaymentIntent(
 /** Confirms a sandbox payment with the card form's fields (Stripe's test cards). */
 export function confirmSandboxPayment(body: SandboxConfirmInput): Promise<SandboxConfirmResponse> {
   return apiRequest<SandboxConfirmResponse>('/api/payments/sandbox/confirm', { method: 'POST', body });
-}
-
-/** What the buyer paid for (the success page); null id → nothing is asked. */
-export function useOrderStatus(orderId: string | null) {
-  return useQuery({
-    queryKey: paymentKeys.orderStatus(orderId ?? ''),
-    queryFn: ({ signal }) => apiRequest<OrderStatusResponse>(`/api/orders/${encodeURIComponent(orderId ?? '')}/status`, { signal }),
-    enabled: Boolean(orderId),
-  });
 }
 
 /**

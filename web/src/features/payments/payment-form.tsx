@@ -12,8 +12,8 @@ import {
 import { SandboxCardForm } from './sandbox-card-form';
 import './payments.css';
 
-export type { BillingFieldsSpec, FieldRequirement, PaymentFailure, PaymentSuccess } from './payment-types';
-export { DEFAULT_BILLING_FIELDS, showPaymentFailureToast } from './payment-types';
+export type { PaymentFailure } from './payment-types';
+export { showPaymentFailureToast } from './payment-types';
 
 /**
  * The card payment form every checkout uses (package checkouts, the second brand's checkout,

@@ -2,7 +2,7 @@ import type { BillingDetails } from '@warmline/contracts/orders';
 import { toast } from '../../components/toast-store';
 
 /** How a billing field is asked for in the payment form. */
-export type FieldRequirement = 'required' | 'optional' | 'hidden';
+type FieldRequirement = 'required' | 'optional' | 'hidden';
 
 export interface BillingFieldsSpec {
   name: FieldRequirement;

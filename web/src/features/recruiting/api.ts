@@ -2,11 +2,6 @@ import { useMutation, type UseMutationOptions } from '@tanstack/react-query';
 import type { RecruitingRequestInput, RecruitingRequestResponse } from '@warmline/contracts/transfers';
 import { apiRequest } from '../../lib/api';
 
-/** Hooks of the recruiting API (gateway). Query keys would come from this factory; nothing is read yet. */
-export const recruitingKeys = {
-  all: ['recruiting'] as const,
-};
-
 type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn'>;
 
 /** 'Contact Recruiting Team': the request is stored and e-mailed to the recruiting team. */

@@ -7,7 +7,7 @@ import { useSalesperson } from './api';
  * (GET /api/salespeople/{slug}). A name that cannot be a slug, or is reserved (spa-routes.ts),
  * is a 404 without asking.
  */
-export function referralSlugOf(name: string | undefined): string | null {
+function referralSlugOf(name: string | undefined): string | null {
   const slug = name?.toLowerCase();
   return slug && SALESPERSON_SLUG_PATTERN.test(slug) && !isReservedSlug(slug) ? slug : null;
 }

@@ -9,9 +9,9 @@ import {
  * The second brand's answers between its survey and its checkout (spec §3: local storage key
  * 'ringcloud survey', removed after a successful payment). The password is never stored.
  */
-export const RINGCLOUD_SURVEY_KEY = 'ringcloud survey';
+const RINGCLOUD_SURVEY_KEY = 'ringcloud survey';
 
-export type SavedRingcloudSurvey = Omit<SurveySubmission, 'password'>;
+type SavedRingcloudSurvey = Omit<SurveySubmission, 'password'>;
 
 export interface RingcloudCheckoutData {
   answers: SavedRingcloudSurvey;
@@ -81,12 +81,12 @@ export function clearRingcloudSurvey(): void {
  * the survey to the account it created. Kept for this tab only (sessionStorage): it is single
  * use and expires soon, and the server decides whether it still links anything.
  */
-export const RINGCLOUD_CHECKOUT_TOKEN_KEY = 'ringcloud checkout token';
+const RINGCLOUD_CHECKOUT_TOKEN_KEY = 'ringcloud checkout token';
 /**
  * The checkout's idempotency key, one per survey answer: reloading the checkout gives back the
  * same order, which the token already linked (a new order would find the token used up).
  */
-export const RINGCLOUD_CHECKOUT_ORDER_KEY = 'ringcloud checkout key';
+const RINGCLOUD_CHECKOUT_ORDER_KEY = 'ringcloud checkout key';
 
 export function saveRingcloudCheckoutToken(token: string | undefined): void {
   try {

@@ -8,7 +8,7 @@ import type {
 import { ApiError, apiRequest } from '../../lib/api';
 
 /** Hooks of the survey API (spec §7). Query keys come only from this factory. */
-export const surveyKeys = {
+const surveyKeys = {
   all: ['surveys'] as const,
   /** The logged-in user's saved survey (GET /api/user-survey). */
   userSurvey: () => [...surveyKeys.all, 'user-survey'] as const,
@@ -22,7 +22,7 @@ type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, 
  */
 export type SurveyEndpoint = { funnel: 'main' } | { funnel: 'ringcloud' } | { funnel: 'referral'; slug: string };
 
-export function surveyUrl(endpoint: SurveyEndpoint): string {
+function surveyUrl(endpoint: SurveyEndpoint): string {
   if (endpoint.funnel === 'main') return '/api/survey';
   if (endpoint.funnel === 'ringcloud') return '/api/ringcloud-survey';
   return `/api/${encodeURIComponent(endpoint.slug)}-survey`;

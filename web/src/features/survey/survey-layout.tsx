@@ -52,7 +52,7 @@ export function SurveyLayout({
 }
 
 /** The second brand's mark: its own name, no link into WarmLine's site. */
-export function RingcloudLogo() {
+function RingcloudLogo() {
   return (
     <span className="logo ringcloud-logo">
       <svg width="30" height="30" viewBox="0 0 32 32" aria-hidden="true">

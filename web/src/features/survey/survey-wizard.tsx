@@ -28,7 +28,7 @@ import { RadioCards, SelectField } from './survey-fields';
 type Field = keyof SurveyFormValues;
 type Errors = FieldErrors<SurveyFormValues>;
 
-export const SURVEY_STEPS = ['Your Information', 'Lead Preferences'] as const;
+const SURVEY_STEPS = ['Your Information', 'Lead Preferences'] as const;
 
 export interface SurveyWizardProps {
   funnel: SurveyFunnel;

@@ -7,7 +7,7 @@ import type {
 import { apiRequest } from '../../lib/api';
 
 /** Hooks of the transfer-order API (orders service through the gateway, spec §7). Query keys come only from this factory. */
-export const transferKeys = {
+const transferKeys = {
   all: ['transfer-orders'] as const,
   /** Every order and the four figures (admins). */
   list: () => [...transferKeys.all, 'list'] as const,

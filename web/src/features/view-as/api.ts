@@ -37,11 +37,6 @@ export function useViewAsState(): ViewAsState {
   return useSyncExternalStore(subscribeViewAs, viewAsState, () => 'none');
 }
 
-/** True in a view-as tab (ended or not): write buttons may hide; the server refuses writes anyway. */
-export function useIsViewingAs(): boolean {
-  return useViewAsState() !== 'none';
-}
-
 /**
  * Ends this tab's viewing (DELETE /api/admin/view-as with its header), then closes the tab — it
  * was opened for this — or, when the browser keeps it open, takes it back to the admin area.
