@@ -78,7 +78,8 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
     });
     const orders = await startOrders(ordersConfig, createLogger('orders', ordersConfig.LOG_LEVEL));
     stops.push('orders', () => orders.stop());
-    const catalogConfig = parseConfig(catalogEnv, { ...env, CATALOG_PORT: '0', ORDERS_URL: orders.url });
+    // The catalog asks the gateway's internal listener for an agent's contact (call-backs, opt-out notices).
+    const catalogConfig = parseConfig(catalogEnv, { ...env, CATALOG_PORT: '0', ORDERS_URL: orders.url, GATEWAY_INTERNAL_URL: `http://127.0.0.1:${internalPort}` });
     const catalog = await startCatalog(catalogConfig, createLogger('catalog', catalogConfig.LOG_LEVEL));
     stops.push('catalog', () => catalog.stop());
     const partnersConfig = parseConfig(partnersEnv, { ...env, PARTNERS_PORT: '0', BLOB_DIR: path.join(workDir, 'blobs') });

@@ -72,10 +72,18 @@ export function unavailableDependency(err: unknown): Dependency | undefined {
   return undefined;
 }
 
-/** A socket that could not reach its peer: refused, reset, unreachable, timed out. */
+const NETWORK_CODES = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'];
+
+/**
+ * A socket that could not reach its peer: refused, reset, unreachable, timed out. fetch()
+ * throws a TypeError('fetch failed') whose cause is the socket's error, so causes are read too.
+ */
 export function isNetworkError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(code);
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.includes(code)) return true;
+  }
+  return false;
 }
 
 const WHAT: Record<Dependency, string> = {

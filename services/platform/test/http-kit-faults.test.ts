@@ -25,6 +25,8 @@ const thrown: Record<string, () => unknown> = {
   'redis-offline': () => new ClientOfflineError(),
   'redis-timeout': () => new TimeoutError(),
   'bare-reset': () => errorWith({ code: 'ECONNRESET' }, 'read ECONNRESET'),
+  // fetch() to another service that is away: the socket's error is the TypeError's cause.
+  'fetch-refused': () => new TypeError('fetch failed', { cause: errorWith({ code: 'ECONNREFUSED' }, 'connect ECONNREFUSED 127.0.0.1:3100') }),
   'named': () => new DependencyUnavailableError('rabbitmq'),
   'a-bug': () => new TypeError('cannot read x of undefined'),
 };
@@ -68,6 +70,7 @@ describe('the HTTP kit when a dependency is away', () => {
     ['redis-offline', /the session store is not reachable/],
     ['redis-timeout', /the session store is not reachable/],
     ['bare-reset', /a service this request needs is not reachable/],
+    ['fetch-refused', /a service this request needs is not reachable/],
     ['named', /the message broker is not reachable/],
   ])('when a route fails with %s, then the answer is 503 with Retry-After and a clear message', async (kind, message) => {
     const res = await fetch(`${base}/fail/${kind}`);
