@@ -103,12 +103,24 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * Ports below Linux's ephemeral range (32768–60999): the OS never hands these out as the source
+ * port of an outgoing connection, so a port picked here is not taken by one of the suite's own
+ * connections before the service that was given it binds it (port 0 would pick an ephemeral one,
+ * which did happen: EADDRINUSE on a gateway's port).
+ */
+const TEST_PORTS = { from: 20_000, to: 32_000 };
+
+/** A port nothing listens on now, on any interface, for a service a test starts next. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from));
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+  throw new Error(`no free port between ${TEST_PORTS.from} and ${TEST_PORTS.to} after 50 tries`);
 }
