@@ -84,9 +84,13 @@ describe('notifications worker', () => {
     await worker.send(command);
     await waitFor('the first .eml file', async () => (await emlFiles(worker.mailDir)).length === 1);
     await worker.send(command);
-    // Every delivery has reached the consumer once the queue is empty; stopping drains the
-    // handlers in flight, so after stop() nothing about the second delivery is still pending.
-    await waitFor('the queue to be empty', async () => (await worker.messagesIn(EMAIL_QUEUE)) === 0);
+    // Wait until the consumer has finished the second delivery as a duplicate: a delivery still
+    // waiting for a handler when the worker stops is left unacknowledged (redelivered later), so
+    // an empty queue alone did not mean it was done.
+    await waitFor('the second delivery handled as a duplicate', async () => {
+      const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+      return /warmline_consumer_messages_total\{[^}]*outcome="duplicate"[^}]*\} [1-9]/.test(metrics);
+    });
     await worker.stop();
 
     expect(await worker.messagesIn(EMAIL_QUEUE)).toBe(0);
