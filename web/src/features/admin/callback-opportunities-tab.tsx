@@ -30,7 +30,8 @@ import { toast } from '../../components/toast-store';
 import { CsvError, csvLine, readCsvTable } from '../../lib/csv';
 import { errorMessage } from '../../lib/api';
 import { validate, type FieldErrors } from '../../lib/form';
-import { SOURCE_LABEL, callbackPhone, isSource, outcomeText, usDateTime } from '../callbacks/format';
+import { usPhoneText } from '../../lib/phone-text';
+import { SOURCE_LABEL, isSource, outcomeText, usDateTime } from '../callbacks/format';
 import { useUsersPage } from './api';
 import {
   fieldMessages,
@@ -465,7 +466,7 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
       <dl className="callback-card__facts">
         <div>
           <dt>Phone</dt>
-          <dd>{callbackPhone(o.phone)}</dd>
+          <dd>{usPhoneText(o.phone)}</dd>
         </div>
         <div>
           <dt>State</dt>

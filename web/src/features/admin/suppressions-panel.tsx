@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { usPhoneText } from '../../lib/phone-text';
 import { suppressionBody, SUPPRESSION_PAGE_SIZE, type SuppressionView } from '@warmline/contracts/lead-imports';
 import { Button } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
@@ -14,11 +15,6 @@ import { formatCount } from './lead-import-progress';
 import { useAddSuppression, useRemoveSuppression, useSuppressions } from './lead-imports-api';
 
 type AddValues = { phone: string; reason: string };
-
-/** '5125550143' → '(512) 555-0143'; anything else as it came. */
-function formatPhone(digits: string): string {
-  return /^\d{10}$/.test(digits) ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : digits;
-}
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
@@ -92,11 +88,11 @@ export function SuppressionsPanel() {
             {list.data.suppressions.map((s) => (
               <li key={s.phone} className="suppression-row" data-testid="suppression-row">
                 <div className="suppression-row__who">
-                  <strong className="suppression-row__phone">{formatPhone(s.phone)}</strong>
+                  <strong className="suppression-row__phone">{usPhoneText(s.phone)}</strong>
                   <span className="suppression-row__reason">{s.reason}</span>
                   <span className="suppression-row__meta">Added {usDate(s.createdAt)}</span>
                 </div>
-                <Button variant="secondary" className="btn--small" onClick={() => setRemoving(s)} aria-label={`Remove ${formatPhone(s.phone)} from the suppression list`}>
+                <Button variant="secondary" className="btn--small" onClick={() => setRemoving(s)} aria-label={`Remove ${usPhoneText(s.phone)} from the suppression list`}>
                   Remove
                 </Button>
               </li>
@@ -134,7 +130,7 @@ function AddSuppressionForm() {
       onSuccess: (created) => {
         setValues({ phone: '', reason: '' });
         toast({
-          title: `${formatPhone(created.phone)} suppressed`,
+          title: `${usPhoneText(created.phone)} suppressed`,
           description: `${plural(created.leadsWithdrawn, 'lead', 'leads')} withdrawn; ${plural(created.buyersNotified, 'buyer', 'buyers')} told to stop contacting it.`,
           variant: 'success',
         });
@@ -184,7 +180,7 @@ function AddSuppressionForm() {
 
 function RemoveSuppressionDialog({ suppression, onClose }: { suppression: SuppressionView; onClose: () => void }) {
   const remove = useRemoveSuppression();
-  const phone = formatPhone(suppression.phone);
+  const phone = usPhoneText(suppression.phone);
   return (
     <Dialog
       open

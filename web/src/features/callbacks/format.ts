@@ -7,11 +7,6 @@ export function usDateTime(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 }
 
-/** '5125550143' → '(512) 555-0143'; anything else as it came. */
-export function callbackPhone(digits: string): string {
-  return /^\d{10}$/.test(digits) ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : digits;
-}
-
 /** A tel: link for 10 US digits (the +1 lets a phone dial it from anywhere). */
 export function telHref(digits: string): string {
   const bare = digits.replace(/\D/g, '');

@@ -9,7 +9,8 @@ import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { StateMultiSelect } from '../transfers/state-multi-select';
 import { useMarkContacted, useMyCallbacks, useSetMyCallbackStates } from './api';
-import { callbackPhone, outcomeText, telHref, usDateTime } from './format';
+import { usPhoneText } from '../../lib/phone-text';
+import { outcomeText, telHref, usDateTime } from './format';
 import './callbacks.css';
 
 const isStateCode = (s: string): s is UsStateCode => (US_STATE_CODES as readonly string[]).includes(s);
@@ -138,7 +139,7 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
         <span className={`my-callback__status my-callback__status--${c.status}`}>{c.status === 'contacted' ? 'Contacted' : 'To call'}</span>
       </div>
       <a className="my-callback__phone link" href={telHref(c.phone)}>
-        {callbackPhone(c.phone)}
+        {usPhoneText(c.phone)}
       </a>
       <dl className="my-callback__facts">
         <div>
