@@ -1,12 +1,30 @@
+import { useRef, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Logo } from './brand';
 
-/** The public pages' header (spec §2 landing header: Questions?, Pricing, Contact, Login). */
+/**
+ * The public pages' header (spec §2 landing header: Questions?, Pricing, Contact, Login). On a
+ * phone Questions? and Contact do not fit beside the logo, so they sit in a Menu with Pricing (issue 17; Login stays a button): a
+ * <details> disclosure, which opens in the prerendered page before (or without) JavaScript.
+ */
 export function SiteHeader() {
+  const menu = useRef<HTMLDetailsElement>(null);
+  // A chosen link closes the menu (an in-page anchor would otherwise leave it open over the page).
+  const closeOnLink = (event: MouseEvent<HTMLElement>) => {
+    if ((event.target as HTMLElement).closest('a') && menu.current) menu.current.open = false;
+  };
   return (
     <header className="top-bar site-header">
       <div className="top-bar__inner">
         <Logo />
+        <details ref={menu} className="site-header__menu">
+          <summary className="site-header__menu-button">Menu</summary>
+          <nav aria-label="Menu" className="site-header__menu-links" onClick={closeOnLink}>
+            <a href="/#schedule-call">Questions?</a>
+            <Link to="/pricing">Pricing</Link>
+            <a href="/#contact">Contact</a>
+          </nav>
+        </details>
         <nav aria-label="Main" className="site-header__nav">
           <a href="/#schedule-call" className="site-header__link site-header__link--wide">
             Questions?
