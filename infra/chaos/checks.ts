@@ -32,7 +32,17 @@ export interface Integrity {
     emails: number;
     emailsUnattributed: number;
     outboxRows: number;
+    vendorCalls: number;
+    callbackOpportunities: number;
   };
+}
+
+/** What the load's clients saw, to hold the database to. */
+export interface ClientView {
+  /** callback_id of every vendor call answered 200. */
+  acceptedCalls: string[];
+  /** Vendor calls whose retry (same Idempotency-Key) named another call than the first answer. */
+  repeatMismatches: string[];
 }
 
 export const lostCount = (i: Integrity) => i.unpublished.reduce((n, u) => n + u.count, 0) + i.missing.reduce((n, f) => n + f.count, 0);
@@ -44,7 +54,7 @@ async function rows<T extends pg.QueryResultRow>(pool: pg.Pool, sql: string, par
 
 const finding = (what: string, ids: string[]): Finding => ({ what, count: ids.length, examples: ids.slice(0, 5) });
 
-async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integrity> {
+async function checkIntegrity(pool: pg.Pool, schemas: string[], client: ClientView): Promise<Integrity> {
   const q = pg.escapeIdentifier;
   const unpublished: Integrity['unpublished'] = [];
   let outboxRows = 0;
@@ -81,15 +91,32 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integri
     `SELECT i.lead_id::text AS id FROM catalog.lead_reservation_items i JOIN catalog.aged_leads l ON l.id = i.lead_id
       WHERE i.outcome = 'sold' AND l.sold_order_id IS DISTINCT FROM i.order_id`,
   );
-  const outboxTwice = async (schema: string, type: string) =>
+  const outboxTwice = async (schema: string, type: string, idField = 'orderId') =>
     rows<{ id: string }>(
       pool,
-      `SELECT envelope->'data'->>'orderId' AS id FROM ${q(schema)}.outbox WHERE routing_key = $1
+      `SELECT envelope->'data'->>$2 AS id FROM ${q(schema)}.outbox WHERE routing_key = $1
         GROUP BY 1 HAVING count(*) > 1`,
-      [type],
+      [type, idField],
     );
   const paymentTwice = await outboxTwice('orders', 'payment.succeeded');
   const purchasedTwice = await outboxTwice('catalog', 'leads.purchased');
+  // Vendor calls: each one answered 200 is stored, and each call-back among them became one opportunity.
+  const unstoredCalls = await rows<{ id: string }>(
+    pool,
+    `SELECT a.id FROM unnest($1::text[]) AS a(id) LEFT JOIN ingestion.vendor_calls c ON c.id::text = a.id WHERE c.id IS NULL`,
+    [client.acceptedCalls],
+  );
+  const callsWithoutOpportunity = await rows<{ id: string }>(
+    pool,
+    `SELECT c.id::text AS id FROM ingestion.vendor_calls c LEFT JOIN catalog.callback_opportunities o ON o.callback_id = c.id
+      WHERE c.disposition = 'opportunity' AND o.id IS NULL`,
+  );
+  const callReceivedTwice = await outboxTwice('ingestion', 'callback.received', 'callbackId');
+  const [{ calls, opportunities } = { calls: 0, opportunities: 0 }] = await rows<{ calls: number; opportunities: number }>(
+    pool,
+    `SELECT (SELECT count(*)::int FROM ingestion.vendor_calls) AS calls,
+            (SELECT count(*)::int FROM catalog.callback_opportunities WHERE source = 'vendor') AS opportunities`,
+  );
   const [{ sold } = { sold: 0 }] = await rows<{ sold: number }>(pool, 'SELECT count(*)::int AS sold FROM catalog.aged_leads WHERE sold_at IS NOT NULL');
 
   // E-mails, tied to sign-ups and orders by what the log and the .eml files hold.
@@ -114,6 +141,8 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integri
     missing: [
       finding('paid lead orders whose leads were not sold', unsold.map((r) => r.id)),
       finding('e-mails missing (sign-ups and paid orders)', short),
+      finding('vendor calls answered 200 but not stored', unstoredCalls.map((r) => r.id)),
+      finding('vendor call-backs that never became an opportunity', callsWithoutOpportunity.map((r) => r.id)),
     ],
     doubled: [
       finding('leads sold twice', soldTwice.map((r) => r.id)),
@@ -121,6 +150,8 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integri
       finding('payments recorded twice (payment.succeeded per order)', paymentTwice.map((r) => r.id)),
       finding('sales recorded twice (leads.purchased per order)', purchasedTwice.map((r) => r.id)),
       finding('e-mails sent twice (same recipient and subject for one sign-up or order)', doubledEmails),
+      finding('vendor calls received twice (callback.received per call)', callReceivedTwice.map((r) => r.id)),
+      finding('vendor calls whose retry was stored as another call', client.repeatMismatches),
     ],
     totals: {
       signUps: signUps.length,
@@ -130,6 +161,8 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integri
       emails: emails.length,
       emailsUnattributed: tally.unattributed,
       outboxRows,
+      vendorCalls: calls,
+      callbackOpportunities: opportunities,
     },
   };
 }
@@ -141,18 +174,19 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[]): Promise<Integri
 export async function drainAndCheck(
   pool: pg.Pool,
   schemas: string[],
+  client: ClientView,
   ceilingMs: number,
   say: (line: string) => void,
 ): Promise<{ integrity: Integrity; drainedAfterMs: number | null }> {
   const started = Date.now();
   let lastReport = 0;
   for (;;) {
-    const integrity = await checkIntegrity(pool, schemas);
+    const integrity = await checkIntegrity(pool, schemas, client);
     const lost = lostCount(integrity);
     if (lost === 0) {
       const drainedAfterMs = Date.now() - started;
       await sleep(3000);
-      return { integrity: await checkIntegrity(pool, schemas), drainedAfterMs };
+      return { integrity: await checkIntegrity(pool, schemas, client), drainedAfterMs };
     }
     if (Date.now() - started > ceilingMs) return { integrity, drainedAfterMs: null };
     if (Date.now() - lastReport > 10_000) {

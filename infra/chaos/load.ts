@@ -5,11 +5,12 @@ import { sleep } from './system';
 /**
  * The steady mixed load: a few virtual users, each doing one thing at a time through the
  * gateway as a browser would (JSON bodies with X-Requested-With for CSRF, the session cookie):
- * survey sign-ups, logins, aged-lead purchases and package payments with the sandbox card.
+ * survey sign-ups, logins, aged-lead purchases and package payments with the sandbox card —
+ * and the voice-AI vendor posting call outcomes to its webhook with its key (issue 15).
  * Every request is recorded with its start time, latency and status (0 = no answer).
  */
 
-export type Action = 'sign-up' | 'login' | 'market' | 'lead purchase' | 'lead payment' | 'package intent' | 'package payment';
+export type Action = 'sign-up' | 'login' | 'market' | 'lead purchase' | 'lead payment' | 'package intent' | 'package payment' | 'vendor call';
 
 export interface Sample {
   at: number;
@@ -32,6 +33,8 @@ export interface LoadOptions {
   runId: string;
   /** An account that exists from the seed, so purchases can start before any sign-up. */
   demoAgent?: { username: string; password: string };
+  /** The vendor's key for POST /api/callbacks/brightcall; without one the load posts no calls. */
+  vendorKey?: string;
 }
 
 /** What a purchase left behind, for the effect checks (the database is the truth; this is the client's view). */
@@ -59,8 +62,14 @@ class Browser {
     return this.cookies.size > 0;
   }
 
-  async request(action: Action, method: 'GET' | 'POST', pathname: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  async request(
+    action: Action,
+    method: 'GET' | 'POST',
+    pathname: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
@@ -112,14 +121,15 @@ interface VirtualUser {
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
-/** Share of each step in the mix (sign-ups, logins, lead purchases, package payments). */
+/** Share of each step in the mix (sign-ups, logins, lead purchases, package payments, vendor calls). */
 const MIX: Array<[Step, number]> = [
   ['signUp', 2],
   ['logIn', 2],
   ['buyLeads', 3],
   ['payPackage', 3],
+  ['vendorCall', 2],
 ];
-type Step = 'signUp' | 'logIn' | 'buyLeads' | 'payPackage';
+type Step = 'signUp' | 'logIn' | 'buyLeads' | 'payPackage' | 'vendorCall';
 
 function pickStep(): Step {
   const total = MIX.reduce((n, [, w]) => n + w, 0);
@@ -135,6 +145,10 @@ export class Load {
   readonly samples: Sample[] = [];
   readonly sessionLosses: SessionLoss[] = [];
   readonly orders: ClientOrder[] = [];
+  /** The callback_id of every vendor call the webhook answered 200: each must be stored. */
+  readonly acceptedCalls: string[] = [];
+  /** Calls whose repeat (same Idempotency-Key) was answered with another callback_id than the first. */
+  readonly repeatMismatches: string[] = [];
   private readonly accounts: Account[] = [];
   private stopped = false;
   private running: Array<Promise<void>> = [];
@@ -184,6 +198,8 @@ export class Load {
         return vu.session ? this.buyLeads(vu, vu.session) : this.logIn(vu);
       case 'payPackage':
         return this.payPackage(vu);
+      case 'vendorCall':
+        return this.options.vendorKey ? this.vendorCall(vu, this.options.vendorKey) : this.payPackage(vu);
     }
   }
 
@@ -261,6 +277,35 @@ export class Load {
     const order: ClientOrder = { orderId: String(intent.json.orderId), kind: 'package', paid: false };
     this.orders.push(order);
     order.paid = await this.pay(browser, 'package payment', String(intent.json.clientSecret), tag);
+  }
+
+  /**
+   * The vendor posts one call's outcome (mostly call-backs, some do-not-call) with an
+   * Idempotency-Key; no answer or a 5xx is retried once with the same key, as the vendor's
+   * docs tell it to, and must then name the same call.
+   */
+  private async vendorCall(vu: VirtualUser, key: string): Promise<void> {
+    const tag = this.nextTag();
+    const vendor = new Browser(this, vu.id);
+    const body = {
+      first_name: 'Chaos',
+      last_name: `Prospect ${tag}`,
+      phone_number: `512${String(2_000_000 + (this.sequence % 7_000_000)).padStart(7, '0')}`,
+      transcript: `Prospect ${tag}: please call me back tomorrow after 3 pm.`,
+      call_outcome: Math.random() < 0.9 ? 'callback_requested' : 'do_not_call',
+      state: 'TX',
+    };
+    const headers = { 'x-api-key': key, 'idempotency-key': `chaos-${tag}` };
+    let answer = await vendor.request('vendor call', 'POST', '/api/callbacks/brightcall', body, headers);
+    const first = answer.status === 200 ? String(answer.json.callback_id) : undefined;
+    if (answer.status >= 500 || answer.status === 0) {
+      await sleep(1000);
+      answer = await vendor.request('vendor call', 'POST', '/api/callbacks/brightcall', body, headers);
+    }
+    if (answer.status !== 200) return;
+    const callbackId = String(answer.json.callback_id);
+    if (first !== undefined && first !== callbackId) this.repeatMismatches.push(callbackId);
+    this.acceptedCalls.push(callbackId);
   }
 
   /**

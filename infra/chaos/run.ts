@@ -183,6 +183,7 @@ load = new Load({
   paceMs,
   runId,
   demoAgent: { username: baseEnv.DEMO_AGENT_USERNAME!, password: baseEnv.DEMO_AGENT_PASSWORD! },
+  vendorKey: await createVendorKey(p.gatewayUrl, { username: baseEnv.ADMIN_USERNAME!, password: baseEnv.ADMIN_PASSWORD! }),
 });
 const loadStart = Date.now();
 load.start();
@@ -217,7 +218,7 @@ say(`load stopped after ${((loadEnd - loadStart) / 1000).toFixed(0)} s: ${load.s
 const pool = new pg.Pool({ connectionString: isolation.databaseUrl, max: 2 });
 const schemas = (await serviceMigrations()).map((m) => m.schema);
 say(`waiting for the outboxes to drain and every effect to arrive (at most ${drainSeconds} s)`);
-const { integrity, drainedAfterMs } = await drainAndCheck(pool, schemas, drainSeconds * 1000, say);
+const { integrity, drainedAfterMs } = await drainAndCheck(pool, schemas, { acceptedCalls: load.acceptedCalls, repeatMismatches: load.repeatMismatches }, drainSeconds * 1000, say);
 
 const environment = await describeEnvironment(pool);
 await pool.end();
@@ -257,6 +258,21 @@ say('results written to docs/benchmarks.md (section "Faults")');
 if (!passed(facts, integrity)) process.exitCode = 1;
 
 /** Versions and Redis persistence, for the report's first line. */
+/** The vendor's key, made as an admin makes it (POST /api/admin/vendor-keys): shown once, kept by the load. */
+async function createVendorKey(gatewayUrl: string, admin: { username: string; password: string }): Promise<string> {
+  const xhr = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+  const login = await fetch(`${gatewayUrl}/api/login`, { method: 'POST', headers: xhr, body: JSON.stringify(admin) });
+  if (login.status !== 200) refuse(`the admin could not log in to create a vendor key (${login.status}): ${await login.text()}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const created = await fetch(`${gatewayUrl}/api/admin/vendor-keys`, {
+    method: 'POST',
+    headers: { ...xhr, cookie },
+    body: JSON.stringify({ name: `Chaos vendor ${runId}` }),
+  });
+  if (created.status !== 201) refuse(`the vendor key was not created (${created.status}): ${await created.text()}`);
+  return ((await created.json()) as { key: string }).key;
+}
+
 async function describeEnvironment(db: pg.Pool): Promise<{ text: string; redisPersists: boolean }> {
   const pgVersion = (await db.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? '?';
   let redisVersion = '?';
