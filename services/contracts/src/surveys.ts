@@ -391,6 +391,16 @@ export interface SurveyResponseRecord {
 
 /* ------------------------------------------------------- the campaign order ---------- */
 
+/**
+ * The answer the checkout funnel prices its order from, per lead type: required there (the
+ * wizard marks it), optional in the other funnels.
+ */
+export const CAMPAIGN_ORDER_FIELD = {
+  'Live Transfers': 'totalTransfers',
+  'Call-Backs': 'totalCallbacks',
+  'Aged Leads': 'ageRange',
+} as const satisfies Record<(typeof CAMPAIGN_LEAD_TYPES)[number], ConditionalField>;
+
 export type CampaignOrder =
   | { ok: true; leadType: (typeof CAMPAIGN_LEAD_TYPES)[number]; calls: number; ageRange?: (typeof SURVEY_AGE_RANGES)[number]; quote: PackageQuote }
   | { ok: false; field: ConditionalField | 'leadType'; message: string };
@@ -411,7 +421,7 @@ export function campaignOrderFor(answers: Pick<SurveyStep2, 'leadType' | 'totalT
     const quote = quotePackage({ tier: 'ringcloud', leadType: campaignLeadType, ageRange: answers.ageRange });
     return { ok: true, leadType: campaignLeadType, calls: quote.count, ageRange: answers.ageRange, quote };
   }
-  const field = campaignLeadType === 'Live Transfers' ? 'totalTransfers' : 'totalCallbacks';
+  const field = CAMPAIGN_ORDER_FIELD[campaignLeadType];
   const count = answers[field];
   const units = RINGCLOUD_PRICING.perUnit[campaignLeadType].units;
   if (count === undefined || count < RINGCLOUD_PRICING.minCount) {
