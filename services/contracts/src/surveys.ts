@@ -11,6 +11,7 @@ import {
   quotePackage,
   type PackageQuote,
 } from './pricing';
+import { normaliseWorkingStates } from './transfers';
 
 /**
  * The survey funnels (spec §2, §3, §5): one schema family for the SPA's wizard and the
@@ -177,12 +178,26 @@ type SurveyStep1 = z.output<typeof surveyStep1Schema>;
 
 /* ----------------------------------------------------------------- step 2 ---------- */
 
+const WORKING_STATES_MESSAGE = 'Please specify your working states';
+
+/**
+ * Working states (spec §5: at least 1 character) checked against the real state codes (issue
+ * 17): 'Texas, fl' is stored as 'TX, FL'; 'ZZ' or 'Texass' is refused with a message naming it.
+ * The wizard checks the field with this too, so the browser says what the server would.
+ */
+export const surveyWorkingStatesSchema = requiredText(WORKING_STATES_MESSAGE, 500, 'Working states').transform((text, ctx): string => {
+  const result = normaliseWorkingStates(text, WORKING_STATES_MESSAGE);
+  if (result.ok) return result.text;
+  ctx.addIssue({ code: 'custom', message: result.message });
+  return z.NEVER;
+});
+
 function step2Shape(funnel: SurveyFunnel) {
   return {
     leadType: z.enum(funnel.leadTypes as unknown as [SurveyLeadType, ...SurveyLeadType[]], {
       error: funnel.leadTypeMessage,
     }),
-    workingStates: requiredText('Please specify your working states', 500, 'Working states'),
+    workingStates: surveyWorkingStatesSchema,
     totalTransfers: surveyInteger('Total transfers'),
     transfersPerDay: surveyInteger('Transfers per day'),
     callsPerDay: surveyInteger('Calls per day'),
@@ -376,6 +391,16 @@ export interface SurveyResponseRecord {
 
 /* ------------------------------------------------------- the campaign order ---------- */
 
+/**
+ * The answer the checkout funnel prices its order from, per lead type: required there (the
+ * wizard marks it), optional in the other funnels.
+ */
+export const CAMPAIGN_ORDER_FIELD = {
+  'Live Transfers': 'totalTransfers',
+  'Call-Backs': 'totalCallbacks',
+  'Aged Leads': 'ageRange',
+} as const satisfies Record<(typeof CAMPAIGN_LEAD_TYPES)[number], ConditionalField>;
+
 export type CampaignOrder =
   | { ok: true; leadType: (typeof CAMPAIGN_LEAD_TYPES)[number]; calls: number; ageRange?: (typeof SURVEY_AGE_RANGES)[number]; quote: PackageQuote }
   | { ok: false; field: ConditionalField | 'leadType'; message: string };
@@ -396,7 +421,7 @@ export function campaignOrderFor(answers: Pick<SurveyStep2, 'leadType' | 'totalT
     const quote = quotePackage({ tier: 'ringcloud', leadType: campaignLeadType, ageRange: answers.ageRange });
     return { ok: true, leadType: campaignLeadType, calls: quote.count, ageRange: answers.ageRange, quote };
   }
-  const field = campaignLeadType === 'Live Transfers' ? 'totalTransfers' : 'totalCallbacks';
+  const field = CAMPAIGN_ORDER_FIELD[campaignLeadType];
   const count = answers[field];
   const units = RINGCLOUD_PRICING.perUnit[campaignLeadType].units;
   if (count === undefined || count < RINGCLOUD_PRICING.minCount) {

@@ -56,6 +56,10 @@ export function stateName(code: string): string {
 
 const BY_NAME = new Map(US_STATES.map((s) => [s.name.toLowerCase(), s.code]));
 const IS_CODE = new Set<string>(US_STATE_CODES);
+/** The most words a state's name has ('District of Columbia'). */
+const LONGEST_NAME_WORDS = 3;
+/** Shown with what was not recognised, wherever working states are typed (issue 17). */
+const STATE_CODE_EXAMPLE = 'use 2-letter codes like TX, FL';
 
 /**
  * One state as someone typed it: a 2-letter code or the state's name, in any case ('tx', 'Texas',
@@ -68,42 +72,96 @@ export function usStateOfText(text: string | null | undefined): UsStateCode | nu
   return BY_NAME.get(term.toLowerCase()) ?? null;
 }
 
+/**
+ * The states of one term between commas. A term that is no state as a whole is read word by
+ * word, so 'TX FL' and 'Texas and New York' are two states each; the words that make no state
+ * ('Texass', 'ZZ') come back as they were typed, a run of them as one.
+ */
+function statesOfTerm(term: string): { states: UsStateCode[]; unknown: string[] } {
+  const whole = usStateOfText(term);
+  if (whole) return { states: [whole], unknown: [] };
+  const words = term.split(/[\s/&]+/).filter(Boolean);
+  const states: UsStateCode[] = [];
+  const unknown: string[] = [];
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length > 0) unknown.push(pending.join(' '));
+    pending = [];
+  };
+  for (let i = 0; i < words.length; ) {
+    if (words[i]!.toLowerCase() === 'and') {
+      flush();
+      i += 1;
+      continue;
+    }
+    // The longest name first: 'West Virginia' is not 'West' and Virginia.
+    let found: { code: UsStateCode; words: number } | null = null;
+    for (let n = Math.min(LONGEST_NAME_WORDS, words.length - i); n >= 1 && !found; n -= 1) {
+      const code = usStateOfText(words.slice(i, i + n).join(' '));
+      if (code) found = { code, words: n };
+    }
+    if (found) {
+      flush();
+      states.push(found.code);
+      i += found.words;
+    } else {
+      pending.push(words[i]!);
+      i += 1;
+    }
+  }
+  flush();
+  return { states, unknown };
+}
+
+/** The states of some terms, each once in the order typed, and what was not a state. */
+function readStates(terms: string[]): { states: UsStateCode[]; unknown: string[] } {
+  const states: UsStateCode[] = [];
+  const unknown: string[] = [];
+  for (const term of terms) {
+    const read = statesOfTerm(term.trim().replace(/\s+/g, ' '));
+    for (const code of read.states) if (!states.includes(code)) states.push(code);
+    for (const text of read.unknown) if (!unknown.includes(text)) unknown.push(text);
+  }
+  return { states, unknown };
+}
+
+/** "'ZZ' is not a US state — use 2-letter codes like TX, FL": what was typed, named. */
+function notStatesMessage(unknown: string[]): string {
+  const named = unknown.slice(0, 5).map((t) => `'${t.slice(0, 40)}'`).join(', ');
+  return unknown.length === 1
+    ? `${named} is not a US state — ${STATE_CODE_EXAMPLE}`
+    : `${named} are not US states — ${STATE_CODE_EXAMPLE}`;
+}
+
 export type WorkingStatesResult = { ok: true; states: UsStateCode[] } | { ok: false; message: string };
 
 /**
- * Working states as a list of codes: from a list ('TX', 'ok', 'Texas') or a comma-separated
- * text ('TX, OK' — what the survey stored). Codes and full names count, in any case; repeats
- * are dropped, the order kept. Anything else is named in the message.
+ * Working states as a list of codes: from a list ('TX', 'ok', 'Texas') or a text separated by
+ * commas, semicolons or new lines ('TX, OK' — what the survey stores; 'Texas; fl'). Codes and
+ * full names count, in any case; repeats are dropped, the order kept. Anything else is named in
+ * the message. `emptyMessage` is the form's own words for no state at all.
  */
-export function parseWorkingStates(input: unknown): WorkingStatesResult {
+export function parseWorkingStates(input: unknown, emptyMessage: string = TRANSFER_ORDER_MESSAGES.workingStates): WorkingStatesResult {
   let terms: unknown[];
   if (typeof input === 'string') terms = input.split(/[,;\n]/);
   else if (Array.isArray(input)) terms = input;
   else if (input === undefined || input === null) terms = [];
-  else return { ok: false, message: TRANSFER_ORDER_MESSAGES.workingStates };
+  else return { ok: false, message: emptyMessage };
 
-  const states: UsStateCode[] = [];
-  const unknown: string[] = [];
-  for (const term of terms) {
-    if (typeof term !== 'string') return { ok: false, message: 'Working states must be state codes such as TX' };
-    const text = term.trim().replace(/\s+/g, ' ');
-    if (!text) continue;
-    const code = IS_CODE.has(text.toUpperCase()) ? (text.toUpperCase() as UsStateCode) : BY_NAME.get(text.toLowerCase());
-    if (code) {
-      if (!states.includes(code)) states.push(code);
-    } else if (!unknown.includes(text)) {
-      unknown.push(text);
-    }
-  }
-  if (unknown.length > 0) {
-    const named = unknown.slice(0, 5).map((t) => `'${t.slice(0, 40)}'`).join(', ');
-    return {
-      ok: false,
-      message: unknown.length === 1 ? `${named} is not a US state code` : `${named} are not US state codes`,
-    };
-  }
-  if (states.length === 0) return { ok: false, message: TRANSFER_ORDER_MESSAGES.workingStates };
+  if (terms.some((term) => typeof term !== 'string')) return { ok: false, message: 'Working states must be state codes such as TX' };
+  const { states, unknown } = readStates(terms as string[]);
+  if (unknown.length > 0) return { ok: false, message: notStatesMessage(unknown) };
+  if (states.length === 0) return { ok: false, message: emptyMessage };
   return { ok: true, states };
+}
+
+/**
+ * Working states as the survey stores them, whatever way they were typed: 'Texas, fl' →
+ * 'TX, FL' (issue 17: checked against the real state codes, not kept as free text).
+ */
+export function normaliseWorkingStates(text: string, emptyMessage?: string): { ok: true; text: string } | { ok: false; message: string } {
+  const result = parseWorkingStates(text, emptyMessage);
+  return result.ok ? { ok: true, text: result.states.join(', ') } : result;
 }
 
 /**
@@ -112,12 +170,7 @@ export function parseWorkingStates(input: unknown): WorkingStatesResult {
  */
 export function recognisedStates(text: string | null | undefined): UsStateCode[] {
   if (!text) return [];
-  const found: UsStateCode[] = [];
-  for (const term of text.split(/[,;\n/]|\band\b/i)) {
-    const result = parseWorkingStates([term]);
-    if (result.ok) for (const code of result.states) if (!found.includes(code)) found.push(code);
-  }
-  return found;
+  return readStates(text.split(/[,;\n]/)).states;
 }
 
 /* -------------------------------------------------------------- the order form ---------- */

@@ -296,6 +296,37 @@ describe('the main survey (POST /api/survey)', () => {
   });
 });
 
+describe('working states are real state codes (issue 17)', () => {
+  it("when the states are typed as names and codes in any case, then they are stored as codes ('Texas, fl' → 'TX, FL')", async () => {
+    const body = mainSurvey({ workingStates: 'Texas, fl' });
+    const answer = await visitor().post('/api/survey', body);
+
+    expect(answer.status).toBe(201);
+    expect(await responseRow(answer.json.responseId)).toMatchObject({ working_states: 'TX, FL' });
+    // What the transfer form and the catalog's call-back matching read back is the stored codes.
+    const agent = visitor();
+    await agent.login(body.username as string, body.password as string);
+    const saved = await agent.get('/api/user-survey');
+    expect(saved.json).toMatchObject({ workingStates: 'TX, FL' });
+  });
+
+  it("when a state is not a US state ('ZZ', 'Texass'), then every survey answers 400 naming it and nothing is stored", async () => {
+    const before = { users: await count('users'), responses: await count('survey_responses') };
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['/api/survey', mainSurvey({ workingStates: 'ZZ' }), "'ZZ' is not a US state — use 2-letter codes like TX, FL"],
+      ['/api/survey', mainSurvey({ workingStates: 'TX, Texass' }), "'Texass' is not a US state — use 2-letter codes like TX, FL"],
+      ['/api/ringcloud-survey', campaignSurvey({ workingStates: 'zz; qq' }), "'zz', 'qq' are not US states — use 2-letter codes like TX, FL"],
+      ['/api/john-survey', campaignSurvey({ workingStates: 'ZZ', timezone: 'CST' }), "'ZZ' is not a US state — use 2-letter codes like TX, FL"],
+    ];
+    for (const [path, body, message] of cases) {
+      const answer = await visitor().post(path, body);
+      expect(answer.status, `${path} ${String(body.workingStates)}`).toBe(400);
+      expect(answer.json.error).toBe(message);
+    }
+    expect({ users: await count('users'), responses: await count('survey_responses') }).toEqual(before);
+  });
+});
+
 describe('the saved survey (GET /api/user-survey)', () => {
   it('when nobody is logged in, then the answer is 401', async () => {
     expect((await visitor().get('/api/user-survey')).status).toBe(401);

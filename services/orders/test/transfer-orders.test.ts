@@ -101,7 +101,7 @@ describe('ordering live transfers', () => {
     const answer = await browser.post('/api/call-transfer-order', orderForm({ workingStates: ['TX', 'XY'] }), XHR);
 
     expect(answer.status).toBe(400);
-    expect(answer.json.error).toBe("'XY' is not a US state code");
+    expect(answer.json.error).toBe("'XY' is not a US state — use 2-letter codes like TX, FL");
   });
 
   it('when the states come as comma-separated text, then they are stored as a list of codes', async () => {

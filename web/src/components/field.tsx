@@ -6,6 +6,7 @@ export interface FieldControl {
   id: string;
   'aria-invalid': true | undefined;
   'aria-describedby': string | undefined;
+  'aria-required': true | undefined;
 }
 
 export interface FieldProps {
@@ -15,6 +16,8 @@ export interface FieldProps {
   /** Help under the field, shown while it has no error. */
   hint?: string | undefined;
   className?: string | undefined;
+  /** Marks the field as one the form cannot go on without: a visible * and aria-required. */
+  required?: boolean | undefined;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface FieldProps {
  * the label, then the hint or the error message, tied to the control with aria-describedby and
  * aria-invalid.
  */
-export function Field({ label, error, hint, className, children }: FieldProps & { children(control: FieldControl): ReactNode }) {
+export function Field({ label, error, hint, className, required, children }: FieldProps & { children(control: FieldControl): ReactNode }) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -31,12 +34,23 @@ export function Field({ label, error, hint, className, children }: FieldProps & 
     id,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': error ? errorId : shownHint ? hintId : undefined,
+    'aria-required': required ? true : undefined,
   };
   return (
     <div className={className ? `field ${className}` : 'field'}>
-      <Label.Root className="field__label" htmlFor={id}>
-        {label}
-      </Label.Root>
+      {required ? (
+        // The mark sits beside the label, not in it, so the field's name stays its label's words.
+        <span className="field__label-line">
+          <Label.Root className="field__label" htmlFor={id}>
+            {label}
+          </Label.Root>
+          <RequiredMark />
+        </span>
+      ) : (
+        <Label.Root className="field__label" htmlFor={id}>
+          {label}
+        </Label.Root>
+      )}
       {children(control)}
       {shownHint ? (
         <p id={hintId} className="field__hint">
@@ -45,6 +59,27 @@ export function Field({ label, error, hint, className, children }: FieldProps & 
       ) : null}
       <FieldError id={errorId} error={error} />
     </div>
+  );
+}
+
+/**
+ * The visible sign of a required field. Hidden from screen readers, which hear aria-required on
+ * the control instead; the form's note explains the sign (RequiredNote).
+ */
+export function RequiredMark() {
+  return (
+    <span className="field__required" aria-hidden="true">
+      {' *'}
+    </span>
+  );
+}
+
+/** What the * means, once above a form whose fields carry it. */
+export function RequiredNote({ className }: { className?: string }) {
+  return (
+    <p className={className ? `required-note ${className}` : 'required-note'}>
+      Fields marked <span className="field__required">*</span> are required.
+    </p>
   );
 }
 
@@ -60,19 +95,19 @@ export function FieldError({ id, error }: { id: string; error: string | undefine
 export interface TextFieldProps extends FieldProps, Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {}
 
 /** A labelled input with its error message tied to it. */
-export function TextField({ label, error, hint, className, ...input }: TextFieldProps) {
+export function TextField({ label, error, hint, className, required, ...input }: TextFieldProps) {
   return (
-    <Field label={label} error={error} hint={hint} className={className}>
+    <Field label={label} error={error} hint={hint} className={className} required={required}>
       {(control) => <input {...control} className="field__input" {...input} />}
     </Field>
   );
 }
 
 /** A password input with a show/hide toggle. */
-export function PasswordField({ label, error, hint, className, ...input }: Omit<TextFieldProps, 'type'>) {
+export function PasswordField({ label, error, hint, className, required, ...input }: Omit<TextFieldProps, 'type'>) {
   const [visible, setVisible] = useState(false);
   return (
-    <Field label={label} error={error} hint={hint} className={className}>
+    <Field label={label} error={error} hint={hint} className={className} required={required}>
       {(control) => (
         <div className="field__password">
           <input {...control} className="field__input" type={visible ? 'text' : 'password'} {...input} />

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { usStateOfText } from '@warmline/contracts/transfers';
+import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 
 /**
@@ -35,5 +37,46 @@ export function FilterBox({
         if (e.key === 'Enter') onChange(text);
       }}
     />
+  );
+}
+
+/**
+ * The filter compares 2-letter state codes, so a state's name ('Texas', 'new york') matches
+ * nothing. Such a filter with its names turned into codes ('Texas, 512' → 'TX, 512'), and the
+ * codes it took; null when no term is a state's name.
+ */
+export function stateCodeSuggestion(filter: string): { filter: string; codes: string[] } | null {
+  const codes: string[] = [];
+  const terms = filter
+    .split(',')
+    .map((term) => term.trim())
+    .filter(Boolean)
+    .map((term) => {
+      const code = usStateOfText(term);
+      // A code already ('tx') is what the filter compares; only a name needs turning.
+      if (!code || term.toUpperCase() === code) return term;
+      if (!codes.includes(code)) codes.push(code);
+      return code;
+    });
+  return codes.length > 0 ? { filter: [...new Set(terms)].join(', '), codes } : null;
+}
+
+/**
+ * What a filter that matched nothing says (issue 17): when it holds a state's name, the code to
+ * use instead and a button that filters by it.
+ */
+export function NoFilterMatch({ filter, onApply }: { filter: string; onApply(filter: string): void }) {
+  const suggestion = stateCodeSuggestion(filter);
+  if (!suggestion) return <p className="market__empty">No leads match this filter.</p>;
+  const plural = suggestion.codes.length > 1;
+  return (
+    <div className="market__empty">
+      <p>
+        No leads match '{filter}'. Try the state {plural ? 'codes' : 'code'} {suggestion.codes.join(', ')}.
+      </p>
+      <Button variant="secondary" className="btn--small" onClick={() => onApply(suggestion.filter)}>
+        Filter by {suggestion.filter}
+      </Button>
+    </div>
   );
 }

@@ -10,7 +10,7 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { agedLeadKeys, fetchMatchingLeads, useBulkPurchase, useMarketLeads, waitUntilSold } from './api';
 import { CartDialog } from './cart-dialog';
 import { formatConsentDate } from './consent-format';
-import { FilterBox } from './filter-box';
+import { FilterBox, NoFilterMatch } from './filter-box';
 import { CART_LIMIT, cartTotalCents, pageSelectionState } from './lead-selection';
 import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
@@ -203,7 +203,11 @@ export function MarketView({ user }: { user: PublicUser }) {
           </Button>
         </div>
       ) : leads.length === 0 ? (
-        <p className="market__empty">{filter ? 'No leads match this filter.' : 'No leads are available right now. Check back soon.'}</p>
+        filter ? (
+          <NoFilterMatch filter={filter} onApply={changeFilter} />
+        ) : (
+          <p className="market__empty">No leads are available right now. Check back soon.</p>
+        )
       ) : (
         <div className={market.isPlaceholderData ? 'lead-table-wrap lead-table-wrap--loading' : 'lead-table-wrap'}>
           <table className="lead-table lead-table--market">

@@ -1,5 +1,5 @@
 import { useId, type SelectHTMLAttributes } from 'react';
-import { Field, FieldError, type FieldProps } from '../../components/field';
+import { Field, FieldError, RequiredMark, type FieldProps } from '../../components/field';
 
 /**
  * The wizard's choice inputs: a native select (the phone's own picker, no custom widget to
@@ -13,9 +13,9 @@ export interface SelectFieldProps extends FieldProps, Omit<SelectHTMLAttributes<
   options: ReadonlyArray<{ value: string; label: string }>;
 }
 
-export function SelectField({ label, error, hint, placeholder, options, className, ...select }: SelectFieldProps) {
+export function SelectField({ label, error, hint, placeholder, options, className, required, ...select }: SelectFieldProps) {
   return (
-    <Field label={label} error={error} hint={hint} className={className}>
+    <Field label={label} error={error} hint={hint} className={className} required={required}>
       {(control) => (
         <select {...control} className="field__input field__select" {...select}>
           <option value="">{placeholder}</option>
@@ -37,18 +37,26 @@ export interface RadioCardsProps {
   options: ReadonlyArray<{ value: string; label: string; hint?: string | undefined }>;
   onChange(value: string): void;
   error?: string | undefined;
+  /** A visible * on the legend and aria-required on the group (a radiogroup, which may carry it). */
+  required?: boolean;
 }
 
-export function RadioCards({ legend, name, value, options, onChange, error }: RadioCardsProps) {
+export function RadioCards({ legend, name, value, options, onChange, error, required }: RadioCardsProps) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
     <fieldset
       className="field radio-cards"
+      role={required ? 'radiogroup' : undefined}
+      aria-labelledby={required ? `${id}-legend` : undefined}
+      aria-required={required ? true : undefined}
       aria-invalid={error ? true : undefined}
       aria-describedby={error ? errorId : undefined}
     >
-      <legend className="field__label">{legend}</legend>
+      <legend id={`${id}-legend`} className="field__label">
+        {legend}
+        {required ? <RequiredMark /> : null}
+      </legend>
       <div className="radio-cards__options">
         {options.map((option) => (
           <label key={option.value} className="radio-card">

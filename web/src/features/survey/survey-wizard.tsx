@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { USER_ROLES } from '@warmline/contracts/accounts';
 import {
+  CAMPAIGN_ORDER_FIELD,
   EMPTY_SURVEY_FORM,
   LEAD_TYPE_FIELDS,
   SURVEY_AGE_RANGES,
@@ -8,13 +9,14 @@ import {
   SURVEY_SUBMISSION_SCHEMAS,
   SURVEY_TIMEZONES,
   surveyStep1Schema,
+  surveyWorkingStatesSchema,
   type SurveyFunnel,
   type SurveyFormValues,
   type SurveyLeadType,
   type SurveySubmission,
 } from '@warmline/contracts/surveys';
 import { Button } from '../../components/button';
-import { PasswordField, TextField, type TextFieldProps } from '../../components/field';
+import { PasswordField, RequiredNote, TextField, type TextFieldProps } from '../../components/field';
 import { useForm, validate, type FieldErrors } from '../../lib/form';
 import { RadioCards, SelectField } from './survey-fields';
 
@@ -54,6 +56,17 @@ const AGE_RANGE_OPTIONS = SURVEY_AGE_RANGES.map((range) => ({ value: range, labe
 const TIMEZONE_OPTIONS = SURVEY_TIMEZONES.map((zone) => ({ value: zone, label: zone }));
 
 const STEP1_FIELDS: readonly Field[] = ['firstName', 'lastName', 'agencyName', 'role', 'phone', 'email', 'username', 'password'];
+
+/**
+ * Whether the schemas refuse the survey without this answer (issue 17: the survey marks its
+ * required fields): all of step 1, the lead type and working states, and in the funnel that
+ * ends in a checkout the answer its order is priced from. Everything else is optional (spec §3).
+ */
+function isRequired(funnel: SurveyFunnel, leadType: SurveyLeadType | '', name: Field): boolean {
+  if (STEP1_FIELDS.includes(name) || name === 'leadType' || name === 'workingStates') return true;
+  if (!funnel.leadsToCheckout || !leadType || !(leadType in CAMPAIGN_ORDER_FIELD)) return false;
+  return CAMPAIGN_ORDER_FIELD[leadType as keyof typeof CAMPAIGN_ORDER_FIELD] === name;
+}
 
 export function SurveyWizard({
   funnel,
@@ -130,6 +143,20 @@ export function SurveyWizard({
   const leadType = values.leadType as SurveyLeadType | '';
   const shown = new Set<string>(leadType && funnel.leadTypes.includes(leadType) ? LEAD_TYPE_FIELDS[leadType] : []);
   const leadTypeWord = funnel.id === 'main' ? 'Service Type' : 'Lead Type';
+  /** A field's props with its required mark. */
+  const input = (name: Exclude<Field, 'leadType'>) => ({ ...field(name), required: isRequired(funnel, leadType, name) });
+
+  // Checked as soon as the agent leaves the field, with the schema the server uses: 'ZZ' is
+  // named at once; 'texas, fl' is shown as the codes it is stored as.
+  const checkWorkingStates = () => {
+    if (!values.workingStates.trim()) return;
+    const result = surveyWorkingStatesSchema.safeParse(values.workingStates);
+    if (result.success) {
+      if (result.data !== values.workingStates) setValue('workingStates', result.data);
+    } else {
+      setErrors((e) => ({ ...e, workingStates: result.error.issues[0]?.message }));
+    }
+  };
 
   return (
     <form ref={formRef} className="form survey-wizard" onSubmit={onFormSubmit} noValidate>
@@ -137,14 +164,15 @@ export function SurveyWizard({
       <h2 ref={headingRef} tabIndex={-1} className="survey-wizard__step-title">
         {SURVEY_STEPS[step - 1]}
       </h2>
+      <RequiredNote className="survey-wizard__required-note" />
 
       {step === 1 ? (
         <div className="survey-grid">
-          <TextField label="First Name" autoComplete="given-name" {...field('firstName')} />
-          <TextField label="Last Name" autoComplete="family-name" {...field('lastName')} />
-          <TextField className="survey-grid__full" label="Agency Name" autoComplete="organization" {...field('agencyName')} />
-          <SelectField className="survey-grid__full" label="Role" placeholder="Select your role" options={ROLE_OPTIONS} {...field('role')} />
-          <TextField label="Phone Number" type="tel" autoComplete="tel" inputMode="tel" {...field('phone')} />
+          <TextField label="First Name" autoComplete="given-name" {...input('firstName')} />
+          <TextField label="Last Name" autoComplete="family-name" {...input('lastName')} />
+          <TextField className="survey-grid__full" label="Agency Name" autoComplete="organization" {...input('agencyName')} />
+          <SelectField className="survey-grid__full" label="Role" placeholder="Select your role" options={ROLE_OPTIONS} {...input('role')} />
+          <TextField label="Phone Number" type="tel" autoComplete="tel" inputMode="tel" {...input('phone')} />
           <TextField
             label="Email"
             type="email"
@@ -152,7 +180,7 @@ export function SurveyWizard({
             inputMode="email"
             autoCapitalize="none"
             spellCheck={false}
-            {...field('email')}
+            {...input('email')}
           />
           <TextField
             label="Username"
@@ -160,9 +188,9 @@ export function SurveyWizard({
             autoCapitalize="none"
             spellCheck={false}
             hint="At least 3 characters; you will log in with it."
-            {...field('username')}
+            {...input('username')}
           />
-          <PasswordField label="Password" autoComplete="new-password" hint="At least 8 characters, not a common password." {...field('password')} />
+          <PasswordField label="Password" autoComplete="new-password" hint="At least 8 characters, not a common password." {...input('password')} />
         </div>
       ) : (
         <div className="survey-grid">
@@ -174,32 +202,41 @@ export function SurveyWizard({
               options={funnel.leadTypes.map((type) => ({ value: type, label: type, hint: leadTypeHints[type] }))}
               onChange={(value) => setValue('leadType', value)}
               error={errors.leadType}
+              required
             />
           </div>
-          <TextField className="survey-grid__full" label="Working States" placeholder="e.g. TX, FL, CA" {...field('workingStates')} />
-          {shown.has('totalTransfers') ? <CountField label="Total Transfers Needed" {...field('totalTransfers')} /> : null}
-          {shown.has('transfersPerDay') ? <CountField label="Transfers Per Day" {...field('transfersPerDay')} /> : null}
+          <TextField
+            className="survey-grid__full"
+            label="Working States"
+            placeholder="e.g. TX, FL, CA"
+            hint="2-letter codes or state names, separated by commas."
+            autoComplete="off"
+            onBlur={checkWorkingStates}
+            {...input('workingStates')}
+          />
+          {shown.has('totalTransfers') ? <CountField label="Total Transfers Needed" {...input('totalTransfers')} /> : null}
+          {shown.has('transfersPerDay') ? <CountField label="Transfers Per Day" {...input('transfersPerDay')} /> : null}
           {shown.has('callsPerDay') ? (
-            <CountField label="Calls Per Day" hint="How many calls your agency handles a day." {...field('callsPerDay')} />
+            <CountField label="Calls Per Day" hint="How many calls your agency handles a day." {...input('callsPerDay')} />
           ) : null}
           {shown.has('transferHours') ? (
-            <TextField label="Preferred Transfer Hours" placeholder="e.g. 9am - 5pm EST" {...field('transferHours')} />
+            <TextField label="Preferred Transfer Hours" placeholder="e.g. 9am - 5pm EST" {...input('transferHours')} />
           ) : null}
           {shown.has('totalCallbacks') ? (
-            <CountField label={leadType === 'Insurance Recruiting' ? 'Agents Needed' : 'Total Callbacks Needed'} {...field('totalCallbacks')} />
+            <CountField label={leadType === 'Insurance Recruiting' ? 'Agents Needed' : 'Total Callbacks Needed'} {...input('totalCallbacks')} />
           ) : null}
           {shown.has('callbackPreference') ? (
             <TextField
               label={leadType === 'Insurance Recruiting' ? 'Recruiting Preferences' : 'Callback Preference'}
               placeholder={leadType === 'Insurance Recruiting' ? 'e.g. licensed in TX, bilingual' : 'e.g. mornings, final expense'}
-              {...field('callbackPreference')}
+              {...input('callbackPreference')}
             />
           ) : null}
           {shown.has('ageRange') ? (
-            <SelectField label="Lead Age Range" placeholder="Select an age range" options={AGE_RANGE_OPTIONS} {...field('ageRange')} />
+            <SelectField label="Lead Age Range" placeholder="Select an age range" options={AGE_RANGE_OPTIONS} {...input('ageRange')} />
           ) : null}
           {funnel.asksTimezone ? (
-            <SelectField label="Timezone" placeholder="Select your timezone" options={TIMEZONE_OPTIONS} {...field('timezone')} />
+            <SelectField label="Timezone" placeholder="Select your timezone" options={TIMEZONE_OPTIONS} {...input('timezone')} />
           ) : null}
           {notice ? <div className="survey-grid__full survey-notice">{notice}</div> : null}
         </div>
