@@ -89,7 +89,10 @@ function statesOfTerm(term: string): { states: UsStateCode[]; unknown: string[] 
     pending = [];
   };
   for (let i = 0; i < words.length; ) {
-    if (words[i]!.toLowerCase() === 'and') {
+    // 'and' joins states; so does a lower-case 'or' between two words ('Texas or Florida'),
+    // while 'OR' in capitals is Oregon ('TX OR WA').
+    const word = words[i]!;
+    if (word.toLowerCase() === 'and' || (word === 'or' && i > 0 && i < words.length - 1)) {
       flush();
       i += 1;
       continue;

@@ -28,6 +28,9 @@ describe('normaliseWorkingStates', () => {
     ['North Carolina South Carolina', 'NC, SC'],
     ['TX, tx, Texas', 'TX'],
     ['pr', 'PR'],
+    ['Texas or Florida', 'TX, FL'],
+    ['TX OR WA', 'TX, OR, WA'],
+    ['or', 'OR'],
   ])("when '%s' is typed, then it is stored as '%s'", (typed, stored) => {
     expect(normaliseWorkingStates(typed)).toEqual({ ok: true, text: stored });
   });
