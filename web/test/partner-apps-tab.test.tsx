@@ -106,7 +106,9 @@ describe('the Partner Apps tab', () => {
     expect(screen.getAllByTestId('partner-application').map((li) => within(li).getByRole('heading', { level: 3 }).textContent)).toEqual(['Lone Star Leads LLC', 'Bayou Call Center']);
 
     const the = within(loneStar);
-    expect(the.getByText('Applied 11/25/2026, ' + new Date('2026-11-25T15:32:00.000Z').toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' }) + ' · Lead Generation')).toBeTruthy();
+    // In the browser's zone, named (e.g. '3:32 PM UTC').
+    const appliedAt = new Date('2026-11-25T15:32:00.000Z').toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+    expect(the.getByText(`Applied 11/25/2026, ${appliedAt} · Lead Generation`)).toBeTruthy();
     expect(the.getByText('Maria Gonzales')).toBeTruthy();
     expect(the.getByRole('link', { name: 'maria@lonestarleads.example' }).getAttribute('href')).toBe('mailto:maria@lonestarleads.example');
     expect(the.getByRole('link', { name: '(512) 555-0143' }).getAttribute('href')).toBe('tel:5125550143');

@@ -31,7 +31,8 @@ import { CsvError, csvLine, readCsvTable } from '../../lib/csv';
 import { errorMessage } from '../../lib/api';
 import { validate, type FieldErrors } from '../../lib/form';
 import { usPhoneText } from '../../lib/phone-text';
-import { SOURCE_LABEL, isSource, outcomeText, usDateTime } from '../callbacks/format';
+import { SOURCE_LABEL, isSource, outcomeText } from '../callbacks/format';
+import { usDateTime } from '../../lib/us-date';
 import { useUsersPage } from './api';
 import {
   fieldMessages,

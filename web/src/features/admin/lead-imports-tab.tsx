@@ -36,6 +36,7 @@ import {
 } from './lead-imports-api';
 import { SuppressionsPanel } from './suppressions-panel';
 import './lead-imports.css';
+import { usDateTime } from '../../lib/us-date';
 
 /** The import being watched, kept in the URL beside the shell's `?tab=`, so a reload comes back to its bar. */
 const IMPORT_PARAM = 'import';
@@ -54,10 +55,6 @@ const STATUS_LABEL: Record<LeadImportStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** '11/25/2026, 9:32 AM' (spec §9: dates in US format). */
-function usDateTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' });
-}
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 

@@ -18,6 +18,7 @@ import { errorMessage } from '../../lib/api';
 import { formatBytes } from './lead-import-progress';
 import { useDeletePartnerApplication, usePartnerApplications, useSetPartnerStatus } from './partner-apps-api';
 import './partner-apps.css';
+import { usDateTime } from '../../lib/us-date';
 
 /** The status shown, kept in the URL beside the shell's `?tab=`. */
 const STATUS_PARAM = 'status';
@@ -31,10 +32,6 @@ const STATUS_LABEL: Record<PartnerApplicationStatus, string> = {
 const isStatus = (value: string | null): value is PartnerApplicationStatus =>
   (PARTNER_APPLICATION_STATUSES as readonly string[]).includes(value ?? '');
 
-/** '11/25/2026, 9:32 AM' (spec §9: dates in US format). */
-function usDateTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' });
-}
 
 /**
  * Partner Apps (spec §2 Admin, issue 14): the applications to the partner network, newest first,

@@ -9,7 +9,7 @@ import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { validate } from '../../lib/form';
 import { fieldMessages, useCreateVendorKey, useRevokeVendorKey, useVendorKeys } from './callback-opportunities-api';
-import { usDateTime } from '../callbacks/format';
+import { usDateTime } from '../../lib/us-date';
 
 /**
  * Vendor keys (issue 15 §2): an admin makes one per voice-AI vendor, sees it once (only its hash is

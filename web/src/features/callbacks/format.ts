@@ -2,10 +2,6 @@ import { CALLBACK_SOURCES, type CallbackSource } from '@warmline/contracts/callb
 
 /** How call-backs read on screen, in the admin tab and the dashboard alike (issue 15). */
 
-/** '11/25/2026, 9:32 AM' (spec §9: dates in US format). */
-export function usDateTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit' });
-}
 
 /** A tel: link for 10 US digits (the +1 lets a phone dial it from anywhere). */
 export function telHref(digits: string): string {

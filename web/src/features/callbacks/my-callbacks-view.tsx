@@ -10,7 +10,8 @@ import { errorMessage } from '../../lib/api';
 import { StateMultiSelect } from '../transfers/state-multi-select';
 import { useMarkContacted, useMyCallbacks, useSetMyCallbackStates } from './api';
 import { usPhoneText } from '../../lib/phone-text';
-import { outcomeText, telHref, usDateTime } from './format';
+import { outcomeText, telHref } from './format';
+import { usDateTime } from '../../lib/us-date';
 import './callbacks.css';
 
 const isStateCode = (s: string): s is UsStateCode => (US_STATE_CODES as readonly string[]).includes(s);
