@@ -190,8 +190,8 @@ const browserPrice = z
     }
   });
 
-/** The order form's fields (spec §3), as the SPA validates them before sending. */
-export const callTransferOrderFormSchema = z.object({
+/** The order form's fields (spec §3). */
+const orderFormFields = {
   totalTransfers: atLeastOne(TRANSFER_ORDER_MESSAGES.totalTransfers, 'transfers', MAX_TRANSFERS_PER_ORDER),
   callsPerDay: atLeastOne(TRANSFER_ORDER_MESSAGES.callsPerDay, 'calls per day', MAX_CALLS_PER_DAY),
   transferHours: z
@@ -201,20 +201,41 @@ export const callTransferOrderFormSchema = z.object({
     .max(200, 'Transfer hours must be at most 200 characters'),
   transferPhone,
   workingStates,
-});
+};
+
+/** 'Calls per day (50) cannot be more than the total transfers (10)'. */
+function callsPerDayAboveTotalMessage(callsPerDay: number, totalTransfers: number): string {
+  return `Calls per day (${callsPerDay.toLocaleString('en-US')}) cannot be more than the total transfers (${totalTransfers.toLocaleString('en-US')})`;
+}
+
+/**
+ * Issue 17: an order of 10 transfers at 50 calls a day is a typo, not an order; it is refused
+ * on the form and by the server (both parse with these schemas), on the calls-per-day field.
+ */
+function perDayWithinTotal(order: { totalTransfers: number; callsPerDay: number }, ctx: z.RefinementCtx): void {
+  if (order.callsPerDay > order.totalTransfers) {
+    ctx.addIssue({ code: 'custom', path: ['callsPerDay'], message: callsPerDayAboveTotalMessage(order.callsPerDay, order.totalTransfers) });
+  }
+}
+
+/** The order form's fields (spec §3), as the SPA validates them before sending. */
+export const callTransferOrderFormSchema = z.object(orderFormFields).superRefine(perDayWithinTotal);
 
 /**
  * `POST /api/call-transfer-order` (spec §7): the form's fields, leadType 'Live Transfers' and
  * the price the browser computed (totalTransfers × the agent's per-transfer price). The server
  * prices the order itself; a `price` that differs is refused.
  */
-export const callTransferOrderBody = callTransferOrderFormSchema.extend({
-  leadType: z.preprocess(
-    (v) => (isBlank(v) ? undefined : v),
-    z.literal(TRANSFER_LEAD_TYPE, { error: `Lead type must be '${TRANSFER_LEAD_TYPE}'` }).optional(),
-  ),
-  price: z.preprocess((v) => (isBlank(v) ? undefined : v), browserPrice.optional()),
-});
+export const callTransferOrderBody = z
+  .object({
+    ...orderFormFields,
+    leadType: z.preprocess(
+      (v) => (isBlank(v) ? undefined : v),
+      z.literal(TRANSFER_LEAD_TYPE, { error: `Lead type must be '${TRANSFER_LEAD_TYPE}'` }).optional(),
+    ),
+    price: z.preprocess((v) => (isBlank(v) ? undefined : v), browserPrice.optional()),
+  })
+  .superRefine(perDayWithinTotal);
 export type CallTransferOrderInput = z.input<typeof callTransferOrderBody>;
 export type CallTransferOrderRequest = z.output<typeof callTransferOrderBody>;
 
