@@ -96,6 +96,15 @@ describe('the call-transfer order form', () => {
       errors: { callsPerDay: 'Calls per day (50) cannot be more than the total transfers (10)' },
     });
     expect(validate(callTransferOrderFormSchema, { ...order, callsPerDay: '10' }).ok).toBe(true);
+    // Said in the same round as the other fields' messages, not only once they are fixed.
+    expect(validate(callTransferOrderFormSchema, { ...order, callsPerDay: '50', transferHours: '', workingStates: [] })).toEqual({
+      ok: false,
+      errors: {
+        callsPerDay: 'Calls per day (50) cannot be more than the total transfers (10)',
+        transferHours: 'Please specify transfer hours',
+        workingStates: 'Please specify working states',
+      },
+    });
   });
 });
 

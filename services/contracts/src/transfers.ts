@@ -208,18 +208,30 @@ function callsPerDayAboveTotalMessage(callsPerDay: number, totalTransfers: numbe
   return `Calls per day (${callsPerDay.toLocaleString('en-US')}) cannot be more than the total transfers (${totalTransfers.toLocaleString('en-US')})`;
 }
 
+type TransferCounts = { totalTransfers: unknown; callsPerDay: unknown };
+
 /**
  * Issue 17: an order of 10 transfers at 50 calls a day is a typo, not an order; it is refused
  * on the form and by the server (both parse with these schemas), on the calls-per-day field.
+ * It is checked whenever both counts are whole numbers, also when another field is wrong, so
+ * one answer names every mistake.
  */
-function perDayWithinTotal(order: { totalTransfers: number; callsPerDay: number }, ctx: z.RefinementCtx): void {
-  if (order.callsPerDay > order.totalTransfers) {
-    ctx.addIssue({ code: 'custom', path: ['callsPerDay'], message: callsPerDayAboveTotalMessage(order.callsPerDay, order.totalTransfers) });
-  }
-}
+const perDayWithinTotal = (order: { totalTransfers: number; callsPerDay: number }) => order.callsPerDay <= order.totalTransfers;
+const perDayWithinTotalRule = {
+  path: ['callsPerDay'],
+  error: (issue: { input?: unknown }) => {
+    const order = issue.input as { totalTransfers: number; callsPerDay: number };
+    return callsPerDayAboveTotalMessage(order.callsPerDay, order.totalTransfers);
+  },
+  when: (payload: z.core.ParsePayload) => {
+    const order = payload.value as TransferCounts;
+    const countFailed = payload.issues.some((i) => i.path?.[0] === 'totalTransfers' || i.path?.[0] === 'callsPerDay');
+    return !countFailed && typeof order.totalTransfers === 'number' && typeof order.callsPerDay === 'number';
+  },
+};
 
 /** The order form's fields (spec §3), as the SPA validates them before sending. */
-export const callTransferOrderFormSchema = z.object(orderFormFields).superRefine(perDayWithinTotal);
+export const callTransferOrderFormSchema = z.object(orderFormFields).refine(perDayWithinTotal, perDayWithinTotalRule);
 
 /**
  * `POST /api/call-transfer-order` (spec §7): the form's fields, leadType 'Live Transfers' and
@@ -235,7 +247,7 @@ export const callTransferOrderBody = z
     ),
     price: z.preprocess((v) => (isBlank(v) ? undefined : v), browserPrice.optional()),
   })
-  .superRefine(perDayWithinTotal);
+  .refine(perDayWithinTotal, perDayWithinTotalRule);
 export type CallTransferOrderInput = z.input<typeof callTransferOrderBody>;
 export type CallTransferOrderRequest = z.output<typeof callTransferOrderBody>;
 

@@ -121,6 +121,15 @@ describe('ordering live transfers', () => {
     expect(answer.json.issues).toEqual([{ path: 'callsPerDay', message: 'Calls per day (50) cannot be more than the total transfers (10)' }]);
     expect(await countTransferOrders()).toBe(before);
 
+    // Named in the same answer as the other fields' mistakes.
+    const alsoWrong = await browser.post('/api/call-transfer-order', orderForm({ totalTransfers: 10, callsPerDay: 50, transferHours: '', workingStates: [] }), XHR);
+    expect(alsoWrong.status).toBe(400);
+    expect(alsoWrong.json.issues).toEqual([
+      { path: 'transferHours', message: 'Please specify transfer hours' },
+      { path: 'workingStates', message: 'Please specify working states' },
+      { path: 'callsPerDay', message: 'Calls per day (50) cannot be more than the total transfers (10)' },
+    ]);
+
     // As many per day as in all is one day's order, and is taken.
     const oneDay = await browser.post('/api/call-transfer-order', orderForm({ totalTransfers: 10, callsPerDay: 10 }), XHR);
     expect(oneDay.status).toBe(201);

@@ -109,6 +109,9 @@ function PricingTierPage({ id }: { id: PricingPageId }) {
               <span className="rate-card__unit"> per transfer</span>
             </p>
             <p className="rate-card__band">For agencies with {page.callsPerDayLabel}</p>
+            <p className="rate-card__checkout">
+              Checkout rate: {checkoutRateText(checkout)}
+            </p>
           </section>
           <BufferProtectionCard />
         </div>
