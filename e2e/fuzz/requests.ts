@@ -249,7 +249,8 @@ const EXAMPLES: Record<string, fc.Arbitrary<Json>> = {
   }),
   'POST /api/call-transfer-order': fc.record({ transfers: fc.integer({ min: 1, max: 50 }), states: fc.subarray(['TX', 'OK', 'California', 'ny']) }).map(({ transfers, states }) => ({
     totalTransfers: transfers,
-    callsPerDay: 5,
+    // Never more per day than in all (issue 17: the server refuses that).
+    callsPerDay: Math.min(5, transfers),
     transferHours: '9am-5pm CST',
     transferPhone: '5125550100',
     workingStates: states,

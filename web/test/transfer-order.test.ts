@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PublicUser } from '@warmline/contracts/accounts';
+import { callTransferOrderFormSchema } from '@warmline/contracts/transfers';
+import { validate } from '../src/lib/form';
 import { statesLabel } from '../src/features/transfers/order-format';
 import {
   clearPendingTransferOrder,
@@ -70,6 +72,39 @@ describe('the call-transfer order form', () => {
     expect(transferTotalCents('0', '31.50')).toBeNull();
     expect(transferTotalCents('2.5', '31.50')).toBeNull();
     expect(transferTotalCents('', '31.50')).toBeNull();
+  });
+
+  it('shows no total for a count above the maximum, nor for one no card payment can carry (issue 17)', () => {
+    expect(transferTotalCents('10000', '35.00')).toBe(35_000_000);
+    expect(transferTotalCents('99999', '35.00')).toBeNull();
+    expect(transferTotalCents('10000', '150.00')).toBeNull();
+  });
+
+  it("refuses '2.5' transfers, and more calls per day than transfers in all, each with its message (issue 17)", () => {
+    const order = { totalTransfers: '10', callsPerDay: '5', transferHours: '9-5 CST', transferPhone: '(512) 555-0142', workingStates: ['TX'] };
+    expect(validate(callTransferOrderFormSchema, order).ok).toBe(true);
+    expect(validate(callTransferOrderFormSchema, { ...order, totalTransfers: '2.5' })).toEqual({
+      ok: false,
+      errors: { totalTransfers: 'Must be a whole number of transfers' },
+    });
+    expect(validate(callTransferOrderFormSchema, { ...order, totalTransfers: '99999' })).toEqual({
+      ok: false,
+      errors: { totalTransfers: 'Must be at most 10,000 transfers' },
+    });
+    expect(validate(callTransferOrderFormSchema, { ...order, callsPerDay: '50' })).toEqual({
+      ok: false,
+      errors: { callsPerDay: 'Calls per day (50) cannot be more than the total transfers (10)' },
+    });
+    expect(validate(callTransferOrderFormSchema, { ...order, callsPerDay: '10' }).ok).toBe(true);
+    // Said in the same round as the other fields' messages, not only once they are fixed.
+    expect(validate(callTransferOrderFormSchema, { ...order, callsPerDay: '50', transferHours: '', workingStates: [] })).toEqual({
+      ok: false,
+      errors: {
+        callsPerDay: 'Calls per day (50) cannot be more than the total transfers (10)',
+        transferHours: 'Please specify transfer hours',
+        workingStates: 'Please specify working states',
+      },
+    });
   });
 });
 

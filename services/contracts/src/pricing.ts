@@ -47,7 +47,12 @@ export interface PricingPage {
   callsPerDayLabel: string;
   /** A badge the page shows, e.g. 'Great Rate'. */
   badge?: string;
-  checkoutPath: string;
+  /**
+   * The checkout its 'Let's get started!' button leads to. The page shows that checkout's
+   * unit price (PACKAGE_CHECKOUTS, what the server charges) beside its own volume rate, so a
+   * visitor never takes one for the other (issue 17).
+   */
+  checkoutTier: FlatCheckoutTier;
 }
 
 export const PRICING_PAGES: Record<PricingPageId, PricingPage> = {
@@ -56,10 +61,11 @@ export const PRICING_PAGES: Record<PricingPageId, PricingPage> = {
     path: '/standard-pricing',
     priceCents: 4000,
     // The spec says "under 100" and the special page starts at 101; 100 itself falls
-    // between them, so it goes to the standard page (the higher rate, never a surprise discount).
+    // between them, so it goes to the standard page (the higher rate, never a surprise discount),
+    // and the label says so ('up to 100': issue 17 asked where exactly 100 calls a day belongs).
     callsPerDay: { min: 0, max: 100 },
-    callsPerDayLabel: 'under 100 calls per day',
-    checkoutPath: '/checkout',
+    callsPerDayLabel: 'up to 100 calls per day',
+    checkoutTier: 'special',
   },
   special: {
     id: 'special',
@@ -69,7 +75,7 @@ export const PRICING_PAGES: Record<PricingPageId, PricingPage> = {
     callsPerDay: { min: 101, max: 150 },
     callsPerDayLabel: '101-150 calls per day',
     badge: 'Congratulations',
-    checkoutPath: '/checkout',
+    checkoutTier: 'special',
   },
   premium: {
     id: 'premium',
@@ -77,7 +83,7 @@ export const PRICING_PAGES: Record<PricingPageId, PricingPage> = {
     priceCents: 3500,
     callsPerDay: { min: 151, max: 199 },
     callsPerDayLabel: '151-199 calls per day',
-    checkoutPath: '/checkout-premium',
+    checkoutTier: 'premium',
   },
   enterprise: {
     id: 'enterprise',
@@ -86,7 +92,7 @@ export const PRICING_PAGES: Record<PricingPageId, PricingPage> = {
     callsPerDay: { min: 200, max: 299 },
     callsPerDayLabel: '200-299 calls per day',
     badge: 'Great Rate',
-    checkoutPath: '/checkout-enterprise',
+    checkoutTier: 'enterprise',
   },
   ultimate: {
     id: 'ultimate',
@@ -95,7 +101,7 @@ export const PRICING_PAGES: Record<PricingPageId, PricingPage> = {
     callsPerDay: { min: 300 },
     callsPerDayLabel: '300+ calls per day',
     badge: 'Best Rate Available',
-    checkoutPath: '/checkout-ultimate',
+    checkoutTier: 'ultimate',
   },
 };
 

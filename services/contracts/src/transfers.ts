@@ -246,8 +246,8 @@ const browserPrice = z
     }
   });
 
-/** The order form's fields (spec §3), as the SPA validates them before sending. */
-export const callTransferOrderFormSchema = z.object({
+/** The order form's fields (spec §3). */
+const orderFormFields = {
   totalTransfers: atLeastOne(TRANSFER_ORDER_MESSAGES.totalTransfers, 'transfers', MAX_TRANSFERS_PER_ORDER),
   callsPerDay: atLeastOne(TRANSFER_ORDER_MESSAGES.callsPerDay, 'calls per day', MAX_CALLS_PER_DAY),
   transferHours: z
@@ -257,20 +257,53 @@ export const callTransferOrderFormSchema = z.object({
     .max(200, 'Transfer hours must be at most 200 characters'),
   transferPhone,
   workingStates,
-});
+};
+
+/** 'Calls per day (50) cannot be more than the total transfers (10)'. */
+function callsPerDayAboveTotalMessage(callsPerDay: number, totalTransfers: number): string {
+  return `Calls per day (${callsPerDay.toLocaleString('en-US')}) cannot be more than the total transfers (${totalTransfers.toLocaleString('en-US')})`;
+}
+
+type TransferCounts = { totalTransfers: unknown; callsPerDay: unknown };
+
+/**
+ * Issue 17: an order of 10 transfers at 50 calls a day is a typo, not an order; it is refused
+ * on the form and by the server (both parse with these schemas), on the calls-per-day field.
+ * It is checked whenever both counts are whole numbers, also when another field is wrong, so
+ * one answer names every mistake.
+ */
+const perDayWithinTotal = (order: { totalTransfers: number; callsPerDay: number }) => order.callsPerDay <= order.totalTransfers;
+const perDayWithinTotalRule = {
+  path: ['callsPerDay'],
+  error: (issue: { input?: unknown }) => {
+    const order = issue.input as { totalTransfers: number; callsPerDay: number };
+    return callsPerDayAboveTotalMessage(order.callsPerDay, order.totalTransfers);
+  },
+  when: (payload: z.core.ParsePayload) => {
+    const order = payload.value as TransferCounts;
+    const countFailed = payload.issues.some((i) => i.path?.[0] === 'totalTransfers' || i.path?.[0] === 'callsPerDay');
+    return !countFailed && typeof order.totalTransfers === 'number' && typeof order.callsPerDay === 'number';
+  },
+};
+
+/** The order form's fields (spec §3), as the SPA validates them before sending. */
+export const callTransferOrderFormSchema = z.object(orderFormFields).refine(perDayWithinTotal, perDayWithinTotalRule);
 
 /**
  * `POST /api/call-transfer-order` (spec §7): the form's fields, leadType 'Live Transfers' and
  * the price the browser computed (totalTransfers × the agent's per-transfer price). The server
  * prices the order itself; a `price` that differs is refused.
  */
-export const callTransferOrderBody = callTransferOrderFormSchema.extend({
-  leadType: z.preprocess(
-    (v) => (isBlank(v) ? undefined : v),
-    z.literal(TRANSFER_LEAD_TYPE, { error: `Lead type must be '${TRANSFER_LEAD_TYPE}'` }).optional(),
-  ),
-  price: z.preprocess((v) => (isBlank(v) ? undefined : v), browserPrice.optional()),
-});
+export const callTransferOrderBody = z
+  .object({
+    ...orderFormFields,
+    leadType: z.preprocess(
+      (v) => (isBlank(v) ? undefined : v),
+      z.literal(TRANSFER_LEAD_TYPE, { error: `Lead type must be '${TRANSFER_LEAD_TYPE}'` }).optional(),
+    ),
+    price: z.preprocess((v) => (isBlank(v) ? undefined : v), browserPrice.optional()),
+  })
+  .refine(perDayWithinTotal, perDayWithinTotalRule);
 export type CallTransferOrderInput = z.input<typeof callTransferOrderBody>;
 export type CallTransferOrderRequest = z.output<typeof callTransferOrderBody>;
 

@@ -34,9 +34,9 @@ const firstMessage = (r: { success: boolean; error?: { issues: Array<{ message: 
 
 describe('pricing pages (spec §9)', () => {
   it('when a page is shown, then it advertises the spec rate for its calls per day', () => {
-    expect(PRICING_PAGES.standard).toMatchObject({ path: '/standard-pricing', priceCents: 4000, checkoutPath: '/checkout' });
+    expect(PRICING_PAGES.standard).toMatchObject({ path: '/standard-pricing', priceCents: 4000, callsPerDayLabel: 'up to 100 calls per day', checkoutTier: 'special' });
     expect(PRICING_PAGES.special).toMatchObject({ priceCents: 3800, wasPriceCents: 4000, callsPerDay: { min: 101, max: 150 }, badge: 'Congratulations' });
-    expect(PRICING_PAGES.premium).toMatchObject({ priceCents: 3500, callsPerDay: { min: 151, max: 199 }, checkoutPath: '/checkout-premium' });
+    expect(PRICING_PAGES.premium).toMatchObject({ priceCents: 3500, callsPerDay: { min: 151, max: 199 }, checkoutTier: 'premium' });
     expect(PRICING_PAGES.enterprise).toMatchObject({ priceCents: 3200, callsPerDay: { min: 200, max: 299 }, badge: 'Great Rate' });
     expect(PRICING_PAGES.ultimate).toMatchObject({ priceCents: 2800, callsPerDay: { min: 300 }, badge: 'Best Rate Available' });
   });
@@ -152,7 +152,7 @@ describe('every row of spec §9 at its edges, as the pages and checkouts show th
   });
 
   it('when a pricing page sends the buyer on, then each page and checkout has the route and Back link of spec §2', () => {
-    expect(Object.values(PRICING_PAGES).map((p) => [p.path, p.checkoutPath])).toEqual([
+    expect(Object.values(PRICING_PAGES).map((p) => [p.path, PACKAGE_CHECKOUTS[p.checkoutTier].path])).toEqual([
       ['/standard-pricing', '/checkout'],
       ['/special-pricing', '/checkout'],
       ['/premium-pricing', '/checkout-premium'],

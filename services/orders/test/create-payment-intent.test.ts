@@ -125,6 +125,8 @@ describe('POST /api/create-payment-intent: what is refused', () => {
     ['a high-volume count of 49', { amount: 1568, callCount: 49, tier: 'high-volume' }, 'High-volume packages allow 50 to 10000 transfers'],
     ['a count that is not a number', { amount: 2220, callCount: 'sixty', tier: 'premium' }, 'Count must be a whole number'],
     ['a fractional count', { amount: 2220, callCount: 60.5, tier: 'premium' }, 'Count must be a whole number'],
+    ["a count typed as '2.5' (issue 17: never rounded to 2)", { amount: 74, callCount: '2.5', tier: 'premium' }, 'Count must be a whole number'],
+    ['a count of 99999 at its price', { amount: 3899961, callCount: 99999 }, 'Special packages allow 1 to 1000 transfers'],
     ['a missing count', { amount: 2220, tier: 'premium' }, 'Count is required'],
     ['an unknown tier', { amount: 2220, callCount: 60, tier: 'platinum' }, 'Unknown package tier: platinum'],
     ['a missing amount', { callCount: 60, tier: 'premium' }, 'Amount is required'],

@@ -95,6 +95,46 @@ describe('ordering live transfers', () => {
     ]);
   });
 
+  it("when the count is '2.5' or 99999, then it is refused with a message (never rounded) and nothing is stored", async () => {
+    const browser = await loggedIn(await system.createAgent());
+    const before = await countTransferOrders();
+
+    const fractional = await browser.post('/api/call-transfer-order', orderForm({ totalTransfers: '2.5', callsPerDay: 1 }), XHR);
+    const tooMany = await browser.post('/api/call-transfer-order', orderForm({ totalTransfers: 99999 }), XHR);
+    const fractionalPerDay = await browser.post('/api/call-transfer-order', orderForm({ callsPerDay: 2.5 }), XHR);
+
+    expect([fractional.status, tooMany.status, fractionalPerDay.status]).toEqual([400, 400, 400]);
+    expect(fractional.json.error).toBe('Must be a whole number of transfers');
+    expect(tooMany.json.error).toBe('Must be at most 10,000 transfers');
+    expect(fractionalPerDay.json.error).toBe('Must be a whole number of calls per day');
+    expect(await countTransferOrders()).toBe(before);
+  });
+
+  it('when the calls per day are more than the total transfers, then the order is refused on callsPerDay and nothing is stored', async () => {
+    const browser = await loggedIn(await system.createAgent());
+    const before = await countTransferOrders();
+
+    const answer = await browser.post('/api/call-transfer-order', orderForm({ totalTransfers: 10, callsPerDay: 50 }), XHR);
+
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toBe('Calls per day (50) cannot be more than the total transfers (10)');
+    expect(answer.json.issues).toEqual([{ path: 'callsPerDay', message: 'Calls per day (50) cannot be more than the total transfers (10)' }]);
+    expect(await countTransferOrders()).toBe(before);
+
+    // Named in the same answer as the other fields' mistakes.
+    const alsoWrong = await browser.post('/api/call-transfer-order', orderForm({ totalTransfers: 10, callsPerDay: 50, transferHours: '', workingStates: [] }), XHR);
+    expect(alsoWrong.status).toBe(400);
+    expect(alsoWrong.json.issues).toEqual([
+      { path: 'transferHours', message: 'Please specify transfer hours' },
+      { path: 'workingStates', message: 'Please specify working states' },
+      { path: 'callsPerDay', message: 'Calls per day (50) cannot be more than the total transfers (10)' },
+    ]);
+
+    // As many per day as in all is one day's order, and is taken.
+    const oneDay = await browser.post('/api/call-transfer-order', orderForm({ totalTransfers: 10, callsPerDay: 10 }), XHR);
+    expect(oneDay.status).toBe(201);
+  });
+
   it('when a working state is not a US state, then the order is refused naming it', async () => {
     const browser = await loggedIn(await system.createAgent());
 
@@ -272,7 +312,7 @@ describe('the admin list of transfer orders', () => {
     await setPrice(agent, '25.00');
     const agentBrowser = await loggedIn(agent);
     const before = (await admin.get('/api/transfer-orders')).json as TransferOrdersResponse;
-    const paidOrder = await agentBrowser.post('/api/call-transfer-order', orderForm({ totalTransfers: 4, price: 100, workingStates: ['FL', 'GA', 'AL'] }), XHR);
+    const paidOrder = await agentBrowser.post('/api/call-transfer-order', orderForm({ totalTransfers: 4, callsPerDay: 2, price: 100, workingStates: ['FL', 'GA', 'AL'] }), XHR);
     await agentBrowser.post('/api/call-transfer-order', orderForm({ totalTransfers: 6, price: 150 }), XHR);
     await agentBrowser.post('/api/payments/sandbox/confirm', testCard(String(paidOrder.json.clientSecret)), XHR);
 
@@ -304,7 +344,7 @@ describe('the admin list of transfer orders', () => {
       phone: agent.phone,
       email: agent.email,
       totalTransfers: 4,
-      transfersPerDay: 5,
+      transfersPerDay: 2,
       selectedStates: ['FL', 'GA', 'AL'],
       totalPrice: '100.00',
       unitPrice: '25.00',

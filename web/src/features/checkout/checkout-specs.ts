@@ -1,8 +1,10 @@
 import {
   HIGH_VOLUME_CHECKOUT,
   PACKAGE_CHECKOUTS,
+  PricingError,
   highVolumeBand,
   highVolumeBandLabel,
+  quotePackage,
   type FlatCheckoutTier,
   type PackageTier,
 } from '@warmline/contracts/pricing';
@@ -19,11 +21,7 @@ export interface CheckoutSpec {
   minCount: number;
   maxCount: number;
   defaultCount: number;
-  /** What a count that is not a number counts as: 0 on the flat checkouts, 50 on high volume (spec §5). */
-  nonNumericCount: number;
-  /** The rate for a count (high volume: its band; below the minimum, the first band's). */
-  unitPriceCents(count: number): number;
-  /** High volume: '200+ transfers: $28 each'. */
+  /** High volume: '200+ transfers: $28 each' (for a count in range). */
   bandLabel?(count: number): string;
   /** 'Minimum: 1 transfer, Maximum: 1000 transfers'. */
   countHint: string;
@@ -44,16 +42,11 @@ function flat(tier: FlatCheckoutTier, benefits: string[], successDescription: st
     minCount: checkout.minCount,
     maxCount: checkout.maxCount,
     defaultCount: checkout.defaultCount,
-    nonNumericCount: 0,
-    unitPriceCents: () => checkout.unitPriceCents,
     countHint: limitsHint(checkout.minCount, checkout.maxCount),
     benefits,
     successDescription,
   };
 }
-
-const clampToHighVolume = (count: number) =>
-  Math.min(Math.max(count, HIGH_VOLUME_CHECKOUT.minCount), HIGH_VOLUME_CHECKOUT.maxCount);
 
 const THANKS = "Thank you for your purchase! We'll be in touch soon.";
 
@@ -69,17 +62,41 @@ export const CHECKOUTS = {
     minCount: HIGH_VOLUME_CHECKOUT.minCount,
     maxCount: HIGH_VOLUME_CHECKOUT.maxCount,
     defaultCount: HIGH_VOLUME_CHECKOUT.defaultCount,
-    nonNumericCount: HIGH_VOLUME_CHECKOUT.defaultCount,
-    unitPriceCents: (count) => highVolumeBand(clampToHighVolume(count)).unitPriceCents,
-    bandLabel: (count) => highVolumeBandLabel(highVolumeBand(clampToHighVolume(count))),
+    bandLabel: (count) => highVolumeBandLabel(highVolumeBand(count)),
     countHint: limitsHint(HIGH_VOLUME_CHECKOUT.minCount, HIGH_VOLUME_CHECKOUT.maxCount),
     benefits: CORE_FEATURES,
     successDescription: 'Thank you for your purchase!',
   },
 } satisfies Record<string, CheckoutSpec>;
 
-/** '60', '60.7', ' 60 ' → 60; anything else → the checkout's non-numeric count (spec §5). */
-export function parseCount(text: string, spec: CheckoutSpec): number {
-  const n = Number.parseInt(text, 10);
-  return Number.isFinite(n) && n >= 0 ? n : spec.nonNumericCount;
+export type CheckoutCount =
+  | { ok: true; count: number; unitPriceCents: number; amountCents: number }
+  /** No message for an empty field: nothing typed yet is not an error, but there is no total either. */
+  | { ok: false; message?: string };
+
+/**
+ * The count as typed, priced by the function the orders service charges with. Issue 17
+ * overrides spec §5's "non-numeric counts as 0 / falls back to 50": a count is a whole number
+ * in the checkout's range or it is refused with a message saying the range; '2.5' is never
+ * rounded to 2, and an invalid count has no total.
+ */
+export function checkoutCount(text: string, spec: CheckoutSpec): CheckoutCount {
+  const typed = text.trim();
+  if (typed === '') return { ok: false };
+  if (!/^\d+$/.test(typed)) {
+    return {
+      ok: false,
+      message: `Transfers are counted in whole numbers: please enter a whole number from ${spec.minCount} to ${spec.maxCount}`,
+    };
+  }
+  try {
+    // Past nine digits a count is far above every maximum (and may not even be a safe integer).
+    const count = typed.length > 9 ? spec.maxCount + 1 : Number(typed);
+    const quote = quotePackage({ tier: spec.tier, count });
+    return { ok: true, count: quote.count, unitPriceCents: quote.unitPriceCents, amountCents: quote.amountCents };
+  } catch (err) {
+    // 'Premium packages allow 1 to 2000 transfers': the server's own words for the same count.
+    if (err instanceof PricingError) return { ok: false, message: err.message };
+    throw err;
+  }
 }

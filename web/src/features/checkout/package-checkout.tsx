@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { CreatePaymentIntentResponse } from '@warmline/contracts/orders';
-import { formatUsd, PricingError, quotePackage } from '@warmline/contracts/pricing';
+import { formatUsd, PACKAGE_CHECKOUTS } from '@warmline/contracts/pricing';
 import { Logo } from '../../components/brand';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
@@ -13,25 +13,13 @@ import { newIdempotencyKey, useCreatePaymentIntent, usePaymentConfig } from '../
 import { PaymentForm, showPaymentFailureToast } from '../payments/payment-form';
 import { BufferProtectionCard } from '../pricing/buffer-protection';
 import { usePageConfetti } from '../pricing/use-page-confetti';
-import { parseCount, type CheckoutSpec } from './checkout-specs';
+import { checkoutPageRatesNote, checkoutRateText } from '../pricing/rate-labels';
+import { checkoutCount, type CheckoutSpec } from './checkout-specs';
 import { readStoredCount, useStoredCountCleanup } from './stored-count';
 import { saveOrderClaim } from './order-claim';
 import './checkout.css';
 
 const PLACEHOLDER = 'Configure your package and click "Proceed to Payment" to continue';
-
-type Quote = { ok: true; unitPriceCents: number; amountCents: number } | { ok: false; message: string };
-
-/** The server's price for this count (the same function the orders service charges with). */
-function quoteFor(spec: CheckoutSpec, count: number): Quote {
-  try {
-    const quote = quotePackage({ tier: spec.tier, count });
-    return { ok: true, unitPriceCents: quote.unitPriceCents, amountCents: quote.amountCents };
-  } catch (err) {
-    if (err instanceof PricingError) return { ok: false, message: err.message };
-    throw err;
-  }
-}
 
 const transfers = (count: number) => `${count} ${count === 1 ? 'transfer' : 'transfers'}`;
 
@@ -50,10 +38,8 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
   // Ask early which card form the site uses, so it is ready when the session is.
   usePaymentConfig();
 
-  const count = parseCount(countText, spec);
-  const quote = quoteFor(spec, count);
-  const unitPriceCents = quote.ok ? quote.unitPriceCents : spec.unitPriceCents(count);
-  const totalCents = quote.ok ? quote.amountCents : count * unitPriceCents;
+  // The server's price for a whole count in range; anything else has a message and no total.
+  const quote = checkoutCount(countText, spec);
 
   const [session, setSession] = useState<(CreatePaymentIntentResponse & { count: number }) | null>(null);
   // One idempotency key per payment attempt: kept while retrying the same count, new for a new count.
@@ -76,6 +62,7 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
 
   const proceed = () => {
     if (!quote.ok || preparing) return;
+    const { count } = quote;
     if (attempt.current?.count !== count) attempt.current = { count, key: newIdempotencyKey() };
     createIntent.mutate({
       amount: quote.amountCents / 100,
@@ -96,7 +83,7 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
   };
 
   // An empty field is not an error yet; a count the server would refuse says why.
-  const countError = !quote.ok && countText.trim() !== '' ? quote.message : undefined;
+  const countError = quote.ok ? undefined : quote.message;
 
   return (
     <div className="public-page">
@@ -112,6 +99,7 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
         <header className="checkout-intro">
           <h1>{spec.title}</h1>
           <p>Choose how many transfers you want, then pay securely by card.</p>
+          {spec.tier !== 'high-volume' ? <CheckoutRate tier={spec.tier} /> : null}
         </header>
         <div className="checkout-grid">
           <section className="card checkout-card" aria-labelledby="package-details-title">
@@ -134,7 +122,7 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
             />
             {spec.bandLabel ? (
               <p className="checkout-band" aria-live="polite">
-                {spec.bandLabel(count)}
+                {quote.ok ? spec.bandLabel(quote.count) : null}
               </p>
             ) : null}
             <BufferProtectionCard compact />
@@ -147,11 +135,12 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
             </ul>
             <div className="checkout-total" aria-live="polite">
               <span className="checkout-total__label">Total</span>
+              {/* A total only for a count the server would charge: never one for '2.5' or 99999. */}
               <span className="checkout-total__line">
-                {transfers(count)} × {formatUsd(unitPriceCents)}
+                {quote.ok ? `${transfers(quote.count)} × ${formatUsd(quote.unitPriceCents)}` : `Enter ${spec.minCount} to ${spec.maxCount} transfers`}
               </span>
               <strong className="checkout-total__amount" data-testid="checkout-total">
-                {formatUsd(totalCents)}
+                {quote.ok ? formatUsd(quote.amountCents) : '—'}
               </strong>
             </div>
             <Button block busy={preparing} disabled={!canProceed} onClick={proceed} className="checkout-proceed">
@@ -194,6 +183,18 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
         </div>
       </main>
     </div>
+  );
+}
+
+/**
+ * 'Checkout rate $37.00 per transfer — the Premium page's $35 is the volume rate for agencies
+ * with 151-199 calls per day': the pricing page's label repeated where the buyer pays (issue 17).
+ */
+function CheckoutRate({ tier }: { tier: Exclude<CheckoutSpec['tier'], 'high-volume'> }) {
+  return (
+    <p className="checkout-rate" data-testid="checkout-rate">
+      <strong>Checkout rate {checkoutRateText(PACKAGE_CHECKOUTS[tier])}</strong> — {checkoutPageRatesNote(tier)}.
+    </p>
   );
 }
 

@@ -112,7 +112,7 @@ export function LandingPage() {
                 means a call that drops early is not charged.
               </Feature>
               <Feature icon={<BoltIcon />} title="Scale Quickly">
-                Volume pricing lowers the cost per transfer: from {HIGHEST_RATE} under 100 calls a day to {LOWEST_RATE}{' '}
+                Volume pricing lowers the cost per transfer: from {HIGHEST_RATE} up to 100 calls a day to {LOWEST_RATE}{' '}
                 at 300 and more.
                 <Link to="/pricing" className="link landing-feature__link">
                   Compare the tiers

@@ -13,6 +13,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { telHref, useSiteConfig } from '../../lib/site-config';
 import { BufferExplanation, BufferProtectionCard, BUFFER_TITLE } from './buffer-protection';
 import { formatRate } from './format';
+import { checkoutOfPage, checkoutRateText, pageRateNote } from './rate-labels';
 import { CORE_FEATURES, ENTERPRISE_BENEFITS, ULTIMATE_BENEFITS } from './tier-benefits';
 import { usePageConfetti } from './use-page-confetti';
 import './pricing.css';
@@ -72,6 +73,7 @@ const HINT = 'Click to customize your package and complete setup';
 
 function PricingTierPage({ id }: { id: PricingPageId }) {
   const page = PRICING_PAGES[id];
+  const checkout = checkoutOfPage(page);
   const copy = COPY[id];
   usePageTitle(copy.title);
   usePageConfetti(id === 'ultimate' ? 'strong' : 'standard');
@@ -88,8 +90,9 @@ function PricingTierPage({ id }: { id: PricingPageId }) {
 
         <div className="pricing-cards">
           <section className="rate-card" aria-labelledby="rate-title">
+            {/* The page's rate is the volume rate of its call volume, not the checkout's (issue 17). */}
             <h2 id="rate-title" className="rate-card__label">
-              Your rate
+              Volume rate
             </h2>
             <p className="rate-card__price">
               {page.wasPriceCents ? (
@@ -106,6 +109,9 @@ function PricingTierPage({ id }: { id: PricingPageId }) {
               <span className="rate-card__unit"> per transfer</span>
             </p>
             <p className="rate-card__band">For agencies with {page.callsPerDayLabel}</p>
+            <p className="rate-card__checkout">
+              Checkout rate: {checkoutRateText(checkout)}
+            </p>
           </section>
           <BufferProtectionCard />
         </div>
@@ -124,10 +130,18 @@ function PricingTierPage({ id }: { id: PricingPageId }) {
         </section>
 
         <div className="pricing-cta">
-          <ButtonLink to={page.checkoutPath} className="pricing-cta__button">
+          <p className="pricing-cta__checkout" id="checkout-rate" data-testid="checkout-rate">
+            <span className="pricing-cta__checkout-label">Checkout rate:</span>{' '}
+            <strong>{checkoutRateText(checkout)}</strong>{' '}
+            <span className="pricing-cta__package">({checkout.title})</span>
+          </p>
+          <ButtonLink to={checkout.path} className="pricing-cta__button" aria-describedby="checkout-rate checkout-rate-note">
             Let's get started!
           </ButtonLink>
           <p className="pricing-cta__hint">{HINT}</p>
+          <p className="pricing-cta__note" id="checkout-rate-note" data-testid="page-rate-note">
+            {pageRateNote(page)}
+          </p>
         </div>
       </main>
       <SiteFooter />
@@ -185,7 +199,11 @@ export function PricingPage() {
                     </span>
                   )}
                   <span className="tier__amount">{formatRate(page.priceCents)}</span>
-                  <span className="tier__unit">per transfer</span>
+                  <span className="tier__unit">per transfer, volume rate</span>
+                </p>
+                <p className="tier__checkout" data-testid="tier-checkout-rate">
+                  Checkout rate {checkoutRateText(checkoutOfPage(page))}
+                  <span className="tier__package">{checkoutOfPage(page).title}</span>
                 </p>
                 {page.badge ? <p className="pricing-badge pricing-badge--small">{page.badge}</p> : <p className="tier__spacer" />}
                 <Link to={page.path} className="btn btn--secondary btn--block">

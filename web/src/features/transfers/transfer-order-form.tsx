@@ -5,6 +5,7 @@ import type { SavedSurvey } from '@warmline/contracts/surveys';
 import {
   callTransferOrderFormSchema,
   priceTextToCents,
+  quoteTransfers,
   recognisedStates,
   type CallTransferOrderFormValues,
 } from '@warmline/contracts/transfers';
@@ -28,12 +29,35 @@ export function prefilledTransferForm(user: PublicUser, survey: SavedSurvey | nu
   };
 }
 
-/** totalTransfers × the agent's price, when the count is a whole number of at least 1. */
+type TransferTotal = { ok: true; count: number; unitCents: number; totalCents: number } | { ok: false; message?: string };
+
+/**
+ * totalTransfers × the agent's price, only for a count the server would take: a whole number
+ * in range whose total a card payment can carry. Otherwise no total, and the reason (issue 17:
+ * '2.5' is not rounded to 2, and 99999 shows no six-figure total). Empty: no total, no message yet.
+ */
+function transferTotal(totalTransfers: string, unitPrice: string): TransferTotal {
+  if (totalTransfers.trim() === '') return { ok: false };
+  // The field's own rule from the schema the server parses with ('Must be a whole number of transfers').
+  const count = callTransferOrderFormSchema.shape.totalTransfers.safeParse(totalTransfers);
+  if (!count.success) return { ok: false, message: count.error.issues[0]?.message };
+  const unitCents = priceTextToCents(unitPrice);
+  if (unitCents === null) return { ok: false };
+  const quote = quoteTransfers(count.data, unitCents);
+  return quote.ok ? { ok: true, count: count.data, unitCents, totalCents: quote.totalCents } : { ok: false, message: quote.message };
+}
+
+/** The order's total in cents, or null when the count gives none. */
 export function transferTotalCents(totalTransfers: string, unitPrice: string): number | null {
-  const count = Number(totalTransfers);
-  const unit = priceTextToCents(unitPrice);
-  if (!Number.isInteger(count) || count < 1 || unit === null) return null;
-  return count * unit;
+  const total = transferTotal(totalTransfers, unitPrice);
+  return total.ok ? total.totalCents : null;
+}
+
+/** A typed calls-per-day that breaks its own rule (whole, 1 to 10,000), said while typing. */
+function callsPerDayMessage(callsPerDay: string): string | undefined {
+  if (callsPerDay.trim() === '') return undefined;
+  const parsed = callTransferOrderFormSchema.shape.callsPerDay.safeParse(callsPerDay);
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
 }
 
 /**
@@ -60,8 +84,13 @@ export function TransferOrderForm({
   onSubmit(order: ValidTransferOrder): void;
 }) {
   const [errors, setErrors] = useState<TransferFormErrors>({});
-  const shown: TransferFormErrors = { ...serverErrors, ...errors };
-  const total = transferTotalCents(values.totalTransfers, unitPrice);
+  const total = transferTotal(values.totalTransfers, unitPrice);
+  // A count's own mistake shows as it is typed, in place of a total (the rest on submit).
+  const typing: TransferFormErrors = {};
+  if (!total.ok && total.message) typing.totalTransfers = total.message;
+  const perDay = callsPerDayMessage(values.callsPerDay);
+  if (perDay) typing.callsPerDay = perDay;
+  const shown: TransferFormErrors = { ...serverErrors, ...errors, ...typing };
   const unitCents = priceTextToCents(unitPrice);
 
   const set = <K extends keyof CallTransferOrderFormValues>(field: K, value: CallTransferOrderFormValues[K]) => {
@@ -73,6 +102,8 @@ export function TransferOrderForm({
 
   const submit = (event: FormEvent<HTMLFormElement>) =>
     submitValid(event, callTransferOrderFormSchema, values, setErrors, (order) => {
+      // A total no card payment can carry is refused here as the server would (its message is shown).
+      if (!total.ok && total.message) return;
       if (!submitting) onSubmit(order); // Enter pressed again while the order is being made
     });
 
@@ -101,7 +132,7 @@ export function TransferOrderForm({
           inputMode="numeric"
           min={1}
           step={1}
-          hint="How many transfers a day you can take"
+          hint="How many transfers a day you can take (no more than the total)"
           {...field('callsPerDay')}
           disabled={submitting}
         />
@@ -124,11 +155,9 @@ export function TransferOrderForm({
       />
       <div className="transfer-form__total" aria-live="polite">
         <span>
-          {total === null || unitCents === null
-            ? 'Total'
-            : `${Number(values.totalTransfers).toLocaleString('en-US')} ${Number(values.totalTransfers) === 1 ? 'transfer' : 'transfers'} × ${formatUsd(unitCents)}`}
+          {total.ok ? `${total.count.toLocaleString('en-US')} ${total.count === 1 ? 'transfer' : 'transfers'} × ${formatUsd(total.unitCents)}` : 'Total'}
         </span>
-        <strong data-testid="transfer-total">{total === null ? '—' : formatUsd(total)}</strong>
+        <strong data-testid="transfer-total">{total.ok ? formatUsd(total.totalCents) : '—'}</strong>
       </div>
       <div className="transfer-form__actions">
         <Button variant="secondary" onClick={onBack} disabled={submitting}>
