@@ -129,6 +129,8 @@ describe('an agent enrols (offered, not forced)', () => {
     const done = await browser.post('/api/login/verify-code', { code });
     expect(done.status).toBe(200);
     expect(done.json.id).toBe(user.id);
+    // The code completes a sign-in like the password does; the agent signed in before enrolling.
+    expect(done.json.firstLogin).toBe(false);
     expect(browser.sessionId).not.toBe(sessionBefore);
     expect((await browser.get('/api/current-user')).json.id).toBe(user.id);
 
