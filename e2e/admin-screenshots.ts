@@ -35,7 +35,7 @@ try {
     const page = await context.newPage();
     const shot = (name: string) => page.screenshot({ path: path.join(OUT, `admin-${name}-${width}.png`), fullPage: true });
     await page.goto('/login');
-    await page.getByLabel('Username', { exact: true }).fill(system.admin.username);
+    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.admin.username);
     await page.getByLabel('Password', { exact: true }).fill(system.admin.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL((url) => url.pathname === '/admin');

@@ -41,7 +41,7 @@ try {
     const page = await context.newPage();
     const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `dashboard-${name}-${width}.png`), fullPage });
     await page.goto('/login');
-    await page.getByLabel('Username', { exact: true }).fill(system.customer.username);
+    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
     await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');

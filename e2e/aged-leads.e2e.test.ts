@@ -86,7 +86,7 @@ beforeAll(async () => {
 
 async function logIn(page: Page, username: string, password: string) {
   await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard');

@@ -24,7 +24,7 @@ const card = (clientSecret: string, billing?: Record<string, string>) => ({
 async function logInAsAdmin(page: Page) {
   const { system } = e2e;
   await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(system.admin.username);
+  await page.getByLabel('Username or e-mail', { exact: true }).fill(system.admin.username);
   await page.getByLabel('Password', { exact: true }).fill(system.admin.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((url) => url.pathname === '/admin');
@@ -50,7 +50,7 @@ const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).pa
 async function agentBuysPremiumPackage(agentPage: Page, receiptEmail: string): Promise<string> {
   const { system } = e2e;
   await agentPage.goto('/login');
-  await agentPage.getByLabel('Username', { exact: true }).fill(system.customer.username);
+  await agentPage.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
   await agentPage.getByLabel('Password', { exact: true }).fill(system.customer.password);
   await agentPage.getByRole('button', { name: 'Sign In' }).click();
   await agentPage.waitForURL((url) => url.pathname === '/dashboard');

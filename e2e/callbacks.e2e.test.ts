@@ -19,7 +19,7 @@ const ADMIN_TAB = '/admin?tab=upload-callbacks';
 const MY_CALLBACKS = '/dashboard?view=my-callbacks';
 
 async function signIn(page: Page, username: string, password: string) {
-  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }

@@ -12,7 +12,7 @@ const e2e = useE2E();
 
 async function logIn(page: Page, username: string, password: string, landing: string) {
   await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((url) => url.pathname === landing);

@@ -79,7 +79,7 @@ try {
     await page.getByLabel('Expiry (MM / YY)').fill('1230');
     await page.getByLabel('CVC').fill('123');
     await page.getByRole('button', { name: /Complete Payment/ }).click();
-    await page.locator('.toast').getByText('Payment Failed', { exact: true }).waitFor();
+    await page.locator('.payment-alert').getByText('Payment Failed', { exact: true }).waitFor();
   });
   await shoot(browser, system, 'checkout-high-volume', '/checkout-high-volume', async (page) => {
     await page.getByLabel('How many transfers would you like to purchase?').fill('200');

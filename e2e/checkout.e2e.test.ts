@@ -126,9 +126,11 @@ describe('buying a premium package', () => {
 
     await fillCard(page, { number: '4000 0000 0000 0002', name: 'Dee Clined', email: 'declined@example.com' });
     await page.getByRole('button', { name: 'Complete Payment - $975.00' }).click();
-    await toast(page, 'Payment Failed').waitFor();
-    await toast(page, 'Your card was declined.').waitFor();
-    await page.getByRole('alert').getByText('Your card was declined.', { exact: true }).waitFor();
+    // Said once, beside the pay button (issue 17), not also in a toast raised at the same moment.
+    const alert = page.locator('.payment-alert[role="alert"]');
+    await alert.getByText('Your card was declined.', { exact: true }).waitFor();
+    expect(await alert.locator('.payment-alert__title').textContent()).toBe('Payment Failed');
+    expect(await page.locator('.toast').count()).toBe(0);
     expect(e2e.pathname()).toBe('/checkout');
 
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -146,7 +148,7 @@ describe('buying a premium package', () => {
     await page.getByRole('heading', { name: 'Order Summary' }).waitFor();
     await fillCard(page, { number: '4242 4242 4242 4241', name: 'Typo Tom', email: 'typo@example.com' });
     await page.getByRole('button', { name: 'Complete Payment - $3,500.00' }).click();
-    await toast(page, 'Your card number is invalid.').waitFor();
+    await page.locator('.payment-alert[role="alert"]').getByText('Your card number is invalid.', { exact: true }).waitFor();
     expect(await page.getByLabel('Card number').getAttribute('aria-invalid')).toBe('true');
     expect(e2e.pathname()).toBe('/checkout-enterprise');
   });

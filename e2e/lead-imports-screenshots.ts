@@ -63,7 +63,7 @@ try {
       await page.screenshot({ path: path.join(OUT, `lead-imports-${name}-${width}.png`), fullPage });
     };
     await page.goto('/login');
-    await page.getByLabel('Username', { exact: true }).fill(system.admin.username);
+    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.admin.username);
     await page.getByLabel('Password', { exact: true }).fill(system.admin.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL((url) => url.pathname === '/admin');

@@ -53,7 +53,7 @@ try {
 
 async function logIn(page: import('playwright-core').Page, account: { username: string; password: string }, landing: string) {
   await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(account.username);
+  await page.getByLabel('Username or e-mail', { exact: true }).fill(account.username);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((url) => url.pathname === landing);

@@ -228,7 +228,7 @@ try {
     const admin = await browser.newContext({ baseURL: system.url, viewport });
     const adminPage = await admin.newPage();
     await adminPage.goto('/login');
-    await adminPage.getByLabel('Username', { exact: true }).fill(system.admin.username);
+    await adminPage.getByLabel('Username or e-mail', { exact: true }).fill(system.admin.username);
     await adminPage.getByLabel('Password', { exact: true }).fill(system.admin.password);
     await adminPage.getByRole('button', { name: 'Sign In' }).click();
     await adminPage.waitForURL((url) => url.pathname === '/admin');

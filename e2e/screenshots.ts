@@ -18,7 +18,7 @@ async function shoot(browser: Browser, system: RunningSystem, name: string, path
     const page = await context.newPage();
     if (as) {
       await page.goto('/login');
-      await page.getByLabel('Username', { exact: true }).fill(as.username);
+      await page.getByLabel('Username or e-mail', { exact: true }).fill(as.username);
       await page.getByLabel('Password', { exact: true }).fill(as.password);
       await page.getByRole('button', { name: 'Sign In' }).click();
       await page.waitForURL((url) => url.pathname !== '/login');
@@ -39,7 +39,7 @@ try {
     await page.getByRole('button', { name: 'Sign In' }).click();
   });
   await shoot(browser, system, 'login-failed', '/login', undefined, async (page) => {
-    await page.getByLabel('Username', { exact: true }).fill('someone');
+    await page.getByLabel('Username or e-mail', { exact: true }).fill('someone');
     await page.getByLabel('Password', { exact: true }).fill('wrong password');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByText('Login Failed', { exact: true }).waitFor();

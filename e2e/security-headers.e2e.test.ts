@@ -101,7 +101,7 @@ describe('the Content-Security-Policy in the browser', () => {
     const violations = await watchViolations(page);
 
     await page.goto('/login');
-    await page.getByLabel('Username', { exact: true }).fill(system.customer.username);
+    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
     await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');

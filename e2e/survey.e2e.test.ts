@@ -120,7 +120,7 @@ describe('the main survey', () => {
 
     await page.getByRole('link', { name: 'Continue to Login' }).click();
     await waitForPath(page, '/login');
-    await page.getByLabel('Username', { exact: true }).fill(who.username);
+    await page.getByLabel('Username or e-mail', { exact: true }).fill(who.username);
     await page.getByLabel('Password', { exact: true }).fill(who.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await waitForPath(page, '/dashboard');

@@ -52,7 +52,7 @@ async function setPrice(admin: BrowserContext, userId: string, price: string): P
 
 async function logIn(page: Page, username: string, password: string) {
   await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard');
@@ -221,7 +221,9 @@ describe('ordering live call transfers', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await payWithCard(page, '4000 0000 0000 0002', '$700.00');
     await page.getByText('Payment Failed', { exact: true }).waitFor();
-    await page.locator('.toast').getByText('Your card was declined.').waitFor();
+    // Once, beside the pay button (issue 17), not also in a toast.
+    await page.locator('.payment-alert[role="alert"]').getByText('Your card was declined.', { exact: true }).waitFor();
+    expect(await page.locator('.toast').count()).toBe(0);
 
     await payWithCard(page, '4242 4242 4242 4242', '$700.00');
     await page.waitForURL((url) => url.pathname === '/thank-you', { timeout: 20_000 });

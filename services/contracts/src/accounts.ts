@@ -16,7 +16,7 @@ const requiredText = (message: string) =>
   z.string({ error: message }).trim().min(1, message);
 
 export const loginBody = z.object({
-  // Long enough for an e-mail address, which a user may log in with.
+  // The username or the account's e-mail address (issue 17), so long enough for an address.
   username: requiredText('Username is required').max(254, 'Username must be at most 254 characters'),
   // Longer than any password the forms accept (200), so an older or configured one still logs in.
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1000, 'Password must be at most 1000 characters'),
@@ -150,7 +150,14 @@ export const twoFactorCodeBody = z.object({
  * step it waits for (a code from the user's app, or, for an admin who must have one, a first
  * enrolment).
  */
-export type LoginAnswer = PublicUser | { twoFactorRequired: true } | { twoFactorEnrolmentRequired: true };
+export type LoginAnswer = SignedInUser | { twoFactorRequired: true } | { twoFactorEnrolmentRequired: true };
+
+/**
+ * The user a completed sign-in answers with (the login, its code step, a first enrolment):
+ * `firstLogin` when no sign-in was recorded before, so the site says 'Welcome' and not
+ * 'Welcome back' (issue 17).
+ */
+export type SignedInUser = PublicUser & { firstLogin: boolean };
 
 export interface TwoFactorStatus {
   /** A confirmed enrolment: a code is asked at every login. */

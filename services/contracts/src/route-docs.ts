@@ -77,8 +77,12 @@ const agedLeadRow = {
 export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   // gateway: accounts and sessions
   'POST /api/login': {
-    examples: { 'A username and password': { username: 'annlee', password: 'sunny-harbor-42' } },
-    responseDescription: 'Logged in (the session cookie is set), or `{ twoFactorRequired: true }` when a second step follows',
+    examples: {
+      'A username and password': { username: 'annlee', password: 'sunny-harbor-42' },
+      'The e-mail address instead of the username': { username: 'ann@example.com', password: 'sunny-harbor-42' },
+    },
+    responseDescription:
+      'Logged in (the session cookie is set): the user, with `firstLogin` true on their first sign-in; or `{ twoFactorRequired: true }` when a second step follows',
     errors: [401],
     throttled: true,
   },

@@ -74,6 +74,7 @@ describe('login', () => {
       isAdmin: false,
       liveTransferPrice: '35.00',
       createdAt: user.createdAt.toISOString(),
+      firstLogin: true,
     });
     expect(answer.text).not.toContain('$argon2');
     expect(answer.text).not.toContain(password);
@@ -84,6 +85,57 @@ describe('login', () => {
     expect(cookie).toMatch(/; Path=\//i);
     // Plain http here; behind an https proxy the cookie is Secure (see the next test).
     expect(cookie).not.toMatch(/; Secure/i);
+  });
+
+  it('when an agent logs in for the first time, then the answer says firstLogin, and every later login (password or e-mail) says it is not', async () => {
+    const { user, password } = await gw.createAgent();
+    const first = await gw.browser().post('/api/login', { username: user.username, password });
+    expect(first.status).toBe(200);
+    expect(first.json.firstLogin).toBe(true);
+    // A refused attempt is no sign-in and changes nothing.
+    expect((await gw.browser().post('/api/login', { username: user.username, password: 'wrong-password' })).status).toBe(401);
+    const second = await gw.browser().post('/api/login', { username: user.username, password });
+    expect(second.json.firstLogin).toBe(false);
+    const third = await gw.browser().post('/api/login', { username: user.email, password });
+    expect(third.json.firstLogin).toBe(false);
+    // The current user is the public user only: firstLogin belongs to the login's answer.
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+    expect((await browser.get('/api/current-user')).json).not.toHaveProperty('firstLogin');
+  });
+
+  it('when two first logins of one agent arrive at once, then exactly one of them is the first', async () => {
+    const { user, password } = await gw.createAgent();
+    const answers = await Promise.all([1, 2].map(() => gw.browser().post('/api/login', { username: user.username, password })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => a.json.firstLogin).sort()).toEqual([false, true]);
+  });
+
+  it('when an agent logs in with their e-mail address in any case, then it is their session; a wrong password by e-mail is the same 401', async () => {
+    const { user, password } = await gw.createAgent({ firstName: 'Dana' });
+    const browser = gw.browser();
+    const answer = await browser.post('/api/login', { username: `  ${user.email.toUpperCase()} `, password });
+    expect(answer.status).toBe(200);
+    expect(answer.json.id).toBe(user.id);
+    expect(answer.json.username).toBe(user.username);
+    expect((await browser.get('/api/current-user')).json.id).toBe(user.id);
+
+    const wrong = await gw.browser().post('/api/login', { username: user.email, password: 'not-the-password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toEqual({ error: 'Invalid credentials' });
+    const unknown = await gw.browser().post('/api/login', { username: 'nobody@example.com', password: 'not-the-password' });
+    expect(unknown.text).toBe(wrong.text);
+  });
+
+  it("when one agent's username is another's e-mail address, then that text logs in the username's owner", async () => {
+    const owner = await gw.createAgent();
+    const namesake = await gw.createAgent({ username: owner.user.email, email: `other_${owner.user.email}` });
+    const byText = await gw.browser().post('/api/login', { username: owner.user.email, password: namesake.password });
+    expect(byText.status).toBe(200);
+    expect(byText.json.id).toBe(namesake.user.id);
+    // The e-mail's owner is not reachable by that text with their own password: it names the other account.
+    expect((await gw.browser().post('/api/login', { username: owner.user.email, password: owner.password })).status).toBe(401);
+    expect((await gw.browser().post('/api/login', { username: owner.user.username, password: owner.password })).status).toBe(200);
   });
 
   it('when the request arrived over https through a trusted proxy, then the session cookie is Secure', async () => {
@@ -197,6 +249,18 @@ describe('login throttling', () => {
     // Another user from the same address is not affected.
     const other = await gw.createAgent();
     expect((await browser.post('/api/login', { username: other.user.username, password: other.password }, { headers: ip })).status).toBe(200);
+  });
+
+  it('when failures alternate between the username and the e-mail address, then they count together for the account', async () => {
+    const { user, password } = await gw.createAgent();
+    const ip = { 'x-forwarded-for': '198.51.100.9' };
+    const browser = gw.browser();
+    for (let i = 0; i < 5; i++) {
+      const typed = i % 2 === 0 ? user.username : user.email.toUpperCase();
+      expect((await browser.post('/api/login', { username: typed, password: 'wrong-password' }, { headers: ip })).status).toBe(401);
+    }
+    expect((await browser.post('/api/login', { username: user.email, password }, { headers: ip })).status).toBe(429);
+    expect((await browser.post('/api/login', { username: user.username, password }, { headers: ip })).status).toBe(429);
   });
 
   it('when a login succeeds, then the failures counted for that username start again from zero', async () => {

@@ -129,6 +129,8 @@ describe('an agent enrols (offered, not forced)', () => {
     const done = await browser.post('/api/login/verify-code', { code });
     expect(done.status).toBe(200);
     expect(done.json.id).toBe(user.id);
+    // The code completes a sign-in like the password does; the agent signed in before enrolling.
+    expect(done.json.firstLogin).toBe(false);
     expect(browser.sessionId).not.toBe(sessionBefore);
     expect((await browser.get('/api/current-user')).json.id).toBe(user.id);
 
@@ -202,7 +204,8 @@ describe('admins when a second factor is required (production)', () => {
     const secret = secretOf(enrolment.json.otpauthUrl);
     const confirmed = await browser.post('/api/two-factor/confirm', { code: codeFor(secret) });
     expect(confirmed.status).toBe(200);
-    expect(confirmed.json.user).toMatchObject({ id: user.id, isAdmin: true });
+    // The enrolment completed the admin's first sign-in; the password step alone was none.
+    expect(confirmed.json.user).toMatchObject({ id: user.id, isAdmin: true, firstLogin: true });
     expect((await browser.get('/api/users')).status).toBe(200);
 
     // They cannot turn it off.
@@ -213,7 +216,9 @@ describe('admins when a second factor is required (production)', () => {
     const later = visitor();
     expect((await later.post('/api/login', { username: user.username, password })).json).toEqual({ twoFactorRequired: true });
     expect((await later.get('/api/users')).status).toBe(401);
-    expect((await later.post('/api/login/verify-code', { code: codeFor(secret, 1) })).status).toBe(200);
+    const second = await later.post('/api/login/verify-code', { code: codeFor(secret, 1) });
+    expect(second.status).toBe(200);
+    expect(second.json.firstLogin).toBe(false);
     expect((await later.get('/api/users')).status).toBe(200);
   });
 });

@@ -48,6 +48,36 @@ export async function findUserByUsername(db: Queryable, username: string): Promi
   return rows[0] ?? null;
 }
 
+/**
+ * The live user a login names, by username or e-mail address (any case). A username that
+ * happens to equal someone's e-mail address is the username's: it is matched first.
+ */
+export async function findUserByUsernameOrEmail(db: Queryable, text: string): Promise<UserRecord | null> {
+  const { rows } = await db.query<UserRecord>(
+    `SELECT ${COLUMNS} FROM users
+      WHERE (lower(username) = lower($1) OR lower(email) = lower($1)) AND deleted_at IS NULL
+      ORDER BY lower(username) = lower($1) DESC
+      LIMIT 1`,
+    [text],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Marks a completed sign-in now; whether it is the user's first (no sign-in recorded before).
+ * One statement, so two sign-ins at once cannot both be the first.
+ */
+export async function recordSignIn(db: Queryable, id: string): Promise<{ firstLogin: boolean }> {
+  const { rows } = await db.query<{ firstLogin: boolean }>(
+    `UPDATE users AS u SET last_login_at = now()
+       FROM (SELECT id, last_login_at FROM users WHERE id = $1 FOR UPDATE) AS before
+      WHERE u.id = before.id
+      RETURNING before.last_login_at IS NULL AS "firstLogin"`,
+    [id],
+  );
+  return { firstLogin: rows[0]?.firstLogin ?? false };
+}
+
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRecord | null> {
   const { rows } = await db.query<UserRecord>(
     `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1) AND deleted_at IS NULL`,

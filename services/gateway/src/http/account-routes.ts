@@ -8,7 +8,7 @@ import {
 } from '@warmline/contracts';
 import { parseInput } from '@warmline/platform';
 import { secondStepAfterPassword, type TwoFactorContext } from '../domain/two-factor';
-import { logIn } from '../domain/login';
+import { completeSignIn, logIn } from '../domain/login';
 import {
   checkResetToken,
   requestPasswordReset,
@@ -37,7 +37,7 @@ export function accountRoutes(
     const next = await secondStepAfterPassword(ctx, user);
     if (next === 'none') {
       await sessions.start(req, user.id);
-      res.json(toPublicUser(user));
+      res.json({ ...toPublicUser(user), ...(await completeSignIn(ctx, user)) });
       return;
     }
     // Not logged in yet: the session only remembers the right password for the second step.

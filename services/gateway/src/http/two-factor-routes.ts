@@ -10,6 +10,7 @@ import {
   verifySecondFactor,
   type TwoFactorContext,
 } from '../domain/two-factor';
+import { completeSignIn } from '../domain/login';
 import { toPublicUser } from '../domain/users';
 import { currentUser, requireUser } from '../edge/access';
 import { PENDING_LOGIN_MS, type PendingLogin, type Sessions } from '../edge/sessions';
@@ -52,7 +53,7 @@ export function twoFactorRoutes(ctx: TwoFactorContext, sessions: Sessions): Rout
     const user = await findUserById(ctx.pool, pending.userId);
     if (!user) throw unauthorized(LOGIN_EXPIRED);
     await sessions.start(req, user.id);
-    res.json(toPublicUser(user));
+    res.json({ ...toPublicUser(user), ...(await completeSignIn(ctx, user)) });
   });
 
   router.get('/api/two-factor', async (req, res) => {
@@ -74,7 +75,7 @@ export function twoFactorRoutes(ctx: TwoFactorContext, sessions: Sessions): Rout
       await sessions.start(req, user.id);
       const full = await findUserById(ctx.pool, user.id);
       if (!full) throw unauthorized(LOGIN_EXPIRED);
-      res.json({ ...(await twoFactorStatus(ctx, user)), user: toPublicUser(full) });
+      res.json({ ...(await twoFactorStatus(ctx, user)), user: { ...toPublicUser(full), ...(await completeSignIn(ctx, full)) } });
       return;
     }
     // A new factor: sessions opened without it end (this one stays).

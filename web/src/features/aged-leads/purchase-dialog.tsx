@@ -3,7 +3,6 @@ import type { PublicUser } from '@warmline/contracts/accounts';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { Dialog } from '../../components/dialog';
 import { Spinner } from '../../components/spinner';
-import { toast } from '../../components/toast-store';
 import { PaymentForm } from '../payments/payment-form';
 
 /**
@@ -56,13 +55,6 @@ export function PurchaseDialog({
             </dl>
           }
           onSuccess={onPaid}
-          onError={(failure) =>
-            toast({
-              title: 'Bulk Purchase Failed',
-              description: failure.kind === 'declined' && failure.message ? failure.message : 'Failed to purchase leads',
-              variant: 'destructive',
-            })
-          }
         />
       )}
     </Dialog>

@@ -3,6 +3,7 @@ import type {
   ChangeOwnPasswordBody,
   LoginAnswer,
   PublicUser,
+  SignedInUser,
   TwoFactorEnrolment,
   TwoFactorStatus,
 } from '@warmline/contracts/accounts';
@@ -40,14 +41,15 @@ export interface LoginInput {
 }
 
 /** The login answered with a user: the session is open. */
-export function isLoggedIn(answer: LoginAnswer): answer is PublicUser {
+export function isLoggedIn(answer: LoginAnswer): answer is SignedInUser {
   return 'id' in answer;
 }
 
 /** A user is logged in: nothing cached for whoever was here before survives. */
 function useStartSession() {
   const queryClient = useQueryClient();
-  return (user: CurrentUser) => {
+  return ({ firstLogin: _firstLogin, ...user }: CurrentUser & { firstLogin?: boolean }) => {
+    // firstLogin is about this sign-in only (the welcome toast), not part of who is signed in.
     queryClient.clear();
     queryClient.setQueryData(authKeys.currentUser(), user);
     storeUser(user);
@@ -72,11 +74,11 @@ export function useLogin(options: MutationOptions<LoginAnswer, LoginInput> = {})
 }
 
 /** The login's second step: a code from the app or a recovery code. */
-export function useVerifyLoginCode(options: MutationOptions<CurrentUser, { code: string }> = {}) {
+export function useVerifyLoginCode(options: MutationOptions<SignedInUser, { code: string }> = {}) {
   const startSession = useStartSession();
   return useMutation({
     ...options,
-    mutationFn: (body: { code: string }) => apiRequest<CurrentUser>('/api/login/verify-code', { method: 'POST', body }),
+    mutationFn: (body: { code: string }) => apiRequest<SignedInUser>('/api/login/verify-code', { method: 'POST', body }),
     onSuccess: async (...args) => {
       startSession(args[0]);
       await options.onSuccess?.(...args);
@@ -99,7 +101,7 @@ export function useEnrolTwoFactor(options: MutationOptions<TwoFactorEnrolment, v
 }
 
 /** Confirms an enrolment; when it was the last step of a login, the answer carries the user. */
-export type TwoFactorConfirmed = TwoFactorStatus & { user?: CurrentUser };
+export type TwoFactorConfirmed = TwoFactorStatus & { user?: SignedInUser };
 
 export function useConfirmTwoFactor(options: MutationOptions<TwoFactorConfirmed, { code: string }> = {}) {
   const queryClient = useQueryClient();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { loginBody, twoFactorCodeBody, type PublicUser } from '@warmline/contracts/accounts';
+import { loginBody, twoFactorCodeBody, type SignedInUser } from '@warmline/contracts/accounts';
 import { AuthLayout } from '../../components/auth-layout';
 import { Button } from '../../components/button';
 import { PasswordField, TextField } from '../../components/field';
@@ -16,14 +16,21 @@ import '../account/account.css';
 /** Which step of the sign-in is shown: the password, a code from the app, or a first enrolment. */
 type LoginStep = 'password' | 'code' | 'enrol';
 
+/** Spec §7's 'Welcome back!' once the user has signed in before; their first sign-in is a welcome (issue 17). */
+function welcomeText(user: SignedInUser): string {
+  if (!user.firstLogin) return 'Welcome back!';
+  const name = user.firstName.trim();
+  return name ? `Welcome, ${name}!` : 'Welcome!';
+}
+
 export function LoginPage() {
   usePageTitle('Sign in');
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [step, setStep] = useState<LoginStep>('password');
 
-  const welcome = (user: PublicUser) => {
-    toast({ title: 'Login Successful', description: 'Welcome back!', variant: 'success' });
+  const welcome = (user: SignedInUser) => {
+    toast({ title: 'Login Successful', description: welcomeText(user), variant: 'success' });
     // The page that sent them here (same site only), else their home.
     void navigate(safeReturnPath(params.get(RETURN_PARAM)) ?? (user.isAdmin ? '/admin' : '/dashboard'), { replace: true });
   };
@@ -44,28 +51,45 @@ export function LoginPage() {
   return <PasswordStep onLoggedIn={welcome} onNext={setStep} />;
 }
 
-function PasswordStep({ onLoggedIn, onNext }: { onLoggedIn(user: PublicUser): void; onNext(step: LoginStep): void }) {
+function PasswordStep({ onLoggedIn, onNext }: { onLoggedIn(user: SignedInUser): void; onNext(step: LoginStep): void }) {
   const form = useForm<LoginInput>({ username: '', password: '' });
+  // Why the last attempt failed, kept on the form until the next one: the toast leaves after 5 s.
+  const [failure, setFailure] = useState<string | null>(null);
   const login = useLogin({
+    onMutate: () => setFailure(null),
     onSuccess: (answer) => {
       if (isLoggedIn(answer)) onLoggedIn(answer);
       else onNext('twoFactorRequired' in answer ? 'code' : 'enrol');
     },
     onError: (error) => {
-      toast({ title: 'Login Failed', description: errorMessage(error, 'Invalid credentials'), variant: 'destructive' });
+      const message = errorMessage(error, 'Invalid credentials');
+      setFailure(message);
+      toast({ title: 'Login Failed', description: message, variant: 'destructive' });
     },
   });
 
   return (
     <AuthLayout title="Welcome Back" subtitle="Sign in to your account">
       <form className="form" onSubmit={form.handleSubmit(loginBody, (data) => login.mutate(data))} noValidate>
-        <TextField label="Username" autoComplete="username" autoCapitalize="none" spellCheck={false} {...form.field('username')} />
+        <TextField
+          label="Username or e-mail"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          {...form.field('username')}
+        />
         <PasswordField label="Password" autoComplete="current-password" {...form.field('password')} />
         <div className="form__row form__row--end">
           <Link to="/forgot-password" className="link">
             Forgot your password?
           </Link>
         </div>
+        {failure ? (
+          <div className="form-alert" role="alert">
+            <p className="form-alert__title">Login Failed</p>
+            <p>{failure}</p>
+          </div>
+        ) : null}
         <Button type="submit" block busy={login.isPending}>
           {login.isPending ? 'Signing in…' : 'Sign In'}
         </Button>
@@ -80,7 +104,7 @@ function PasswordStep({ onLoggedIn, onNext }: { onLoggedIn(user: PublicUser): vo
   );
 }
 
-function CodeStep({ onLoggedIn, onRestart }: { onLoggedIn(user: PublicUser): void; onRestart(): void }) {
+function CodeStep({ onLoggedIn, onRestart }: { onLoggedIn(user: SignedInUser): void; onRestart(): void }) {
   const form = useForm({ code: '' });
   const verify = useVerifyLoginCode({
     onSuccess: onLoggedIn,

@@ -10,7 +10,7 @@ import { OrderSummary } from '../../components/order-summary';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { newIdempotencyKey, useCreatePaymentIntent } from '../payments/api';
-import { PaymentForm, showPaymentFailureToast } from '../payments/payment-form';
+import { PaymentForm } from '../payments/payment-form';
 import { myCallbackKeys } from './api';
 import './callbacks.css';
 
@@ -99,7 +99,6 @@ export function BuyCallbacksView({ user, onPaid }: { user: PublicUser; onPaid: (
               void queryClient.invalidateQueries({ queryKey: myCallbackKeys.all });
               onPaid();
             }}
-            onError={showPaymentFailureToast}
           />
           <Button variant="ghost" onClick={() => setSession(null)}>
             Change quantity

@@ -10,7 +10,7 @@ import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { newIdempotencyKey, useCreatePaymentIntent, usePaymentConfig } from '../payments/api';
-import { PaymentForm, showPaymentFailureToast } from '../payments/payment-form';
+import { PaymentForm } from '../payments/payment-form';
 import { BufferProtectionCard } from '../pricing/buffer-protection';
 import { usePageConfetti } from '../pricing/use-page-confetti';
 import { checkoutPageRatesNote, checkoutRateText } from '../pricing/rate-labels';
@@ -163,7 +163,6 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
                   toast({ title: 'Payment Successful', description: spec.successDescription, variant: 'success' });
                   void navigate(`/onboarding-success?order=${encodeURIComponent(session.orderId)}`);
                 }}
-                onError={showPaymentFailureToast}
               />
             ) : createIntent.isError ? (
               <div className="payment-alert" role="alert">

@@ -30,7 +30,7 @@ export function DashboardPage({ user }: { user: PublicUser }) {
   };
 
   return (
-    <AppShell user={user} area="Dashboard">
+    <AppShell user={user} area="Dashboard" sidebarLogout>
       <div className="dashboard">
         <DashboardSidebar view={view} onView={show} greeting={`Welcome, ${user.firstName || user.username}`} />
         <div className="dashboard__content">

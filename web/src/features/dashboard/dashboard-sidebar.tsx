@@ -4,7 +4,8 @@ import { SIDEBAR_SECTIONS, VIEW_LABELS, type DashboardView } from './dashboard-v
 
 /**
  * The dashboard's left sidebar (spec §2): Purchase, the agent's leads, Training and Support,
- * then Logout. On phones it folds into a menu button that names the current view.
+ * then Logout. On phones it folds into a menu button that names the current view, and the
+ * header's Logout is the one shown instead of this one (dashboard.css).
  */
 export function DashboardSidebar({
   view,

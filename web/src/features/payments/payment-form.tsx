@@ -3,17 +3,10 @@ import type { BillingDetails } from '@warmline/contracts/orders';
 import { Button } from '../../components/button';
 import { errorMessage } from '../../lib/api';
 import { usePaymentConfig } from './api';
-import {
-  DEFAULT_BILLING_FIELDS,
-  type BillingFieldsSpec,
-  type PaymentFailure,
-  type PaymentSuccess,
-} from './payment-types';
+import { DEFAULT_BILLING_FIELDS, type BillingFieldsSpec, type PaymentSuccess } from './payment-types';
 import { SandboxCardForm } from './sandbox-card-form';
 import './payments.css';
 
-export type { PaymentFailure } from './payment-types';
-export { showPaymentFailureToast } from './payment-types';
 
 /**
  * The card payment form every checkout uses (package checkouts, the second brand's checkout,
@@ -22,8 +15,8 @@ export { showPaymentFailureToast } from './payment-types';
  * - `stripe`: Stripe Elements with the publishable key, loaded only here, on demand.
  *
  * The caller creates the payment session first and passes its client secret; the form calls
- * `onSuccess` once the provider has taken the money and `onError` when it has not (it also
- * shows the reason beside the button, so a dismissed toast loses nothing).
+ * `onSuccess` once the provider has taken the money. When it has not, the form says why once,
+ * beside the pay button (issue 17: no toast as well, which could cover the button).
  */
 export interface PaymentFormProps {
   clientSecret: string;
@@ -38,7 +31,6 @@ export interface PaymentFormProps {
   /** Default 'Complete Payment - $amount'. */
   submitLabel?: string;
   onSuccess(result: PaymentSuccess): void;
-  onError?(failure: PaymentFailure): void;
 }
 
 /** Props of one provider's card form (everything resolved). */

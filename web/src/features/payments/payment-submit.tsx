@@ -2,10 +2,12 @@ import type { ReactNode } from 'react';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
 import { LockIcon } from '../../components/icons';
+import type { PaymentFailure } from './payment-types';
 
 /**
- * The end of every card form: why the last attempt failed (beside the button, so a dismissed
- * toast loses nothing), the pay button with the amount, and how the card is kept safe.
+ * The end of every card form: why the last attempt failed, the pay button with the amount, and
+ * how the card is kept safe. The failure is said here only, once, beside the button (issue 17),
+ * with spec §8's titles: 'Payment Failed' with the provider's message, or 'Payment Error'.
  */
 export function PaymentSubmit({
   failure,
@@ -15,7 +17,7 @@ export function PaymentSubmit({
   label,
   secureNote,
 }: {
-  failure: string | null;
+  failure: PaymentFailure | null;
   processing: boolean;
   disabled?: boolean;
   amountCents: number;
@@ -27,8 +29,8 @@ export function PaymentSubmit({
     <>
       {failure ? (
         <div className="payment-alert" role="alert">
-          <p className="payment-alert__title">Your payment did not go through</p>
-          <p>{failure}</p>
+          <p className="payment-alert__title">{failure.kind === 'declined' ? 'Payment Failed' : 'Payment Error'}</p>
+          <p>{failure.message}</p>
         </div>
       ) : null}
       <Button type="submit" block busy={processing} disabled={disabled} className="payment-submit">

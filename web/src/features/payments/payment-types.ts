@@ -1,5 +1,4 @@
 import type { BillingDetails } from '@warmline/contracts/orders';
-import { toast } from '../../components/toast-store';
 
 /** How a billing field is asked for in the payment form. */
 type FieldRequirement = 'required' | 'optional' | 'hidden';
@@ -31,17 +30,4 @@ export interface PaymentFailure {
   message: string;
   /** The provider's code, e.g. 'card_declined', when it gave one. */
   code?: string;
-}
-
-/** Spec §8's toasts for a failed payment, for checkouts that do not need their own wording. */
-export function showPaymentFailureToast(failure: PaymentFailure): void {
-  if (failure.kind === 'declined') {
-    toast({
-      title: 'Payment Failed',
-      description: failure.message || 'There was an error processing your payment.',
-      variant: 'destructive',
-    });
-  } else {
-    toast({ title: 'Payment Error', description: 'Something went wrong. Please try again.', variant: 'destructive' });
-  }
 }

@@ -58,7 +58,6 @@ export function SandboxCardForm({
   summary,
   submitLabel,
   onSuccess,
-  onError,
 }: CardFormProps) {
   // Billing and card in one form: the server's messages may be about either.
   const { values, errors, setErrors, setValue } = useForm<BillingValues & CardValues>(() => ({
@@ -67,13 +66,8 @@ export function SandboxCardForm({
     expiry: '',
     cvc: '',
   }));
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<PaymentFailure | null>(null);
   const [processing, setProcessing] = useState(false);
-
-  const fail = (result: PaymentFailure) => {
-    setFailure(result.message);
-    onError?.(result);
-  };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -112,9 +106,9 @@ export function SandboxCardForm({
         setErrors(fieldErrors);
         const firstField = Object.keys(fieldErrors)[0];
         if (firstField) focusField(form, firstField);
-        fail({ kind: 'declined', message, ...(body?.declineCode || body?.code ? { code: body.declineCode ?? body.code } : {}) });
+        setFailure({ kind: 'declined', message, ...(body?.declineCode || body?.code ? { code: body.declineCode ?? body.code } : {}) });
       } else {
-        fail({ kind: 'unexpected', message: 'Something went wrong. Please try again.' });
+        setFailure({ kind: 'unexpected', message: 'Something went wrong. Please try again.' });
       }
     }
   };

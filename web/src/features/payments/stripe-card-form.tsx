@@ -5,6 +5,7 @@ import { useForm } from '../../lib/form';
 import { BillingFields, billingDetailsOf, initialBilling, validateBilling } from './billing-fields';
 import type { CardFormProps } from './payment-form';
 import { PaymentSubmit } from './payment-submit';
+import type { PaymentFailure } from './payment-types';
 
 /**
  * The stripe provider's card form: Stripe Elements' card field (card data never touches
@@ -40,13 +41,12 @@ function StripeCardFields({
   summary,
   submitLabel,
   onSuccess,
-  onError,
 }: CardFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const billing = useForm(() => initialBilling(defaultBilling));
   const [cardComplete, setCardComplete] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<PaymentFailure | null>(null);
   const [processing, setProcessing] = useState(false);
   const ready = Boolean(stripe && elements);
 
@@ -56,8 +56,7 @@ function StripeCardFields({
     if (!stripe || !elements || processing) return;
     const card = elements.getElement(CardElement);
     if (!card) {
-      setFailure('Card element not found');
-      onError?.({ kind: 'unexpected', message: 'Card element not found' });
+      setFailure({ kind: 'unexpected', message: 'Card element not found' });
       return;
     }
     const billingErrors = validateBilling(billingFields, billing.values);
@@ -75,17 +74,15 @@ function StripeCardFields({
       setProcessing(false);
       if (result.error) {
         const message = result.error.message ?? 'There was an error processing your payment.';
-        setFailure(message);
         const buyersToFix = result.error.type === 'card_error' || result.error.type === 'validation_error';
         const code = result.error.decline_code ?? result.error.code;
-        onError?.({ kind: buyersToFix ? 'declined' : 'unexpected', message, ...(code ? { code } : {}) });
+        setFailure({ kind: buyersToFix ? 'declined' : 'unexpected', message, ...(code ? { code } : {}) });
         return;
       }
       onSuccess({ paymentIntentId: result.paymentIntent.id, billing: details });
     } catch {
       setProcessing(false);
-      setFailure('Something went wrong. Please try again.');
-      onError?.({ kind: 'unexpected', message: 'Something went wrong. Please try again.' });
+      setFailure({ kind: 'unexpected', message: 'Something went wrong. Please try again.' });
     }
   };
 

@@ -7,7 +7,7 @@ import { Button } from '../../components/button';
 import { OrderSummary } from '../../components/order-summary';
 import { toast } from '../../components/toast-store';
 import { newIdempotencyKey, useCreatePaymentIntent } from '../payments/api';
-import { PaymentForm, showPaymentFailureToast } from '../payments/payment-form';
+import { PaymentForm } from '../payments/payment-form';
 import { SurveyLayout } from '../survey/survey-layout';
 import { SurveyWizard } from '../survey/survey-wizard';
 import { useSurveySubmission } from '../survey/use-survey-submission';
@@ -129,7 +129,6 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
                 toast({ title: 'Payment Successful', description: 'Your order has been processed successfully.', variant: 'success' });
                 void navigate(`/thank-you?order=${encodeURIComponent(session.orderId)}&brand=ringcloud`, { replace: true });
               }}
-              onError={showPaymentFailureToast}
             />
           ) : createIntent.isError ? (
             <div className="payment-alert" role="alert">

@@ -4,7 +4,7 @@ import type { PublicUser } from '@warmline/contracts/accounts';
 import { priceTextToCents } from '@warmline/contracts/transfers';
 import { PaymentForm } from '../payments/payment-form';
 import { clearPendingTransferOrder, type PendingTransferOrder } from './pending-order';
-import { showTransferPaymentFailure, showTransferPaymentSuccess } from './payment-toasts';
+import { showTransferPaymentSuccess } from './payment-toasts';
 import { TransferSummary } from './transfer-summary';
 
 /**
@@ -29,7 +29,6 @@ export function TransferPayment({ user, order, children }: { user: PublicUser; o
             showTransferPaymentSuccess();
             void navigate(`/thank-you?order=${encodeURIComponent(order.orderId)}`, { replace: true });
           }}
-          onError={showTransferPaymentFailure}
         />
         {children}
       </div>
