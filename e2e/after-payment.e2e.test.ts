@@ -80,7 +80,7 @@ describe('keeping a package bought without a session', () => {
 
     await page.getByRole('heading', { name: 'Keep this order in an account' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByLabel('Username', { exact: true }).fill(system.customer.username);
+    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
     await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
     await page.getByRole('button', { name: 'Log in and add this order' }).click();
     await page.getByRole('heading', { name: 'Added to your account' }).waitFor();

@@ -182,7 +182,7 @@ describe("the lead filter suggests a state's code", () => {
       const { page, system } = e2e;
       await page.setViewportSize(viewport(width));
       await page.goto('/login');
-      await page.getByLabel('Username', { exact: true }).fill(system.customer.username);
+      await page.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
       await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
       await page.getByRole('button', { name: 'Sign In' }).click();
       await page.waitForURL((url) => url.pathname === '/dashboard');

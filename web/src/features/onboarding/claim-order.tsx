@@ -90,7 +90,7 @@ export function ClaimOrderOffer({ orderId }: { orderId: string }) {
         , then log in here and we add this order to it. Only this browser can add it.
       </p>
       <form className="claim-order__form" onSubmit={submit} noValidate>
-        <TextField label="Username" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} />
+        <TextField label="Username or e-mail" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} />
         <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
         {loginProblem ?? failure ? (
           <p className="claim-order__error" role="alert">
