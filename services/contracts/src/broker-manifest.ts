@@ -41,9 +41,9 @@ export const consumerQueues = [
   {
     queue: 'catalog.lead-payments',
     consumer: 'catalog',
-    messages: ['payment.succeeded', 'payment.failed'],
+    messages: ['payment.succeeded', 'payment.failed', 'payment.refunded'],
     purpose:
-      'Marks reserved aged leads sold when their lead order is paid, releases them when the payment fails; fills a paid RingCloud Aged Leads package from stock.',
+      "Marks reserved aged leads sold when their lead order is paid, releases them when the payment fails; fills a paid RingCloud Aged Leads package from stock; credits a paid RingCloud Call-Backs order's buyer with its call-backs and takes back those its refunds pay back.",
   },
   {
     queue: 'notifications.email-requests',

@@ -18,13 +18,71 @@ export async function findCallbackBalance(db: Queryable, userId: string, options
   return rows[0] ?? null;
 }
 
+/**
+ * Holds the order's call-backs still until the transaction ends: its credit and its refunds are
+ * handled one after another, so a refund committed first is seen by the credit and the other way
+ * round (a row lock cannot do it: a refund may arrive before the credit's row exists).
+ */
+export async function lockCallBacksOrder(db: Queryable, orderId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`catalog:callback-order:${orderId}`]);
+}
+
 /** Records that an order credited its buyer; false when it did before (a redelivered payment). */
-export async function recordCredit(db: Queryable, credit: { orderId: string; userId: string; count: number; at: Date }): Promise<boolean> {
+export async function recordCredit(
+  db: Queryable,
+  credit: { orderId: string; userId: string; count: number; amountCents: number; at: Date },
+): Promise<boolean> {
   const { rowCount } = await db.query(
-    'INSERT INTO callback_credits (order_id, user_id, count, credited_at) VALUES ($1, $2, $3, $4) ON CONFLICT (order_id) DO NOTHING',
-    [credit.orderId, credit.userId, credit.count, credit.at],
+    'INSERT INTO callback_credits (order_id, user_id, count, amount_cents, credited_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (order_id) DO NOTHING',
+    [credit.orderId, credit.userId, credit.count, credit.amountCents, credit.at],
   );
   return rowCount === 1;
+}
+
+/** What a paid order credited, and how many of its call-backs refunds have covered so far. */
+export interface CallbackCreditRow {
+  orderId: string;
+  userId: string;
+  count: number;
+  /** Null on orders credited before the amount was stored. */
+  amountCents: number | null;
+  takenBack: number;
+  keptDelivered: number;
+}
+
+export async function lockCallbackCredit(db: Queryable, orderId: string): Promise<CallbackCreditRow | null> {
+  const { rows } = await db.query<CallbackCreditRow>(
+    `SELECT order_id AS "orderId", user_id AS "userId", count, amount_cents AS "amountCents",
+            taken_back AS "takenBack", kept_delivered AS "keptDelivered"
+       FROM callback_credits WHERE order_id = $1 FOR UPDATE`,
+    [orderId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Adds to what refunds of the order have covered: taken off the balance, or delivered already. */
+export async function recordTakenBack(db: Queryable, orderId: string, counts: { takenBack: number; keptDelivered: number }): Promise<void> {
+  await db.query('UPDATE callback_credits SET taken_back = taken_back + $2, kept_delivered = kept_delivered + $3 WHERE order_id = $1', [
+    orderId,
+    counts.takenBack,
+    counts.keptDelivered,
+  ]);
+}
+
+/** A refund of an order that credited nobody (yet): the highest refunded total heard is kept. */
+export async function recordRefundBeforeCredit(db: Queryable, refund: { orderId: string; refundedTotalCents: number; at: Date }): Promise<void> {
+  await db.query(
+    `INSERT INTO refunds_before_credit (order_id, refunded_total_cents, refunded_at) VALUES ($1, $2, $3)
+     ON CONFLICT (order_id) DO UPDATE SET
+       refunded_total_cents = GREATEST(refunds_before_credit.refunded_total_cents, EXCLUDED.refunded_total_cents),
+       refunded_at = GREATEST(refunds_before_credit.refunded_at, EXCLUDED.refunded_at)`,
+    [refund.orderId, refund.refundedTotalCents, refund.at],
+  );
+}
+
+export async function refundedBeforeCredit(db: Queryable, orderId: string): Promise<number> {
+  const { rows } = await db.query<{ cents: number }>('SELECT refunded_total_cents AS cents FROM refunds_before_credit WHERE order_id = $1', [orderId]);
+  return rows[0]?.cents ?? 0;
 }
 
 /**
@@ -79,6 +137,20 @@ export async function takeOne(db: Queryable, userId: string, at: Date): Promise<
             waiting_since = CASE WHEN balance - 1 = 0 THEN NULL ELSE waiting_since END
       WHERE user_id = $1 AND balance > 0 RETURNING ${COLUMNS}`,
     [userId, at],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Refunded call-backs leave the balance: at most what it holds (the caller locked the row and
+ * chose `count` no larger); at zero the agent stops waiting.
+ */
+export async function takeBack(db: Queryable, userId: string, count: number, at: Date): Promise<CallbackBalanceRow | null> {
+  const { rows } = await db.query<CallbackBalanceRow>(
+    `UPDATE callback_balances SET balance = balance - $2, updated_at = $3,
+            waiting_since = CASE WHEN balance - $2 = 0 THEN NULL ELSE waiting_since END
+      WHERE user_id = $1 AND balance >= $2 RETURNING ${COLUMNS}`,
+    [userId, count, at],
   );
   return rows[0] ?? null;
 }

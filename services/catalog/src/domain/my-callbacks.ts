@@ -1,10 +1,22 @@
-import type { EventData, MyCallback, MyCallbacks } from '@warmline/contracts';
+import { RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
 import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient } from '../clients/gateway-client';
 import type { OrdersClient } from '../clients/orders-client';
-import { creditBalance, findCallbackBalance, recordCredit, saveStates } from '../db/callback-balances';
+import {
+  creditBalance,
+  findCallbackBalance,
+  lockCallBacksOrder,
+  lockCallbackCredit,
+  recordCredit,
+  recordRefundBeforeCredit,
+  recordTakenBack,
+  refundedBeforeCredit,
+  saveStates,
+  takeBack,
+  type CallbackCreditRow,
+} from '../db/callback-balances';
 import { callbacksOfAgent, markContacted, type CallbackOpportunityRow } from '../db/callback-opportunities';
 import { assignAvailableCallbacks } from './callback-assignment';
 import type { CallbackContext } from './callbacks';
@@ -12,7 +24,7 @@ import type { CallbackContext } from './callbacks';
 /**
  * The agents' side of call-backs (issue 15): a paid Call-Backs order credits its buyer's
  * balance, the agent's states say where they take call-backs, and My Call-backs lists what
- * was delivered to them.
+ * was delivered to them. A refund of the order takes its refunded call-backs back.
  */
 
 export interface Agent {
@@ -72,7 +84,9 @@ export async function creditCallBacksOrder(
   }
   const at = deps.clock();
   const userId = payment.buyerUserId;
-  if (!(await recordCredit(db, { orderId: payment.orderId, userId, count: payment.count, at }))) {
+  await lockCallBacksOrder(db, payment.orderId);
+  const credit = { orderId: payment.orderId, userId, count: payment.count, amountCents: payment.amountCents };
+  if (!(await recordCredit(db, { ...credit, at }))) {
     log.info('the Call-Backs order credited its buyer before');
     return;
   }
@@ -85,7 +99,71 @@ export async function creditCallBacksOrder(
   }
   const balance = await creditBalance(db, { userId, count: payment.count, at, statesIfNew });
   log.info({ userId, credited: payment.count, balance: balance.balance, states: balance.states }, 'call-backs credited');
+  // Refunded before its payment reached us (a retried payment.succeeded): given back at once.
+  const refundedTotalCents = await refundedBeforeCredit(db, payment.orderId);
+  if (refundedTotalCents > 0) await takeBackRefunded(db, { log, clock: deps.clock }, { ...credit, takenBack: 0, keptDelivered: 0 }, refundedTotalCents);
   await assignAvailableCallbacks(db, deps, correlationId);
+}
+
+/**
+ * How many of an order's call-backs its refunds so far pay for: whole call-backs at the order's
+ * own price (what it cost over how many it bought), never more than it bought. Orders credited
+ * before their amount was stored were sold at the list price.
+ */
+function callBacksRefunded(credit: CallbackCreditRow, refundedTotalCents: number): number {
+  const amountCents = credit.amountCents ?? credit.count * RINGCLOUD_PRICING.perUnit['Call-Backs'].unitPriceCents;
+  if (amountCents <= 0) return 0;
+  return Math.min(credit.count, Math.floor((refundedTotalCents * credit.count) / amountCents));
+}
+
+/**
+ * Takes back what the refunded total covers beyond what earlier refunds took (the credit row is
+ * locked): from the balance as far as it goes, never below zero; the rest were delivered already
+ * and stay with the agent, recorded and logged for operations.
+ */
+async function takeBackRefunded(
+  db: PoolClient,
+  deps: { log: Logger; clock: () => Date },
+  credit: CallbackCreditRow,
+  refundedTotalCents: number,
+): Promise<void> {
+  const due = callBacksRefunded(credit, refundedTotalCents) - credit.takenBack - credit.keptDelivered;
+  const log = deps.log.child({ orderId: credit.orderId, userId: credit.userId });
+  if (due <= 0) {
+    log.info({ refundedTotalCents }, 'the refund takes back no more call-backs than earlier refunds did');
+    return;
+  }
+  const balance = await findCallbackBalance(db, credit.userId, { forUpdate: true });
+  const takenBack = Math.min(due, balance?.balance ?? 0);
+  const keptDelivered = due - takenBack;
+  const after = takenBack > 0 ? await takeBack(db, credit.userId, takenBack, deps.clock()) : balance;
+  await recordTakenBack(db, credit.orderId, { takenBack, keptDelivered });
+  if (keptDelivered > 0) {
+    log.warn(
+      { refundedTotalCents, refunded: due, takenBack, keptDelivered },
+      'refunded call-backs were delivered already and cannot be taken back: the agent keeps them though the money was refunded',
+    );
+  }
+  log.info({ refundedTotalCents, takenBack, balance: after?.balance ?? 0 }, 'refunded call-backs taken back');
+}
+
+/**
+ * payment.refunded: a refunded Call-Backs order gives back the call-backs its refunded total
+ * covers (ADR 0020). Any other order credited nobody and changes no balance; its refund is kept
+ * in case it is a Call-Backs order whose payment has not reached us yet.
+ */
+export async function takeBackRefundedCallBacks(
+  db: PoolClient,
+  deps: { log: Logger; clock: () => Date },
+  refund: EventData<'payment.refunded'>,
+): Promise<void> {
+  await lockCallBacksOrder(db, refund.orderId);
+  const credit = await lockCallbackCredit(db, refund.orderId);
+  if (!credit) {
+    await recordRefundBeforeCredit(db, { orderId: refund.orderId, refundedTotalCents: refund.refundedTotalCents, at: new Date(refund.refundedAt) });
+    return;
+  }
+  await takeBackRefunded(db, deps, credit, refund.refundedTotalCents);
 }
 
 function myCallbackView(row: CallbackOpportunityRow): MyCallback {

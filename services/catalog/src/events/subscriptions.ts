@@ -1,7 +1,7 @@
 import { subscribe, type Subscription } from '@warmline/platform/bus/index';
 import type { GatewayClient } from '../clients/gateway-client';
 import type { OrdersClient } from '../clients/orders-client';
-import { creditCallBacksOrder } from '../domain/my-callbacks';
+import { creditCallBacksOrder, takeBackRefundedCallBacks } from '../domain/my-callbacks';
 import { leadOrderFailedHandler, leadOrderPaidHandler } from './lead-payments';
 import { leadPackagePaidHandler } from './lead-packages';
 
@@ -20,5 +20,9 @@ export function subscriptions(deps: { clock: () => Date; gateway: GatewayClient;
       await creditCallBacksOrder(handler.db, { log: handler.log, clock: deps.clock, gateway: deps.gateway, orders: deps.orders }, payment, handler.envelope.correlationId);
     }),
     subscribe('payment.failed', leadOrderFailedHandler(deps)),
+    // Only a Call-Backs order's refund changes anything here (its buyer's balance).
+    subscribe('payment.refunded', async (refund, { db, log }) => {
+      await takeBackRefundedCallBacks(db, { log, clock: deps.clock }, refund);
+    }),
   ];
 }
