@@ -163,7 +163,7 @@ describe('the high-volume checkout', () => {
     expect(await page.getByRole('link', { name: /Back/ }).getAttribute('href')).toBe('/pricing');
 
     await countField(page).fill('49');
-    await page.getByText('High-volume packages allow 50 to 10000 transfers', { exact: true }).waitFor();
+    await page.getByText('The High Volume Package allows 50 to 10000 transfers', { exact: true }).waitFor();
     expect(await proceedButton(page).isDisabled()).toBe(true);
 
     const steps: Array<[string, string, string]> = [

@@ -127,8 +127,8 @@ describe('tier pages and their checkouts: the page rate and the checkout rate, e
 describe('package checkout counts are whole numbers', () => {
   const refusals: Array<[string, string, string]> = [
     ['/checkout-premium', '2.5', 'Transfers are counted in whole numbers: please enter a whole number from 1 to 2000'],
-    ['/checkout-premium', '0', 'Premium packages allow 1 to 2000 transfers'],
-    ['/checkout', '99999', 'Special packages allow 1 to 1000 transfers'],
+    ['/checkout-premium', '0', 'The Premium Volume Package allows 1 to 2000 transfers'],
+    ['/checkout', '99999', 'The Special Pricing Package allows 1 to 1000 transfers'],
     ['/checkout-high-volume', '2.5', 'Transfers are counted in whole numbers: please enter a whole number from 50 to 10000'],
   ];
   for (const [path, typed, message] of refusals) {

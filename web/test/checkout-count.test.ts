@@ -23,10 +23,10 @@ describe('checkout counts', () => {
   });
 
   it('when the count is out of range, then there is no total, only the allowed range', () => {
-    expect(checkoutCount('0', CHECKOUTS.premium)).toEqual({ ok: false, message: 'Premium packages allow 1 to 2000 transfers' });
-    expect(checkoutCount('99999', CHECKOUTS.special)).toEqual({ ok: false, message: 'Special packages allow 1 to 1000 transfers' });
-    expect(checkoutCount('49', CHECKOUTS['high-volume'])).toEqual({ ok: false, message: 'High-volume packages allow 50 to 10000 transfers' });
-    expect(checkoutCount('12345678901234567890', CHECKOUTS.ultimate)).toEqual({ ok: false, message: 'Ultimate packages allow 1 to 10000 transfers' });
+    expect(checkoutCount('0', CHECKOUTS.premium)).toEqual({ ok: false, message: 'The Premium Volume Package allows 1 to 2000 transfers' });
+    expect(checkoutCount('99999', CHECKOUTS.special)).toEqual({ ok: false, message: 'The Special Pricing Package allows 1 to 1000 transfers' });
+    expect(checkoutCount('49', CHECKOUTS['high-volume'])).toEqual({ ok: false, message: 'The High Volume Package allows 50 to 10000 transfers' });
+    expect(checkoutCount('12345678901234567890', CHECKOUTS.ultimate)).toEqual({ ok: false, message: 'The Ultimate Volume Package allows 1 to 10000 transfers' });
   });
 
   it('when the field is empty, then there is no total and no message yet', () => {

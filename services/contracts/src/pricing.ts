@@ -209,7 +209,7 @@ export const HIGH_VOLUME_CHECKOUT = {
 
 /** The band a high-volume count falls in (throws below the minimum or above the maximum). */
 export function highVolumeBand(count: number): HighVolumeBand {
-  assertCount(count, HIGH_VOLUME_CHECKOUT.minCount, HIGH_VOLUME_CHECKOUT.maxCount, 'High-volume packages', 'transfers');
+  assertCount(count, HIGH_VOLUME_CHECKOUT.minCount, HIGH_VOLUME_CHECKOUT.maxCount, `The ${HIGH_VOLUME_CHECKOUT.title}`, 'transfers');
   const band = HIGH_VOLUME_CHECKOUT.bands.find(
     (b) => count >= b.minCount && (b.maxCount === undefined || count <= b.maxCount),
   );
@@ -271,7 +271,7 @@ export const BUFFER_SECONDS = 120;
 
 /* ------------------------------------------------------------------ quotes ---------- */
 
-/** A price refusal whose message a buyer can read ('Premium packages allow 1 to 2000 transfers'). */
+/** A price refusal whose message a buyer can read ('The Premium Volume Package allows 1 to 2000 transfers'). */
 export class PricingError extends Error {
   override name = 'PricingError';
   constructor(
@@ -327,7 +327,7 @@ export function quotePackage(request: QuoteRequest): PackageQuote {
     return quote(tier, count, band.unitPriceCents, `${HIGH_VOLUME_CHECKOUT.title}: ${count} transfers × ${formatUsd(band.unitPriceCents)}`);
   }
   const checkout = PACKAGE_CHECKOUTS[tier];
-  assertCount(count, checkout.minCount, checkout.maxCount, `${capitalise(tier)} packages`, 'transfers');
+  assertCount(count, checkout.minCount, checkout.maxCount, `The ${checkout.title}`, 'transfers');
   return quote(tier, count, checkout.unitPriceCents, `${checkout.title}: ${count} transfers × ${formatUsd(checkout.unitPriceCents)}`);
 }
 
@@ -357,7 +357,7 @@ function quoteRingcloud(request: QuoteRequest): PackageQuote {
   }
   const product = RINGCLOUD_PRICING.perUnit[leadType as 'Live Transfers' | 'Call-Backs'];
   const count = wholeCount(request.count);
-  assertCount(count, RINGCLOUD_PRICING.minCount, RINGCLOUD_PRICING.maxCount, `RingCloud ${leadType} orders`, product.units);
+  assertCount(count, RINGCLOUD_PRICING.minCount, RINGCLOUD_PRICING.maxCount, `A RingCloud ${leadType} order`, product.units);
   return {
     ...quote('ringcloud', count, product.unitPriceCents, `RingCloud ${leadType}: ${count} ${count === 1 ? product.unit : product.units} × ${formatUsd(product.unitPriceCents)}`),
     leadType: leadType as RingcloudLeadType,
@@ -376,12 +376,9 @@ function wholeCount(value: unknown): number {
   return n;
 }
 
+/** 'The Premium Volume Package allows 1 to 2000 transfers': the package by the name its checkout shows. */
 function assertCount(count: number, min: number, max: number, what: string, units: string): void {
-  if (count < min || count > max) throw new PricingError(`${what} allow ${min} to ${max} ${units}`);
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  if (count < min || count > max) throw new PricingError(`${what} allows ${min} to ${max} ${units}`);
 }
 
 /** '$28' for whole dollars, '$28.50' otherwise — the label style of the high-volume bands. */

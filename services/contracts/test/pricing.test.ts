@@ -54,10 +54,10 @@ describe('pricing pages (spec §9)', () => {
 
 describe('flat-rate checkouts (spec §9)', () => {
   const rows = [
-    { tier: 'special', unit: 3900, min: 1, max: 1000, def: 25, name: 'Special' },
-    { tier: 'premium', unit: 3700, min: 1, max: 2000, def: 50, name: 'Premium' },
-    { tier: 'enterprise', unit: 3500, min: 1, max: 5000, def: 100, name: 'Enterprise' },
-    { tier: 'ultimate', unit: 3200, min: 1, max: 10000, def: 200, name: 'Ultimate' },
+    { tier: 'special', unit: 3900, min: 1, max: 1000, def: 25, name: 'Special Pricing Package' },
+    { tier: 'premium', unit: 3700, min: 1, max: 2000, def: 50, name: 'Premium Volume Package' },
+    { tier: 'enterprise', unit: 3500, min: 1, max: 5000, def: 100, name: 'Enterprise Volume Package' },
+    { tier: 'ultimate', unit: 3200, min: 1, max: 10000, def: 200, name: 'Ultimate Volume Package' },
   ] as const;
 
   for (const row of rows) {
@@ -77,8 +77,8 @@ describe('flat-rate checkouts (spec §9)', () => {
           currency: 'usd',
         });
       }
-      expect(refusal({ tier: row.tier, count: row.max + 1 })).toBe(`${row.name} packages allow 1 to ${row.max} transfers`);
-      expect(refusal({ tier: row.tier, count: 0 })).toBe(`${row.name} packages allow 1 to ${row.max} transfers`);
+      expect(refusal({ tier: row.tier, count: row.max + 1 })).toBe(`The ${row.name} allows 1 to ${row.max} transfers`);
+      expect(refusal({ tier: row.tier, count: 0 })).toBe(`The ${row.name} allows 1 to ${row.max} transfers`);
     });
   }
 
@@ -105,12 +105,12 @@ describe('flat-rate checkouts (spec §9)', () => {
 describe('high-volume checkout (spec §9)', () => {
   it('when the count crosses a band edge, then the unit price changes at exactly that count', () => {
     const unit = (count: number) => quotePackage({ tier: 'high-volume', count }).unitPriceCents;
-    expect(refusal({ tier: 'high-volume', count: 49 })).toBe('High-volume packages allow 50 to 10000 transfers');
+    expect(refusal({ tier: 'high-volume', count: 49 })).toBe('The High Volume Package allows 50 to 10000 transfers');
     expect([50, 99].map(unit)).toEqual([3200, 3200]);
     expect([100, 149].map(unit)).toEqual([3000, 3000]);
     expect([150, 199].map(unit)).toEqual([2900, 2900]);
     expect([200, 10000].map(unit)).toEqual([2800, 2800]);
-    expect(refusal({ tier: 'high-volume', count: 10001 })).toBe('High-volume packages allow 50 to 10000 transfers');
+    expect(refusal({ tier: 'high-volume', count: 10001 })).toBe('The High Volume Package allows 50 to 10000 transfers');
     expect(quotePackage({ tier: 'high-volume', count: 150 }).amountCents).toBe(150 * 2900);
   });
 
@@ -146,7 +146,7 @@ describe('every row of spec §9 at its edges, as the pages and checkouts show th
     const maxima = { special: 1000, premium: 2000, enterprise: 5000, ultimate: 10000 } as const;
     for (const [tier, max] of Object.entries(maxima)) {
       expect(quotePackage({ tier, count: max }).amountCents).toBe(max * PACKAGE_CHECKOUTS[tier as keyof typeof maxima].unitPriceCents);
-      expect(refusal({ tier, count: max + 1 })).toMatch(/packages allow 1 to/);
+      expect(refusal({ tier, count: max + 1 })).toMatch(/Package allows 1 to/);
     }
     expect(formatUsd(quotePackage({ tier: 'ultimate', count: 10000 }).amountCents)).toBe('$320,000.00');
   });
@@ -188,7 +188,7 @@ describe('the second brand (spec §9)', () => {
       unitPriceCents: 1500,
       amountCents: 30000,
     });
-    expect(refusal({ tier: 'ringcloud', leadType: 'Call-Backs', count: 0 })).toBe('RingCloud Call-Backs orders allow 1 to 10000 callbacks');
+    expect(refusal({ tier: 'ringcloud', leadType: 'Call-Backs', count: 0 })).toBe('A RingCloud Call-Backs order allows 1 to 10000 callbacks');
   });
 
   it('when a RingCloud buyer orders aged leads, then a pack of 100 is priced by age: $5, $4, $3 per lead', () => {

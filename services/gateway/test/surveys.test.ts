@@ -398,7 +398,7 @@ describe('the second brand (POST /api/ringcloud-survey)', () => {
       [{ leadType: 'Live Transfers', totalTransfers: '' }, 'Please enter how many transfers you need (at least 1)'],
       [{ leadType: 'Call-Backs', totalCallbacks: 'none' }, 'Please enter how many callbacks you need (at least 1)'],
       [{ leadType: 'Aged Leads' }, 'Please select an age range'],
-      [{ leadType: 'Live Transfers', totalTransfers: '20000' }, 'RingCloud Live Transfers orders allow 1 to 10000 transfers'],
+      [{ leadType: 'Live Transfers', totalTransfers: '20000' }, 'A RingCloud Live Transfers order allows 1 to 10000 transfers'],
       [{ phone: '123' }, 'Phone number must be at least 10 digits'],
     ];
     for (const [override, message] of cases) {

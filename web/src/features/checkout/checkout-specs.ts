@@ -95,7 +95,7 @@ export function checkoutCount(text: string, spec: CheckoutSpec): CheckoutCount {
     const quote = quotePackage({ tier: spec.tier, count });
     return { ok: true, count: quote.count, unitPriceCents: quote.unitPriceCents, amountCents: quote.amountCents };
   } catch (err) {
-    // 'Premium packages allow 1 to 2000 transfers': the server's own words for the same count.
+    // 'The Premium Volume Package allows 1 to 2000 transfers': the server's own words for the same count.
     if (err instanceof PricingError) return { ok: false, message: err.message };
     throw err;
   }
