@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, EventData, MyCallbacks } from '@warmline/contracts';
 import type { Identity } from '@warmline/platform';
-import { waitFor } from '@warmline/platform/testing/index';
+import { freePort, waitFor } from '@warmline/platform/testing/index';
 import { outboxEnvelopes } from '@warmline/platform/testing/system';
 import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
-import { startCatalogFixture, type CatalogFixture } from './catalog-fixture';
+import { callBacksPaid, startCatalogFixture, testEnvelope, type CatalogFixture } from './catalog-fixture';
 
 /**
  * A refunded Call-Backs order gives its call-backs back (issue 15, ADR 0020), against real
@@ -17,14 +16,6 @@ import { startCatalogFixture, type CatalogFixture } from './catalog-fixture';
 
 let fx: CatalogFixture;
 let gw: GatewayFixture;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   const catalogPort = await freePort();
@@ -53,31 +44,8 @@ async function agentAccount(workingStates: string): Promise<{ identity: Identity
   return { identity: { userId: user.id, username: user.username, isAdmin: false }, userId: user.id };
 }
 
-function envelope<T>(type: string, data: T): Envelope<T> {
-  return { id: randomUUID(), type, version: 1, occurredAt: new Date().toISOString(), source: 'orders', correlationId: randomUUID(), data };
-}
-
-/** `count` call-backs at $15.00 each. */
-function callBacksPaid(buyerUserId: string, count: number): Envelope<EventData<'payment.succeeded'>> {
-  return envelope('payment.succeeded', {
-    orderId: randomUUID(),
-    kind: 'package',
-    tier: 'ringcloud',
-    count,
-    unitPriceCents: 1500,
-    amountCents: 1500 * count,
-    currency: 'usd',
-    description: `RingCloud Call-Backs: ${count} call-backs`,
-    buyerUserId,
-    leadType: 'Call-Backs',
-    provider: 'sandbox',
-    paymentIntentId: `pi_${randomUUID()}`,
-    paidAt: new Date().toISOString(),
-  });
-}
-
 function refunded(orderId: string, amountCents: number, refundedTotalCents: number): Envelope<EventData<'payment.refunded'>> {
-  return envelope('payment.refunded', {
+  return testEnvelope('payment.refunded', {
     orderId,
     amountCents,
     refundedTotalCents,

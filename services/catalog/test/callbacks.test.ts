@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,14 +15,14 @@ import {
 } from '@warmline/contracts';
 import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
-import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
+import { freePort, TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
 import { httpGatewayClient, type GatewayClient } from '../src/clients/gateway-client';
 import { httpOrdersClient } from '../src/clients/orders-client';
 import { insertTransferOrder } from '../../orders/src/db/transfer-orders';
 import { createVendorOpportunity } from '../src/domain/callbacks';
 import { creditCallBacksOrder } from '../src/domain/my-callbacks';
-import { phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
+import { callBacksPaid, phoneIn, startCatalogFixture, testEnvelope, type CatalogFixture } from './catalog-fixture';
 
 /**
  * Callback opportunities and the agents' call-backs (issue 15), against real PostgreSQL and
@@ -36,14 +35,6 @@ let fx: CatalogFixture;
 let gw: GatewayFixture;
 let connection: amqp.ChannelModel;
 let channel: amqp.ConfirmChannel;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   const catalogPort = await freePort();
@@ -85,10 +76,6 @@ async function agentAccount(options: { firstName?: string; workingStates?: strin
   return { identity: { userId: user.id, username: user.username, isAdmin: false }, email: user.email, userId: user.id, username: user.username, password };
 }
 
-function envelope<T>(type: string, data: T, source: string): Envelope<T> {
-  return { id: randomUUID(), type, version: 1, occurredAt: new Date().toISOString(), source, correlationId: randomUUID(), data };
-}
-
 async function publish(exchange: string, message: Envelope<unknown>): Promise<void> {
   await new Promise<void>((resolve, reject) =>
     channel.publish(`${fx.namespace}.${exchange}`, message.type, Buffer.from(JSON.stringify(message)), { persistent: true, contentType: 'application/json', messageId: message.id }, (err: unknown) =>
@@ -119,7 +106,7 @@ function vendorCall(overrides: Partial<CommandData<'callback_opportunity.create'
 
 /** Sends the command as the ingestion service's relay would, and waits until it made its opportunity. */
 async function sendVendorCall(call: CommandData<'callback_opportunity.create'>): Promise<OpportunityRow> {
-  await publish(COMMANDS_EXCHANGE, envelope('callback_opportunity.create', call, 'ingestion'));
+  await publish(COMMANDS_EXCHANGE, testEnvelope('callback_opportunity.create', call, 'ingestion'));
   let found: OpportunityRow | undefined;
   await waitFor(`opportunity of call ${call.callbackId}`, async () => {
     found = (await opportunitiesOfCall(call.callbackId))[0];
@@ -150,28 +137,6 @@ async function opportunity(id: string): Promise<OpportunityRow> {
   return rows[0]!;
 }
 
-function callBacksPaid(buyerUserId: string | null, count: number): Envelope<EventData<'payment.succeeded'>> {
-  return envelope(
-    'payment.succeeded',
-    {
-      orderId: randomUUID(),
-      kind: 'package',
-      tier: 'ringcloud',
-      count,
-      unitPriceCents: 1500,
-      amountCents: 1500 * count,
-      currency: 'usd',
-      description: `RingCloud Call-Backs: ${count} call-backs`,
-      buyerUserId,
-      leadType: 'Call-Backs',
-      provider: 'sandbox',
-      paymentIntentId: `pi_${randomUUID()}`,
-      paidAt: new Date().toISOString(),
-    },
-    'orders',
-  );
-}
-
 async function balanceOf(userId: string): Promise<{ balance: number; states: string[] } | null> {
   const { rows } = await fx.pool.query<{ balance: number; states: string[] }>('SELECT balance, states FROM callback_balances WHERE user_id = $1', [userId]);
   return rows[0] ?? null;
@@ -199,7 +164,7 @@ async function list(query: string): Promise<{ items: CallbackOpportunity[]; tota
 describe('opportunities from vendor calls', () => {
   it('when the same call arrives twice, then it becomes one opportunity, priced 15.00, from the vendor', async () => {
     const call = vendorCall({ state: 'AK', phone: phoneIn('907') });
-    const command = envelope('callback_opportunity.create', call, 'ingestion');
+    const command = testEnvelope('callback_opportunity.create', call, 'ingestion');
 
     await publish(COMMANDS_EXCHANGE, command);
     await publish(COMMANDS_EXCHANGE, command);
@@ -233,7 +198,7 @@ describe('opportunities from vendor calls', () => {
   it('when a call says do-not-call, then the phone is on the suppression list, once', async () => {
     const phone = phoneIn('512');
     const add = (callbackId: string) =>
-      envelope('lead_suppression.add', { phone, reason: "Vendor call outcome 'dnc' (Acme Voice)", callbackId, requestedAt: new Date().toISOString() }, 'ingestion');
+      testEnvelope('lead_suppression.add', { phone, reason: "Vendor call outcome 'dnc' (Acme Voice)", callbackId, requestedAt: new Date().toISOString() }, 'ingestion');
     const first = add(randomUUID());
     const second = add(randomUUID());
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
-import { EVENTS_EXCHANGE, type Envelope } from '@warmline/contracts';
+import { EVENTS_EXCHANGE, type Envelope, type EventData } from '@warmline/contracts';
 import { createLogger, createPool, parseConfig, type Identity, type Pool } from '@warmline/platform';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { agentIdentity, callService, type Answer, type CallOptions } from '@warmline/platform/testing/calls';
@@ -157,4 +157,28 @@ export async function startCatalogFixture(env: Record<string, string> = {}, opti
     await system.cleanup();
     throw err;
   }
+}
+
+/** A message as its producer's relay would publish it (a fresh id and correlation id). */
+export function testEnvelope<T>(type: string, data: T, source = 'orders'): Envelope<T> {
+  return { id: randomUUID(), type, version: 1, occurredAt: new Date().toISOString(), source, correlationId: randomUUID(), data };
+}
+
+/** orders' payment.succeeded for a RingCloud Call-Backs order of `count` call-backs at $15.00 each. */
+export function callBacksPaid(buyerUserId: string | null, count: number): Envelope<EventData<'payment.succeeded'>> {
+  return testEnvelope('payment.succeeded', {
+    orderId: randomUUID(),
+    kind: 'package',
+    tier: 'ringcloud',
+    count,
+    unitPriceCents: 1500,
+    amountCents: 1500 * count,
+    currency: 'usd',
+    description: `RingCloud Call-Backs: ${count} call-backs`,
+    buyerUserId,
+    leadType: 'Call-Backs',
+    provider: 'sandbox',
+    paymentIntentId: `pi_${randomUUID()}`,
+    paidAt: new Date().toISOString(),
+  });
 }

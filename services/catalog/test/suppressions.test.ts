@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPPRESSION_PAGE_SIZE, type CommandData } from '@warmline/contracts';
 import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
-import { waitFor } from '@warmline/platform/testing/index';
+import { freePort, waitFor } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
 import type { GatewayClient } from '../src/clients/gateway-client';
 import { suppressedPhonesAmong } from '../src/db/suppressions';
@@ -21,15 +20,6 @@ import { agent, phoneIn, startCatalogFixture, type CatalogFixture } from './cata
 
 let fx: CatalogFixture;
 let gw: GatewayFixture;
-
-/** A port free a moment ago: the gateway must know the catalog's address before the catalog knows the gateway's. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   const catalogPort = await freePort();
