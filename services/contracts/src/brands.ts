@@ -9,6 +9,13 @@ import type { OrderBrand } from './orders';
  */
 export const RINGCLOUD_SUPPORT_EMAIL_DEFAULT = 'support@ringcloud.local';
 
+/**
+ * WarmLine's support address when SUPPORT_EMAIL is unset. The gateway shows SUPPORT_EMAIL on the
+ * pages (the success pages too) and the notifications worker names it in the receipts, so both
+ * read the same variable with this same default: one address on the page and in the e-mail.
+ */
+export const SUPPORT_EMAIL_DEFAULT = 'support@warmline.local';
+
 /** '… · RingCloud': the browser title of a page shown under `brand`. */
 export function brandedTitle(title: string, brand: OrderBrand): string {
   return `${title} · ${brand}`;
