@@ -129,6 +129,9 @@ describe('buying aged leads in the dashboard', () => {
 
     await page.getByText('Bulk Purchase Successful', { exact: true }).waitFor({ timeout: 20_000 });
     await page.getByText('Successfully purchased 48 leads.', { exact: true }).waitFor();
+    // The purchase ends on its receipt (e2e/lead-receipt.e2e.test.ts checks it); back to the market.
+    await page.getByRole('heading', { name: 'Thank you! Your leads are ready', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Buy more leads' }).click();
     expect(await selectedCount(page)).toBe('0 leads selected');
     await page.getByText('12 leads available').waitFor();
 
@@ -242,6 +245,8 @@ describe('buying aged leads in the dashboard', () => {
     await dialog.getByLabel('CVC').fill('123');
     await dialog.getByRole('button', { name: 'Complete Payment - $4.00' }).click();
     await page.getByText('Successfully purchased 2 leads.', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Thank you! Your leads are ready', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Buy more leads' }).click();
     expect(await selectedCount(page)).toBe('0 leads selected');
     await page.reload();
     await page.locator('.lead-table tbody tr').first().waitFor();
