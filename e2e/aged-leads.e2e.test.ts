@@ -133,6 +133,7 @@ describe('buying aged leads in the dashboard', () => {
     await page.getByRole('heading', { name: 'Thank you! Your leads are ready', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Buy more leads' }).click();
     expect(await selectedCount(page)).toBe('0 leads selected');
+    await page.getByLabel('Filter by state, area code or zip code').fill('TX');
     await page.getByText('12 leads available').waitFor();
 
     await page.getByRole('link', { name: 'My Leads' }).click();
