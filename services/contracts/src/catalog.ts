@@ -209,7 +209,7 @@ export interface BulkPurchaseStatusResponse {
 }
 
 /** One lead on the receipt: as it was in the market when bought. */
-export interface ReceiptLead {
+interface ReceiptLead {
   leadId: string;
   /** Masked as in the market, e.g. 'John SmiXX'. */
   name: string;
