@@ -78,6 +78,10 @@ describe('the receipt after buying aged leads', () => {
     const orderId = url.searchParams.get('order')!;
     expect(orderId).toMatch(/^[0-9a-f-]{36}$/);
 
+    // The spec's success words once, on the receipt: no toast over its Go to My Leads button.
+    expect(await page.getByText('Successfully purchased 2 leads.', { exact: true }).count()).toBe(1);
+    expect(await page.getByText('Bulk Purchase Successful', { exact: true }).count()).toBe(1);
+
     const checkReceipt = async () => {
       expect(await page.getByTestId('order-number').textContent()).toBe(orderId);
       expect(await page.getByTestId('receipt-total').textContent()).toBe('$5.00');

@@ -94,6 +94,9 @@ describe('the aged-lead receipt screen', () => {
     expect(screen.getByRole('link', { name: 'Go to My Leads' }).getAttribute('href')).toBe('/dashboard?view=my-leads');
     expect(screen.getByRole('link', { name: 'help@warmline.example' }).getAttribute('href')).toBe('mailto:help@warmline.example');
     expect(screen.getByText(/A receipt is on its way to tess@example\.com/)).toBeTruthy();
+    // The spec's success words, on the receipt itself.
+    expect(screen.getByText('Bulk Purchase Successful')).toBeTruthy();
+    expect(screen.getByText('Successfully purchased 2 leads.')).toBeTruthy();
   });
 
   it('when some leads were sold elsewhere before the payment, then it says how many and that their price is refunded', async () => {

@@ -69,8 +69,10 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
   const missing = purchase.leadCount - count;
   return (
     <ReceiptFrame title="Thank you! Your leads are ready">
-      <p className="view-header__lead">
-        {count === 1 ? 'Your lead is' : `Your ${count} leads are`} in My Leads now, with full contact details.
+      {/* The spec's success words (§5), here on the receipt rather than in a toast over its buttons. */}
+      <p className="view-header__lead" role="status">
+        <strong>Bulk Purchase Successful</strong> <span>Successfully purchased {count} {count === 1 ? 'lead' : 'leads'}.</span>{' '}
+        {count === 1 ? 'It is' : 'They are'} in My Leads now, with full contact details.
         {email ? ` A receipt is on its way to ${email}.` : null}
       </p>
       <dl className="lead-receipt__summary" aria-label="Your order">
@@ -117,7 +119,7 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
               <tr key={lead.leadId}>
                 <td>{lead.name}</td>
                 <td>{lead.state}</td>
-                <td>{lead.ageRange} days</td>
+                <td className="lead-receipt__age">{lead.ageRange} days</td>
                 <td className="lead-receipt__price">{formatUsd(lead.priceCents)}</td>
               </tr>
             ))}
