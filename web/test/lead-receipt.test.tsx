@@ -21,6 +21,7 @@ const ORDER_ID = '9a1c6a0e-7a0b-4f7e-9d5c-0a1b2c3d4e5f';
 const SITE: SiteConfig = {
   supportPhone: '(555) 010-0199',
   supportEmail: 'help@warmline.example',
+  ringcloudSupportEmail: 'support@ringcloud.local',
   testimonial: { name: 'Sarah Mitchell', title: 'Agency Owner', quote: 'Great transfers.' },
   bookingUrl: null,
 };

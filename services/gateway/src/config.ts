@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { businessTimezoneSchema } from '@warmline/contracts';
-import { SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT, SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { baseEnv } from '@warmline/platform';
 import { trainingVideosEnv } from './domain/training-videos';
 
@@ -102,6 +102,11 @@ export const gatewayEnv = {
   SUPPORT_EMAIL: z.preprocess(
     (v) => (v === '' ? undefined : v),
     z.email('must be an e-mail address').default(SUPPORT_EMAIL_DEFAULT),
+  ),
+  /** RingCloud's support address on its pages; the notifications worker names the same one in RingCloud's e-mails. */
+  RINGCLOUD_SUPPORT_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default(RINGCLOUD_SUPPORT_EMAIL_DEFAULT),
   ),
   /** The landing page's testimonial: the agent's name, their words and who they are. */
   TESTIMONIAL_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).default('Sarah Mitchell')),
