@@ -205,5 +205,9 @@ describe('after paying at RingCloud', () => {
     const welcome = (await mails()).find((m) => /^Subject: Welcome to RingCloud: your account is ready$/m.test(m));
     expect(receipt).toContain(RINGCLOUD_SUPPORT_EMAIL_DEFAULT);
     expect(welcome).toContain(RINGCLOUD_SUPPORT_EMAIL_DEFAULT);
+    // Sent in RingCloud's name: RINGCLOUD_MAIL_FROM is unset here, so from its support address.
+    const from = new RegExp(`^From: RingCloud <${RINGCLOUD_SUPPORT_EMAIL_DEFAULT.replaceAll('.', '\\.')}>$`, 'm');
+    expect(receipt).toMatch(from);
+    expect(welcome).toMatch(from);
   });
 });

@@ -91,7 +91,11 @@ try {
     await page.waitForTimeout(800);
     await page.getByRole('button', { name: 'Clear', exact: true }).click();
     await payFor(page, 4);
+    await page.getByRole('heading', { name: 'Thank you! Your leads are ready', level: 1 }).waitFor();
     await page.waitForTimeout(300);
+    await shot('lead-receipt');
+    await page.getByRole('link', { name: 'Buy more leads' }).click();
+    await page.locator('.lead-table tbody tr').first().waitFor();
     await shot('market-after-purchase', false);
 
     await page.getByRole('button', { name: 'Buy Selected Leads' }).click();

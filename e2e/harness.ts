@@ -205,7 +205,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 
   try {
     const webDistDir = await snapshotSpaBuild(path.join(workDir, 'web-dist'));
-    const notificationsConfig = parseConfig(notificationsEnv, { ...shared, NOTIFICATIONS_PORT: '0', MAIL_DIR: mailDir });
+    // Links in e-mails (My Leads, My Call-backs) point at this run's gateway, as in production.
+    const notificationsConfig = parseConfig(notificationsEnv, { ...shared, NOTIFICATIONS_PORT: '0', MAIL_DIR: mailDir, PUBLIC_URL: url });
     const notifications = await startNotifications(
       notificationsConfig,
       createLogger('notifications', notificationsConfig.LOG_LEVEL),

@@ -22,6 +22,7 @@ const ORDER_ID = '5f1c6a0e-7a0b-4f7e-9d5c-0a1b2c3d4e5f';
 const SITE: SiteConfig = {
   supportPhone: '(555) 010-0199',
   supportEmail: 'support@warmline.local',
+  ringcloudSupportEmail: 'help@ringcloud.example',
   testimonial: { name: 'Sarah Mitchell', title: 'Agency Owner', quote: 'Great transfers.' },
   bookingUrl: null,
 };
@@ -211,7 +212,9 @@ describe('/thank-you', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Thank You!' })).toBeTruthy();
     expect(container.querySelector('.brand-ringcloud')).not.toBeNull();
     expect(document.title).toBe('Thank You · RingCloud');
-    expect(screen.getByRole('link', { name: RINGCLOUD_SUPPORT_EMAIL_DEFAULT }).getAttribute('href')).toBe(`mailto:${RINGCLOUD_SUPPORT_EMAIL_DEFAULT}`);
+    // The configured RingCloud address (RINGCLOUD_SUPPORT_EMAIL, the one its e-mails name), not the default.
+    expect(screen.getByRole('link', { name: 'help@ringcloud.example' }).getAttribute('href')).toBe('mailto:help@ringcloud.example');
+    expect(screen.queryByText(RINGCLOUD_SUPPORT_EMAIL_DEFAULT)).toBeNull();
     expect(screen.queryByText(SITE.supportEmail)).toBeNull();
     expect(screen.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('/ringcloud');
     expect(document.body.textContent).not.toContain('WarmLine');

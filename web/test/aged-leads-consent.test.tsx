@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import type { MarketLead, MarketLeadsResponse, MyLeadsResponse, PurchasedLead } from '@warmline/contracts/catalog';
 import { MarketView } from '../src/features/aged-leads/market-view';
@@ -97,7 +98,10 @@ describe('the consent badge in the market', () => {
     };
     render(
       <QueryClientProvider client={client()}>
-        <MarketView user={user} />
+        {/* The market goes on to the receipt once paid: it needs a router. */}
+        <MemoryRouter>
+          <MarketView user={user} />
+        </MemoryRouter>
       </QueryClientProvider>,
     );
 

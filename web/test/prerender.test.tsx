@@ -8,6 +8,7 @@ import type { SiteConfig } from '../src/lib/site-config';
 const SITE: SiteConfig = {
   supportPhone: '(555) 010-0199',
   supportEmail: 'support@warmline.local',
+  ringcloudSupportEmail: 'support@ringcloud.local',
   testimonial: { name: 'Sarah Mitchell', title: 'Agency Owner', quote: 'Great transfers.' },
   bookingUrl: null,
 };

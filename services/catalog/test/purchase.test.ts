@@ -5,6 +5,7 @@ import { waitFor } from '@warmline/platform/testing/index';
 import type { Envelope } from '@warmline/contracts';
 import type { MarketLead } from '@warmline/contracts/catalog';
 import { catalogEnv } from '../src/config';
+import { maskName } from '../src/domain/masking';
 import { startCatalog } from '../src/service';
 import { agent, startCatalogFixture, testCard, type CatalogFixture } from './catalog-fixture';
 
@@ -77,14 +78,22 @@ describe('buying aged leads', () => {
     expect((await visibleTo(buyer, ids)).sort()).toEqual([...ids].sort());
 
     const pending = await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: buyer });
-    expect(pending.body).toMatchObject({ orderId, status: 'held', leadCount: 4, soldLeadCount: 0 });
+    expect(pending.body).toMatchObject({ orderId, status: 'held', leadCount: 4, soldLeadCount: 0, leads: [], totalCents: 0, paidAt: null });
     expect((await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: agent('nosy') })).status).toBe(404);
 
     const paid = await fx.callOrders('POST', '/api/payments/sandbox/confirm', { body: testCard(String(reserved.body.clientSecret)), identity: buyer });
     expect(paid.status).toBe(200);
     await waitFor('the leads sold', async () => (await reservationStatus(orderId)) === 'paid', { timeoutMs: 20_000 });
     const done = await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: buyer });
-    expect(done.body).toMatchObject({ status: 'paid', leadCount: 4, soldLeadCount: 4 });
+    expect(done.body).toMatchObject({ status: 'paid', leadCount: 4, soldLeadCount: 4, totalCents: 850 });
+    // The receipt screen's list: each lead masked as in the market, its state, age range and price; never its phone.
+    const receiptLeads = done.body.leads as Array<{ leadId: string; name: string; state: string; ageRange: string; priceCents: number }>;
+    expect(receiptLeads.map((l) => l.leadId).sort()).toEqual([...ids].sort());
+    const first = [...young, ...older].find((l) => l.id === receiptLeads[0]?.leadId)!;
+    expect(receiptLeads[0]).toMatchObject({ name: maskName(first.name), state: first.state });
+    expect(receiptLeads.map((l) => `${l.ageRange}:${l.priceCents}`).sort()).toEqual(['30-60:250', '30-60:250', '60-90:200', '90-180:150']);
+    expect(JSON.stringify(done.body)).not.toContain(young[0]?.phone);
+    expect(typeof done.body.paidAt).toBe('string');
 
     const rows = await leadRows(ids);
     expect(rows.every((r) => r.sold_to_user_id === buyer.userId && r.sold_order_id === orderId && r.held_by_user_id === null)).toBe(true);

@@ -200,6 +200,23 @@ export interface BulkPurchaseStatusResponse {
   /** Leads sold to the buyer (paid orders; fewer than leadCount only when some were owed back). */
   soldLeadCount: number;
   reservedUntil: string;
+  /** Paid orders: the leads sold, masked as the market showed them (the receipt screen lists them); else empty. */
+  leads: ReceiptLead[];
+  /** What the sold leads cost (0 until paid). */
+  totalCents: number;
+  /** When the leads were sold to the buyer (null until paid). */
+  paidAt: string | null;
+}
+
+/** One lead on the receipt: as it was in the market when bought. */
+interface ReceiptLead {
+  leadId: string;
+  /** Masked as in the market, e.g. 'John SmiXX'. */
+  name: string;
+  state: string;
+  /** Its age range when bought. */
+  ageRange: AgedLeadAgeRange;
+  priceCents: number;
 }
 
 export const LEADS_UNAVAILABLE_MESSAGE = 'Some leads are no longer available';

@@ -149,10 +149,12 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
     subject: 'Welcome to WarmLine',
     text: 'Hi Dana, your account is ready. Log in at https://warmline.example/login',
     template: 'welcome',
+    brand: 'WarmLine',
   },
   'email.password_reset': {
     to: 'dana@example.com',
     name: 'Dana',
+    username: 'danacole',
     resetUrl: 'https://warmline.example/reset-password?token=example-token',
     expiresInMinutes: 60,
   },
@@ -216,6 +218,7 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
     delivered: [maskedLead],
     undelivered: [],
     refundedCents: 0,
+    brand: 'WarmLine',
   },
   'email.dispute_opened': {
     orderId: ORDER,

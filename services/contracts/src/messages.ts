@@ -155,6 +155,8 @@ const emailSendV1 = z.object({
   template: z.string().min(1),
   /** The body holds a secret (a reset link): the outbox row is emptied once the broker has it. */
   secret: z.boolean().optional(),
+  /** Whose name it is sent in (absent: WarmLine): RingCloud's come from RINGCLOUD_MAIL_FROM, the rest from MAIL_FROM. */
+  brand: z.enum(['WarmLine', 'RingCloud']).optional(),
 });
 
 /** Tell a user how to choose a new password. Holds the reset link: a secret (see carriesSecret). */
@@ -162,6 +164,8 @@ const emailPasswordResetV1 = z.object({
   to: z.email(),
   /** How the mail greets the user: their first name, else their username. */
   name: z.string().min(1),
+  /** The username to log in with, reminded in the mail (absent in commands written before it travelled). */
+  username: z.string().min(1).optional(),
   resetUrl: z.url(),
   expiresInMinutes: z.number().int().positive(),
 });
@@ -460,6 +464,8 @@ const emailLeadsReceiptV1 = z.object({
   undelivered: z.array(leadOrderLeadV1).max(500),
   /** What was refunded for the undelivered leads (0 when all were delivered). */
   refundedCents: z.number().int().nonnegative(),
+  /** The brand the leads were bought under (absent: WarmLine; RingCloud's aged-lead packs are RingCloud's). */
+  brand: z.enum(['WarmLine', 'RingCloud']).optional(),
 });
 
 /** Tell the team a buyer disputed a payment with their bank (Stripe's charge.dispute.created). */

@@ -14,6 +14,11 @@ export interface Testimonial {
 export interface SiteConfigResponse {
   supportPhone: string;
   supportEmail: string;
+  /**
+   * The second brand's support address (RINGCLOUD_SUPPORT_EMAIL): its success page shows the one
+   * its receipts and welcome e-mails name.
+   */
+  ringcloudSupportEmail: string;
   testimonial: Testimonial;
   /** The external booking widget's address; null when none is configured (the page offers a plain link then). */
   bookingUrl: string | null;

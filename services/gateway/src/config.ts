@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { businessTimezoneSchema } from '@warmline/contracts';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT, SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { baseEnv } from '@warmline/platform';
 import { trainingVideosEnv } from './domain/training-videos';
 
@@ -96,11 +97,16 @@ export const gatewayEnv = {
   VIEW_AS_SECONDS: z.coerce.number().int().min(1).max(4 * 3600).default(30 * 60),
   /** How long the customer search waits for each source; a slower one is left out of the answer. */
   SEARCH_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(300),
-  /** Contact details the public pages show (GET /api/site-config). */
+  /** Contact details the public pages show (GET /api/site-config); the notifications worker names the same SUPPORT_EMAIL in receipts. */
   SUPPORT_PHONE: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).default('(555) 010-0199')),
   SUPPORT_EMAIL: z.preprocess(
     (v) => (v === '' ? undefined : v),
-    z.email('must be an e-mail address').default('support@warmline.local'),
+    z.email('must be an e-mail address').default(SUPPORT_EMAIL_DEFAULT),
+  ),
+  /** RingCloud's support address on its pages; the notifications worker names the same one in RingCloud's e-mails. */
+  RINGCLOUD_SUPPORT_EMAIL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.email('must be an e-mail address').default(RINGCLOUD_SUPPORT_EMAIL_DEFAULT),
   ),
   /** The landing page's testimonial: the agent's name, their words and who they are. */
   TESTIMONIAL_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).default('Sarah Mitchell')),

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '@warmline/platform';
 import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
 import { gatewayEnv } from '../src/config';
-import { DEFAULT_TRAINING_VIDEOS } from '../src/domain/training-videos';
 import { SESSION_SECRET, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /** GET /api/dashboard-config: the training videos the customer dashboard embeds. */
@@ -17,7 +16,7 @@ afterEach(async () => {
 const env = (extra: Record<string, string>) => ({ IDENTITY_SECRET: TEST_IDENTITY_SECRET, SESSION_SECRET, ...extra });
 
 describe('dashboard configuration', () => {
-  it('when nothing is configured, then a logged-in agent gets eight videos, seven from one site and one from another', async () => {
+  it('when TRAINING_VIDEOS is not set, then a logged-in agent gets no videos (the page says they are on their way, no broken players)', async () => {
     gw = await startGatewayFixture();
     const { user, password } = await gw.createAgent();
     const browser = gw.browser();
@@ -26,10 +25,23 @@ describe('dashboard configuration', () => {
     const answer = await browser.get('/api/dashboard-config');
 
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ trainingVideos: DEFAULT_TRAINING_VIDEOS });
-    const hosts = (answer.json.trainingVideos as Array<{ embedUrl: string }>).map((v) => new URL(v.embedUrl).host);
-    expect(hosts).toHaveLength(8);
-    expect(hosts.filter((h) => h === hosts[0])).toHaveLength(7);
+    expect(answer.json).toEqual({ trainingVideos: [] });
+  });
+
+  it('when TRAINING_VIDEOS names videos, then a logged-in agent gets those', async () => {
+    gw = await startGatewayFixture({ env: { TRAINING_VIDEOS: 'Intro | https://www.youtube-nocookie.com/embed/abc; Deep dive | https://player.vimeo.com/video/42' } });
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+
+    const answer = await browser.get('/api/dashboard-config');
+
+    expect(answer.json).toEqual({
+      trainingVideos: [
+        { title: 'Intro', embedUrl: 'https://www.youtube-nocookie.com/embed/abc' },
+        { title: 'Deep dive', embedUrl: 'https://player.vimeo.com/video/42' },
+      ],
+    });
   });
 
   it('when nobody is logged in, then it answers 401', async () => {

@@ -93,6 +93,8 @@ describe('password reset', () => {
     // At least 128 bits of randomness: 32 bytes base64url-encoded.
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(mail!.text).toContain('it works once and expires in 1 hour');
+    // The mail reminds the user which username they log in with (issue 17 item 8).
+    expect(mail!.text).toContain(`Your username is ${user.username}:`);
     // The link travelled as email.password_reset (gateway) and email.send (notifications); once
     // the broker had each, its outbox row no longer holds the link.
     const linkInOutboxes = async () => {

@@ -23,6 +23,7 @@ describe('site configuration', () => {
     expect(answer.json).toEqual({
       supportPhone: '(555) 010-0199',
       supportEmail: 'support@warmline.local',
+      ringcloudSupportEmail: 'support@ringcloud.local',
       testimonial: {
         name: 'Sarah Mitchell',
         title: 'Agency Owner, Mitchell Insurance Group',
@@ -37,6 +38,7 @@ describe('site configuration', () => {
       env: {
         SUPPORT_PHONE: '(888) 555-0142',
         SUPPORT_EMAIL: 'help@agency.example',
+        RINGCLOUD_SUPPORT_EMAIL: 'help@ringcloud.example',
         TESTIMONIAL_NAME: 'Dana Reyes',
         TESTIMONIAL_TITLE: 'Insurance Agent, Austin TX',
         TESTIMONIAL_QUOTE: 'Forty transfers a week, every one a real conversation.',
@@ -50,6 +52,7 @@ describe('site configuration', () => {
     expect(answer.json).toEqual({
       supportPhone: '(888) 555-0142',
       supportEmail: 'help@agency.example',
+      ringcloudSupportEmail: 'help@ringcloud.example',
       testimonial: {
         name: 'Dana Reyes',
         title: 'Insurance Agent, Austin TX',

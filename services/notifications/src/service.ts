@@ -4,7 +4,7 @@ import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
-import type { NotificationsConfig } from './config';
+import { ringcloudMailFrom, type NotificationsConfig } from './config';
 import { createMailer } from './domain/mailer';
 import { consumers } from './events/subscriptions';
 
@@ -49,7 +49,8 @@ export async function startNotifications(
     });
     const mailer = createMailer({
       ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}),
-      from: config.MAIL_FROM,
+      // Each brand's e-mails come from its own sender (issue 17 item 7).
+      from: { WarmLine: config.MAIL_FROM, RingCloud: ringcloudMailFrom(config) },
       mailDir: config.MAIL_DIR,
     });
     stops.push('mailer', async () => mailer.close());
@@ -60,7 +61,7 @@ export async function startNotifications(
 
     // No waiting for the broker: each consumer attaches once it connects (the worker reports
     // itself degraded on /readyz until then).
-    const teams = { salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL, partnersTeamEmail: config.PARTNERS_TEAM_EMAIL, ringcloudSupportEmail: config.RINGCLOUD_SUPPORT_EMAIL };
+    const teams = { salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL, partnersTeamEmail: config.PARTNERS_TEAM_EMAIL, supportEmail: config.SUPPORT_EMAIL, ringcloudSupportEmail: config.RINGCLOUD_SUPPORT_EMAIL };
     for (const { queue, subscriptions } of consumers({ mailer, ...teams, publicUrl: config.PUBLIC_URL })) {
       const consumer = await startConsumer({
         bus,

@@ -134,6 +134,13 @@ describe('what each e-mail says', () => {
     expect(mail.html).toContain('href="http://localhost:3000/reset-password?token=abc&amp;x=1"');
   });
 
+  it('when the reset names the username, then the mail reminds the user of it in text and html; an older command without it says nothing of it', () => {
+    const mail = passwordResetEmail(passwordReset({ username: 'ann_<b>' }));
+    expect(mail.text).toContain('Your username is ann_<b>: log in with it and your new password.');
+    expect(mail.html).toContain('Your username is <strong>ann_&lt;b&gt;</strong>');
+    expect(passwordResetEmail(passwordReset()).text).not.toContain('username');
+  });
+
   it('when a survey created an account, then the welcome names the username and the login page', () => {
     const mail = welcomeEmail({ to: 'sam@example.com', firstName: 'Sam', username: 'sam_r', loginUrl: 'http://localhost:3000/login' });
     expect(mail).toMatchObject({ to: 'sam@example.com', subject: 'Welcome to WarmLine: your account is ready', template: 'welcome' });

@@ -56,7 +56,8 @@ async function mailTo(worker: Worker, to: string): Promise<string[]> {
 describe('payment e-mails', () => {
   it('when a package payment succeeds, then the buyer gets a receipt with the purchase and total, and the sales team a notice', async () => {
     const salesTeam = `sales-${randomUUID().slice(0, 8)}@example.com`;
-    const worker = await bed.startWorker({ SALES_TEAM_EMAIL: salesTeam });
+    const support = `support-${randomUUID().slice(0, 8)}@example.com`;
+    const worker = await bed.startWorker({ SALES_TEAM_EMAIL: salesTeam, SUPPORT_EMAIL: support });
     const event = orderPaid();
     const buyer = event.data.billingEmail!;
 
@@ -73,7 +74,9 @@ describe('payment e-mails', () => {
     expect(receipt).toContain(`Order: ${event.data.orderId}`);
     expect(receipt).toContain('Paid on: November 21, 2026');
     expect(receipt).toContain('120-Second Buffer Protection');
-    expect(receipt).toContain(`Write to ${salesTeam}`);
+    // The address the success page shows (SUPPORT_EMAIL, issue 17 item 8), not the sales inbox.
+    expect(receipt).toContain(`Write to ${support}`);
+    expect(receipt).toMatch(/^From: WarmLine <no-reply@warmline\.local>$/m);
 
     const [notice] = await waitFor('the sales notice', async () => {
       const found = await mailTo(worker, salesTeam);

@@ -18,7 +18,8 @@ import { decodeQuotedPrintable, emlFiles, notificationsTestBed, type Worker } fr
  */
 
 const bed = notificationsTestBed();
-const CONTACT = { salesTeamEmail: 'sales@example.com' };
+const CONTACT = { supportEmail: 'help@example.com' };
+const SITE = { publicUrl: 'https://warmline.example/' };
 
 function command<T extends CommandType>(type: T, data: CommandData<T>): Envelope<CommandData<T>> {
   return { id: randomUUID(), type, version: 1, occurredAt: new Date().toISOString(), source: 'orders', correlationId: randomUUID(), data };
@@ -75,7 +76,7 @@ function dispute(overrides: Partial<CommandData<'email.dispute_opened'>> = {}): 
 
 describe('the aged-lead receipt', () => {
   it('when some leads were sold elsewhere before a late payment, then it lists the leads bought, the ones not delivered, the refund and when it arrives', () => {
-    const mail = leadsReceiptEmail(leadsReceipt(), CONTACT);
+    const mail = leadsReceiptEmail(leadsReceipt(), CONTACT, SITE);
     expect(mail.subject).toBe('Your WarmLine aged leads receipt: $2.50');
     expect(mail.template).toBe('leads-receipt');
     expect(mail.text).toContain('Your 1 aged lead is ready in My Leads on your dashboard');
@@ -88,8 +89,30 @@ describe('the aged-lead receipt', () => {
     expect(mail.html).toContain('<li>Maria GonXXXXX, TX, 30-60 days old: $2.50</li>');
   });
 
+  it('when leads were bought, then it links to My Leads on the site and names the support address the success pages show, from the WarmLine sender', () => {
+    const mail = leadsReceiptEmail(leadsReceipt({ undelivered: [], refundedCents: 0, paidCents: 250 }), CONTACT, SITE);
+    expect(mail.text).toContain('See them in My Leads: https://warmline.example/dashboard?view=my-leads');
+    expect(mail.html).toContain('<a href="https://warmline.example/dashboard?view=my-leads">See them in My Leads</a>');
+    expect(mail.text).toContain('Write to help@example.com and quote your order number.');
+    expect(mail.brand).toBe('WarmLine');
+  });
+
+  it('when no lead could be delivered, then it offers no My Leads link', () => {
+    const receipt = leadsReceipt();
+    const mail = leadsReceiptEmail({ ...receipt, delivered: [] }, CONTACT, SITE);
+    expect(mail.text).not.toContain('My Leads:');
+  });
+
+  it('when the leads were a RingCloud pack, then the receipt is RingCloud\'s, sent in its name, with its support address', () => {
+    const mail = leadsReceiptEmail({ ...leadsReceipt(), brand: 'RingCloud' }, { ...CONTACT, ringcloudSupportEmail: 'help@ringcloud.example' }, SITE);
+    expect(mail.subject).toBe('Your RingCloud aged leads receipt: $2.50');
+    expect(mail.brand).toBe('RingCloud');
+    expect(mail.text).toContain('Write to help@ringcloud.example');
+    expect(mail.text).not.toContain('WarmLine');
+  });
+
   it('when every lead was delivered, then it says nothing of refunds', () => {
-    const mail = leadsReceiptEmail(leadsReceipt({ undelivered: [], refundedCents: 0, paidCents: 250 }), CONTACT);
+    const mail = leadsReceiptEmail(leadsReceipt({ undelivered: [], refundedCents: 0, paidCents: 250 }), CONTACT, SITE);
     expect(mail.subject).toBe('Your WarmLine aged leads receipt: $2.50');
     expect(mail.text).not.toMatch(/refund|another buyer/i);
   });

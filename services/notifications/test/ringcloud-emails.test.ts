@@ -64,22 +64,54 @@ describe('RingCloud e-mails', () => {
     expect(receipt).toMatch(/^Subject: Your RingCloud receipt: \$300\.00$/m);
     expect(receipt).toContain(`Write to ${support}`);
     expect(receipt).not.toContain(salesTeam);
-    // The body never names WarmLine (the From header is the deployment's MAIL_FROM).
+    // Sent in RingCloud's name (issue 17 item 7): RINGCLOUD_MAIL_FROM is unset, so its support address.
+    expect(receipt).toMatch(new RegExp(`^From: RingCloud <${support.replaceAll('.', '\\.')}>$`, 'm'));
+    expect(receipt).not.toMatch(/^From: .*warmline/im);
     const body = receipt.slice(receipt.indexOf('\n\n'));
     expect(body).not.toContain('WarmLine');
   });
 
-  it('when no RingCloud support address is configured, then its receipt names the default one; WarmLine receipts keep the sales team', () => {
-    const ringcloud = receiptEmail(RINGCLOUD_ORDER, { salesTeamEmail: 'sales@warmline.local' });
+  it('when RINGCLOUD_MAIL_FROM is set, then RingCloud’s welcome comes from it while WarmLine’s welcome keeps MAIL_FROM', async () => {
+    const worker = await bed.startWorker({ MAIL_FROM: 'WarmLine <hello@warmline.example>', RINGCLOUD_MAIL_FROM: 'RingCloud Team <team@ringcloud.example>' });
+    const tag = randomUUID().slice(0, 8);
+    const welcome = (to: string, brand?: 'RingCloud'): Envelope<CommandData<'email.welcome'>> => ({
+      id: randomUUID(),
+      type: 'email.welcome',
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      source: 'gateway',
+      correlationId: randomUUID(),
+      data: { to, firstName: 'Ann', username: 'ann', loginUrl: 'http://localhost:3000/login', ...(brand ? { brand } : {}) },
+    });
+    const rcBuyer = `rc-${tag}@example.com`;
+    const wlBuyer = `wl-${tag}@example.com`;
+
+    await worker.send(welcome(rcBuyer, 'RingCloud'));
+    await worker.send(welcome(wlBuyer));
+
+    const read = (to: string) =>
+      waitFor(`the welcome to ${to}`, async () => {
+        for (const f of await emlFiles(worker.mailDir)) {
+          const message = await readFile(path.join(worker.mailDir, f), 'utf8');
+          if (new RegExp(`^To: ${to.replaceAll('.', '\\.')}$`, 'm').test(message)) return message;
+        }
+        return undefined;
+      });
+    expect(await read(rcBuyer)).toMatch(/^From: RingCloud Team <team@ringcloud\.example>$/m);
+    expect(await read(wlBuyer)).toMatch(/^From: WarmLine <hello@warmline\.example>$/m);
+  });
+
+  it('when no RingCloud support address is configured, then its receipt names the default one; WarmLine receipts name WarmLine\'s support', () => {
+    const ringcloud = receiptEmail(RINGCLOUD_ORDER, { supportEmail: 'support@warmline.local' });
     const { leadType: _rcProduct, ...order } = RINGCLOUD_ORDER;
     const warmline = receiptEmail({ ...order, tier: 'premium', description: 'Premium Volume Package: 60 transfers × $37.00' }, {
-      salesTeamEmail: 'sales@warmline.local',
+      supportEmail: 'help@warmline.example.com',
       ringcloudSupportEmail: 'help@ringcloud.example.com',
     });
 
     expect(ringcloud?.text).toContain(`Write to ${RINGCLOUD_SUPPORT_EMAIL_DEFAULT}`);
     expect(ringcloud?.html).toContain(`mailto:${RINGCLOUD_SUPPORT_EMAIL_DEFAULT}`);
-    expect(warmline?.text).toContain('Write to sales@warmline.local');
+    expect(warmline?.text).toContain('Write to help@warmline.example.com');
     expect(warmline?.text).not.toContain('ringcloud');
   });
 

@@ -99,7 +99,8 @@ describe('an Aged Leads package settled by the catalog', () => {
     expect(rows).toEqual([{ amount_cents: 40_000, refunded_cents: 24_000, status: 'paid' }]);
     expect(await asked('payment.refunded', orderId)).toEqual([expect.objectContaining({ amountCents: 24_000, refundedTotalCents: 24_000, initiatedBy: 'system', reason })]);
     const receipt = await asked('email.leads_receipt', orderId);
-    expect(receipt[0]).toEqual({ to: 'rae@example.com', name: 'Rae Cloud', orderId, paidCents: 40_000, paidAt: expect.any(String), delivered, undelivered: [], refundedCents: 0 });
+    // A RingCloud pack: the receipt is sent in RingCloud's name (issue 17 item 7).
+    expect(receipt[0]).toEqual({ to: 'rae@example.com', name: 'Rae Cloud', orderId, paidCents: 40_000, paidAt: expect.any(String), delivered, undelivered: [], refundedCents: 0, brand: 'RingCloud' });
     expect((await asked('email.refund_issued', orderId))[0]).toMatchObject({
       to: 'rae@example.com',
       amountCents: 24_000,

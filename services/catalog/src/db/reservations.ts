@@ -136,12 +136,24 @@ export async function findReservation(db: Queryable, orderId: string, options: {
   return rows[0] ? toReservation(rows[0]) : null;
 }
 
-export async function soldItemCount(db: Queryable, orderId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM lead_reservation_items WHERE order_id = $1 AND outcome = 'sold'",
-    [orderId],
+/** A lead an order sold, with its real name (the caller masks it) and what it was sold at. */
+export interface SoldLead {
+  leadId: string;
+  name: string;
+  state: string;
+  ageRange: AgedLeadAgeRange;
+  priceCents: number;
+  soldAt: Date;
+}
+
+/** The leads one order sold to its buyer (the buyer's index narrows it to their leads), by name. */
+export async function soldLeadsOfOrder(db: Queryable, orderId: string, buyerUserId: string): Promise<SoldLead[]> {
+  const { rows } = await db.query<{ id: string; name: string; state: string; sold_age_range: AgedLeadAgeRange; sold_price_cents: number; sold_at: Date }>(
+    `SELECT id, name, state, sold_age_range, sold_price_cents, sold_at FROM aged_leads
+      WHERE sold_to_user_id = $2 AND sold_order_id = $1 ORDER BY name, id`,
+    [orderId, buyerUserId],
   );
-  return rows[0]?.n ?? 0;
+  return rows.map((r) => ({ leadId: r.id, name: r.name, state: r.state, ageRange: r.sold_age_range, priceCents: r.sold_price_cents, soldAt: r.sold_at }));
 }
 
 export async function reservedItems(db: Queryable, orderId: string): Promise<ReservedItem[]> {

@@ -54,17 +54,16 @@ export const MY_LEADS_CSV_HEADER = [
   'Purchased At (UTC)',
   'Order ID',
   'Lead ID',
-  'Consent',
-  // After the free-form record, so the columns buyers already map keep their places.
+  // The consent evidence in readable columns (issue 17 item 8), as My Leads shows it: no JSON.
   'Consent Certificate',
-  'Consent Time',
+  'Consent Time (UTC)',
   'Consent IP',
 ];
 
 /**
  * The buyer's leads (all of them, or those the filter matches) as CSV, newest purchase first.
  * Times are ISO 8601 in UTC so spreadsheets and CRMs read them without guessing a format; the
- * consent record comes whole (certificate, time, address), the buyer's TCPA evidence.
+ * consent record (the buyer's TCPA evidence) comes as three columns: certificate, time, address.
  */
 export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string, filterText: string): Promise<string> {
   const filter = parseLeadFilter(filterText);
@@ -83,7 +82,6 @@ export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string,
       r.soldAt.toISOString(),
       r.orderId,
       r.id,
-      JSON.stringify(r.consent),
       r.consentCertificate,
       r.consentTime?.toISOString() ?? null,
       r.consentIp,

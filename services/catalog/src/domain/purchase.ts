@@ -23,11 +23,12 @@ import {
   lockBuyerPurchases,
   lockLeads,
   releaseHolds,
-  soldItemCount,
+  soldLeadsOfOrder,
   type BuyerHolds,
   type ReservedItem,
 } from '../db/reservations';
 import type { CatalogContext } from './context';
+import { maskName } from './masking';
 import { listingWindow, priceLead } from './lead-age';
 
 /**
@@ -123,12 +124,17 @@ function checkPurchaseLimits(holds: BuyerHolds, wantedLeads: number, now: Date):
 export async function purchaseStatus(ctx: CatalogContext, buyerUserId: string, orderId: string): Promise<BulkPurchaseStatusResponse> {
   const reservation = await findReservation(ctx.pool, orderId);
   if (!reservation || reservation.buyerUserId !== buyerUserId) throw notFound('Purchase not found');
+  // The receipt screen (issue 17 item 3) lists what was sold, masked as the market showed it.
+  const sold = reservation.status === 'paid' ? await soldLeadsOfOrder(ctx.pool, orderId, buyerUserId) : [];
   return {
     orderId,
     status: reservation.status,
     leadCount: reservation.leadCount,
-    soldLeadCount: reservation.status === 'paid' ? await soldItemCount(ctx.pool, orderId) : 0,
+    soldLeadCount: sold.length,
     reservedUntil: reservation.expiresAt.toISOString(),
+    leads: sold.map((l) => ({ leadId: l.leadId, name: maskName(l.name), state: l.state, ageRange: l.ageRange, priceCents: l.priceCents })),
+    totalCents: sold.reduce((sum, l) => sum + l.priceCents, 0),
+    paidAt: sold[0]?.soldAt.toISOString() ?? null,
   };
 }
 

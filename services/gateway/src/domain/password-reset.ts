@@ -83,6 +83,8 @@ async function handleResetRequests(
         data: {
           to: user.email,
           name: user.firstName || user.username,
+          // Many forget which username they chose; the mail reminds them (issue 17 item 8).
+          username: user.username,
           resetUrl: link,
           expiresInMinutes: RESET_LINK_TTL_MINUTES,
         },

@@ -5,18 +5,9 @@ import type { TrainingVideo } from '@warmline/contracts/catalog';
  * The dashboard's training videos (spec §2: eight embedded videos, seven from one video site
  * and one from another host). They differ per deployment, so they come from configuration:
  * TRAINING_VIDEOS is a list of `Title | https://embed-address` entries separated by `;` or
- * new lines. The defaults are placeholders to replace with the real videos' embed addresses.
+ * new lines. Unset, there are none: the dashboard says the videos are on their way rather than
+ * embedding players of videos that do not exist (issue 17 item 8).
  */
-export const DEFAULT_TRAINING_VIDEOS: TrainingVideo[] = [
-  { title: 'Welcome to WarmLine: getting started', embedUrl: 'https://www.youtube-nocookie.com/embed/WarmLineT01' },
-  { title: 'Working aged leads: your first call', embedUrl: 'https://www.youtube-nocookie.com/embed/WarmLineT02' },
-  { title: 'Taking a live transfer', embedUrl: 'https://www.youtube-nocookie.com/embed/WarmLineT03' },
-  { title: 'Handling the five most common objections', embedUrl: 'https://www.youtube-nocookie.com/embed/WarmLineT04' },
-  { title: 'Following up: a five-touch cadence', embedUrl: 'https://www.youtube-nocookie.com/embed/WarmLineT05' },
-  { title: 'Compliance basics: TCPA and consent', embedUrl: 'https://www.youtube-nocookie.com/embed/WarmLineT06' },
-  { title: 'Setting appointments that stick', embedUrl: 'https://www.youtube-nocookie.com/embed/WarmLineT07' },
-  { title: 'Growing your agency with call transfers', embedUrl: 'https://player.vimeo.com/video/100000001' },
-];
 
 /** One `Title | https://…` entry, or the reason it is not one. */
 function parseEntry(text: string): TrainingVideo | string {
@@ -28,7 +19,7 @@ function parseEntry(text: string): TrainingVideo | string {
   return { title, embedUrl };
 }
 
-/** TRAINING_VIDEOS: unset or empty → the defaults. */
+/** TRAINING_VIDEOS: unset or empty → no videos. */
 export const trainingVideosEnv = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() !== '' ? v.split(/[;\n]/).map((s) => s.trim()).filter(Boolean) : undefined),
   z
@@ -43,5 +34,5 @@ export const trainingVideosEnv = z.preprocess(
       }
       return videos;
     })
-    .default(DEFAULT_TRAINING_VIDEOS),
+    .default([]),
 );

@@ -7,6 +7,7 @@ export function siteConfigOf(config: GatewayConfig): SiteConfigResponse {
   return {
     supportPhone: config.SUPPORT_PHONE,
     supportEmail: config.SUPPORT_EMAIL,
+    ringcloudSupportEmail: config.RINGCLOUD_SUPPORT_EMAIL,
     testimonial: { name: config.TESTIMONIAL_NAME, quote: config.TESTIMONIAL_QUOTE, title: config.TESTIMONIAL_TITLE },
     bookingUrl: config.BOOKING_URL ?? null,
   };

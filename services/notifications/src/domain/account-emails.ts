@@ -19,7 +19,7 @@ function lifetime(minutes: number): string {
 
 /** The reset link, marked secret so the sent command's row is emptied once the broker has it. */
 export function passwordResetEmail(request: PasswordResetRequest): EmailToSend {
-  const { name, resetUrl: link } = request;
+  const { name, resetUrl: link, username } = request;
   const expires = lifetime(request.expiresInMinutes);
   const safeLink = escapeHtml(link);
   return {
@@ -31,6 +31,7 @@ export function passwordResetEmail(request: PasswordResetRequest): EmailToSend {
       `Hello ${name},`,
       '',
       'We received a request to reset the password of your WarmLine account.',
+      ...(username ? [`Your username is ${username}: log in with it and your new password.`] : []),
       `Open this link to choose a new password (it works once and expires in ${expires}):`,
       '',
       link,
@@ -40,6 +41,7 @@ export function passwordResetEmail(request: PasswordResetRequest): EmailToSend {
     html: [
       `<p>Hello ${escapeHtml(name)},</p>`,
       '<p>We received a request to reset the password of your WarmLine account.</p>',
+      ...(username ? [`<p>Your username is <strong>${escapeHtml(username)}</strong>: log in with it and your new password.</p>`] : []),
       `<p><a href="${safeLink}">Choose a new password</a> (the link works once and expires in ${expires}).</p>`,
       `<p>If the button does not work, copy this address into your browser:<br>${safeLink}</p>`,
       '<p>If you did not ask for this, you can ignore this e-mail; your password stays the same.</p>',
@@ -56,6 +58,7 @@ export function welcomeEmail(request: WelcomeRequest, contact: { ringcloudSuppor
   const support = brand === 'RingCloud' ? (contact.ringcloudSupportEmail ?? RINGCLOUD_SUPPORT_EMAIL_DEFAULT) : undefined;
   return {
     to: request.to,
+    brand,
     subject: `Welcome to ${brand}: your account is ready`,
     template: WELCOME_TEMPLATE,
     text: [

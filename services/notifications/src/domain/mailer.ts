@@ -10,7 +10,14 @@ interface OutgoingEmail {
   subject: string;
   text: string;
   html?: string;
+  /** Whose name it goes out in (absent: WarmLine). */
+  brand?: MailBrand;
 }
+
+type MailBrand = 'WarmLine' | 'RingCloud';
+
+/** The From address of each brand's e-mails (MAIL_FROM, RINGCLOUD_MAIL_FROM). */
+export type SenderByBrand = Record<MailBrand, string>;
 
 interface Delivery {
   transport: MailTransportKind;
@@ -28,29 +35,29 @@ export interface Mailer {
  * Nodemailer to SMTP_URL when it is set; otherwise every message is rendered to an .eml file
  * under mailDir so a developer can open what would have been sent (ARCHITECTURE §5).
  */
-export function createMailer(options: { smtpUrl?: string; from: string; mailDir: string }): Mailer {
+export function createMailer(options: { smtpUrl?: string; from: SenderByBrand; mailDir: string }): Mailer {
   return options.smtpUrl ? smtpMailer(options.smtpUrl, options.from) : fileMailer(options.mailDir, options.from);
 }
 
-function smtpMailer(smtpUrl: string, from: string): Mailer {
+function smtpMailer(smtpUrl: string, from: SenderByBrand): Mailer {
   const transporter = nodemailer.createTransport(smtpUrl);
   return {
     transport: 'smtp',
     async send(message) {
-      const info = await transporter.sendMail({ from, ...mailFields(message) });
+      const info = await transporter.sendMail({ from: from[message.brand ?? 'WarmLine'], ...mailFields(message) });
       return { transport: 'smtp', location: info.messageId };
     },
     close: () => transporter.close(),
   };
 }
 
-function fileMailer(mailDir: string, from: string): Mailer {
+function fileMailer(mailDir: string, from: SenderByBrand): Mailer {
   const renderer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const dir = path.resolve(mailDir);
   return {
     transport: 'file',
     async send(message) {
-      const info = await renderer.sendMail({ from, ...mailFields(message) });
+      const info = await renderer.sendMail({ from: from[message.brand ?? 'WarmLine'], ...mailFields(message) });
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, emlFileName(new Date(), message.id));
       // 'wx': never overwrite a message already on disk.

@@ -41,6 +41,7 @@ export function refundIssuedEmail(refund: CommandData<'email.refund_issued'>): E
   const brand = refund.description.startsWith('RingCloud ') ? 'RingCloud' : 'WarmLine';
   return {
     to: refund.to,
+    brand,
     subject: oneLine(`${brand} refund of ${dollars(refund.amountCents)}`),
     template: 'refund-issued',
     text: [

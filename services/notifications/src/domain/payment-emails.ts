@@ -1,5 +1,5 @@
 import { formatUsd, type CommandData } from '@warmline/contracts';
-import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT, SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { escapeHtml } from '@warmline/platform/html';
 import { BUFFER_PROTECTION, htmlTable, paidOn, textLines, writeToUs, type EmailLine, type EmailToSend } from './paid-order-email-parts';
 
@@ -69,18 +69,20 @@ function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'descriptio
  * for aged leads bought in the market, whose receipt lists the leads once the catalog has sold
  * them (email.leads_receipt).
  */
-export function receiptEmail(order: PaidOrder, contact: { salesTeamEmail: string; ringcloudSupportEmail?: string }): EmailToSend | undefined {
+export function receiptEmail(order: PaidOrder, contact: { supportEmail?: string; ringcloudSupportEmail?: string }): EmailToSend | undefined {
   if (!order.billingEmail || order.kind === 'lead') return undefined;
   const total = formatUsd(order.amountCents);
   const lines = orderLines(order);
   const { brand, nextSteps, bufferProtection } = receiptWording(order);
-  // A RingCloud buyer never met WarmLine: they write to RingCloud's support.
+  // A RingCloud buyer never met WarmLine: they write to RingCloud's support. A WarmLine buyer
+  // writes to SUPPORT_EMAIL, the address the success page shows (issue 17 item 8).
   const questions = writeToUs(
     'Questions about your order?',
-    brand === 'RingCloud' ? (contact.ringcloudSupportEmail ?? RINGCLOUD_SUPPORT_EMAIL_DEFAULT) : contact.salesTeamEmail,
+    brand === 'RingCloud' ? (contact.ringcloudSupportEmail ?? RINGCLOUD_SUPPORT_EMAIL_DEFAULT) : (contact.supportEmail ?? SUPPORT_EMAIL_DEFAULT),
   );
   return {
     to: order.billingEmail,
+    brand,
     subject: `Your ${brand} receipt: ${total}`,
     template: RECEIPT_TEMPLATE,
     text: [

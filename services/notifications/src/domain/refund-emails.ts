@@ -1,4 +1,5 @@
 import { formatUsd, type CommandData, type LeadOrderLead } from '@warmline/contracts';
+import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT, SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { escapeHtml } from '@warmline/platform/html';
 import { htmlTable, paidOn, textLines, writeToUs, type EmailLine, type EmailToSend } from './paid-order-email-parts';
 
@@ -26,7 +27,12 @@ function leadLine(lead: LeadOrderLead): string {
  * details), and when some had been sold to someone else before the payment arrived, which ones
  * and that their price was refunded. Nothing about transfers: leads are delivered at once.
  */
-export function leadsReceiptEmail(receipt: LeadsReceipt, contact: { salesTeamEmail: string }): EmailToSend {
+export function leadsReceiptEmail(
+  receipt: LeadsReceipt,
+  contact: { supportEmail?: string; ringcloudSupportEmail?: string },
+  site: { publicUrl: string },
+): EmailToSend {
+  const brand = receipt.brand ?? 'WarmLine';
   const got = receipt.delivered.length;
   const charged = receipt.paidCents - receipt.refundedCents;
   const summary: EmailLine[] = [
@@ -43,10 +49,16 @@ export function leadsReceiptEmail(receipt: LeadsReceipt, contact: { salesTeamEma
     ? `Your payment arrived after your reservation had ended, and ${receipt.undelivered.length === 1 ? 'this lead was' : 'these leads were'} sold to another buyer in the meantime:`
     : undefined;
   const refundNote = receipt.refundedCents > 0 ? `We have refunded ${formatUsd(receipt.refundedCents)} for ${receipt.undelivered.length === 1 ? 'it' : 'them'} to the card you paid with. ${REFUND_ARRIVES}` : undefined;
-  const questions = writeToUs('Questions about your leads?', contact.salesTeamEmail);
+  const questions = writeToUs(
+    'Questions about your leads?',
+    brand === 'RingCloud' ? (contact.ringcloudSupportEmail ?? RINGCLOUD_SUPPORT_EMAIL_DEFAULT) : (contact.supportEmail ?? SUPPORT_EMAIL_DEFAULT),
+  );
+  // The way on (issue 17 item 3): straight to the leads, with their full contact details.
+  const myLeads = myLeadsUrl(site.publicUrl);
   return {
     to: receipt.to,
-    subject: `Your WarmLine aged leads receipt: ${formatUsd(charged)}`,
+    brand,
+    subject: `Your ${brand} aged leads receipt: ${formatUsd(charged)}`,
     template: LEADS_RECEIPT_TEMPLATE,
     text: [
       `Hi ${receipt.name || 'there'},`,
@@ -54,25 +66,32 @@ export function leadsReceiptEmail(receipt: LeadsReceipt, contact: { salesTeamEma
       intro,
       '',
       ...textLines(summary),
-      ...(got > 0 ? ['', 'Leads bought:', ...receipt.delivered.map((l) => `- ${leadLine(l)}`)] : []),
+      ...(got > 0 ? ['', 'Leads bought:', ...receipt.delivered.map((l) => `- ${leadLine(l)}`), '', `See them in My Leads: ${myLeads}`] : []),
       ...(undeliveredNote ? ['', undeliveredNote, ...receipt.undelivered.map((l) => `- ${leadLine(l)}`)] : []),
       ...(refundNote ? ['', refundNote] : []),
       '',
       questions.text,
       '',
-      'WarmLine',
+      brand,
     ].join('\n'),
     html: [
       `<p>Hi ${escapeHtml(receipt.name || 'there')},</p>`,
       `<p>${escapeHtml(intro)}</p>`,
       htmlTable(summary),
-      ...(got > 0 ? ['<p>Leads bought:</p>', htmlList(receipt.delivered)] : []),
+      ...(got > 0
+        ? ['<p>Leads bought:</p>', htmlList(receipt.delivered), `<p><a href="${escapeHtml(myLeads)}">See them in My Leads</a></p>`]
+        : []),
       ...(undeliveredNote ? [`<p>${escapeHtml(undeliveredNote)}</p>`, htmlList(receipt.undelivered)] : []),
       ...(refundNote ? [`<p>${escapeHtml(refundNote)}</p>`] : []),
       questions.html,
-      '<p>WarmLine</p>',
+      `<p>${brand}</p>`,
     ].join('\n'),
   };
+}
+
+/** The dashboard's My Leads view (`/dashboard?view=my-leads`) on the site at PUBLIC_URL. */
+function myLeadsUrl(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/dashboard?view=my-leads`;
 }
 
 function htmlList(leads: LeadOrderLead[]): string {

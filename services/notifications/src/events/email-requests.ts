@@ -19,6 +19,8 @@ export interface TeamInboxes {
   salesTeamEmail: string;
   operationsEmail: string;
   partnersTeamEmail: string;
+  /** SUPPORT_EMAIL: where WarmLine's receipts tell buyers to write, as the success pages do (unset: its default). */
+  supportEmail?: string;
   /** RINGCLOUD_SUPPORT_EMAIL: RingCloud buyers are told to write here, never to WarmLine's inboxes. */
   ringcloudSupportEmail?: string;
 }
@@ -67,7 +69,7 @@ export function emailRequestSubscriptions(teams: TeamInboxes, site: SiteLinks): 
     ),
     subscribe('email.transfer_order_status', renderInto<'email.transfer_order_status'>((change) => [transferOrderStatusEmail(change)])),
     subscribe('email.refund_issued', renderInto<'email.refund_issued'>((refund) => [refundIssuedEmail(refund)])),
-    subscribe('email.leads_receipt', renderInto<'email.leads_receipt'>((receipt) => [leadsReceiptEmail(receipt, teams)])),
+    subscribe('email.leads_receipt', renderInto<'email.leads_receipt'>((receipt) => [leadsReceiptEmail(receipt, teams, site)])),
     // Disputes go to the inbox that hears of every sale (SALES_TEAM_EMAIL).
     subscribe('email.dispute_opened', renderInto<'email.dispute_opened'>((dispute) => [disputeOpenedEmail(dispute, teams.salesTeamEmail)])),
     subscribe('email.lead_opt_out', renderInto<'email.lead_opt_out'>((notice) => [leadOptOutEmail(notice, teams)])),

@@ -27,6 +27,7 @@ export function sendEmailHandler(mailer: Mailer): Handler<'email.send'> {
       subject: data.subject,
       text: data.text,
       ...(data.html === undefined ? {} : { html: data.html }),
+      ...(data.brand === undefined ? {} : { brand: data.brand }),
     });
     await recordDelivery(db, commandId, delivery.location);
     log.info(

@@ -31,6 +31,7 @@ export function consumers(deps: NotificationsDeps): Consumer[] {
           salesTeamEmail: deps.salesTeamEmail,
           operationsEmail: deps.operationsEmail,
           partnersTeamEmail: deps.partnersTeamEmail,
+          ...(deps.supportEmail ? { supportEmail: deps.supportEmail } : {}),
           ...(deps.ringcloudSupportEmail ? { ringcloudSupportEmail: deps.ringcloudSupportEmail } : {}),
         },
         { publicUrl: deps.publicUrl },

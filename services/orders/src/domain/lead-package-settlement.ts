@@ -3,6 +3,7 @@ import type { PoolClient } from '@warmline/platform/db/index';
 import { AppError } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { CommandData } from '@warmline/contracts';
+import { orderBrandOf } from '@warmline/contracts/orders';
 import type { UsersClient } from '../clients/users-client';
 import { findOrder, type PackageOrder } from '../db/orders';
 import { SOURCE, type OrdersContext } from './context';
@@ -65,6 +66,8 @@ export async function settleLeadPackage(
         delivered: settle.delivered,
         undelivered: [],
         refundedCents: 0,
+        // RingCloud's packs of aged leads: the receipt is RingCloud's (issue 17 item 7).
+        brand: orderBrandOf(order.tier),
       },
     });
   }

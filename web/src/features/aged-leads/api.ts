@@ -17,6 +17,7 @@ export const agedLeadKeys = {
   marketPage: (page: number, filter: string) => [...agedLeadKeys.market(), page, filter] as const,
   mine: () => [...agedLeadKeys.all, 'mine'] as const,
   minePage: (page: number, filter: string) => [...agedLeadKeys.mine(), page, filter] as const,
+  receipt: (orderId: string) => [...agedLeadKeys.all, 'receipt', orderId] as const,
 };
 
 type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn'>;
@@ -81,6 +82,25 @@ export async function waitUntilSold(orderId: string, timeoutMs = 15_000): Promis
     if (Date.now() > deadline) return last;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+/** While the payment's news is on its way the purchase is still 'held': ask again this often, this many times. */
+const RECEIPT_POLL_MS = 1000;
+const RECEIPT_POLLS = 30;
+
+/**
+ * The receipt screen's purchase, read from the server (so a reload shows the same, and an id
+ * that is not this buyer's, or made up, is a 404, never 'paid'). Asks again while it is held.
+ */
+export function usePurchaseReceipt(orderId: string | null) {
+  return useQuery({
+    queryKey: agedLeadKeys.receipt(orderId ?? ''),
+    queryFn: () => fetchPurchaseStatus(orderId ?? ''),
+    enabled: orderId !== null,
+    retry: false,
+    refetchInterval: (query) =>
+      query.state.data?.status === 'held' && query.state.dataUpdateCount < RECEIPT_POLLS ? RECEIPT_POLL_MS : false,
+  });
 }
 
 /** One page of the buyer's purchased leads. */

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
 import type { BulkPurchaseResponse, LeadsUnavailableResponse, MarketLead } from '@warmline/contracts/catalog';
 import { AGED_LEAD_PRICES_CENTS, formatUsd } from '@warmline/contracts/pricing';
 import type { PublicUser } from '@warmline/contracts/accounts';
@@ -28,6 +29,7 @@ import './aged-leads.css';
  */
 export function MarketView({ user }: { user: PublicUser }) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState('');
   const cart = useLeadCart(user.id);
@@ -112,19 +114,19 @@ export function MarketView({ user }: { user: PublicUser }) {
     bulkPurchase.mutate({ leadIds: buying.current });
   };
 
+  // Paid: on to the receipt (issue 17 item 3), which reads the purchase from the server and so
+  // survives a reload; waiting here first means it usually opens with the leads already sold.
+  // The spec's 'Bulk Purchase Successful' is said there, not in a toast that would cover its
+  // Go to My Leads button on a phone (issue 17 item 4).
   const paid = async (order: BulkPurchaseResponse) => {
     setFinishing(true);
-    const status = await waitUntilSold(order.orderId);
+    await waitUntilSold(order.orderId);
     setFinishing(false);
     setPurchase(null);
     cart.remove(buying.current);
-    const sold = status?.status === 'paid' ? status.soldLeadCount : order.leadCount;
-    toast({
-      title: 'Bulk Purchase Successful',
-      description: `Successfully purchased ${sold} ${sold === 1 ? 'lead' : 'leads'}.`,
-      variant: 'success',
-    });
     await refresh();
+    navigate(`/dashboard?${new URLSearchParams({ view: 'lead-receipt', order: order.orderId }).toString()}`);
+    window.scrollTo({ top: 0 });
   };
 
   const state = pageSelectionState(cart.cart, leads);

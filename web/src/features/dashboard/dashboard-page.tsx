@@ -4,6 +4,7 @@ import { AppShell } from '../../components/app-shell';
 import { usePageTitle } from '../../lib/page-title';
 import { MarketView } from '../aged-leads/market-view';
 import { MyLeadsView } from '../aged-leads/my-leads-view';
+import { LeadReceiptView } from '../aged-leads/lead-receipt-view';
 import { MyOrdersView } from '../my-orders/my-orders-view';
 import { BuyCallbacksView } from '../callbacks/buy-callbacks-view';
 import { MyCallbacksView } from '../callbacks/my-callbacks-view';
@@ -34,17 +35,30 @@ export function DashboardPage({ user }: { user: PublicUser }) {
       <div className="dashboard">
         <DashboardSidebar view={view} onView={show} greeting={`Welcome, ${user.firstName || user.username}`} />
         <div className="dashboard__content">
-          <DashboardContent view={view} user={user} show={show} />
+          <DashboardContent view={view} user={user} show={show} order={params.get('order')} />
         </div>
       </div>
     </AppShell>
   );
 }
 
-function DashboardContent({ view, user, show }: { view: DashboardView; user: PublicUser; show(view: DashboardView): void }) {
+function DashboardContent({
+  view,
+  user,
+  show,
+  order,
+}: {
+  view: DashboardView;
+  user: PublicUser;
+  show(view: DashboardView): void;
+  /** The receipt's order id (`&order=`). */
+  order: string | null;
+}) {
   switch (view) {
     case 'buy-aged-leads':
       return <MarketView user={user} />;
+    case 'lead-receipt':
+      return <LeadReceiptView orderParam={order} user={user} />;
     case 'my-leads':
       return <MyLeadsView onBrowse={() => show('buy-aged-leads')} />;
     case 'my-orders':

@@ -16,6 +16,8 @@ const DASHBOARD_VIEWS = [
   'training-videos',
   'support',
   'account',
+  // Not in the sidebar: where a purchase of aged leads ends (`&order=<id>`, issue 17 item 3).
+  'lead-receipt',
 ] as const;
 export type DashboardView = (typeof DASHBOARD_VIEWS)[number];
 
@@ -33,6 +35,7 @@ export const VIEW_LABELS: Record<DashboardView, string> = {
   'training-videos': 'Training Videos',
   support: 'Contact Support',
   account: 'Account & Security',
+  'lead-receipt': 'Your Receipt',
 };
 
 /** The sidebar's sections, in order. */

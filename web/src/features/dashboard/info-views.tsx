@@ -17,9 +17,14 @@ export function FacebookCourseView() {
   );
 }
 
-/** Training Videos (spec §2): the embedded videos from configuration and a note that more will come. */
+/**
+ * Training Videos (spec §2): the embedded videos from configuration and a note that more will
+ * come. A deployment without TRAINING_VIDEOS has none yet: it says so instead of showing
+ * players of videos that do not exist (issue 17 item 8).
+ */
 export function TrainingVideosView() {
   const config = useDashboardConfig();
+  const videos = config.data?.trainingVideos ?? [];
   return (
     <section className="dash-view" aria-labelledby="videos-title">
       <h1 id="videos-title" className="view-header__title">
@@ -30,26 +35,33 @@ export function TrainingVideosView() {
         <Spinner label="Loading videos…" showLabel />
       ) : config.isError ? (
         <p role="alert">The videos could not be loaded. Please try again later.</p>
+      ) : videos.length === 0 ? (
+        <div className="card dash-note">
+          <p className="dash-note__big">Videos are on their way</p>
+          <p>Our training videos are being recorded. They will appear here as soon as they are ready.</p>
+        </div>
       ) : (
-        <ul className="video-grid">
-          {config.data.trainingVideos.map((video) => (
-            <li key={video.embedUrl} className="video-card">
-              <div className="video-card__frame">
-                <iframe
-                  src={video.embedUrl}
-                  title={video.title}
-                  loading="lazy"
-                  allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
-                  allowFullScreen
-                  referrerPolicy="strict-origin-when-cross-origin"
-                />
-              </div>
-              <p className="video-card__title">{video.title}</p>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="video-grid">
+            {videos.map((video) => (
+              <li key={video.embedUrl} className="video-card">
+                <div className="video-card__frame">
+                  <iframe
+                    src={video.embedUrl}
+                    title={video.title}
+                    loading="lazy"
+                    allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
+                    allowFullScreen
+                    referrerPolicy="strict-origin-when-cross-origin"
+                  />
+                </div>
+                <p className="video-card__title">{video.title}</p>
+              </li>
+            ))}
+          </ul>
+          <p className="dash-more">More training videos will be added soon.</p>
+        </>
       )}
-      <p className="dash-more">More training videos will be added soon.</p>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import type { OrderBrand } from '@warmline/contracts/orders';
 import { ButtonLink } from '../../components/button';
 import { CheckIcon } from '../../components/icons';
 import { confettiFor } from '../../lib/confetti';
+import { useSiteConfig } from '../../lib/site-config';
 import { useBrandedPageTitle } from '../ringcloud/ringcloud-title';
 import { SupportEmail } from '../survey/support-email';
 import { SurveyLayout } from '../survey/survey-layout';
@@ -22,6 +23,7 @@ const CONFETTI_MS = 3000;
  */
 export function ThankYouPage() {
   const [params] = useSearchParams();
+  const site = useSiteConfig();
   const view = usePaidOrder(params.get('order'));
   const order = 'order' in view ? view.order : null;
   const brand: OrderBrand = order?.brand ?? (params.get('brand') === 'ringcloud' ? 'RingCloud' : 'WarmLine');
@@ -29,10 +31,13 @@ export function ThankYouPage() {
   useBrandedPageTitle(paid ? 'Thank You' : 'Your Order', brand);
   useEffect(() => (paid ? confettiFor(CONFETTI_MS) : undefined), [paid]);
 
+  // RingCloud's address as configured (the one its receipt e-mail names); a page served before
+  // the setting existed falls back to the default.
+  const ringcloudSupport = site.data?.ringcloudSupportEmail ?? RINGCLOUD_SUPPORT_EMAIL_DEFAULT;
   const support =
     brand === 'RingCloud' ? (
-      <a className="link" href={`mailto:${RINGCLOUD_SUPPORT_EMAIL_DEFAULT}`}>
-        {RINGCLOUD_SUPPORT_EMAIL_DEFAULT}
+      <a className="link" href={`mailto:${ringcloudSupport}`}>
+        {ringcloudSupport}
       </a>
     ) : (
       <SupportEmail />
