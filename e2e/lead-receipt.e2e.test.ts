@@ -43,7 +43,7 @@ beforeAll(async () => {
 async function logIn(page: Page) {
   const { customer } = e2e.system;
   await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(customer.username);
+  await page.getByLabel('Username or e-mail', { exact: true }).fill(customer.username);
   await page.getByLabel('Password', { exact: true }).fill(customer.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((url) => url.pathname === '/dashboard');
