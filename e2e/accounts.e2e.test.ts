@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { useE2E, waitForResetLink } from './harness';
+import { logIn, useE2E, waitForResetLink } from './harness';
 
 /** The account screens against the real system in headless Chromium (issue 3). */
 const e2e = useE2E();
-
-async function logIn(page: Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
 
 async function waitForPath(page: Page, pathname: string) {
   await page.waitForURL((url) => url.pathname === pathname);

@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR } from './harness';
 
 const OUT = path.join(TEST_RESULTS_DIR, 'screens');
 const WIDTHS = [390, 1280];
@@ -35,9 +35,7 @@ try {
     const page = await context.newPage();
     const shot = (name: string) => page.screenshot({ path: path.join(OUT, `admin-${name}-${width}.png`), fullPage: true });
     await page.goto('/login');
-    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.admin.username);
-    await page.getByLabel('Password', { exact: true }).fill(system.admin.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitLogin(page, system.admin.username, system.admin.password);
     await page.waitForURL((url) => url.pathname === '/admin');
     await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
     await page.getByTestId('user-row').first().waitFor();

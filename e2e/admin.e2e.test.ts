@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { createAccount } from '@warmline/gateway/domain/users';
-import { seriousViolations, useE2E, type RunningSystem } from './harness';
+import { logIn, seriousViolations, useE2E, type RunningSystem } from './harness';
 
 /**
  * The back office in the browser (issue 12): an admin finds an agent by phone, sets the agent's
@@ -23,14 +23,6 @@ async function newAgent(system: RunningSystem, phone: string) {
   } finally {
     await pool.end();
   }
-}
-
-async function logIn(page: Page, username: string, password: string, landing: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === landing);
 }
 
 describe('the admin back office', () => {

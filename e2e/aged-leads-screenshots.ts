@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { createPool } from '@warmline/platform/db/index';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertDemoLeads } from '@warmline/catalog/demo-leads';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR } from './harness';
 
 const OUT = path.join(TEST_RESULTS_DIR, 'screens');
 const WIDTHS = [390, 1280];
@@ -41,9 +41,7 @@ try {
     const page = await context.newPage();
     const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `dashboard-${name}-${width}.png`), fullPage });
     await page.goto('/login');
-    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
-    await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitLogin(page, system.customer.username, system.customer.password);
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await page.locator('.lead-table tbody tr').first().waitFor();
     await shot('market', false);

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { createPool } from '@warmline/platform/db/index';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertLeads, type NewAgedLead } from '@warmline/catalog/db/leads';
-import { seriousViolations, useE2E } from './harness';
+import { logIn, seriousViolations, useE2E } from './harness';
 
 /**
  * The aged-lead market end to end (issue 6): an agent logs in, filters by TX, selects leads
@@ -84,21 +84,13 @@ beforeAll(async () => {
   }
 });
 
-async function logIn(page: Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-}
-
 const selectedCount = (page: Page) => page.getByTestId('selected-count').textContent();
 const selectionTotal = (page: Page) => page.getByTestId('selection-total').textContent();
 
 describe('buying aged leads in the dashboard', () => {
   it('when an agent filters by TX, selects leads across the page and pays, then the leads are theirs in My Leads and in the CSV', async () => {
     const { page, system } = e2e;
-    await logIn(page, system.customer.username, system.customer.password);
+    await logIn(page, system.customer.username, system.customer.password, '/dashboard');
     await page.getByRole('heading', { name: 'Buy Aged Leads', level: 1 }).waitFor();
     await page.getByText(`${ALL_LEADS} leads available`).waitFor();
 
@@ -159,7 +151,7 @@ describe('buying aged leads in the dashboard', () => {
 
   it('when nothing is selected, Buy says so', async () => {
     const { page, system } = e2e;
-    await logIn(page, system.customer.username, system.customer.password);
+    await logIn(page, system.customer.username, system.customer.password, '/dashboard');
     await page.getByRole('heading', { name: 'Buy Aged Leads', level: 1 }).waitFor();
 
     await page.getByRole('button', { name: 'Buy Selected Leads' }).click();
@@ -169,7 +161,7 @@ describe('buying aged leads in the dashboard', () => {
 
   it('when an agent picks leads on two pages and through two filters and reloads, then the cart keeps them; sold ones leave with a message; and the rest are bought', async () => {
     const { page, system } = e2e;
-    await logIn(page, system.customer.username, system.customer.password);
+    await logIn(page, system.customer.username, system.customer.password, '/dashboard');
     const filterBox = page.getByLabel('Filter by state, area code or zip code');
     const rows = page.locator('.lead-table tbody tr');
 
@@ -264,7 +256,7 @@ describe('buying aged leads in the dashboard', () => {
   it('when a phone (390 px) shows the market, then nothing scrolls sideways, the page select-all shows, 50 leads are a compact list, and all matching a filter can be selected', async () => {
     const { page, system } = e2e;
     await page.setViewportSize({ width: 390, height: 844 });
-    await logIn(page, system.customer.username, system.customer.password);
+    await logIn(page, system.customer.username, system.customer.password, '/dashboard');
     const rows = page.locator('.lead-table tbody tr');
     await rows.nth(49).waitFor();
 
@@ -309,7 +301,7 @@ describe('buying aged leads in the dashboard', () => {
 
   it('when an agent opens a shared link to a view, then that view shows, and the sidebar switches views without reloading', async () => {
     const { page, system } = e2e;
-    await logIn(page, system.customer.username, system.customer.password);
+    await logIn(page, system.customer.username, system.customer.password, '/dashboard');
     await page.goto('/dashboard?view=training-videos');
     await page.getByRole('heading', { name: 'Training Videos', level: 1 }).waitFor();
     // No TRAINING_VIDEOS in this system: an honest message, no players of videos that do not exist.
@@ -327,7 +319,7 @@ describe('buying aged leads in the dashboard', () => {
 
   it('when the market, My Leads and the payment form are checked with axe, then nothing serious is found', async () => {
     const { page, system } = e2e;
-    await logIn(page, system.customer.username, system.customer.password);
+    await logIn(page, system.customer.username, system.customer.password, '/dashboard');
     await page.locator('.lead-table tbody tr').first().waitFor();
     await page.locator('.lead-table tbody tr').first().getByRole('checkbox').check();
     expect(await seriousViolations(page)).toEqual([]);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { APIRequestContext, Page } from 'playwright-core';
-import { seriousViolations, useE2E } from './harness';
+import { logIn, seriousViolations, submitLogin, useE2E } from './harness';
 
 /**
  * Orders and revenue in the browser (issue 12): a package order a logged-in agent just paid shows
@@ -20,15 +20,6 @@ const card = (clientSecret: string, billing?: Record<string, string>) => ({
   cvc: '123',
   ...(billing ? { billing } : {}),
 });
-
-async function logInAsAdmin(page: Page) {
-  const { system } = e2e;
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(system.admin.username);
-  await page.getByLabel('Password', { exact: true }).fill(system.admin.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === '/admin');
-}
 
 async function paidTransferOrder(request: APIRequestContext): Promise<string> {
   const { system } = e2e;
@@ -50,9 +41,7 @@ const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).pa
 async function agentBuysPremiumPackage(agentPage: Page, receiptEmail: string): Promise<string> {
   const { system } = e2e;
   await agentPage.goto('/login');
-  await agentPage.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
-  await agentPage.getByLabel('Password', { exact: true }).fill(system.customer.password);
-  await agentPage.getByRole('button', { name: 'Sign In' }).click();
+  await submitLogin(agentPage, system.customer.username, system.customer.password);
   await agentPage.waitForURL((url) => url.pathname === '/dashboard');
   await agentPage.goto('/checkout-premium');
   await agentPage.getByLabel('How many transfers would you like to purchase?').fill('60');
@@ -79,7 +68,7 @@ describe('orders and revenue', () => {
       const agentPage = await agent.newPage();
       const orderId = await agentBuysPremiumPackage(agentPage, email);
 
-      await logInAsAdmin(page);
+      await logIn(page, e2e.system.admin.username, e2e.system.admin.password, '/admin');
       await page.getByRole('link', { name: 'All Orders' }).first().click();
       await page.getByRole('heading', { name: 'All Orders', level: 1 }).waitFor();
       const row = page.locator(`tr[data-order-id="${orderId}"]`);
@@ -141,7 +130,7 @@ describe('orders and revenue', () => {
     } finally {
       await agent.close();
     }
-    await logInAsAdmin(page);
+    await logIn(page, e2e.system.admin.username, e2e.system.admin.password, '/admin');
     // The admin panel's Open Transfer Orders card opens the paid ones.
     await page.getByRole('link', { name: /Open Transfer Orders/ }).click();
     await page.waitForURL((url) => url.pathname === '/admin-orders' && url.searchParams.get('status') === 'paid');

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { CALLBACK_WEBHOOK_PATH, type CreatedVendorKey } from '@warmline/contracts/callbacks';
 import { ApiClient } from './api-client';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+import { launchBrowser, logIn, startSystem, TEST_RESULTS_DIR } from './harness';
 
 const OUT = path.join(TEST_RESULTS_DIR, 'screens');
 const WIDTHS = [390, 1280];
@@ -40,14 +40,6 @@ async function must(answer: Promise<{ status: number; text: string; json: unknow
   const done = await answer;
   if (done.status >= 300) throw new Error(`${what} answered ${done.status}: ${done.text}`);
   return done.json;
-}
-
-async function logIn(page: Page, username: string, password: string, landing: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === landing);
 }
 
 /** Closes the toasts shown so far, so they do not sit over what a screenshot is for. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CALLBACK_WEBHOOK_PATH, WEBHOOK_FIELDS } from '@warmline/contracts/callbacks';
-import { readMail, seriousViolations, useE2E } from './harness';
+import { logIn, readMail, seriousViolations, submitLogin, useE2E } from './harness';
 
 /**
  * Vendor call-backs end to end (issue 15): an admin makes a vendor key in the Upload Callback
@@ -17,18 +17,6 @@ const e2e = useE2E();
 const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 const ADMIN_TAB = '/admin?tab=upload-callbacks';
 const MY_CALLBACKS = '/dashboard?view=my-callbacks';
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
-
-async function logIn(page: Page, username: string, password: string, landing: string) {
-  await page.goto('/login');
-  await signIn(page, username, password);
-  await page.waitForURL((url) => url.pathname === landing);
-}
 
 /** Whether the page is wider than the window (a phone would scroll it sideways). */
 async function scrollsSideways(page: Page): Promise<{ scrollWidth: number; innerWidth: number } | null> {
@@ -174,7 +162,7 @@ describe('vendor call-backs', () => {
     await page.context().clearCookies();
     await page.goto(`${linkPage.pathname}${linkPage.search}`);
     await page.waitForURL((url) => url.pathname === '/login');
-    await signIn(page, system.customer.username, system.customer.password);
+    await submitLogin(page, system.customer.username, system.customer.password);
     await page.waitForURL((url) => url.pathname === '/dashboard' && url.searchParams.get('view') === 'my-callbacks');
     await page.getByRole('heading', { name: 'My Call-backs', level: 1 }).waitFor();
     await page.getByRole('listitem', { name: `${prospect.first} ${prospect.last}` }).waitFor();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seriousViolations, useE2E } from './harness';
+import { logIn, seriousViolations, useE2E } from './harness';
 
 /**
  * Test Campaigns in the browser (issue 12): an admin creates a salesperson's referral page in
@@ -9,14 +9,6 @@ import { seriousViolations, useE2E } from './harness';
  * the tab (and its CSV), and a campaign switched off is a 404 page; axe finds nothing serious.
  */
 const e2e = useE2E();
-
-async function logIn(page: Page, username: string, password: string, landing: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === landing);
-}
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 

@@ -296,6 +296,22 @@ async function deleteRedisKeys(prefix: string): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------- logging in
+
+/** The login form, filled and sent as a person would (username or e-mail); where it leads is not awaited. */
+export async function submitLogin(page: Page, login: string, password: string): Promise<void> {
+  await page.getByLabel('Username or e-mail', { exact: true }).fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Logs in at /login; with `landing`, waits until the login has taken the browser there. */
+export async function logIn(page: Page, login: string, password: string, landing?: string): Promise<void> {
+  await page.goto('/login');
+  await submitLogin(page, login, password);
+  if (landing !== undefined) await page.waitForURL((url) => url.pathname === landing);
+}
+
 // ---------------------------------------------------------------- mail
 
 /** Every message written to the mail directory so far, decoded from quoted-printable. */

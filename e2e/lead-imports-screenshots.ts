@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { LeadImportView } from '@warmline/contracts/lead-imports';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR } from './harness';
 
 const OUT = path.join(TEST_RESULTS_DIR, 'screens');
 const WIDTHS = [390, 1280];
@@ -63,9 +63,7 @@ try {
       await page.screenshot({ path: path.join(OUT, `lead-imports-${name}-${width}.png`), fullPage });
     };
     await page.goto('/login');
-    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.admin.username);
-    await page.getByLabel('Password', { exact: true }).fill(system.admin.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitLogin(page, system.admin.username, system.admin.password);
     await page.waitForURL((url) => url.pathname === '/admin');
     await page.goto('/admin?tab=upload-aged-leads');
     await page.getByRole('heading', { name: 'Past Imports' }).waitFor();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seriousViolations, useE2E, type RunningSystem } from './harness';
+import { logIn, seriousViolations, useE2E, type RunningSystem } from './harness';
 
 /**
  * Upload Aged Leads end to end (issue 13): an admin downloads the template, uploads a CSV of
@@ -14,14 +14,6 @@ const e2e = useE2E();
 const DAY = 86_400_000;
 const COLUMNS = ['Name', 'Phone', 'Email', 'State', 'Zip', 'Form Fill Time', 'Source', 'Consent Certificate', 'Consent Time', 'Consent IP'];
 const STATES = ['TX', 'FL', 'OH', 'GA', 'AZ', 'NC'];
-
-async function logIn(page: Page, username: string, password: string, landing: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === landing);
-}
 
 async function openUploadTab(page: Page) {
   await page.getByRole('tab', { name: 'Upload Aged Leads' }).click();

@@ -5,7 +5,7 @@ import { SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { createPool } from '@warmline/platform/db/index';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertLeads, type NewAgedLead } from '@warmline/catalog/db/leads';
-import { readMail, seriousViolations, useE2E } from './harness';
+import { logIn, readMail, seriousViolations, useE2E } from './harness';
 
 /**
  * After buying aged leads (issue 17 items 3 and 8): a receipt screen with the order number, the
@@ -40,15 +40,6 @@ beforeAll(async () => {
   }
 });
 
-async function logIn(page: Page) {
-  const { customer } = e2e.system;
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(customer.username);
-  await page.getByLabel('Password', { exact: true }).fill(customer.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-}
-
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** The receipt e-mails sent to `to` so far. */
@@ -61,7 +52,7 @@ async function receiptsTo(to: string): Promise<string[]> {
 describe('the receipt after buying aged leads', () => {
   it('when an agent buys two leads with the sandbox card, then the receipt shows the order number, the two leads and the total, survives a reload, links to My Leads, and the e-mail says the same', async () => {
     const { page, system } = e2e;
-    await logIn(page);
+    await logIn(page, e2e.system.customer.username, e2e.system.customer.password, '/dashboard');
     await page.getByLabel('Filter by state, area code or zip code').fill('WY');
     await page.getByText('3 leads available').waitFor();
     for (const name of BOUGHT) await page.getByRole('checkbox', { name: `Select ${name}, WY` }).check();
@@ -136,7 +127,7 @@ describe('the receipt after buying aged leads', () => {
 
   it('when someone opens the receipt with a made-up order id, a malformed one or none, then it says no purchase was found and nothing is paid', async () => {
     const { page } = e2e;
-    await logIn(page);
+    await logIn(page, e2e.system.customer.username, e2e.system.customer.password, '/dashboard');
     for (const query of [`&order=${randomUUID()}`, '&order=not-an-order', '']) {
       await page.goto(`/dashboard?view=lead-receipt${query}`);
       await page.getByRole('heading', { name: 'No purchase found', level: 1 }).waitFor();
@@ -151,7 +142,7 @@ describe('the receipt after buying aged leads', () => {
 describe('training videos', () => {
   it('when TRAINING_VIDEOS is not set, then the page says the videos are on their way and embeds no player, at 390 and 1280 px', async () => {
     const { page } = e2e;
-    await logIn(page);
+    await logIn(page, e2e.system.customer.username, e2e.system.customer.password, '/dashboard');
     for (const viewport of [
       { width: 1280, height: 800 },
       { width: 390, height: 844 },

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { createAccount } from '@warmline/gateway/domain/users';
-import { seriousViolations, useE2E, type RunningSystem } from './harness';
+import { logIn, seriousViolations, useE2E, type RunningSystem } from './harness';
 
 /**
  * Issue 17 item 4 and item 8's login parts, in Chromium at 390 px and 1280 px: a failed login
@@ -37,13 +37,6 @@ async function newAgent(system: RunningSystem, firstName = 'Dana'): Promise<Agen
   } finally {
     await pool.end();
   }
-}
-
-async function logIn(page: Page, login: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
 type Box = { x: number; y: number; width: number; height: number };

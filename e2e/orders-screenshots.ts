@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { request as playwrightRequest } from 'playwright-core';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+import { launchBrowser, logIn, startSystem, TEST_RESULTS_DIR } from './harness';
 
 const OUT = path.join(TEST_RESULTS_DIR, 'screens');
 const WIDTHS = [390, 1280];
@@ -51,14 +51,6 @@ try {
   await admin.dispose();
 }
 
-async function logIn(page: import('playwright-core').Page, account: { username: string; password: string }, landing: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(account.username);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === landing);
-}
-
 try {
   mkdirSync(OUT, { recursive: true });
   for (const width of WIDTHS) {
@@ -66,7 +58,7 @@ try {
     const context = await browser.newContext({ baseURL: system.url, viewport });
     const page = await context.newPage();
     const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `orders-${name}-${width}.png`), fullPage });
-    await logIn(page, system.admin, '/admin');
+    await logIn(page, system.admin.username, system.admin.password, '/admin');
 
     await page.goto('/admin-orders');
     await page.getByRole('heading', { name: 'Transfer Orders', level: 1 }).waitFor();
@@ -95,7 +87,7 @@ try {
     const agentContext = await browser.newContext({ baseURL: system.url, viewport });
     const agentPage = await agentContext.newPage();
     const agentShot = (name: string, fullPage = true) => agentPage.screenshot({ path: path.join(OUT, `orders-${name}-${width}.png`), fullPage });
-    await logIn(agentPage, system.customer, '/dashboard');
+    await logIn(agentPage, system.customer.username, system.customer.password, '/dashboard');
     await agentPage.goto('/dashboard?view=my-orders');
     await agentPage.locator('tr[data-order-id]').first().waitFor();
     await agentShot('my-orders');

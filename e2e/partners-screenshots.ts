@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR } from './harness';
 import { minimalPdf } from './minimal-pdf';
 
 const OUT = path.join(TEST_RESULTS_DIR, 'screens');
@@ -228,9 +228,7 @@ try {
     const admin = await browser.newContext({ baseURL: system.url, viewport });
     const adminPage = await admin.newPage();
     await adminPage.goto('/login');
-    await adminPage.getByLabel('Username or e-mail', { exact: true }).fill(system.admin.username);
-    await adminPage.getByLabel('Password', { exact: true }).fill(system.admin.password);
-    await adminPage.getByRole('button', { name: 'Sign In' }).click();
+    await submitLogin(adminPage, system.admin.username, system.admin.password);
     await adminPage.waitForURL((url) => url.pathname === '/admin');
     await adminPage.goto('/admin?tab=partner-apps');
     const card = (name: string) => adminPage.getByTestId('partner-application').filter({ has: adminPage.getByRole('heading', { name, exact: true }) });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { seriousViolations, useE2E } from './harness';
+import { logIn, seriousViolations, useE2E } from './harness';
 import { minimalPdf } from './minimal-pdf';
 
 /**
@@ -12,14 +12,6 @@ import { minimalPdf } from './minimal-pdf';
  * partners service runs in the harness behind the gateway; axe finds nothing serious on either screen.
  */
 const e2e = useE2E();
-
-async function logIn(page: Page, username: string, password: string, landing: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === landing);
-}
 
 /** The message a field is described by when it is marked invalid (what a screen reader reads), or null. */
 async function messageOf(field: Locator): Promise<string | null> {

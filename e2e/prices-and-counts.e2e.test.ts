@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seriousViolations, useE2E } from './harness';
+import { seriousViolations, submitLogin, useE2E } from './harness';
 
 /**
  * Issue 17 items 1 and 6 in Chromium: every tier page shows its volume rate labelled as such and,
@@ -169,9 +169,7 @@ describe('the transfer order form', () => {
   async function openOrderForm(page: Page) {
     const { customer } = e2e.system;
     await page.goto('/login');
-    await page.getByLabel('Username or e-mail', { exact: true }).fill(customer.username);
-    await page.getByLabel('Password', { exact: true }).fill(customer.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitLogin(page, customer.username, customer.password);
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await page.getByRole('link', { name: 'Buy Call Transfers' }).click();
     await page.getByRole('button', { name: 'Order Call Transfers' }).click();

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR, waitForResetLink, type Account, type RunningSystem } from './harness';
+import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR, waitForResetLink, type Account, type RunningSystem } from './harness';
 
 const OUT = path.join(TEST_RESULTS_DIR, 'screens');
 const WIDTHS = [390, 1280];
@@ -18,9 +18,7 @@ async function shoot(browser: Browser, system: RunningSystem, name: string, path
     const page = await context.newPage();
     if (as) {
       await page.goto('/login');
-      await page.getByLabel('Username or e-mail', { exact: true }).fill(as.username);
-      await page.getByLabel('Password', { exact: true }).fill(as.password);
-      await page.getByRole('button', { name: 'Sign In' }).click();
+      await submitLogin(page, as.username, as.password);
       await page.waitForURL((url) => url.pathname !== '/login');
     }
     await page.goto(pathname, { waitUntil: 'networkidle' });
@@ -39,9 +37,7 @@ try {
     await page.getByRole('button', { name: 'Sign In' }).click();
   });
   await shoot(browser, system, 'login-failed', '/login', undefined, async (page) => {
-    await page.getByLabel('Username or e-mail', { exact: true }).fill('someone');
-    await page.getByLabel('Password', { exact: true }).fill('wrong password');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitLogin(page, 'someone', 'wrong password');
     await page.getByText('Login Failed', { exact: true }).waitFor();
   });
   await shoot(browser, system, 'forgot-password', '/forgot-password');

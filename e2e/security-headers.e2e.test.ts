@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useE2E } from './harness';
+import { submitLogin, useE2E } from './harness';
 
 /**
  * Issue 11, Medium 4, in the browser: with the gateway's Content-Security-Policy, the landing
@@ -101,9 +101,7 @@ describe('the Content-Security-Policy in the browser', () => {
     const violations = await watchViolations(page);
 
     await page.goto('/login');
-    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
-    await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitLogin(page, system.customer.username, system.customer.password);
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await page.goto('/dashboard?view=training-videos');
     await page.getByRole('heading', { name: 'Training Videos' }).waitFor();

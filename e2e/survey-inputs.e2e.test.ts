@@ -6,7 +6,7 @@ import { createPool } from '@warmline/platform/db/index';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertLeads, type NewAgedLead } from '@warmline/catalog/db/leads';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
-import { seriousViolations, useE2E } from './harness';
+import { seriousViolations, submitLogin, useE2E } from './harness';
 
 /**
  * Issue 17 item 6 in Chromium: the surveys mark their required fields, refuse a working state
@@ -182,9 +182,7 @@ describe("the lead filter suggests a state's code", () => {
       const { page, system } = e2e;
       await page.setViewportSize(viewport(width));
       await page.goto('/login');
-      await page.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
-      await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
-      await page.getByRole('button', { name: 'Sign In' }).click();
+      await submitLogin(page, system.customer.username, system.customer.password);
       await page.waitForURL((url) => url.pathname === '/dashboard');
       await page.getByRole('heading', { name: 'Buy Aged Leads', level: 1 }).waitFor();
       await page.getByText(`${oklahoma.length + texas.length} leads available`).waitFor();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { readMail, seriousViolations, useE2E } from './harness';
+import { readMail, seriousViolations, submitLogin, useE2E } from './harness';
 
 /** The three survey funnels against the real system in headless Chromium (issue 5). */
 const e2e = useE2E();
@@ -120,9 +120,7 @@ describe('the main survey', () => {
 
     await page.getByRole('link', { name: 'Continue to Login' }).click();
     await waitForPath(page, '/login');
-    await page.getByLabel('Username or e-mail', { exact: true }).fill(who.username);
-    await page.getByLabel('Password', { exact: true }).fill(who.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitLogin(page, who.username, who.password);
     await waitForPath(page, '/dashboard');
     expect(await page.getByTestId('current-user-name').textContent()).toBe('Sam Rivera');
   });

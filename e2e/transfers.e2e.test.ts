@@ -5,7 +5,7 @@ import type { TransferOrdersResponse } from '@warmline/contracts/transfers';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { createAccount } from '@warmline/gateway/domain/users';
-import { readMail, seriousViolations, useE2E, type RunningSystem } from './harness';
+import { logIn, readMail, seriousViolations, useE2E, type RunningSystem } from './harness';
 
 /**
  * Live call transfers end to end (issue 7): an admin sets an agent's own per-transfer price,
@@ -50,14 +50,6 @@ async function setPrice(admin: BrowserContext, userId: string, price: string): P
   expect(answer.status()).toBe(200);
 }
 
-async function logIn(page: Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-}
-
 async function chooseState(page: Page, name: string, code: string) {
   await page.getByLabel('Search states').fill(name);
   await page.getByRole('checkbox', { name: `${name} (${code})` }).check();
@@ -89,7 +81,7 @@ describe('ordering live call transfers', () => {
     try {
       await setPrice(admin, agent.id, '31.50');
 
-      await logIn(page, agent.username, agent.password);
+      await logIn(page, agent.username, agent.password, '/dashboard');
       await page.getByRole('link', { name: 'Buy Call Transfers' }).click();
       await page.getByRole('heading', { name: 'Buy Call Transfers', level: 1 }).waitFor();
       expect(await page.getByTestId('live-transfer-price').textContent()).toBe('$31.50 per transfer');
@@ -185,7 +177,7 @@ describe('ordering live call transfers', () => {
   it('when the form is submitted empty, then each field says the spec message', async () => {
     const { page, system } = e2e;
     const agent = await newAgent(system);
-    await logIn(page, agent.username, agent.password);
+    await logIn(page, agent.username, agent.password, '/dashboard');
     await page.goto('/dashboard?view=buy-call-transfers');
     await page.getByRole('button', { name: 'Order Call Transfers' }).click();
     await page.getByLabel('Transfer phone').fill('');
@@ -206,7 +198,7 @@ describe('ordering live call transfers', () => {
   it('when a pending order is paid on /transfer-checkout with a declined card and then a good one, then it says Payment Failed and then reaches /thank-you', async () => {
     const { page, system } = e2e;
     const agent = await newAgent(system);
-    await logIn(page, agent.username, agent.password);
+    await logIn(page, agent.username, agent.password, '/dashboard');
     await page.goto('/dashboard?view=buy-call-transfers');
     await page.getByRole('button', { name: 'Order Call Transfers' }).click();
     await fillOrderForm(page);
@@ -233,7 +225,7 @@ describe('ordering live call transfers', () => {
   it('when /transfer-checkout is opened without an order, then it shows No Order Found and a way back to the dashboard', async () => {
     const { page, system } = e2e;
     const agent = await newAgent(system);
-    await logIn(page, agent.username, agent.password);
+    await logIn(page, agent.username, agent.password, '/dashboard');
 
     await page.goto('/transfer-checkout');
 
@@ -248,7 +240,7 @@ describe('insurance recruiting', () => {
   it('when an agent contacts the recruiting team, then the request is sent and confirmed with a toast', async () => {
     const { page, system } = e2e;
     const agent = await newAgent(system, 'Rosa', 'Recruiter');
-    await logIn(page, agent.username, agent.password);
+    await logIn(page, agent.username, agent.password, '/dashboard');
     await page.getByRole('link', { name: 'Insurance Recruiting' }).click();
     await page.getByRole('heading', { name: 'Insurance Recruiting', level: 1 }).waitFor();
     for (const block of ['Agent Sourcing', 'Training Support', 'Retention Program']) {

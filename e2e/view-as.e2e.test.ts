@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { createAccount } from '@warmline/gateway/domain/users';
-import { seriousViolations, useE2E, type RunningSystem } from './harness';
+import { logIn, seriousViolations, useE2E, type RunningSystem } from './harness';
 
 /**
  * Go to Dashboard (issue 12 §3, docs/adr/0014-view-as.md) in Chromium: the admin's click opens the
@@ -34,14 +34,6 @@ async function transferOrdersOf(system: RunningSystem, userId: string): Promise<
   } finally {
     await pool.end();
   }
-}
-
-async function logIn(page: Page, username: string, password: string, landing: string) {
-  await page.goto('/login');
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((url) => url.pathname === landing);
 }
 
 async function chooseState(page: Page, name: string, code: string) {
