@@ -41,9 +41,9 @@ export const consumerQueues = [
   {
     queue: 'catalog.lead-payments',
     consumer: 'catalog',
-    messages: ['payment.succeeded', 'payment.failed', 'payment.refunded'],
+    messages: ['payment.succeeded', 'payment.failed', 'payment.refunded', 'order.claimed'],
     purpose:
-      "Marks reserved aged leads sold when their lead order is paid, releases them when the payment fails; fills a paid RingCloud Aged Leads package from stock; credits a paid RingCloud Call-Backs order's buyer with its call-backs and takes back those its refunds pay back.",
+      "Marks reserved aged leads sold when their lead order is paid, releases them when the payment fails; fills a paid RingCloud Aged Leads package from stock; credits a paid RingCloud Call-Backs order's buyer with its call-backs (or, paid without an account, the account that claims it) and takes back those its refunds pay back.",
   },
   {
     queue: 'notifications.email-requests',
@@ -126,6 +126,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'order.created': ['orders'],
   'payment.succeeded': ['orders'],
   'payment.failed': ['orders'],
+  'order.claimed': ['orders'],
   'leads.purchased': ['catalog'],
   'transfer_order.paid': ['orders'],
   'email.send': ['notifications'],

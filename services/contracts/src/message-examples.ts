@@ -59,6 +59,16 @@ export const eventExamples: { [T in EventType]: EventData<T> } = {
     failureMessage: 'Your card was declined.',
     failureCode: 'card_declined',
   },
+  'order.claimed': {
+    ...paidPackage,
+    tier: 'ringcloud',
+    count: 10,
+    unitPriceCents: 1500,
+    amountCents: 15_000,
+    description: 'RingCloud Call-Backs: 10 call-backs × $15.00',
+    leadType: 'Call-Backs',
+    claimedAt: AT,
+  },
   'leads.purchased': {
     orderId: ORDER,
     buyerUserId: USER,

@@ -103,6 +103,18 @@ const paymentFailedV1 = z.object({
 });
 
 /**
+ * An order paid without an account was claimed (ADR 0022): the buyer logged in with the claim
+ * token their checkout received, and the order is now theirs. Published in the transaction that
+ * sets the buyer, once per order (a repeated claim by the same account changes nothing). The
+ * catalog credits a claimed Call-Backs order as it credits one paid with a buyer (ADR 0020).
+ */
+const orderClaimedV1 = z.object({
+  ...orderFacts,
+  buyerUserId: z.uuid(),
+  claimedAt: z.iso.datetime({ offset: true }),
+});
+
+/**
  * Aged leads were sold to a buyer: the catalog marked them sold after the buyer's lead order
  * was paid. Thin: ids, counts and money, never the leads' contact details. When the order was
  * paid after its reservation ended and some leads had meanwhile gone to someone else, those
@@ -368,6 +380,7 @@ export const events = {
   'order.created': { 1: orderCreatedV1 },
   'payment.succeeded': { 1: paymentSucceededV1 },
   'payment.failed': { 1: paymentFailedV1 },
+  'order.claimed': { 1: orderClaimedV1 },
   'leads.purchased': { 1: leadsPurchasedV1 },
   'transfer_order.paid': { 1: transferOrderPaidV1 },
   'payment.refunded': { 1: paymentRefundedV1 },

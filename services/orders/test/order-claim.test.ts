@@ -53,6 +53,41 @@ describe('claiming an order paid without a session', () => {
     expect(await buyerOf(orderId)).toBe(agent.userId);
   });
 
+  it('when the order is claimed, then order.claimed is written once with the new buyer; claiming again by the same account writes nothing more', async () => {
+    const answer = await orders.call('POST', '/api/create-payment-intent', {
+      body: { amount: 150, packageType: 'RingCloud Call-Backs', calls: 10, callCount: 1, tier: 'ringcloud' },
+    });
+    expect(answer.status).toBe(201);
+    const orderId = String(answer.body.orderId);
+    await orders.call('POST', '/api/payments/sandbox/confirm', {
+      body: testCard(String(answer.body.clientSecret), { billing: { name: 'Casey Agent', email: 'casey@example.com', phone: '5125550100' } }),
+    });
+    const claimedEvents = async () => (await orders.outbox('order.claimed')).filter((e) => e.data.orderId === orderId);
+    expect(await claimedEvents()).toHaveLength(0);
+    const agent = customer('call-backs');
+
+    expect((await claim(orderId, answer.body.claimToken, agent)).status).toBe(200);
+    expect((await claim(orderId, answer.body.claimToken, agent)).status).toBe(200);
+    expect((await claim(orderId, answer.body.claimToken, customer('late'))).status).toBe(409);
+
+    const events = await claimedEvents();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({
+      orderId,
+      buyerUserId: agent.userId,
+      kind: 'package',
+      tier: 'ringcloud',
+      leadType: 'Call-Backs',
+      count: 10,
+      unitPriceCents: 1500,
+      amountCents: 15_000,
+    });
+    expect(Date.parse(String(events[0]!.data.claimedAt))).not.toBeNaN();
+    // The payment itself was announced without a buyer: the claim is what names one.
+    const [paid] = (await orders.outbox('payment.succeeded')).filter((e) => e.data.orderId === orderId);
+    expect(paid?.data.buyerUserId).toBeNull();
+  });
+
   it('when the order is not paid yet, then it cannot be claimed', async () => {
     const { orderId, claimToken } = await anonymousOrder();
 

@@ -1,8 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError, badRequest, conflict } from '@warmline/platform/errors';
+import type { EventData } from '@warmline/contracts';
 import type { Identity } from '@warmline/platform/http/identity';
-import type { Queryable } from '@warmline/platform/db/index';
+import { enqueue } from '@warmline/platform/bus/index';
+import { withTransaction, type Pool } from '@warmline/platform/db/index';
 import { findOrder, type PackageOrder } from '../db/orders';
+import { SOURCE } from './context';
+import { orderFacts } from './package-orders';
 
 /**
  * The claim token of an order paid without a session (issue 17, ADR 0022): the reverse of the
@@ -52,22 +56,35 @@ const CLAIM_MESSAGES = {
 /**
  * Attaches a paid anonymous order to the logged-in `buyer`. Claiming an order that is already
  * theirs answers the same (a repeated click); someone else's, or a forged token, is refused.
+ * The claim that attaches it also writes `order.claimed` in its transaction (outbox), so the
+ * catalog credits a Call-Backs order to its new buyer exactly when, and only once, it is theirs.
  */
 export async function claimOrder(
-  db: Queryable,
+  pool: Pool,
   secret: string,
-  input: { orderId: string; claimToken: string; buyer: Identity & { userId: string } },
+  input: { orderId: string; claimToken: string; buyer: Identity & { userId: string }; correlationId: string },
 ): Promise<PackageOrder> {
   if (!verifyOrderClaim(secret, input.claimToken, input.orderId)) throw new AppError('ClaimInvalid', CLAIM_MESSAGES.invalid, 403);
-  const { rows } = await db.query<{ id: string }>(
-    `UPDATE package_orders SET buyer_user_id = $2, updated_at = now()
-     WHERE id = $1 AND buyer_user_id IS NULL AND status = 'paid' AND kind = 'package'
-     RETURNING id`,
-    [input.orderId, input.buyer.userId],
-  );
-  const order = await findOrder(db, input.orderId);
-  if (!order) throw new AppError('OrderNotFound', 'Order not found', 404);
-  if (rows.length === 1 || order.buyerUserId === input.buyer.userId) return order;
-  if (order.buyerUserId !== null) throw conflict(CLAIM_MESSAGES.taken);
-  throw badRequest(CLAIM_MESSAGES.notPaid);
+  return withTransaction(pool, async (db) => {
+    const { rows } = await db.query<{ id: string; claimed_at: Date }>(
+      `UPDATE package_orders SET buyer_user_id = $2, updated_at = now()
+       WHERE id = $1 AND buyer_user_id IS NULL AND status = 'paid' AND kind = 'package'
+       RETURNING id, updated_at AS claimed_at`,
+      [input.orderId, input.buyer.userId],
+    );
+    const order = await findOrder(db, input.orderId);
+    if (!order) throw new AppError('OrderNotFound', 'Order not found', 404);
+    if (rows.length === 1) {
+      const claimed: EventData<'order.claimed'> = {
+        ...orderFacts(order),
+        buyerUserId: input.buyer.userId,
+        claimedAt: rows[0]!.claimed_at.toISOString(),
+      };
+      await enqueue(db, { type: 'order.claimed', data: claimed, correlationId: input.correlationId, source: SOURCE });
+      return order;
+    }
+    if (order.buyerUserId === input.buyer.userId) return order;
+    if (order.buyerUserId !== null) throw conflict(CLAIM_MESSAGES.taken);
+    throw badRequest(CLAIM_MESSAGES.notPaid);
+  });
 }

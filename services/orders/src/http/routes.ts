@@ -108,6 +108,7 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
       orderId: id.data.toLowerCase(),
       claimToken,
       buyer: { ...req.identity!, userId: req.identity!.userId! },
+      correlationId: req.id,
     });
     const answer: ClaimOrderResponse = { orderId: order.id, claimed: true };
     res.json(answer);
