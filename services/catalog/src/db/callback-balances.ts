@@ -39,6 +39,12 @@ export async function recordCredit(
   return rowCount === 1;
 }
 
+/** Whether the order has credited anyone (by its payment or its claim). */
+export async function hasCredit(db: Queryable, orderId: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM callback_credits WHERE order_id = $1', [orderId]);
+  return rows.length === 1;
+}
+
 /** What a paid order credited, and how many of its call-backs refunds have covered so far. */
 export interface CallbackCreditRow {
   orderId: string;

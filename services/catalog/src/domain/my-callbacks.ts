@@ -7,6 +7,7 @@ import type { OrdersClient } from '../clients/orders-client';
 import {
   creditBalance,
   findCallbackBalance,
+  hasCredit,
   lockCallBacksOrder,
   lockCallbackCredit,
   recordCredit,
@@ -32,11 +33,21 @@ export interface Agent {
   username: string | null;
 }
 
-/** A payment.succeeded that buys call-backs: the second brand's Call-Backs package. */
-function isCallBacksOrder(payment: EventData<'payment.succeeded'>): boolean {
-  if (payment.kind !== 'package' || payment.tier !== 'ringcloud') return false;
+/**
+ * What crediting an order needs to know, as both `payment.succeeded` and `order.claimed` say it:
+ * the one credits the buyer who paid logged in, the other the account that claimed an order
+ * paid without one (ADR 0022). Either way it is the same credit, once per order.
+ */
+type CallBacksOrderFacts = Pick<
+  EventData<'payment.succeeded'>,
+  'orderId' | 'kind' | 'tier' | 'leadType' | 'description' | 'count' | 'amountCents' | 'buyerUserId'
+>;
+
+/** An order that buys call-backs: the second brand's Call-Backs package. */
+function isCallBacksOrder(order: CallBacksOrderFacts): boolean {
+  if (order.kind !== 'package' || order.tier !== 'ringcloud') return false;
   // Events written before leadType travelled name the product in the description.
-  return payment.leadType !== undefined ? payment.leadType === 'Call-Backs' : /^RingCloud Call-Backs/.test(payment.description);
+  return order.leadType !== undefined ? order.leadType === 'Call-Backs' : /^RingCloud Call-Backs/.test(order.description);
 }
 
 /**
@@ -63,29 +74,36 @@ async function startingStates(
 }
 
 /**
- * Credits the buyer `count` call-backs, once per order. The first credit of an agent starts
- * them in the states of their latest survey or transfer order (startingStates); then whatever is
- * available in those states is assigned. An order paid without an account has nobody to credit.
+ * Credits the buyer `count` call-backs, once per order, whether the order says its buyer when it
+ * is paid (`payment.succeeded`) or later when it is claimed (`order.claimed`). The first credit
+ * of an agent starts them in the states of their latest survey or transfer order
+ * (startingStates); then whatever is available in those states is assigned. An order paid
+ * without an account waits for its claim.
  */
 export async function creditCallBacksOrder(
   db: PoolClient,
   deps: { log: Logger; clock: () => Date; gateway: GatewayClient; orders: OrdersClient },
-  payment: EventData<'payment.succeeded'>,
+  order: CallBacksOrderFacts,
   correlationId: string,
 ): Promise<void> {
-  if (!isCallBacksOrder(payment)) return;
-  const log = deps.log.child({ orderId: payment.orderId });
-  if (!payment.buyerUserId) {
+  if (!isCallBacksOrder(order)) return;
+  const log = deps.log.child({ orderId: order.orderId });
+  await lockCallBacksOrder(db, order.orderId);
+  if (!order.buyerUserId) {
+    // Its claim may have been heard first (a retried payment.succeeded): then it is credited.
+    if (await hasCredit(db, order.orderId)) {
+      log.info('the Call-Backs order paid without an account was claimed and credited before');
+      return;
+    }
     log.warn(
-      { count: payment.count },
-      'a Call-Backs order was paid without an account (anonymous checkout): no balance to credit; an admin must link the order to the buyer',
+      { count: order.count },
+      'a Call-Backs order was paid without an account (anonymous checkout): no balance to credit yet; its call-backs are credited when the buyer claims the order (order.claimed)',
     );
     return;
   }
   const at = deps.clock();
-  const userId = payment.buyerUserId;
-  await lockCallBacksOrder(db, payment.orderId);
-  const credit = { orderId: payment.orderId, userId, count: payment.count, amountCents: payment.amountCents };
+  const userId = order.buyerUserId;
+  const credit = { orderId: order.orderId, userId, count: order.count, amountCents: order.amountCents };
   if (!(await recordCredit(db, { ...credit, at }))) {
     log.info('the Call-Backs order credited its buyer before');
     return;
@@ -97,10 +115,11 @@ export async function creditCallBacksOrder(
     if (!start.hasAccount) log.warn({ userId }, 'the buyer of Call-Backs has no account any more; credited without states');
     statesIfNew = start.states;
   }
-  const balance = await creditBalance(db, { userId, count: payment.count, at, statesIfNew });
-  log.info({ userId, credited: payment.count, balance: balance.balance, states: balance.states }, 'call-backs credited');
-  // Refunded before its payment reached us (a retried payment.succeeded): given back at once.
-  const refundedTotalCents = await refundedBeforeCredit(db, payment.orderId);
+  const balance = await creditBalance(db, { userId, count: order.count, at, statesIfNew });
+  log.info({ userId, credited: order.count, balance: balance.balance, states: balance.states }, 'call-backs credited');
+  // Refunded before the credit (a retried payment.succeeded, or an order refunded before its
+  // claim): given back at once.
+  const refundedTotalCents = await refundedBeforeCredit(db, order.orderId);
   if (refundedTotalCents > 0) await takeBackRefunded(db, { log, clock: deps.clock }, { ...credit, takenBack: 0, keptDelivered: 0 }, refundedTotalCents);
   await assignAvailableCallbacks(db, deps, correlationId);
 }

@@ -20,6 +20,10 @@ export function subscriptions(deps: { clock: () => Date; gateway: GatewayClient;
       await creditCallBacksOrder(handler.db, { log: handler.log, clock: deps.clock, gateway: deps.gateway, orders: deps.orders }, payment, handler.envelope.correlationId);
     }),
     subscribe('payment.failed', leadOrderFailedHandler(deps)),
+    // A Call-Backs order paid without an account is credited once its buyer claims it (ADR 0022).
+    subscribe('order.claimed', async (claim, handler) => {
+      await creditCallBacksOrder(handler.db, { log: handler.log, clock: deps.clock, gateway: deps.gateway, orders: deps.orders }, claim, handler.envelope.correlationId);
+    }),
     // Only a Call-Backs order's refund changes anything here (its buyer's balance).
     subscribe('payment.refunded', async (refund, { db, log }) => {
       await takeBackRefundedCallBacks(db, { log, clock: deps.clock }, refund);
