@@ -179,6 +179,58 @@ describe('keeping a package bought without a session', () => {
   });
 });
 
+describe('keeping a RingCloud order bought without an account (/thank-you)', () => {
+  it('when this browser holds the Call-Backs order’s claim token and nobody is logged in, then the RingCloud page offers an account, its call-backs and a login to add it', async () => {
+    stored = PAID_RINGCLOUD;
+    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
+    const { container } = renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
+
+    const offer = (await screen.findByRole('heading', { name: 'Keep this order in an account' })).closest('section')!;
+    expect(container.querySelector('.brand-ringcloud')?.contains(offer)).toBe(true);
+    expect(offer.textContent).toContain('receive its call-backs');
+    // The main survey makes the account: RingCloud's survey would lead to a second checkout.
+    expect(within(offer).getByRole('link', { name: 'Create an account (opens in a new tab)' }).getAttribute('href')).toBe('/survey');
+    expect(within(offer).getByRole('button', { name: 'Log in and add this order' })).toBeTruthy();
+    expect(document.body.textContent).not.toContain('WarmLine');
+  });
+
+  it('when the buyer is logged in, then one click adds the RingCloud order and points to My Orders and My Call-backs', async () => {
+    stored = PAID_RINGCLOUD;
+    loggedIn = { id: 'u1', username: 'robin_r', firstName: 'Robin', lastName: 'R', email: 'robin@example.com', isAdmin: false };
+    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token', 'another-order': 'oc1.other' }));
+    renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
+
+    expect(await screen.findByText(/Add this RingCloud order to your account/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add this order to my account' }));
+
+    expect(await screen.findByRole('heading', { name: 'Added to your account' })).toBeTruthy();
+    expect(claimBodies).toEqual([{ claimToken: 'oc1.token' }]);
+    expect(JSON.parse(localStorage.getItem('orderClaims')!)).toEqual({ 'another-order': 'oc1.other' });
+    expect(screen.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/dashboard?view=my-orders');
+    expect(screen.getByRole('link', { name: 'My Call-backs' }).getAttribute('href')).toBe('/dashboard?view=my-callbacks');
+  });
+
+  it('when the RingCloud order is not Call-Backs, then the offer says nothing of call-backs', async () => {
+    stored = { ...PAID_RINGCLOUD, description: 'RingCloud Live Transfers: 10 transfers × $37.00' };
+    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
+    renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
+
+    const offer = (await screen.findByRole('heading', { name: 'Keep this order in an account' })).closest('section')!;
+    expect(offer.textContent).toContain('find this order and its receipt in My Orders');
+    expect(offer.textContent).not.toMatch(/call-backs/i);
+  });
+
+  it('when this browser holds no token for the order (it was linked by the survey, or paid elsewhere), then nothing is offered', async () => {
+    stored = PAID_RINGCLOUD;
+    localStorage.setItem('orderClaims', JSON.stringify({ 'another-order': 'oc1.other' }));
+    renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
+
+    await screen.findByRole('heading', { level: 1, name: 'Thank You!' });
+    expect(screen.queryByRole('heading', { name: /Keep this order/ })).toBeNull();
+    expect(claimBodies).toEqual([]);
+  });
+});
+
 describe('/thank-you', () => {
   it('when the order is still pending, then it says the payment is being confirmed, not received', async () => {
     stored = { ...PAID_PACKAGE, status: 'pending', paidAt: null };

@@ -1,18 +1,25 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import type { OrderBrand } from '@warmline/contracts/orders';
 import { Button } from '../../components/button';
 import { PasswordField, TextField } from '../../components/field';
 import { errorMessage } from '../../lib/api';
 import { isLoggedIn, useCurrentUser, useLogin } from '../auth/api';
 import { readOrderClaim, useClaimOrder } from '../checkout/order-claim';
+import './claim-order.css';
 
 /**
  * A package bought without a session, offered to be kept in an account (issue 17, ADR 0022):
  * with the claim token only this browser received at checkout, never by matching e-mail. A
  * logged-in buyer adds it with one click; anyone else creates an account (in a new tab, so
  * this page stays) and logs in here. Shown only while this browser holds the order's token.
+ *
+ * `brand` names the order's brand in the words; `callBacks` says the order's call-backs come
+ * with it (a RingCloud Call-Backs order is credited to the account that claims it). Creating
+ * an account is always the main survey: RingCloud's survey is its purchase funnel and ends at a
+ * new checkout, which would ask a buyer who has just paid to pay again. One account serves both.
  */
-export function ClaimOrderOffer({ orderId }: { orderId: string }) {
+export function ClaimOrderOffer({ orderId, brand = 'WarmLine', callBacks = false }: { orderId: string; brand?: OrderBrand; callBacks?: boolean }) {
   const [claimToken] = useState(() => readOrderClaim(orderId));
   const [claimed, setClaimed] = useState(false);
   const [username, setUsername] = useState('');
@@ -35,7 +42,7 @@ export function ClaimOrderOffer({ orderId }: { orderId: string }) {
   if (claimed) {
     return (
       <section className="claim-order" aria-labelledby="claim-order-title">
-        <h2 id="claim-order-title" className="onboarding-card__subtitle">
+        <h2 id="claim-order-title" className="claim-order__title">
           Added to your account
         </h2>
         <p role="status">
@@ -44,21 +51,39 @@ export function ClaimOrderOffer({ orderId }: { orderId: string }) {
             My Orders
           </Link>
           .
+          {callBacks ? (
+            <>
+              {' '}
+              Your call-backs are in{' '}
+              <Link to="/dashboard?view=my-callbacks" className="link">
+                My Call-backs
+              </Link>
+              .
+            </>
+          ) : null}
         </p>
       </section>
     );
   }
   if (!claimToken || me.isPending) return null;
 
+  const orderName = brand === 'RingCloud' ? 'RingCloud order' : 'order';
+  // Without an account a Call-Backs order has nobody to deliver its call-backs to.
+  const benefit = callBacks
+    ? 'receive its call-backs (they start once the order is in your account) and find its receipt in My Orders'
+    : 'find this order and its receipt in My Orders';
+
   const failure = claim.isError ? errorMessage(claim.error, 'The order could not be added to your account') : null;
 
   if (me.data) {
     return (
       <section className="claim-order" aria-labelledby="claim-order-title">
-        <h2 id="claim-order-title" className="onboarding-card__subtitle">
+        <h2 id="claim-order-title" className="claim-order__title">
           Keep this order in your account
         </h2>
-        <p>You are logged in as {me.data.username}. Add this order to your account to find it and its receipt in My Orders.</p>
+        <p>
+          You are logged in as {me.data.username}. Add this {orderName} to your account to {benefit}.
+        </p>
         {failure ? (
           <p className="claim-order__error" role="alert">
             {failure}
@@ -79,11 +104,11 @@ export function ClaimOrderOffer({ orderId }: { orderId: string }) {
 
   return (
     <section className="claim-order" aria-labelledby="claim-order-title">
-      <h2 id="claim-order-title" className="onboarding-card__subtitle">
+      <h2 id="claim-order-title" className="claim-order__title">
         Keep this order in an account
       </h2>
       <p>
-        With an account you find this order and its receipt in My Orders.{' '}
+        With an account you {benefit}.{' '}
         <a href="/survey" target="_blank" rel="noopener" className="link">
           Create an account (opens in a new tab)
         </a>

@@ -6,6 +6,7 @@ import type { CreatePaymentIntentResponse } from '@warmline/contracts/orders';
 import { Button } from '../../components/button';
 import { OrderSummary } from '../../components/order-summary';
 import { toast } from '../../components/toast-store';
+import { saveOrderClaim } from '../checkout/order-claim';
 import { newIdempotencyKey, useCreatePaymentIntent } from '../payments/api';
 import { PaymentForm } from '../payments/payment-form';
 import { SurveyLayout } from '../survey/survey-layout';
@@ -78,7 +79,14 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
   const [idempotencyKey] = useState(() => ringcloudCheckoutKey(newIdempotencyKey));
   const [checkoutToken] = useState(readRingcloudCheckoutToken);
   const [session, setSession] = useState<CreatePaymentIntentResponse | null>(null);
-  const createIntent = useCreatePaymentIntent({ onSuccess: setSession });
+  const createIntent = useCreatePaymentIntent({
+    onSuccess: (answer) => {
+      // Paid without an account (no session, the survey's token gone or expired): the thank-you
+      // page offers to add the order to an account with this (ADR 0022).
+      if (answer.claimToken) saveOrderClaim(answer.orderId, answer.claimToken);
+      setSession(answer);
+    },
+  });
   const { mutate } = createIntent;
 
   const intentBody = { ...ringcloudPaymentIntentBody(order), idempotencyKey, ...(checkoutToken ? { checkoutToken } : {}) };

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
-import type { OrderBrand } from '@warmline/contracts/orders';
+import type { OrderBrand, OrderStatusResponse } from '@warmline/contracts/orders';
+import { RINGCLOUD_PACKAGE_PREFIX } from '@warmline/contracts/pricing';
 import { ButtonLink } from '../../components/button';
 import { CheckIcon } from '../../components/icons';
 import { confettiFor } from '../../lib/confetti';
@@ -9,6 +10,7 @@ import { useSiteConfig } from '../../lib/site-config';
 import { useBrandedPageTitle } from '../ringcloud/ringcloud-title';
 import { SupportEmail } from '../survey/support-email';
 import { SurveyLayout } from '../survey/survey-layout';
+import { ClaimOrderOffer } from '../onboarding/claim-order';
 import { OrderReceipt, noPaidOrderText, usePaidOrder, type PaidOrderView } from './paid-order';
 import './thank-you.css';
 
@@ -58,6 +60,11 @@ export function ThankYouPage() {
         </div>
       ) : null}
       {order ? <OrderReceipt order={order} /> : null}
+      {/* A RingCloud package paid without an account (e.g. its survey's checkout token had
+          expired): kept in an account with the claim token this browser received (ADR 0022). */}
+      {paid && view.order.kind === 'package' ? (
+        <ClaimOrderOffer orderId={view.order.orderId} brand={brand} callBacks={isCallBacksOrder(view.order)} />
+      ) : null}
       {paid ? (
         <div className="result-callout">
           <p>An account manager will contact you soon to set up your campaign.</p>
@@ -67,6 +74,11 @@ export function ThankYouPage() {
       <WayOn view={view} brand={brand} />
     </SurveyLayout>
   );
+}
+
+/** The second brand's Call-Backs package: its call-backs go to the account that claims it. */
+function isCallBacksOrder(order: OrderStatusResponse): boolean {
+  return order.brand === 'RingCloud' && order.description.startsWith(`${RINGCLOUD_PACKAGE_PREFIX}Call-Backs`);
 }
 
 /** Where to go from here: a transfer order's agent back to the dashboard, a RingCloud buyer to RingCloud. */
