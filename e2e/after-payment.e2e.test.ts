@@ -211,3 +211,78 @@ describe('after paying at RingCloud', () => {
     expect(welcome).toMatch(from);
   });
 });
+
+describe('keeping a RingCloud Call-Backs order paid without an account', () => {
+  it('when the survey’s checkout token is gone before paying, then the thank-you page offers the claim; logging in there adds the order and My Call-backs shows its call-backs', async () => {
+    const { page } = e2e;
+    const tag = randomBytes(4).toString('hex');
+    const username = `rc_claim_${tag}`;
+    const password = 'quiet-meadow-73';
+    const field = (label: string) => page.getByLabel(label, { exact: true });
+    await e2e.open('/ringcloud');
+    await field('First Name').fill('Robin');
+    await field('Last Name').fill('Claim');
+    await field('Agency Name').fill('Claim Insurance');
+    await field('Role').selectOption('Insurance Agent');
+    await field('Phone Number').fill('(512) 555-0142');
+    await field('Email').fill(`rc.claim.${tag}@example.com`);
+    await field('Username').fill(username);
+    await field('Password').fill(password);
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.getByRole('heading', { name: 'Lead Preferences' }).waitFor();
+    await page.getByLabel('Call-Backs').check();
+    await field('Working States').fill('TX');
+    await field('Total Callbacks Needed').fill('7');
+    await field('Callback Preference').fill('Afternoons');
+    await page.getByRole('button', { name: 'Continue to Checkout' }).click();
+    await page.waitForURL((url) => url.pathname === '/ringcloud-checkout');
+    await page.getByLabel('Card number').waitFor();
+
+    // The survey's one-time token has expired (or the tab lost it): the checkout that opens now
+    // links no account, so this payment is made without one.
+    await page.evaluate(() => sessionStorage.clear());
+    await page.reload();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM / YY)').fill(FUTURE_EXPIRY);
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: 'Complete Payment - $105.00' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/thank-you');
+    const orderId = new URL(page.url()).searchParams.get('order')!;
+    const offer = page.locator('section.claim-order');
+    await page.getByRole('heading', { name: 'Keep this order in an account' }).waitFor();
+    expect(await offer.innerText()).toContain('receive its call-backs');
+    expect(await page.locator('.brand-ringcloud').count()).toBe(1);
+    expect(await page.locator('body').innerText()).not.toContain('WarmLine');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+
+    const api = page.context().request;
+    await field('Username or e-mail').fill(username);
+    await field('Password').fill(password);
+    await page.getByRole('button', { name: 'Log in and add this order' }).click();
+    await page.getByRole('heading', { name: 'Added to your account' }).waitFor();
+    expect(await page.getByRole('link', { name: 'My Call-backs' }).getAttribute('href')).toBe('/dashboard?view=my-callbacks');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    const mine = await api.get('/api/my-orders', { headers: XHR });
+    expect(((await mine.json()) as { orders: { id: string }[] }).orders.map((o) => o.id)).toContain(orderId);
+
+    // The claim's event reaches the catalog over the bus: the balance is the order's 7 call-backs.
+    await page.getByRole('link', { name: 'My Call-backs' }).click();
+    await page.getByRole('heading', { name: 'My Call-backs', level: 1 }).waitFor();
+    const deadline = Date.now() + 20_000;
+    while ((await page.getByTestId('callback-balance').innerText().catch(() => '')) !== '7' && Date.now() < deadline) {
+      await page.waitForTimeout(250);
+      await page.reload();
+      await page.getByRole('heading', { name: 'My Call-backs', level: 1 }).waitFor();
+    }
+    expect(await page.getByTestId('callback-balance').innerText()).toBe('7');
+    const balance = await api.get('/api/my-callbacks', { headers: XHR });
+    expect(((await balance.json()) as { balance: number; states: string[] })).toMatchObject({ balance: 7, states: ['TX'] });
+  });
+});
