@@ -12,6 +12,7 @@
  * - Then half that rate, paced (autocannon overallRate): p99 latency. Target ≤ 25 ms.
  * - Zero lost: stored rows = 2xx answers = callback.received events on a queue bound for the run.
  * - k6 is named by the design card but cannot be installed here; none runs.
+ * - BENCH_CPU_PROF_DIR=/tmp/prof: the gateway and the ingestion service write V8 CPU profiles there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -91,7 +92,9 @@ function nextCall(): Record<string, string> {
 /* ------------------------------------------------------------------ processes ---------- */
 
 function startProcess(name: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, `services/${name}/src/main.ts`)], {
+  // BENCH_CPU_PROF_DIR: each service writes a V8 CPU profile there when it stops (where a call's CPU goes).
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF_DIR, name)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(REPO_ROOT, `services/${name}/src/main.ts`)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
