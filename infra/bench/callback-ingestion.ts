@@ -12,10 +12,11 @@
  * - Then half that rate, paced (autocannon overallRate): p99 latency. Target ≤ 25 ms.
  * - Zero lost: stored rows = 2xx answers = callback.received events on a queue bound for the run.
  * - k6 is named by the design card but cannot be installed here; none runs.
+ * - BENCH_CPU_PROF_DIR=/tmp/prof: the gateway and the ingestion service write V8 CPU profiles there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,7 +92,9 @@ function nextCall(): Record<string, string> {
 /* ------------------------------------------------------------------ processes ---------- */
 
 function startProcess(name: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, `services/${name}/src/main.ts`)], {
+  // BENCH_CPU_PROF_DIR: each service writes a V8 CPU profile there when it stops (where a call's CPU goes).
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF_DIR, name)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(REPO_ROOT, `services/${name}/src/main.ts`)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -108,6 +111,39 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
   if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** CPU seconds (user + system) process `pid` has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU seconds so far of each PostgreSQL backend serving `database` (its title names the database). */
+function backendSeconds(database: string): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) seconds.set(Number(entry), cpuSeconds(Number(entry)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return seconds;
+}
+
+/** CPU the database's backends used between two snapshots (a backend that ended in between is not counted). */
+function backendSecondsSince(database: string, before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, now] of backendSeconds(database)) total += now - (before.get(pid) ?? 0);
+  return total;
 }
 
 const healthy = (url: string) => async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true;
@@ -201,6 +237,10 @@ try {
   const steps: Array<{ connections: number; rate: number; result: CannonResult }> = [];
   // Warm-up (JIT, pools, the relay).
   answered2xx += (await autocannon({ url: gatewayUrl, connections: 10, duration: 3, requests: [request] }))['2xx'];
+  // CPU each service spends per call, from here to the end: a figure the machine's other load moves much less than rates.
+  const [ingestionProcess, gatewayProcess] = children as [ChildProcess, ChildProcess];
+  const database = new URL(db.url).pathname.slice(1);
+  const cpuBefore = { ingestion: cpuSeconds(ingestionProcess.pid), gateway: cpuSeconds(gatewayProcess.pid), postgres: backendSeconds(database), answered: answered2xx };
   for (const connections of CONNECTION_STEPS) {
     const result = await autocannon({ url: gatewayUrl, connections, duration: SECONDS, requests: [request] });
     answered2xx += result['2xx'];
@@ -215,6 +255,14 @@ try {
   const halfRate = Math.max(1, Math.floor(best.rate / 2));
   const paced = await autocannon({ url: gatewayUrl, connections: best.connections, duration: SECONDS, overallRate: halfRate, requests: [request] });
   answered2xx += paced['2xx'];
+  const callsMeasured = answered2xx - cpuBefore.answered;
+  const cpuPerCall = {
+    ingestion: ((cpuSeconds(ingestionProcess.pid) - cpuBefore.ingestion) / callsMeasured) * 1000,
+    gateway: ((cpuSeconds(gatewayProcess.pid) - cpuBefore.gateway) / callsMeasured) * 1000,
+    postgres: (backendSecondsSince(database, cpuBefore.postgres) / callsMeasured) * 1000,
+  };
+  const cpuText = `ingestion ${cpuPerCall.ingestion.toFixed(2)} ms, gateway ${cpuPerCall.gateway.toFixed(2)} ms, PostgreSQL (the run's backends) ${cpuPerCall.postgres.toFixed(2)} ms`;
+  log(`CPU per call: ${cpuText} (${callsMeasured} calls)`);
   log(`webhook at half that (${halfRate}/s): p50 ${paced.latency.p50} ms, p99 ${paced.latency.p99} ms, non-2xx ${paced.non2xx}`);
 
   /* ---- zero lost ---- */
@@ -236,6 +284,7 @@ try {
     `| bare \`pg\` INSERT loop of the same rows, ${POOL_SIZE} loops on ${POOL_SIZE} connections | ${baselineRate.toFixed(0)} rows/s | (baseline) |`,
     ...steps.map((s) => `| webhook through the gateway, ${s.connections} connections | ${s.rate.toFixed(0)} calls/s (p50 ${s.result.latency.p50} ms, p99 ${s.result.latency.p99} ms, non-2xx ${s.result.non2xx}) | |`),
     `| **maximum sustained webhook rate ÷ INSERT loop** | **${(ratio * 100).toFixed(0)} %** (${best.rate.toFixed(0)}/s at ${best.connections} connections) | ≥ ${TARGET_RATIO * 100} %: ${verdict(ratio >= TARGET_RATIO)} |`,
+    `| CPU per call (user + system, after the warm-up, ${callsMeasured} calls) | ${cpuText} (RabbitMQ, Redis and autocannon not counted) | |`,
     `| **p99 at half that rate** (${halfRate}/s paced) | **${paced.latency.p99} ms** (p50 ${paced.latency.p50} ms) | ≤ ${TARGET_P99_MS} ms: ${verdict(paced.latency.p99 <= TARGET_P99_MS)} |`,
     // autocannon stops a step with calls in flight: those are stored (and delivered) without a counted answer.
     `| **lost** (2xx answers ${answered2xx}, rows ${stored} — ${Math.max(0, stored - answered2xx)} of them in flight when a step ended, callback.received delivered ${delivered}) | **${Math.max(0, lost) + Math.max(0, stored - delivered)}** | 0: ${verdict(lost <= 0 && delivered >= stored)} |`,

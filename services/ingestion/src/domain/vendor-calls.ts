@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { callDisposition, parseWorkingStates, WEBHOOK_RECEIVED_MESSAGE, WEBHOOK_REPEAT_MESSAGE, type VendorCall } from '@warmline/contracts';
-import { enqueue } from '@warmline/platform/bus/index';
-import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
+import { callDisposition, parseWorkingStates, WEBHOOK_RECEIVED_MESSAGE, WEBHOOK_REPEAT_MESSAGE, type MessageType, type VendorCall } from '@warmline/contracts';
+import { enqueueAll, type OutgoingMessage } from '@warmline/platform/bus/index';
+import { withTransaction } from '@warmline/platform/db/index';
 import { findEarlierCall, storeCallUnlessRepeat, type NewVendorCall } from '../db/vendor-calls';
 import type { ActiveVendorKey } from '../db/vendor-keys';
 import { SOURCE, type IngestionContext } from './context';
@@ -47,26 +47,34 @@ export async function receiveCall(
     disposition: callDisposition(call.callOutcome),
     receivedAt: ctx.clock(),
   };
-  return withTransaction(ctx.pool, async (db) => {
-    await db.query('SELECT pg_advisory_xact_lock($1::bigint)', [repeatLockKey(vendor.id, call.phone)]);
-    const { storedId, earlierId } = await storeCallUnlessRepeat(db, row);
-    if (storedId === null) {
-      // A concurrent repeat under another lock (the same Idempotency-Key for another phone) won
-      // the unique index; this statement sees it now that it has committed.
-      const callbackId = earlierId ?? (await findEarlierCall(db, row));
-      if (callbackId === null) throw new Error('a vendor call was neither stored nor found as a repeat');
-      return { callbackId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
-    }
-    await enqueueCallMessages(db, vendor, row, correlationId);
-    return { callbackId: storedId, repeated: false, message: WEBHOOK_RECEIVED_MESSAGE };
-  });
+  return withTransaction(
+    ctx.pool,
+    async (db) => {
+      const { storedId, earlierId } = await storeCallUnlessRepeat(db, row);
+      if (storedId === null) {
+        // A concurrent repeat under another lock (the same Idempotency-Key for another phone) won
+        // the unique index; this statement sees it now that it has committed.
+        const callbackId = earlierId ?? (await findEarlierCall(db, row));
+        if (callbackId === null) throw new Error('a vendor call was neither stored nor found as a repeat');
+        return { callbackId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
+      }
+      await enqueueAll(db, callMessages(vendor, row, correlationId));
+      return { callbackId: storedId, repeated: false, message: WEBHOOK_RECEIVED_MESSAGE };
+    },
+    // Repeats of one prospect's call queue on this lock, taken in BEGIN's round trip: its
+    // statement comes before the look for an earlier call, so that look sees a repeat that
+    // committed while this one waited. The key is a number computed here, never caller text.
+    { atBegin: `SELECT pg_advisory_xact_lock('${repeatLockKey(vendor.id, call.phone)}'::bigint)` },
+  );
 }
 
-async function enqueueCallMessages(db: PoolClient, vendor: ActiveVendorKey, row: NewVendorCall, correlationId: string): Promise<void> {
+/** callback.received, and the message its disposition asks for: written in one INSERT. */
+function callMessages(vendor: ActiveVendorKey, row: NewVendorCall, correlationId: string): Array<OutgoingMessage<MessageType>> {
   const { call } = row;
   const receivedAt = row.receivedAt.toISOString();
   const outcome = call.callOutcome?.trim().toLowerCase() || null;
-  await enqueue(db, {
+  const messages: Array<OutgoingMessage<MessageType>> = [];
+  messages.push({
     type: 'callback.received',
     source: SOURCE,
     correlationId,
@@ -81,7 +89,7 @@ async function enqueueCallMessages(db: PoolClient, vendor: ActiveVendorKey, row:
     },
   });
   if (row.disposition === 'opportunity') {
-    await enqueue(db, {
+    messages.push({
       type: 'callback_opportunity.create',
       source: SOURCE,
       correlationId,
@@ -103,7 +111,7 @@ async function enqueueCallMessages(db: PoolClient, vendor: ActiveVendorKey, row:
       },
     });
   } else if (row.disposition === 'suppress') {
-    await enqueue(db, {
+    messages.push({
       type: 'lead_suppression.add',
       source: SOURCE,
       correlationId,
@@ -115,4 +123,5 @@ async function enqueueCallMessages(db: PoolClient, vendor: ActiveVendorKey, row:
       },
     });
   }
+  return messages;
 }

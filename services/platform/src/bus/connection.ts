@@ -107,6 +107,10 @@ export function createBus(options: BusOptions): Bus {
       connection = await amqp.connect(url, {
         clientProperties: { connection_name: connectionName },
         timeout: CONNECT_TIMEOUT_MS,
+        // amqplib leaves Nagle's algorithm on: a publish or an ack written while an earlier
+        // one is unacknowledged waited for TCP's delayed ACK (~40 ms on loopback), which was
+        // most of an event's commit-to-handler time (docs/adr/0025).
+        noDelay: true,
       });
       if (closed) {
         await connection.close().catch(() => undefined);

@@ -6,7 +6,7 @@ import {
   type MessageData,
   type MessageType,
 } from '@warmline/contracts';
-import type { Pool, PoolClient } from '../db/index';
+import { begin, type Pool, type PoolClient } from '../db/index';
 import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
@@ -266,13 +266,13 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
         const starts = rows[0]!.starts;
         if (starts > maxDeliveries) return { kind: 'over-delivery-limit', starts };
       }
-      await client.query('BEGIN');
       inTransaction = true;
-      const fresh = await client.query(
-        'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-        [queue, envelope.id],
-      );
-      if (fresh.rowCount === 0) {
+      // In BEGIN's round trip (docs/adr/0025): both values are literals, escaped by the driver
+      // (the queue's name is the service's own, the id passed the envelope's uuid check).
+      const fresh = await begin(client, {
+        atBegin: `INSERT INTO processed_events (consumer, event_id) VALUES (${client.escapeLiteral(queue)}, ${client.escapeLiteral(envelope.id)}::uuid) ON CONFLICT DO NOTHING`,
+      });
+      if (fresh?.rowCount === 0) {
         await client.query('COMMIT');
         return { kind: 'done', duplicate: true };
       }

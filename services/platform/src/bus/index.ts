@@ -3,6 +3,6 @@ export { openDatabaseAndBus } from './service-bus';
 export { startOutboxRelay } from './relay';
 export { subscribe, startConsumer, type Handler, type HandlerContext, type Subscription } from './consumer';
 export { listDeadLetters, replayDeadLetters, UnknownQueueError } from './dlq';
-export { enqueue, type OutgoingMessage } from './outbox';
+export { enqueue, enqueueAll, type OutgoingMessage } from './outbox';
 export { pruneBusTables, assertRetention } from './retention';
 export { type Topology } from './topology';

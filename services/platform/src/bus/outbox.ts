@@ -28,12 +28,48 @@ export async function enqueue<T extends MessageType>(
   db: Queryable,
   message: OutgoingMessage<T>,
 ): Promise<Envelope<MessageData<T>>> {
+  const [envelope] = await enqueueAll(db, [message]);
+  return envelope as Envelope<MessageData<T>>;
+}
+
+/**
+ * `enqueue` for several messages of one transaction, in one INSERT: one round trip to
+ * PostgreSQL and one firing of the outbox trigger instead of one each (docs/adr/0025). The
+ * rows share the transaction's created_at, as rows of separate INSERTs in one transaction do.
+ */
+export async function enqueueAll(db: Queryable, messages: ReadonlyArray<OutgoingMessage<MessageType>>): Promise<Envelope[]> {
+  if (messages.length === 0) return [];
+  const envelopes = messages.map(toEnvelope);
+  const columns = [
+    envelopes.map((e) => e.id),
+    envelopes.map((e) => exchangeFor(e.type as MessageType)),
+    envelopes.map((e) => e.type),
+    envelopes.map((e) => JSON.stringify(e)),
+  ];
+  const rows = 'unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[])';
+  if (outboxWriteListeners.size === 0) {
+    await db.query(`INSERT INTO outbox (id, exchange, routing_key, envelope) SELECT * FROM ${rows}`, columns);
+    return envelopes;
+  }
+  // A relay runs in this process: this transaction does not NOTIFY (a NOTIFY makes commits
+  // queue one behind another, docs/adr/0021), the relay is told here instead and polls until
+  // the row has committed. The setting is made in the same statement: no extra round trip.
+  await db.query(
+    `INSERT INTO outbox (id, exchange, routing_key, envelope)
+     SELECT r.* FROM (SELECT set_config('warmline.outbox_wake', 'in-process', true)) AS wake, ${rows} AS r`,
+    columns,
+  );
+  for (const listener of outboxWriteListeners) listener();
+  return envelopes;
+}
+
+function toEnvelope(message: OutgoingMessage<MessageType>): Envelope {
   const version = message.version ?? 1;
   const schema = cachedMessageSchema(message.type, version);
   if (!schema) throw new Error(`Unknown message type ${message.type} v${version}`);
   // A payload that breaks its contract is a programming error: fail the transaction.
-  const data = schema.parse(message.data) as MessageData<T>;
-  const envelope: Envelope<MessageData<T>> = {
+  const data = schema.parse(message.data) as MessageData<MessageType>;
+  return {
     id: randomUUID(),
     type: message.type,
     version,
@@ -42,21 +78,6 @@ export async function enqueue<T extends MessageType>(
     correlationId: message.correlationId,
     data,
   };
-  const values = [envelope.id, exchangeFor(message.type), message.type, JSON.stringify(envelope)];
-  if (outboxWriteListeners.size === 0) {
-    await db.query('INSERT INTO outbox (id, exchange, routing_key, envelope) VALUES ($1, $2, $3, $4)', values);
-    return envelope;
-  }
-  // A relay runs in this process: this transaction does not NOTIFY (a NOTIFY makes commits
-  // queue one behind another, docs/adr/0021), the relay is told here instead and polls until
-  // the row has committed. The setting is made in the same statement: no extra round trip.
-  await db.query(
-    `INSERT INTO outbox (id, exchange, routing_key, envelope)
-     SELECT $1::uuid, $2::text, $3::text, $4::jsonb FROM (SELECT set_config('warmline.outbox_wake', 'in-process', true)) AS wake`,
-    values,
-  );
-  for (const listener of outboxWriteListeners) listener();
-  return envelope;
 }
 
 const outboxWriteListeners = new Set<() => void>();

@@ -49,6 +49,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   const { pool, schema, bus } = options;
   const log = options.log.child({ component: 'outbox-relay', schema });
   const batchSize = options.batchSize ?? 100;
+  // Written into the claiming statement as a literal.
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
   const internals = internalsOf(bus);
 
   let stopped = false;
@@ -139,18 +141,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   async function publishBatch(): Promise<{ tried: number; failed: number }> {
     const ch = await confirmChannel();
     if (!ch) return { tried: 0, failed: 0 };
-    const { tried, confirmed, failures } = await withTransaction(pool, async (client) => {
-      // The row locks last until the stamps commit, so a second relay on the same schema
-      // skips these rows instead of publishing them again. Rows that failed before go after
-      // fresh ones, so a command nobody can receive yet does not hold back everything else.
-      const { rows } = await client.query<OutboxRow>(
-        `SELECT id, exchange, routing_key, envelope FROM outbox
-          WHERE published_at IS NULL
-          ORDER BY attempts > 0, created_at, id
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
-        [batchSize],
-      );
+    const { tried, confirmed, failures } = await withTransaction(pool, async (client, claimed) => {
+      const rows = (claimed?.rows ?? []) as OutboxRow[];
       const results = await Promise.all(rows.map((row) => publish(ch, row)));
       const confirmedRows = rows.filter((_, i) => results[i] === undefined);
       const confirmed = confirmedRows.map((r) => r.id);
@@ -172,6 +164,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
         await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [f.id, f.error]);
       }
       return { tried: rows.length, confirmed, failures };
+    }, {
+      // The row locks last until the stamps commit, so a second relay on the same schema
+      // skips these rows instead of publishing them again. Rows that failed before go after
+      // fresh ones, so a command nobody can receive yet does not hold back everything else.
+      // Sent with BEGIN, in one round trip (docs/adr/0025).
+      atBegin: `SELECT id, exchange, routing_key, envelope FROM outbox
+          WHERE published_at IS NULL
+          ORDER BY attempts > 0, created_at, id
+          LIMIT ${batchSize}
+          FOR UPDATE SKIP LOCKED`,
     });
     if (confirmed.length > 0) bus.metrics.relayPublished.inc({ schema }, confirmed.length);
     if (failures.length > 0) bus.metrics.relayFailed.inc({ schema }, failures.length);

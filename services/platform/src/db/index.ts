@@ -101,6 +101,13 @@ export interface TransactionOptions {
   isolation?: 'read committed' | 'repeatable read' | 'serializable';
   /** A transaction that may only read (PostgreSQL refuses its writes). */
   readOnly?: boolean;
+  /**
+   * A first statement sent with BEGIN in the same round trip (a simple query: literals only,
+   * no parameters), e.g. taking an advisory lock. Its result is `work`'s second argument.
+   * Each round trip costs both processes a wake-up on loopback, which is most of a short
+   * transaction's time here (docs/adr/0025).
+   */
+  atBegin?: string;
 }
 
 /**
@@ -109,14 +116,14 @@ export interface TransactionOptions {
  */
 export async function withTransaction<T>(
   pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
+  work: (client: pg.PoolClient, atBegin: pg.QueryResult | undefined) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
   const client = await pool.connect();
   let released = false;
   try {
-    await client.query(beginStatement(options));
-    const result = await work(client);
+    const atBegin = await begin(client, options);
+    const result = await work(client, atBegin);
     await client.query('COMMIT');
     return result;
   } catch (err) {
@@ -133,6 +140,20 @@ export async function withTransaction<T>(
 
 function beginStatement({ isolation, readOnly }: TransactionOptions): string {
   return ['BEGIN', isolation && `ISOLATION LEVEL ${isolation.toUpperCase()}`, readOnly && 'READ ONLY'].filter(Boolean).join(' ');
+}
+
+/**
+ * BEGIN, and `options.atBegin` in the same round trip: the result of that statement, if any.
+ * A statement that fails leaves the transaction aborted; the caller's ROLLBACK ends it.
+ */
+export async function begin(client: pg.ClientBase, options: TransactionOptions = {}): Promise<pg.QueryResult | undefined> {
+  if (!options.atBegin) {
+    await client.query(beginStatement(options));
+    return undefined;
+  }
+  // A simple query of several statements answers with one result per statement.
+  const results = (await client.query(`${beginStatement(options)}; ${options.atBegin}`)) as unknown as pg.QueryResult[];
+  return results[1];
 }
 
 /** Migrations every service carries: the outbox and processed_events of the bus. */
