@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, EventData } from '@warmline/contracts';
-import type { Identity } from '@warmline/platform';
-import { freePort, waitFor } from '@warmline/platform/testing/index';
+import { waitFor } from '@warmline/platform/testing/index';
 import { outboxEnvelopes } from '@warmline/platform/testing/system';
-import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
-import { callBacksPaid, startCatalogFixture, testCard, testEnvelope, type CatalogFixture } from './catalog-fixture';
+import type { GatewayFixture } from '../../gateway/test/gateway-fixture';
+import { callBackAgent, startCallBackSystem } from './call-back-system';
+import { callBacksPaid, testCard, testEnvelope, type CatalogFixture } from './catalog-fixture';
 
 /**
  * A Call-Backs order paid without an account is credited once its buyer claims it (ADR 0022,
@@ -18,9 +18,7 @@ let fx: CatalogFixture;
 let gw: GatewayFixture;
 
 beforeAll(async () => {
-  const catalogPort = await freePort();
-  gw = await startGatewayFixture({ env: { CATALOG_URL: `http://127.0.0.1:${catalogPort}` } });
-  fx = await startCatalogFixture({ GATEWAY_INTERNAL_URL: gw.internalUrl, CATALOG_PORT: String(catalogPort) }, { ordersEnv: { GATEWAY_URL: gw.internalUrl } });
+  ({ fx, gw } = await startCallBackSystem());
 });
 
 afterAll(async () => {
@@ -28,17 +26,6 @@ afterAll(async () => {
   await gw?.cleanup();
 });
 
-/** An agent with an account at the gateway whose latest survey works `workingStates`. */
-async function agentAccount(workingStates: string): Promise<{ identity: Identity; userId: string }> {
-  const { user } = await gw.createAgent({ firstName: 'Robin' });
-  await gw.pool.query(
-    `INSERT INTO survey_responses (user_id, funnel, brand, salesperson, first_name, last_name, agency_name, role, phone, email,
-                                   username, lead_type, working_states)
-     VALUES ($1, 'ringcloud', 'RingCloud', 'RingCloud', 'Robin', 'Agent', 'Agency', 'Insurance Agent', '5125550100', $2, $3, 'Call-Backs', $4)`,
-    [user.id, user.email, user.username, workingStates],
-  );
-  return { identity: { userId: user.id, username: user.username, isAdmin: false }, userId: user.id };
-}
 
 async function handled(eventId: string): Promise<void> {
   await waitFor(`event ${eventId} handled`, async () => {
@@ -111,7 +98,7 @@ describe('a Call-Backs order paid without an account is credited when its buyer 
     expect(payment.data.buyerUserId).toBeNull();
     expect(await creditsOf(orderId)).toEqual([]);
 
-    const agent = await agentAccount('Texas');
+    const agent = await callBackAgent(gw, 'Texas', 'Robin');
     expect(await balanceOf(agent.userId)).toBeNull();
     const claim = await fx.callOrders('POST', `/api/orders/${orderId}/claim`, { body: { claimToken: intent.body.claimToken }, identity: agent.identity });
     expect(claim.status).toBe(200);
@@ -132,7 +119,7 @@ describe('a Call-Backs order paid without an account is credited when its buyer 
   });
 
   it('when $30 of an anonymous 5 × $15 order is refunded before the claim, then the claim credits 3', async () => {
-    const agent = await agentAccount('Ohio');
+    const agent = await callBackAgent(gw, 'Ohio', 'Robin');
     const paid = callBacksPaid(null, 5);
     await deliver(paid);
     await deliver(refunded(paid.data.orderId, 3_000, 3_000));
@@ -145,7 +132,7 @@ describe('a Call-Backs order paid without an account is credited when its buyer 
   });
 
   it('when the claim is heard before the anonymous payment (a retried payment.succeeded), then the claim credits and the payment adds nothing', async () => {
-    const agent = await agentAccount('Iowa');
+    const agent = await callBackAgent(gw, 'Iowa', 'Robin');
     const paid = callBacksPaid(null, 4);
 
     await deliver(claimed(paid.data, agent.userId));
@@ -156,7 +143,7 @@ describe('a Call-Backs order paid without an account is credited when its buyer 
   });
 
   it('when a claimed order is not Call-Backs (RingCloud Live Transfers), then no balance is made', async () => {
-    const agent = await agentAccount('Utah');
+    const agent = await callBackAgent(gw, 'Utah', 'Robin');
     const paid = callBacksPaid(null, 4);
     const liveTransfers = { ...paid.data, leadType: 'Live Transfers', description: 'RingCloud Live Transfers: 4 transfers × $37.00' };
 

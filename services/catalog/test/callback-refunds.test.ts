@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, EventData, MyCallbacks } from '@warmline/contracts';
 import type { Identity } from '@warmline/platform';
-import { freePort, waitFor } from '@warmline/platform/testing/index';
+import { waitFor } from '@warmline/platform/testing/index';
 import { outboxEnvelopes } from '@warmline/platform/testing/system';
-import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
-import { callBacksPaid, startCatalogFixture, testEnvelope, type CatalogFixture } from './catalog-fixture';
+import type { GatewayFixture } from '../../gateway/test/gateway-fixture';
+import { callBackAgent, startCallBackSystem } from './call-back-system';
+import { callBacksPaid, testEnvelope, type CatalogFixture } from './catalog-fixture';
 
 /**
  * A refunded Call-Backs order gives its call-backs back (issue 15, ADR 0020), against real
@@ -18,9 +19,7 @@ let fx: CatalogFixture;
 let gw: GatewayFixture;
 
 beforeAll(async () => {
-  const catalogPort = await freePort();
-  gw = await startGatewayFixture({ env: { CATALOG_URL: `http://127.0.0.1:${catalogPort}` } });
-  fx = await startCatalogFixture({ GATEWAY_INTERNAL_URL: gw.internalUrl, CATALOG_PORT: String(catalogPort) }, { ordersEnv: { GATEWAY_URL: gw.internalUrl } });
+  ({ fx, gw } = await startCallBackSystem());
 });
 
 afterAll(async () => {
@@ -32,17 +31,6 @@ function admin(): Identity {
   return { userId: randomUUID(), username: `admin_${randomUUID().slice(0, 6)}`, isAdmin: true };
 }
 
-/** An agent with an account at the gateway whose latest survey works `workingStates`. */
-async function agentAccount(workingStates: string): Promise<{ identity: Identity; userId: string }> {
-  const { user } = await gw.createAgent({ firstName: 'Casey' });
-  await gw.pool.query(
-    `INSERT INTO survey_responses (user_id, funnel, brand, salesperson, first_name, last_name, agency_name, role, phone, email,
-                                   username, lead_type, working_states)
-     VALUES ($1, 'ringcloud', 'RingCloud', 'RingCloud', 'Casey', 'Agent', 'Agency', 'Insurance Agent', '5125550100', $2, $3, 'Call-Backs', $4)`,
-    [user.id, user.email, user.username, workingStates],
-  );
-  return { identity: { userId: user.id, username: user.username, isAdmin: false }, userId: user.id };
-}
 
 function refunded(orderId: string, amountCents: number, refundedTotalCents: number): Envelope<EventData<'payment.refunded'>> {
   return testEnvelope('payment.refunded', {
@@ -95,7 +83,7 @@ async function myCallbacks(identity: Identity): Promise<MyCallbacks> {
 
 describe('a refunded Call-Backs order gives its call-backs back', () => {
   it('when a 10 × $15 order is refunded in full, then the balance is 0, the agent stops waiting, and My Call-backs shows 0', async () => {
-    const agent = await agentAccount('Texas');
+    const agent = await callBackAgent(gw, 'Texas');
     const paid = callBacksPaid(agent.userId, 10);
     await deliver(paid);
     expect(await balanceOf(agent.userId)).toEqual({ balance: 10, waiting: true });
@@ -108,7 +96,7 @@ describe('a refunded Call-Backs order gives its call-backs back', () => {
   });
 
   it('when $30 of a 10 × $15 order is refunded, then 2 call-backs are taken back (8 left, still waiting); the same refund again, under another id or the same, takes nothing more', async () => {
-    const agent = await agentAccount('Ohio');
+    const agent = await callBackAgent(gw, 'Ohio');
     const paid = callBacksPaid(agent.userId, 10);
     await deliver(paid);
 
@@ -129,7 +117,7 @@ describe('a refunded Call-Backs order gives its call-backs back', () => {
   });
 
   it('when two partial refunds arrive out of order, then only what the larger refunded total covers is taken back', async () => {
-    const agent = await agentAccount('Georgia');
+    const agent = await callBackAgent(gw, 'Georgia');
     const paid = callBacksPaid(agent.userId, 10);
     await deliver(paid);
 
@@ -143,7 +131,7 @@ describe('a refunded Call-Backs order gives its call-backs back', () => {
   });
 
   it('when the order is refunded after some of its call-backs were delivered, then the balance stops at zero and the delivered ones are recorded as kept', async () => {
-    const agent = await agentAccount('Nevada');
+    const agent = await callBackAgent(gw, 'Nevada');
     const paid = callBacksPaid(agent.userId, 3);
     await deliver(paid);
     const delivered: string[] = [];
@@ -175,7 +163,7 @@ describe('a refunded Call-Backs order gives its call-backs back', () => {
   });
 
   it('when the refund is heard before the payment (a retried payment.succeeded), then the credit gives back what the refund covers', async () => {
-    const agent = await agentAccount('Iowa');
+    const agent = await callBackAgent(gw, 'Iowa');
     const paid = callBacksPaid(agent.userId, 4);
 
     await deliver(refunded(paid.data.orderId, 3_000, 3_000));
@@ -187,7 +175,7 @@ describe('a refunded Call-Backs order gives its call-backs back', () => {
   });
 
   it('when an order credited before its amount was stored is refunded, then the list price of a call-back counts', async () => {
-    const agent = await agentAccount('Kansas');
+    const agent = await callBackAgent(gw, 'Kansas');
     const paid = callBacksPaid(agent.userId, 5);
     await deliver(paid);
     await fx.pool.query('UPDATE callback_credits SET amount_cents = NULL WHERE order_id = $1', [paid.data.orderId]);
@@ -199,7 +187,7 @@ describe('a refunded Call-Backs order gives its call-backs back', () => {
   });
 
   it('when an aged-lead order is refunded at orders, then no call-back balance changes', async () => {
-    const agent = await agentAccount('Oregon');
+    const agent = await callBackAgent(gw, 'Oregon');
     const callBacks = callBacksPaid(agent.userId, 2);
     await deliver(callBacks);
     const before = await fx.pool.query('SELECT user_id, balance, waiting_since, updated_at FROM callback_balances ORDER BY user_id');
