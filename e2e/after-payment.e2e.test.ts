@@ -80,7 +80,7 @@ describe('keeping a package bought without a session', () => {
 
     await page.getByRole('heading', { name: 'Keep this order in an account' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByLabel('Username or e-mail', { exact: true }).fill(system.customer.username);
+    await page.getByLabel('Username', { exact: true }).fill(system.customer.username);
     await page.getByLabel('Password', { exact: true }).fill(system.customer.password);
     await page.getByRole('button', { name: 'Log in and add this order' }).click();
     await page.getByRole('heading', { name: 'Added to your account' }).waitFor();
@@ -260,7 +260,7 @@ describe('keeping a RingCloud Call-Backs order paid without an account', () => {
     }
 
     const api = page.context().request;
-    await field('Username or e-mail').fill(username);
+    await field('Username').fill(username);
     await field('Password').fill(password);
     await page.getByRole('button', { name: 'Log in and add this order' }).click();
     await page.getByRole('heading', { name: 'Added to your account' }).waitFor();

@@ -300,7 +300,7 @@ async function deleteRedisKeys(prefix: string): Promise<void> {
 
 /** The login form, filled and sent as a person would (username or e-mail); where it leads is not awaited. */
 export async function submitLogin(page: Page, login: string, password: string): Promise<void> {
-  await page.getByLabel('Username or e-mail', { exact: true }).fill(login);
+  await page.getByLabel('Username', { exact: true }).fill(login);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }

@@ -73,7 +73,7 @@ function renderLogin() {
 }
 
 async function signIn(login: string, password: string) {
-  fireEvent.change(await screen.findByLabelText('Username or e-mail'), { target: { value: login } });
+  fireEvent.change(await screen.findByLabelText('Username'), { target: { value: login } });
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
   fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
 }

@@ -72,7 +72,9 @@ function PasswordStep({ onLoggedIn, onNext }: { onLoggedIn(user: SignedInUser): 
     <AuthLayout title="Welcome Back" subtitle="Sign in to your account">
       <form className="form" onSubmit={form.handleSubmit(loginBody, (data) => login.mutate(data))} noValidate>
         <TextField
-          label="Username or e-mail"
+          // The spec's field is 'Username'; the e-mail address works too (issue 17), and the hint says so.
+          label="Username"
+          hint="Or the e-mail address of your account"
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}

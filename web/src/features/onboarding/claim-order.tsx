@@ -115,7 +115,7 @@ export function ClaimOrderOffer({ orderId, brand = 'WarmLine', callBacks = false
         , then log in here and we add this order to it. Only this browser can add it.
       </p>
       <form className="claim-order__form" onSubmit={submit} noValidate>
-        <TextField label="Username or e-mail" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} />
+        <TextField label="Username" hint="Or the e-mail address of your account" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} />
         <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
         {loginProblem ?? failure ? (
           <p className="claim-order__error" role="alert">
