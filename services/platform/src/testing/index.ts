@@ -111,16 +111,38 @@ export async function waitFor<T>(
  */
 const TEST_PORTS = { from: 20_000, to: 32_000 };
 
+/**
+ * This process's share of TEST_PORTS. Test files run in parallel workers (VITEST_POOL_ID 1, 2, …),
+ * and a port one worker checked as free could be handed to another before the first one's service
+ * bound it (seen: EADDRINUSE on an e2e gateway's port); each worker picks from its own slice.
+ */
+function portSlice(): { from: number; to: number } {
+  const pool = Number(process.env.VITEST_POOL_ID);
+  if (!Number.isInteger(pool) || pool < 1) return TEST_PORTS;
+  const slices = 8;
+  const size = Math.floor((TEST_PORTS.to - TEST_PORTS.from) / slices);
+  const from = TEST_PORTS.from + ((pool - 1) % slices) * size;
+  return { from, to: from + size };
+}
+
+/** Ports this process handed out: never twice, since a system may be given several before it binds any. */
+const handedOut = new Set<number>();
+
 /** A port nothing listens on now, on any interface, for a service a test starts next. */
 export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from));
+  const range = portSlice();
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = range.from + Math.floor(Math.random() * (range.to - range.from));
+    if (handedOut.has(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const server = net.createServer();
       server.once('error', () => resolve(false));
       server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
     });
-    if (free) return port;
+    if (free) {
+      handedOut.add(port);
+      return port;
+    }
   }
-  throw new Error(`no free port between ${TEST_PORTS.from} and ${TEST_PORTS.to} after 50 tries`);
+  throw new Error(`no free port between ${range.from} and ${range.to} after 200 tries`);
 }
