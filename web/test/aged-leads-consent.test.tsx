@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import type { PublicUser } from '@warmline/contracts/accounts';
 import type { MarketLead, MarketLeadsResponse, MyLeadsResponse, PurchasedLead } from '@warmline/contracts/catalog';
 import { MarketView } from '../src/features/aged-leads/market-view';
 import { MyLeadsView } from '../src/features/aged-leads/my-leads-view';
 import { certificateUrl, formatConsentDate, formatConsentTime } from '../src/features/aged-leads/consent-format';
 import { createQueryClient } from '../src/lib/query-client';
+import { TEST_BUYER } from './accounts-fixture';
 
 /**
  * Consent on every lead (issue 13): the market's 'Consent on file' badge with the consent's date,
@@ -15,19 +15,7 @@ import { createQueryClient } from '../src/lib/query-client';
  * only when it is an https URL. The network is a stand-in `fetch`.
  */
 
-const user: PublicUser = {
-  id: '7d9f5d0e-3b0a-4c55-9f0e-2a6b1c2d3e4f',
-  username: 'tess',
-  email: 'tess@example.com',
-  firstName: 'Tess',
-  lastName: 'Rancher',
-  phone: '(512) 555-0142',
-  agencyName: 'Rancher Insurance',
-  role: 'Agency Owner',
-  isAdmin: false,
-  liveTransferPrice: '31.50',
-  createdAt: '2026-11-21T10:00:00.000Z',
-};
+const user = TEST_BUYER;
 
 function marketLead(n: number, consent: Pick<MarketLead, 'consentOnFile' | 'consentDate'>): MarketLead {
   return {

@@ -3,12 +3,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import type { PublicUser } from '@warmline/contracts/accounts';
 import type { BulkPurchaseStatusResponse, DashboardConfigResponse } from '@warmline/contracts/catalog';
 import { LeadReceiptView } from '../src/features/aged-leads/lead-receipt-view';
 import { TrainingVideosView } from '../src/features/dashboard/info-views';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
+import { TEST_BUYER } from './accounts-fixture';
 
 /**
  * The receipt after an aged-lead purchase (issue 17 item 3), read from GET
@@ -25,19 +25,7 @@ const SITE: SiteConfig = {
   testimonial: { name: 'Sarah Mitchell', title: 'Agency Owner', quote: 'Great transfers.' },
   bookingUrl: null,
 };
-const USER: PublicUser = {
-  id: '7d9f5d0e-3b0a-4c55-9f0e-2a6b1c2d3e4f',
-  username: 'tess',
-  email: 'tess@example.com',
-  firstName: 'Tess',
-  lastName: 'Rancher',
-  phone: '(512) 555-0142',
-  agencyName: 'Rancher Insurance',
-  role: 'Agency Owner',
-  isAdmin: false,
-  liveTransferPrice: '31.50',
-  createdAt: '2026-11-21T10:00:00.000Z',
-};
+const USER = TEST_BUYER;
 const PAID: BulkPurchaseStatusResponse = {
   orderId: ORDER_ID,
   status: 'paid',

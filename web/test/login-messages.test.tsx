@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { PublicUser } from '@warmline/contracts/accounts';
 import { Toaster } from '../src/components/toaster';
 import { dismissToast, toast } from '../src/components/toast-store';
 import { LoginPage } from '../src/features/auth/login-page';
 import { PaymentForm } from '../src/features/payments/payment-form';
 import { createQueryClient } from '../src/lib/query-client';
+import { TEST_AGENT } from './accounts-fixture';
 
 /**
  * Issue 17 item 4 in the SPA: a failed login keeps its message on the form after the toast is
@@ -16,19 +16,7 @@ import { createQueryClient } from '../src/lib/query-client';
  * as the gateway and the sandbox provider would.
  */
 
-const AGENT: PublicUser = {
-  id: '3f1d2c4b-5a69-4788-9a0b-1c2d3e4f5a6b',
-  username: 'jane',
-  email: 'jane@agency.example',
-  firstName: 'Jane',
-  lastName: 'Agent',
-  phone: '5125550100',
-  agencyName: 'Jane Agency',
-  role: 'Agency Owner',
-  isAdmin: false,
-  liveTransferPrice: '35.00',
-  createdAt: '2026-11-01T10:00:00.000Z',
-};
+const AGENT = TEST_AGENT;
 
 type Answer = { status: number; body: unknown };
 let answers: Record<string, Answer[]> = {};

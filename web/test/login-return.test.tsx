@@ -7,6 +7,7 @@ import { RequireSession } from '../src/features/auth/guards';
 import { LoginPage } from '../src/features/auth/login-page';
 import { loginPathFor, safeReturnPath } from '../src/features/auth/return-path';
 import { createQueryClient } from '../src/lib/query-client';
+import { TEST_AGENT } from './accounts-fixture';
 
 /**
  * Sign-in returns to the page asked for (the call-back e-mail's /dashboard?view=my-callbacks), and
@@ -14,19 +15,7 @@ import { createQueryClient } from '../src/lib/query-client';
  * stand-in `fetch` answering as the gateway would.
  */
 
-const AGENT: PublicUser = {
-  id: '3f1d2c4b-5a69-4788-9a0b-1c2d3e4f5a6b',
-  username: 'jane',
-  email: 'jane@agency.example',
-  firstName: 'Jane',
-  lastName: 'Agent',
-  phone: '5125550100',
-  agencyName: 'Jane Agency',
-  role: 'Owner',
-  isAdmin: false,
-  liveTransferPrice: '35.00',
-  createdAt: '2026-11-01T10:00:00.000Z',
-};
+const AGENT: PublicUser = { ...TEST_AGENT, role: 'Owner' };
 
 beforeEach(() => {
   let signedIn = false;
