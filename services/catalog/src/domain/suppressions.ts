@@ -13,6 +13,7 @@ import { badRequest, conflict, notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient } from '../clients/gateway-client';
 import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
+import { lockCallbackIntake, withdrawOpportunitiesOfPhone } from '../db/callback-opportunities';
 import { recordAdminAction, type Admin } from './admin-actions';
 import {
   buyersOfPhone,
@@ -63,12 +64,12 @@ export async function suppressPhone(
     const at = ctx.clock();
     const done = await addToSuppressionList(db, admin, { phone, reason: input.reason, at }, correlationId);
     if (!done) throw conflict('Phone is already on the suppression list');
-    const { row, leadsWithdrawn, buyersNotified } = done;
+    const { row, leadsWithdrawn, buyersNotified, callbacksWithdrawn } = done;
     await audit(db, admin, correlationId, {
       action: 'lead_suppression.created',
       phone,
       before: null,
-      after: { reason: row.reason, leadsWithdrawn, buyersNotified },
+      after: { reason: row.reason, leadsWithdrawn, buyersNotified, callbacksWithdrawn },
       at,
     });
     return { ...suppressionView(row), leadsWithdrawn, buyersNotified };
@@ -92,12 +93,16 @@ export async function addToSuppressionList(
   by: Admin,
   input: { phone: string; reason: string; at: Date },
   correlationId: string,
-): Promise<{ row: SuppressionRow; leadsWithdrawn: number; buyersNotified: number } | null> {
+): Promise<{ row: SuppressionRow; leadsWithdrawn: number; buyersNotified: number; callbacksWithdrawn: number } | null> {
   const { phone, at } = input;
   await lockLeadLoads(db);
+  // Issue 22: after any opportunity being made for the phone has committed; none is made after.
+  await lockCallbackIntake(db);
   const row = await insertSuppression(db, { phone, reason: input.reason, createdByUserId: by.userId, createdAt: at });
   if (!row) return null;
   const withdrawn = await withdrawUnsoldLeads(db, { phone }, 'suppressed', at);
+  // Its available callback opportunities leave the market as its leads do (issue 22).
+  const callbacksWithdrawn = await withdrawOpportunitiesOfPhone(db, phone, at);
   // After the withdrawal: a sale that won the race for a lead is committed and counted here.
   const buyers = await buyersOfPhone(db, phone);
   await enqueue(db, {
@@ -120,7 +125,7 @@ export async function addToSuppressionList(
       },
     });
   }
-  return { row, leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length };
+  return { row, leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length, callbacksWithdrawn };
 }
 
 /** Withdrawn leads stay withdrawn: the phone may be sold again only from a new import. */
