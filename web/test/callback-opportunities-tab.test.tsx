@@ -372,7 +372,7 @@ describe('the opportunities list', () => {
     renderTab();
     const card = within(await screen.findByRole('listitem', { name: 'Maria Lopez' }));
     expect(card.getByText('Suppressed', { selector: '.callback-status' })).toBeTruthy();
-    expect(card.getByText(/the phone is on the suppression list; it is not sold$/)).toBeTruthy();
+    expect(card.getByText(/^The phone is on the suppression list: this opportunity is not sold\.$/)).toBeTruthy();
     expect(card.queryByRole('button', { name: 'Assign Maria Lopez' })).toBeNull();
   });
 });

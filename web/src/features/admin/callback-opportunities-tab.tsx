@@ -545,7 +545,7 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
         {o.suppressedAt ? (
           <div>
             <dt>Suppressed</dt>
-            <dd>{usDateTime(o.suppressedAt)}: the phone is on the suppression list; it is not sold</dd>
+            <dd>{usDateTime(o.suppressedAt)}</dd>
           </div>
         ) : null}
         {o.assignedAt ? (
@@ -555,6 +555,7 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
           </div>
         ) : null}
       </dl>
+      {o.status === 'suppressed' ? <p className="callback-card__note">The phone is on the suppression list: this opportunity is not sold.</p> : null}
       {o.transcript ? (
         <details className="callback-card__transcript">
           <summary>Transcript</summary>
