@@ -238,9 +238,9 @@ export const CALLBACK_PHONE_MESSAGE = 'Phone must be 10 digits with the area cod
  * Issue 22: the price an opportunity is recorded at, which is what the agent who receives it is
  * charged (one call-back of their paid balance). Blank or absent on any path: the default, $15.00.
  */
-export const CALLBACK_PRICE_MAX_CENTS = 10_000;
+const CALLBACK_PRICE_MAX_CENTS = 10_000;
 export const CALLBACK_PRICE_MAX = (CALLBACK_PRICE_MAX_CENTS / 100).toFixed(2);
-export const CALLBACK_PRICE_MESSAGE = `Price must be dollars from 0.00 to ${CALLBACK_PRICE_MAX} with at most two decimals, e.g. 15.00`;
+const CALLBACK_PRICE_MESSAGE = `Price must be dollars from 0.00 to ${CALLBACK_PRICE_MAX} with at most two decimals, e.g. 15.00`;
 export const CALLBACK_PRICE_MEANING = `What the agent who receives it is charged: one call-back of their balance, recorded at this price. Blank: $${DEFAULT_CALLBACK_PRICE}; at most $${CALLBACK_PRICE_MAX}.`;
 /** Issue 22: a suppressed phone never becomes an opportunity, however it comes in. */
 export const CALLBACK_SUPPRESSED_MESSAGE = 'Phone is on the suppression list';
@@ -331,10 +331,7 @@ export const callbackOpportunityInput = z.object({
 });
 export type CallbackOpportunityInput = z.input<typeof callbackOpportunityInput>;
 
-/** One CSV row: the manual form's rule. */
-export const callbackCsvRow = callbackOpportunityInput;
-
-/** `POST /api/callback-opportunities/bulk`: rows are bounded text here and checked one by one (callbackCsvRow). */
+/** `POST /api/callback-opportunities/bulk`: rows are bounded text here and checked one by one (callbackOpportunityInput, the manual form's rule). */
 const bulkCell = z.union([z.string().max(200), z.number(), z.null()]).optional();
 export const bulkCallbackOpportunitiesBody = z.object({
   csvData: z
@@ -387,7 +384,7 @@ export const CALLBACK_EXPORT_COLUMNS = [
  * a call-back account (they bought Call-Backs) — for the manual-assign picker, with their
  * balance and the states they take call-backs in. Admins are never listed.
  */
-export const callbackAgentSchema = z.object({
+const callbackAgentSchema = z.object({
   userId: z.uuid(),
   firstName: z.string(),
   lastName: z.string(),

@@ -10,7 +10,7 @@ import {
   CALLBACK_SUPPRESSED_MESSAGE,
   DEFAULT_CALLBACK_PRICE_CENTS,
   bulkCallbackOpportunitiesBody,
-  callbackCsvRow,
+  callbackOpportunityInput,
   callbackDuplicateRowMessage,
   stateOfAreaCode,
   usStateOfText,
@@ -269,9 +269,9 @@ export async function addCallbackOpportunityRows(
   correlationId: string,
 ): Promise<BulkCallbackResult> {
   const rejected: CallbackRowError[] = [];
-  const valid: Array<{ row: number; input: z.output<typeof callbackCsvRow> }> = [];
+  const valid: Array<{ row: number; input: z.output<typeof callbackOpportunityInput> }> = [];
   rows.forEach((raw, i) => {
-    const parsed = callbackCsvRow.safeParse(rowText(raw));
+    const parsed = callbackOpportunityInput.safeParse(rowText(raw));
     if (parsed.success) valid.push({ row: fileRow(i), input: parsed.data });
     else {
       // One error per field of the row, in the columns' order.
@@ -294,7 +294,7 @@ export async function addCallbackOpportunityRows(
       const suppressed = await suppressedPhonesAmong(db, phones);
       const open = await phonesWithOpenOpportunity(db, phones, repeatWindowStart(at));
       const firstRowOf = new Map<string, number>();
-      const good: Array<z.output<typeof callbackCsvRow>> = [];
+      const good: Array<z.output<typeof callbackOpportunityInput>> = [];
       for (const { row, input } of valid) {
         const earlier = firstRowOf.get(input.phone);
         let message: string | null = null;

@@ -65,7 +65,7 @@ export function useCallbackOpportunities(filter: OpportunityFilter) {
 }
 
 /** The list's filters as the query of the list and of its CSV export. */
-export function filterParams(filter: Omit<OpportunityFilter, 'page'>): URLSearchParams {
+function filterParams(filter: Omit<OpportunityFilter, 'page'>): URLSearchParams {
   const params = new URLSearchParams();
   if (filter.status) params.set('status', filter.status);
   if (filter.state) params.set('state', filter.state);
