@@ -174,6 +174,33 @@ describe('a phone on the suppression list', () => {
     expect(csv.body).toEqual({ created: 1, rejected: [{ row: 3, field: 'phone', message: CALLBACK_SUPPRESSED_MESSAGE }] });
   });
 
+  it('when a phone delivered as a call-back is suppressed, then the agent is told to stop contacting it, as a buyer of its leads is', async () => {
+    const agent = await agentWithBalance('KY', 1, 'Kim');
+    const phone = phoneIn('502');
+    await vendorCallArrives(vendorCall({ phone, state: 'KY', firstName: 'Kent', lastName: 'Tucky' }));
+    const [delivered] = await opportunitiesOfPhone(phone);
+    expect(delivered).toMatchObject({ status: 'assigned', assigned_user_id: agent.userId });
+
+    const by = admin();
+    const answer = await fx.call('POST', '/api/admin/suppressions', { identity: by, body: { phone, reason: 'Said stop' } });
+    const notices = (await fx.outbox('lead_suppression.notify_buyer')).filter((e) => e.data.phone === phone);
+    // The catalog's own consumer of the notice asks the gateway for the agent's e-mail and writes it.
+    const mail = await waitFor('the opt-out notice', async () => {
+      const found = (await fx.outbox('email.lead_opt_out')).filter((e) => e.correlationId === notices[0]?.correlationId);
+      return found.length > 0 && found;
+    }, { timeoutMs: 20_000 });
+
+    expect(answer.body).toMatchObject({ buyersNotified: 1 });
+    expect(notices.map((n) => n.data.buyerUserId)).toEqual([agent.userId]);
+    expect(mail.map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        leads: [],
+        callbacks: [{ opportunityId: delivered!.id, name: 'Kent Tucky', phone: `(502) ${phone.slice(3, 6)}-${phone.slice(6)}`, deliveredAt: expect.any(String) }],
+        reason: 'Said stop',
+      }),
+    ]);
+  });
+
   it('when an available opportunity of a suppressed phone is left from before, then the assignment passes it over and an admin cannot assign it', async () => {
     const agent = await agentWithBalance('VT', 2);
     const phone = phoneIn('802');

@@ -278,3 +278,23 @@ export async function agentReceivedPhoneSince(db: Queryable, userId: string, pho
 export async function lockCallbackIntake(db: Queryable): Promise<void> {
   await db.query("SELECT pg_advisory_xact_lock(hashtextextended('catalog:callback-intake', 0))");
 }
+
+/** Agents with a call-back of this phone delivered to them (issue 22: told to stop when it opts out), each once. */
+export async function agentsWithCallbackOfPhone(db: Queryable, phone: string): Promise<string[]> {
+  const { rows } = await db.query<{ agent: string }>(
+    "SELECT DISTINCT assigned_user_id AS agent FROM callback_opportunities WHERE phone = $1 AND status IN ('assigned', 'contacted') ORDER BY 1",
+    [phone],
+  );
+  return rows.map((r) => r.agent);
+}
+
+/** One agent's delivered call-backs with this phone, in the order delivered. */
+export async function callbacksDeliveredWithPhone(db: Queryable, userId: string, phone: string): Promise<CallbackOpportunityRow[]> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `SELECT ${COLUMNS} FROM callback_opportunities
+      WHERE assigned_user_id = $1 AND phone = $2 AND status IN ('assigned', 'contacted')
+      ORDER BY assigned_at, id LIMIT 100`,
+    [userId, phone],
+  );
+  return rows;
+}

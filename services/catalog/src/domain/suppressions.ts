@@ -13,7 +13,12 @@ import { badRequest, conflict, notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient } from '../clients/gateway-client';
 import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
-import { lockCallbackIntake, withdrawOpportunitiesOfPhone } from '../db/callback-opportunities';
+import {
+  agentsWithCallbackOfPhone,
+  callbacksDeliveredWithPhone,
+  lockCallbackIntake,
+  withdrawOpportunitiesOfPhone,
+} from '../db/callback-opportunities';
 import { recordAdminAction, type Admin } from './admin-actions';
 import {
   buyersOfPhone,
@@ -104,7 +109,8 @@ export async function addToSuppressionList(
   // Its available callback opportunities leave the market as its leads do (issue 22).
   const callbacksWithdrawn = await withdrawOpportunitiesOfPhone(db, phone, at);
   // After the withdrawal: a sale that won the race for a lead is committed and counted here.
-  const buyers = await buyersOfPhone(db, phone);
+  // Agents with a call-back of the phone are told too (issue 22), once each.
+  const buyers = [...new Set([...(await buyersOfPhone(db, phone)), ...(await agentsWithCallbackOfPhone(db, phone))])].sort();
   await enqueue(db, {
     type: 'leads.withdrawn',
     source: SOURCE,
@@ -194,7 +200,8 @@ export async function noticeBuyerOfOptOut(
     return;
   }
   const leads = await leadsBoughtWithPhone(db, notice.buyerUserId, notice.phone);
-  if (leads.length === 0) return;
+  const callbacks = await callbacksDeliveredWithPhone(db, notice.buyerUserId, notice.phone);
+  if (leads.length === 0 && callbacks.length === 0) return;
   const buyer = await deps.gateway.userContact(
     { userId: notice.suppressedBy.userId, username: notice.suppressedBy.username, isAdmin: true },
     notice.buyerUserId,
@@ -204,7 +211,8 @@ export async function noticeBuyerOfOptOut(
     log.warn('the buyer of an opted-out lead has no account any more; no opt-out notice');
     return;
   }
-  for (let i = 0; i < leads.length; i += LEADS_PER_NOTICE) {
+  // The call-backs go with the first notice (at most 100: the query's bound).
+  for (let i = 0; i === 0 || i < leads.length; i += LEADS_PER_NOTICE) {
     await enqueue(db, {
       type: 'email.lead_opt_out',
       source: SOURCE,
@@ -218,10 +226,20 @@ export async function noticeBuyerOfOptOut(
           phone: formatPhone(l.phone),
           purchasedAt: l.soldAt.toISOString(),
         })),
+        ...(i === 0 && callbacks.length > 0
+          ? {
+              callbacks: callbacks.map((c) => ({
+                opportunityId: c.id,
+                name: `${c.firstName} ${c.lastName}`.slice(0, 201),
+                phone: formatPhone(c.phone),
+                deliveredAt: (c.assignedAt ?? c.createdAt).toISOString(),
+              })),
+            }
+          : {}),
         reason: notice.reason,
         at: notice.suppressedAt,
       },
     });
   }
-  log.info({ leads: leads.length }, 'opt-out notice queued');
+  log.info({ leads: leads.length, callbacks: callbacks.length }, 'opt-out notice queued');
 }
