@@ -29,7 +29,7 @@ const csvFor = (digit: number) =>
     `Bill,Turner,512-555-019${digit},TX,`,
     `Carol,Nguyen,(213) 555-012${digit},CA,18.50`,
     'Dan,Wrong,555-01,TX,15.00',
-    `Eve,Nowhere,(602) 555-011${digit},Texas,15.00`,
+    `Eve,Nowhere,(602) 555-011${digit},Texass,15.00`,
     `Fay,Pricey,(602) 555-012${digit},AZ,fifteen`,
   ].join('\r\n');
 

@@ -65,6 +65,7 @@ const WAITING: CallbackOpportunity = {
   leadQuality: 'hot',
   interestLevel: 'high',
   status: 'available',
+  suppressedAt: null,
   assignedUserId: null,
   assignedAt: null,
   expiresAt: '2026-11-29T21:00:00.000Z',
@@ -289,6 +290,27 @@ describe('the manual form', () => {
   });
 });
 
+describe('the manual form and the CSV: one rule (issue 22)', () => {
+  it('sends a blank price (the server prices it at 15.00) and shows a refused phone (409) beside the field', async () => {
+    answers['POST /api/callback-opportunities'] = { status: 409, body: { error: 'Phone is on the suppression list' } };
+    renderTab();
+    fireEvent.change(manual().getByLabelText('First name'), { target: { value: 'Maria' } });
+    fireEvent.change(manual().getByLabelText('Last name'), { target: { value: 'Lopez' } });
+    fireEvent.change(manual().getByLabelText('Phone'), { target: { value: '(512) 555-6167' } });
+    fireEvent.change(manual().getByLabelText('State'), { target: { value: 'TX' } });
+    fireEvent.change(manual().getByLabelText('Price ($)'), { target: { value: '' } });
+    fireEvent.click(manual().getByRole('button', { name: 'Add Opportunity' }));
+
+    await waitFor(() => expect(posts('/api/callback-opportunities')).toHaveLength(1));
+    expect(posts('/api/callback-opportunities')[0]!.body).toMatchObject({ price: '' });
+    expect(screen.queryByText(CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE)).toBeNull();
+    const phone = manual().getByLabelText('Phone');
+    await waitFor(() => expect(phone.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(phone.getAttribute('aria-describedby')!)?.textContent).toBe('Phone is on the suppression list');
+    expect(manual().getByText(/^What the agent who receives it is charged/)).toBeTruthy();
+  });
+});
+
 describe('the opportunities list', () => {
   it('shows an opportunity with its vendor, transcript and Needs state; setting a state PATCHes it', async () => {
     answers[`PATCH /api/callback-opportunities/${OPPORTUNITY_ID}`] = { status: 200, body: { ...WAITING, state: 'TX' } };
@@ -308,25 +330,49 @@ describe('the opportunities list', () => {
     await waitFor(() => expect(sent.find((r) => r.method === 'PATCH')?.body).toEqual({ state: 'TX' }));
   });
 
-  it('filters on the server and assigns an available one to a user found by search', async () => {
-    answers['GET /api/callback-opportunities?state=NONE&page=1'] = { status: 200, body: [WAITING], total: 1 };
-    answers['GET /api/users?page=1'] = { status: 200, body: [], total: 0 };
-    answers['GET /api/users?page=1&q=jane'] = {
+  it('filters on the server, exports what the filters match, and assigns to an agent who bought call-backs, shown with balance and states', async () => {
+    answers['GET /api/callback-opportunities?state=NONE&page=1'] = { status: 200, body: [{ ...WAITING, state: 'TX' }], total: 1 };
+    answers['GET /api/admin/callback-agents'] = {
       status: 200,
-      body: [{ id: AGENT_ID, firstName: 'Jane', lastName: 'Agent', username: 'jane', email: 'jane@agency.example', isAdmin: false }],
-      total: 1,
+      body: [
+        { userId: '3f1d2c4b-5a69-4788-9a0b-1c2d3e4f5a6c', firstName: 'Out', lastName: 'Ofstate', email: 'out@agency.example', balance: 9, states: ['FL'] },
+        { userId: AGENT_ID, firstName: 'Jane', lastName: 'Agent', email: 'jane@agency.example', balance: 3, states: ['OK', 'TX'] },
+      ],
     };
     answers[`POST /api/callback-opportunities/${OPPORTUNITY_ID}/assign`] = { status: 200, body: { ...WAITING, status: 'assigned' } };
     renderTab();
     await screen.findByRole('listitem', { name: 'Maria Lopez' });
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/callback-opportunities/export.csv');
     fireEvent.change(screen.getByRole('combobox', { name: 'State' }), { target: { value: 'NONE' } });
     await waitFor(() => expect(sent.some((r) => r.url === '/api/callback-opportunities?state=NONE&page=1')).toBe(true));
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/callback-opportunities/export.csv?state=NONE');
 
     fireEvent.click(await screen.findByRole('button', { name: 'Assign Maria Lopez' }));
     const dialog = await screen.findByRole('dialog', { name: 'Assign Call-back' });
+    const listed = await within(dialog).findAllByTestId('assign-agent');
+    // The agent working the opportunity's state first, each with balance and states.
+    expect(listed.map((li) => li.textContent)).toEqual([
+      expect.stringContaining('Jane Agentjane@agency.exampleBalance: 3 call-backs · States: OK, TX'),
+      expect.stringContaining('Balance: 9 call-backs · States: FL (not TX)'),
+    ]);
+    expect(sent.some((r) => r.url.startsWith('/api/users'))).toBe(false);
     fireEvent.change(within(dialog).getByLabelText(/Find an agent/), { target: { value: 'jane' } });
-    fireEvent.click(await within(dialog).findByRole('button', { name: 'Assign to Jane Agent' }));
+    expect(within(dialog).getAllByTestId('assign-agent')).toHaveLength(1);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Assign to Jane Agent' }));
     await waitFor(() => expect(posts(`/api/callback-opportunities/${OPPORTUNITY_ID}/assign`)[0]?.body).toEqual({ userId: AGENT_ID }));
     await waitFor(() => expect(toastText()).toBe("Call-back assigned | Maria Lopez is now Jane Agent's."));
+  });
+
+  it('shows a suppressed one as Suppressed, with when, and no Assign', async () => {
+    answers['GET /api/callback-opportunities?page=1'] = {
+      status: 200,
+      body: [{ ...WAITING, state: 'TX', status: 'suppressed', suppressedAt: '2026-11-26T15:00:00.000Z' }],
+      total: 1,
+    };
+    renderTab();
+    const card = within(await screen.findByRole('listitem', { name: 'Maria Lopez' }));
+    expect(card.getByText('Suppressed', { selector: '.callback-status' })).toBeTruthy();
+    expect(card.getByText(/^The phone is on the suppression list: this opportunity is not sold\.$/)).toBeTruthy();
+    expect(card.queryByRole('button', { name: 'Assign Maria Lopez' })).toBeNull();
   });
 });

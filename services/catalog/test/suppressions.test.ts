@@ -136,7 +136,7 @@ describe('suppressing a phone', () => {
         subjectId: masked,
         subjectLabel: masked,
         before: null,
-        after: { reason: 'Asked the vendor to stop all calls', leadsWithdrawn: 1, buyersNotified: 2 },
+        after: { reason: 'Asked the vendor to stop all calls', leadsWithdrawn: 1, buyersNotified: 2, callbacksWithdrawn: 0 },
         at: answer.body.createdAt,
       },
     ]);

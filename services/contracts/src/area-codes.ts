@@ -70,3 +70,14 @@ const STATE_OF_AREA_CODE: ReadonlyMap<string, UsStateCode> = new Map(
 export function stateOfAreaCode(phone: string): UsStateCode | null {
   return STATE_OF_AREA_CODE.get(phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').slice(0, 3)) ?? null;
 }
+
+/**
+ * Issue 22: stock is sold by state, and a phone whose area code names none (toll-free 800/888…,
+ * non-geographic 500/700/900, unassigned 300/400/600) is junk. One rule for the lead importer, the
+ * admin's single lead and the call-back paths (CSV and manual form): the message names the code.
+ */
+export function areaCodeProblem(phone: string): string | null {
+  if (stateOfAreaCode(phone) !== null) return null;
+  const code = phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').slice(0, 3);
+  return `Area code ${code} is not a US geographic area code (toll-free and non-geographic numbers are refused)`;
+}

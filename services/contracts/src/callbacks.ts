@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { areaCodeProblem } from './area-codes';
 import { US_STATE_CODES } from './catalog';
 import { DEFAULT_CALLBACK_PRICE_CENTS } from './pricing';
+import { usStateOfText } from './transfers';
 
 /**
  * Vendor call-backs (issue 15; spec §2 Upload Callback Opportunities and /brightcalldocs, §3
@@ -214,7 +216,8 @@ export type CreatedVendorKey = z.infer<typeof createdVendorKeySchema>;
 // Callback opportunities (catalog)
 // ---------------------------------------------------------------------------------------------
 
-export const CALLBACK_OPPORTUNITY_STATUSES = ['available', 'assigned', 'contacted', 'expired'] as const;
+/** suppressed (issue 22): the phone is on the suppression list; it was withdrawn, or the call that made it came in for a listed phone. */
+export const CALLBACK_OPPORTUNITY_STATUSES = ['available', 'assigned', 'contacted', 'expired', 'suppressed'] as const;
 export type CallbackOpportunityStatus = (typeof CALLBACK_OPPORTUNITY_STATUSES)[number];
 export const CALLBACK_SOURCES = ['vendor', 'csv', 'manual'] as const;
 export type CallbackSource = (typeof CALLBACK_SOURCES)[number];
@@ -228,8 +231,24 @@ export const DEFAULT_CALLBACK_PRICE = (DEFAULT_CALLBACK_PRICE_CENTS / 100).toFix
 /** Spec §5 / §8 texts. */
 export const CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE = 'All fields are required';
 export const CALLBACK_STATE_MESSAGE = 'State must be a 2-letter US state code, e.g. TX';
+/** An opportunity's state, on every path in (issue 22: the same rule as an aged lead's). */
+export const CALLBACK_STATE_INPUT_MESSAGE = 'State must be a US state code or name, e.g. TX or Texas';
 export const CALLBACK_PHONE_MESSAGE = 'Phone must be 10 digits with the area code, e.g. (512) 555-0143';
-const CALLBACK_PRICE_MESSAGE = 'Price must be a number of dollars of at least 0 with at most two decimals, e.g. 15.00';
+/**
+ * Issue 22: the price an opportunity is recorded at, which is what the agent who receives it is
+ * charged (one call-back of their paid balance). Blank or absent on any path: the default, $15.00.
+ */
+const CALLBACK_PRICE_MAX_CENTS = 10_000;
+export const CALLBACK_PRICE_MAX = (CALLBACK_PRICE_MAX_CENTS / 100).toFixed(2);
+const CALLBACK_PRICE_MESSAGE = `Price must be dollars from 0.00 to ${CALLBACK_PRICE_MAX} with at most two decimals, e.g. 15.00`;
+export const CALLBACK_PRICE_MEANING = `What the agent who receives it is charged: one call-back of their balance, recorded at this price. Blank: $${DEFAULT_CALLBACK_PRICE}; at most $${CALLBACK_PRICE_MAX}.`;
+/** Issue 22: a suppressed phone never becomes an opportunity, however it comes in. */
+export const CALLBACK_SUPPRESSED_MESSAGE = 'Phone is on the suppression list';
+/** Issue 22: a phone has at most one open opportunity. */
+export const CALLBACK_DUPLICATE_OPEN_MESSAGE = 'Duplicate: this phone has an open callback opportunity already';
+export const callbackDuplicateRowMessage = (row: number) => `Duplicate: same phone as row ${row}`;
+/** Days within which an opportunity stays open once assigned, and an agent never receives the same phone again. */
+export const CALLBACK_REPEAT_DAYS = 30;
 export const CALLBACK_UPLOAD_FAILED_MESSAGE = 'Failed to upload callback opportunities';
 export const CALLBACK_ADD_FAILED_MESSAGE = 'Failed to add callback opportunity';
 export const CALLBACK_PARSE_FAILED_MESSAGE = 'Failed to parse CSV file';
@@ -240,12 +259,13 @@ export const CALLBACK_CSV_COLUMNS = ['First Name', 'Last Name', 'Phone', 'State'
 
 const STATE_CODES = new Set<string>(US_STATE_CODES);
 
-/** Dollars as text or a number → cents; null when it is not a price. */
+/** Dollars as text or a number → cents; null when it is not a price within the bound. */
 function callbackPriceCents(value: string | number): number | null {
   const text = typeof value === 'number' ? String(value) : value.trim().replace(/^\$/, '');
   if (!/^\d{1,6}(\.\d{1,2})?$/.test(text)) return null;
   const [whole, fraction = ''] = text.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return cents <= CALLBACK_PRICE_MAX_CENTS ? cents : null;
 }
 
 const requiredText = (max: number, label: string) =>
@@ -255,44 +275,63 @@ const requiredText = (max: number, label: string) =>
     .min(1, CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE)
     .max(max, `${label} must be at most ${max} characters`);
 
-const phoneField = requiredText(30, 'Phone').refine((v) => usPhoneDigits(v) !== null, CALLBACK_PHONE_MESSAGE).transform((v) => usPhoneDigits(v) as string);
+/** Ten US digits whose area code is a geographic one (the lead importer's rule, contracts/area-codes.ts). */
+const phoneField = requiredText(30, 'Phone')
+  .transform((v, ctx) => {
+    const digits = usPhoneDigits(v);
+    if (digits === null) {
+      ctx.addIssue({ code: 'custom', message: CALLBACK_PHONE_MESSAGE });
+      return z.NEVER;
+    }
+    const problem = areaCodeProblem(digits);
+    if (problem !== null) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    return digits;
+  });
+
+/** A 2-letter code or a state's name, any case (as an aged lead's State column). */
+const stateInputField = requiredText(50, 'State').transform((v, ctx) => {
+  const code = usStateOfText(v);
+  if (code === null) {
+    ctx.addIssue({ code: 'custom', message: CALLBACK_STATE_INPUT_MESSAGE });
+    return z.NEVER;
+  }
+  return code;
+});
 
 const stateField = requiredText(2, 'State')
   .transform((v) => v.toUpperCase())
   .refine((v) => STATE_CODES.has(v), CALLBACK_STATE_MESSAGE);
 
-const priceField = z
-  .union([z.string().max(20, CALLBACK_PRICE_MESSAGE), z.number()], { error: CALLBACK_PRICE_MESSAGE })
-  .transform((v, ctx) => {
+/** Blank, null or absent: the default price; otherwise dollars within the bound. Output in cents. */
+const priceField = z.preprocess(
+  (v) => (v === '' || v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? DEFAULT_CALLBACK_PRICE_CENTS / 100 : v),
+  z.union([z.string().max(20, CALLBACK_PRICE_MESSAGE), z.number()], { error: CALLBACK_PRICE_MESSAGE }).transform((v, ctx) => {
     const cents = callbackPriceCents(v);
     if (cents === null) {
       ctx.addIssue({ code: 'custom', message: CALLBACK_PRICE_MESSAGE });
       return z.NEVER;
     }
     return cents;
-  });
+  }),
+);
 
-/** The manual form (spec §5: every field required, state 2 letters upper-cased). Output price in cents. */
+/**
+ * One opportunity typed by an admin, by the manual form or as a CSV row: one rule for both
+ * (issue 22). Names and phone required; state a code or a name; price blank → 15.00. Output price in cents.
+ */
 export const callbackOpportunityInput = z.object({
   firstName: requiredText(100, 'First name'),
   lastName: requiredText(100, 'Last name'),
   phone: phoneField,
-  state: stateField,
-  price: z.preprocess((v) => (v === '' || v === null ? undefined : v), priceField.optional()).refine((v) => v !== undefined, CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE),
+  state: stateInputField,
+  price: priceField,
 });
 export type CallbackOpportunityInput = z.input<typeof callbackOpportunityInput>;
 
-/** One CSV row (spec §5): price may be blank (15.00). Output price in cents. */
-export const callbackCsvRow = z.object({
-  firstName: requiredText(100, 'First name'),
-  lastName: requiredText(100, 'Last name'),
-  phone: phoneField,
-  state: stateField,
-  price: z
-    .preprocess((v) => (v === '' || v === null || v === undefined ? DEFAULT_CALLBACK_PRICE_CENTS / 100 : v), priceField),
-});
-
-/** `POST /api/callback-opportunities/bulk`: rows are bounded text here and checked one by one (callbackCsvRow). */
+/** `POST /api/callback-opportunities/bulk`: rows are bounded text here and checked one by one (callbackOpportunityInput, the manual form's rule). */
 const bulkCell = z.union([z.string().max(200), z.number(), z.null()]).optional();
 export const bulkCallbackOpportunitiesBody = z.object({
   csvData: z
@@ -304,7 +343,7 @@ export const bulkCallbackOpportunitiesBody = z.object({
 });
 export type BulkCallbackOpportunitiesInput = z.input<typeof bulkCallbackOpportunitiesBody>;
 
-/** A refused row of a bulk upload: its row number (1 = the first row after the header). */
+/** A refused row of a bulk upload: its row number in the file (the header is row 1, as in a lead import). */
 export interface CallbackRowError {
   row: number;
   field: string;
@@ -330,6 +369,35 @@ export const callbackOpportunityListQuery = z.object({
   page: z.coerce.number({ error: 'Page must be a whole number from 1' }).int('Page must be a whole number from 1').min(1, 'Page must be a whole number from 1').max(100000).optional(),
 });
 
+/** `GET /api/callback-opportunities/export.csv`: the list's filters, every page (issue 22). */
+export const callbackOpportunityExportQuery = callbackOpportunityListQuery.omit({ page: true });
+/** The most rows one export holds, newest first. */
+export const CALLBACK_EXPORT_MAX_ROWS = 50_000;
+export const CALLBACK_EXPORT_COLUMNS = [
+  'Opportunity ID', 'Status', 'First Name', 'Last Name', 'Phone', 'State', 'Price (USD)', 'Source', 'Vendor',
+  'Callback Time (UTC)', 'Call Outcome', 'Lead Quality', 'Interest Level', 'Assigned To (user id)', 'Assigned At (UTC)',
+  'Assigned By', 'Contacted At (UTC)', 'Suppressed At (UTC)', 'Expires At (UTC)', 'Created At (UTC)', 'Transcript',
+] as const;
+
+/**
+ * `GET /api/admin/callback-agents` (issue 22): the agents who can receive call-backs — those with
+ * a call-back account (they bought Call-Backs) — for the manual-assign picker, with their
+ * balance and the states they take call-backs in. Admins are never listed.
+ */
+const callbackAgentSchema = z.object({
+  userId: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  /** Call-backs paid for and not yet delivered. */
+  balance: z.number().int().nonnegative(),
+  /** 2-letter codes. */
+  states: z.array(z.string().length(2)),
+});
+export type CallbackAgent = z.infer<typeof callbackAgentSchema>;
+/** The most agents the picker lists (those with a balance first). */
+export const CALLBACK_AGENTS_MAX = 200;
+
 /** An admin sets the state of an opportunity whose state could not be found. */
 export const callbackStateBody = z.object({ state: stateField });
 export const assignCallbackBody = z.object({ userId: z.uuid({ error: 'userId must be a user id' }) });
@@ -351,6 +419,8 @@ const callbackOpportunitySchema = z.object({
   leadQuality: z.string().nullable(),
   interestLevel: z.string().nullable(),
   status: z.enum(CALLBACK_OPPORTUNITY_STATUSES),
+  /** When it left the market because its phone is on the suppression list. */
+  suppressedAt: z.iso.datetime({ offset: true }).nullable(),
   assignedUserId: z.uuid().nullable(),
   assignedAt: z.iso.datetime({ offset: true }).nullable(),
   expiresAt: z.iso.datetime({ offset: true }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { areaCodeProblem } from './area-codes';
 import { AGED_LEAD_MAX_AGE_DAYS, US_STATE_CODES, type UsStateCode } from './catalog';
 
 /**
@@ -259,7 +260,7 @@ const PHONE_INVALID = new Refusal(PHONE_RULE_MESSAGE);
 const PHONE_PUNCTUATION = /[\s().\-\u2010-\u2015/+]/g;
 const TEN_DIGIT_PHONE = /^[2-9]\d{9}$/;
 
-function phoneRule(text: string): string | Refusal {
+function phoneDigitsRule(text: string): string | Refusal {
   if (text === '') return PHONE_REQUIRED;
   let digits = text.replace(PHONE_PUNCTUATION, '');
   // The country code of +1 512 555 0143 / 1-512-555-0143.
@@ -267,9 +268,20 @@ function phoneRule(text: string): string | Refusal {
   return TEN_DIGIT_PHONE.test(digits) ? digits : PHONE_INVALID;
 }
 
-/** '+1 (512) 555-0143' → '5125550143'; null when no US number remains (the import's rule, for other callers). */
+/** A lead's phone: ten US digits whose area code is a geographic one (issue 22: no toll-free or non-geographic stock). */
+function phoneRule(text: string): string | Refusal {
+  const digits = phoneDigitsRule(text);
+  if (digits instanceof Refusal) return digits;
+  const problem = areaCodeProblem(digits);
+  return problem === null ? digits : new Refusal(problem);
+}
+
+/**
+ * '+1 (512) 555-0143' → '5125550143'; null when no US number remains. The format only: the
+ * suppression list takes any number that opted out, a toll-free one too.
+ */
 export function normaliseUsPhone(text: string): string | null {
-  const phone = phoneRule(text.trim());
+  const phone = phoneDigitsRule(text.trim());
   return typeof phone === 'string' ? phone : null;
 }
 

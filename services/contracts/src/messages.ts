@@ -528,16 +528,22 @@ const importRunV1 = z.object({ importId: z.uuid() });
  * Tell a buyer to stop contacting a lead they bought: its phone opted out (the suppression
  * list). A command, not an event: it carries the lead's name and phone for the e-mail.
  */
-const emailLeadOptOutV1 = z.object({
-  to: z.email(),
-  name: z.string(),
-  leads: z
-    .array(z.object({ leadId: z.uuid(), name: z.string().max(200), phone: z.string().max(20), purchasedAt: z.iso.datetime({ offset: true }) }))
-    .min(1)
-    .max(100),
-  reason: z.string().max(500),
-  at: z.iso.datetime({ offset: true }),
-});
+const emailLeadOptOutV1 = z
+  .object({
+    to: z.email(),
+    name: z.string(),
+    leads: z
+      .array(z.object({ leadId: z.uuid(), name: z.string().max(200), phone: z.string().max(20), purchasedAt: z.iso.datetime({ offset: true }) }))
+      .max(100),
+    /** Issue 22: call-backs delivered to the agent with the phone (absent from older notices). */
+    callbacks: z
+      .array(z.object({ opportunityId: z.uuid(), name: z.string().max(201), phone: z.string().max(20), deliveredAt: z.iso.datetime({ offset: true }) }))
+      .max(100)
+      .optional(),
+    reason: z.string().max(500),
+    at: z.iso.datetime({ offset: true }),
+  })
+  .refine((notice) => notice.leads.length + (notice.callbacks?.length ?? 0) > 0, 'A notice names at least one lead or call-back');
 
 /**
  * Tell one buyer of a suppressed phone's leads to stop contacting it (catalog → itself). The

@@ -158,6 +158,7 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'POST /api/bulk-purchase-leads': { status: 201, examples: { 'Two leads': { leadIds: [A_LEAD_ID, A_USER_ID] } }, throttled: true, errors: [409] },
   'GET /api/my-leads': { queryExample: { page: '1' } },
   'GET /api/my-leads/export.csv': { responseType: 'text/csv' },
+  'GET /api/callback-opportunities/export.csv': { responseType: 'text/csv', queryExample: { status: 'available' } },
   'POST /api/admin/lead-imports': {
     status: 202,
     requestTypes: ['text/csv', 'multipart/form-data'],

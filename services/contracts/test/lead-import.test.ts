@@ -11,6 +11,7 @@ import {
   leadDuplicateKey,
   leadRowRules,
   matchLeadImportHeader,
+  normaliseUsPhone,
   rowProblems,
   type ImportedLead,
   type LeadRowCells,
@@ -217,6 +218,15 @@ describe('Phone', () => {
 
   it('when the phone is empty, then it is required', () => {
     expect(field('phone', ' ')).toEqual(['Phone: Phone is required']);
+  });
+
+  // Issue 22: stock is sold by state; these codes name none (toll-free, non-geographic, unassigned).
+  it.each(['300', '400', '500', '600', '700', '800', '888', '900'])("when the area code is %s, then the row is refused saying so", (code) => {
+    expect(field('phone', `(${code}) 555-0143`)).toEqual([`Phone: Area code ${code} is not a US geographic area code (toll-free and non-geographic numbers are refused)`]);
+  });
+
+  it('when a number that opted out is toll-free, then the suppression list still reads it (the format only)', () => {
+    expect(normaliseUsPhone('(800) 555-0143')).toBe('8005550143');
   });
 });
 

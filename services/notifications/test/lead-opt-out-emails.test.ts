@@ -42,6 +42,18 @@ describe('the opt-out notice', () => {
     expect(mail.html).toContain('Do not call or text this number again');
   });
 
+  it('when a call-back delivered to an agent opted out (issue 22), then the notice names the call-back and where it stays', () => {
+    const mail = leadOptOutEmail(
+      optOut({ leads: [], callbacks: [{ opportunityId: randomUUID(), name: 'Maria Lopez', phone: '(512) 555-6167', deliveredAt: '2026-11-20T15:00:00.000Z' }] }),
+      CONTACT,
+    );
+
+    expect(mail.subject).toBe('Stop contacting a call-back: the number opted out');
+    expect(mail.text).toContain('A call-back you bought from us has a phone number that has opted out');
+    expect(mail.text).toContain('- Maria Lopez, (512) 555-6167, call-back delivered November 20, 2026');
+    expect(mail.text).toContain('The call-back stays in My Call-backs');
+  });
+
   it('when a buyer bought several leads with the number, then one notice lists them all', () => {
     const mail = leadOptOutEmail(
       optOut({

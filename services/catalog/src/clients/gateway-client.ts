@@ -16,6 +16,8 @@ export interface GatewayClient {
 export interface UserContact {
   email: string;
   firstName: string;
+  /** Absent from an older gateway's answer. */
+  lastName?: string;
   /** 2-letter codes of the working states of the user's latest survey (call-backs are delivered there). */
   workingStates?: string[];
 }
@@ -24,6 +26,7 @@ export interface UserContact {
 const userContactAnswer = z.object({
   email: z.string().min(1),
   firstName: z.string(),
+  lastName: z.string().optional(),
   workingStates: z.array(z.string().regex(/^[A-Z]{2}$/)).max(100).optional(),
 });
 
@@ -45,7 +48,7 @@ export function httpGatewayClient(options: { baseUrl: string; identitySecret: st
       if (!response.ok) throw new Error(`the gateway answered ${response.status} for user ${userId}: ${text.slice(0, 500)}`);
       const answer = userContactAnswer.safeParse(JSON.parse(text));
       if (!answer.success) throw new Error(`the gateway's answer for user ${userId} is not a user profile: ${answer.error.message}`);
-      return { email: answer.data.email, firstName: answer.data.firstName, workingStates: answer.data.workingStates ?? [] };
+      return { email: answer.data.email, firstName: answer.data.firstName, lastName: answer.data.lastName ?? '', workingStates: answer.data.workingStates ?? [] };
     },
   };
 }

@@ -126,12 +126,20 @@ export async function saveStates(db: Queryable, userId: string, states: string[]
  * The agent who waits longest with a balance and takes call-backs in `state`, row-locked
  * (the caller holds the assignment lock, so no one else is choosing meanwhile).
  */
-export async function lockNextAgentFor(db: Queryable, state: string, skip: readonly string[]): Promise<CallbackBalanceRow | null> {
+export async function lockNextAgentFor(
+  db: Queryable,
+  opportunity: { state: string; phone: string },
+  skip: readonly string[],
+  receivedSince: Date,
+): Promise<CallbackBalanceRow | null> {
+  // Issue 22: never an agent who received the same phone since `receivedSince` (30 days).
   const { rows } = await db.query<CallbackBalanceRow>(
-    `SELECT ${COLUMNS} FROM callback_balances
+    `SELECT ${COLUMNS} FROM callback_balances b
       WHERE balance > 0 AND $1 = ANY (states) AND NOT (user_id = ANY ($2::uuid[]))
-      ORDER BY waiting_since, user_id LIMIT 1 FOR UPDATE`,
-    [state, skip],
+        AND NOT EXISTS (SELECT 1 FROM callback_opportunities o
+                         WHERE o.phone = $3 AND o.assigned_user_id = b.user_id AND o.assigned_at > $4)
+      ORDER BY waiting_since, user_id LIMIT 1 FOR UPDATE OF b`,
+    [opportunity.state, skip, opportunity.phone, receivedSince],
   );
   return rows[0] ?? null;
 }
@@ -159,4 +167,16 @@ export async function takeBack(db: Queryable, userId: string, count: number, at:
     [userId, count, at],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * The agents with a call-back account (they bought Call-Backs), for an admin's manual assignment
+ * (issue 22): those with a balance first, largest first, then the longest waiting.
+ */
+export async function listCallbackAccounts(db: Queryable, limit: number): Promise<CallbackBalanceRow[]> {
+  const { rows } = await db.query<CallbackBalanceRow>(
+    `SELECT ${COLUMNS} FROM callback_balances ORDER BY (balance > 0) DESC, balance DESC, waiting_since NULLS LAST, user_id LIMIT $1`,
+    [limit],
+  );
+  return rows;
 }

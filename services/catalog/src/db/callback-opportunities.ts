@@ -24,27 +24,34 @@ export interface CallbackOpportunityRow {
   assignedAt: Date | null;
   assignedBy: 'automatic' | 'admin' | null;
   contactedAt: Date | null;
+  /** Issue 22: when it left the market because its phone is on the suppression list. */
+  suppressedAt: Date | null;
   expiresAt: Date;
   createdAt: Date;
 }
 
-export type NewCallbackOpportunity = Omit<CallbackOpportunityRow, 'status' | 'assignedUserId' | 'assignedAt' | 'assignedBy' | 'contactedAt'>;
+/** A new opportunity is available, or (suppressedAt given) the record of a call for a suppressed phone. */
+export type NewCallbackOpportunity = Omit<CallbackOpportunityRow, 'status' | 'assignedUserId' | 'assignedAt' | 'assignedBy' | 'contactedAt' | 'suppressedAt'> & {
+  suppressedAt?: Date | null;
+};
 
 const COLUMNS = `id, callback_id AS "callbackId", vendor_key_id AS "vendorKeyId", vendor_name AS "vendorName", source,
   first_name AS "firstName", last_name AS "lastName", phone, state, price_cents AS "priceCents", transcript,
   callback_time AS "callbackTime", call_outcome AS "callOutcome", agent_id AS "agentId", lead_quality AS "leadQuality",
   interest_level AS "interestLevel", status, assigned_user_id AS "assignedUserId", assigned_at AS "assignedAt",
-  assigned_by AS "assignedBy", contacted_at AS "contactedAt", expires_at AS "expiresAt", created_at AS "createdAt"`;
+  assigned_by AS "assignedBy", contacted_at AS "contactedAt", suppressed_at AS "suppressedAt", expires_at AS "expiresAt", created_at AS "createdAt"`;
 
 const INSERT_FIELDS = [
   'id', 'callback_id', 'vendor_key_id', 'vendor_name', 'source', 'first_name', 'last_name', 'phone', 'state', 'price_cents',
   'transcript', 'callback_time', 'call_outcome', 'agent_id', 'lead_quality', 'interest_level', 'expires_at', 'created_at',
+  'status', 'suppressed_at',
 ] as const;
 
 function values(o: NewCallbackOpportunity): unknown[] {
   return [
     o.id, o.callbackId, o.vendorKeyId, o.vendorName, o.source, o.firstName, o.lastName, o.phone, o.state, o.priceCents,
     o.transcript, o.callbackTime, o.callOutcome, o.agentId, o.leadQuality, o.interestLevel, o.expiresAt, o.createdAt,
+    o.suppressedAt ? 'suppressed' : 'available', o.suppressedAt ?? null,
   ];
 }
 
@@ -54,7 +61,7 @@ function values(o: NewCallbackOpportunity): unknown[] {
  */
 export async function insertCallbackOpportunities(db: Queryable, list: NewCallbackOpportunity[]): Promise<CallbackOpportunityRow[]> {
   const inserted: CallbackOpportunityRow[] = [];
-  // PostgreSQL takes at most 65,535 parameters a statement: 18 a row, 1,000 rows at a time.
+  // PostgreSQL takes at most 65,535 parameters a statement: 20 a row, 1,000 rows at a time.
   for (let i = 0; i < list.length; i += 1000) inserted.push(...(await insertChunk(db, list.slice(i, i + 1000))));
   return inserted;
 }
@@ -133,6 +140,8 @@ export async function lockAssignableOpportunities(db: Queryable, now: Date, limi
     `SELECT ${COLUMNS} FROM callback_opportunities
       WHERE status = 'available' AND state IS NOT NULL AND expires_at > $1
         AND EXISTS (SELECT 1 FROM callback_balances b WHERE b.balance > 0 AND callback_opportunities.state = ANY (b.states))
+        -- Issue 22: checked again at assignment, whatever let it in.
+        AND NOT EXISTS (SELECT 1 FROM lead_suppressions s WHERE s.phone = callback_opportunities.phone)
       ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [now, limit],
   );
@@ -181,4 +190,111 @@ export async function markContacted(db: Queryable, id: string, userId: string, a
     [id, userId, at],
   );
   return rows[0] ?? null;
+}
+
+// ------------------------------------------------------------------ issue 22: one prospect, one sale
+
+/**
+ * Open: available, or assigned (or contacted) within the last `since`. A phone has at most one;
+ * the newest, locked. The caller holds the intake lock (domain/callback-intake.ts).
+ */
+export async function lockOpenOpportunityOfPhone(db: Queryable, phone: string, since: Date): Promise<CallbackOpportunityRow | null> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `SELECT ${COLUMNS} FROM callback_opportunities
+      WHERE phone = $1 AND (status = 'available' OR (status IN ('assigned', 'contacted') AND assigned_at > $2))
+      ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+    [phone, since],
+  );
+  return rows[0] ?? null;
+}
+
+/** Which of `phones` have an open opportunity (as lockOpenOpportunityOfPhone). */
+export async function phonesWithOpenOpportunity(db: Queryable, phones: string[], since: Date): Promise<Set<string>> {
+  if (phones.length === 0) return new Set();
+  const { rows } = await db.query<{ phone: string }>(
+    `SELECT DISTINCT phone FROM callback_opportunities
+      WHERE phone = ANY ($1::text[]) AND (status = 'available' OR (status IN ('assigned', 'contacted') AND assigned_at > $2))`,
+    [[...new Set(phones)], since],
+  );
+  return new Set(rows.map((r) => r.phone));
+}
+
+/**
+ * A later call for the phone updates its open opportunity: the newer callback time, transcript
+ * and ratings (what the call left blank stays), a state when it had none, and an available one's
+ * expiry from the new call.
+ */
+export async function updateFromLaterCall(
+  db: Queryable,
+  id: string,
+  call: {
+    transcript: string | null;
+    callbackTime: Date | null;
+    callOutcome: string | null;
+    agentId: string | null;
+    leadQuality: string | null;
+    interestLevel: string | null;
+    state: string | null;
+    expiresAt: Date;
+  },
+): Promise<CallbackOpportunityRow | null> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `UPDATE callback_opportunities
+        SET transcript = COALESCE($2, transcript), callback_time = COALESCE($3, callback_time),
+            call_outcome = COALESCE($4, call_outcome), agent_id = COALESCE($5, agent_id),
+            lead_quality = COALESCE($6, lead_quality), interest_level = COALESCE($7, interest_level),
+            state = CASE WHEN status = 'available' THEN COALESCE(state, $8) ELSE state END,
+            expires_at = CASE WHEN status = 'available' THEN GREATEST(expires_at, $9) ELSE expires_at END
+      WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, call.transcript, call.callbackTime, call.callOutcome, call.agentId, call.leadQuality, call.interestLevel, call.state, call.expiresAt],
+  );
+  return rows[0] ?? null;
+}
+
+/** The phone went on the suppression list: its available opportunities leave the market. How many. */
+export async function withdrawOpportunitiesOfPhone(db: Queryable, phone: string, at: Date): Promise<number> {
+  const { rowCount } = await db.query(
+    "UPDATE callback_opportunities SET status = 'suppressed', suppressed_at = $2 WHERE phone = $1 AND status = 'available'",
+    [phone, at],
+  );
+  return rowCount ?? 0;
+}
+
+/** Whether the agent received this phone (assigned to them) since then. */
+export async function agentReceivedPhoneSince(db: Queryable, userId: string, phone: string, since: Date): Promise<boolean> {
+  const { rows } = await db.query(
+    'SELECT 1 FROM callback_opportunities WHERE phone = $1 AND assigned_user_id = $2 AND assigned_at > $3 LIMIT 1',
+    [phone, userId, since],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Every path that makes an opportunity (a vendor call, the form, a CSV), an admin's assignment by
+ * hand and a suppression take this lock for their transaction, one after another: two calls for
+ * one phone cannot both find no open opportunity, and a suppression cannot miss one being made.
+ * Taken before the assignment's lock, never after it.
+ */
+export async function lockCallbackIntake(db: Queryable): Promise<void> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtextextended('catalog:callback-intake', 0))");
+}
+
+/** Agents with a call-back of this phone delivered to them (issue 22: told to stop when it opts out), each once. */
+export async function agentsWithCallbackOfPhone(db: Queryable, phone: string): Promise<string[]> {
+  const { rows } = await db.query<{ agent: string }>(
+    "SELECT DISTINCT assigned_user_id AS agent FROM callback_opportunities WHERE phone = $1 AND status IN ('assigned', 'contacted') ORDER BY 1",
+    [phone],
+  );
+  return rows.map((r) => r.agent);
+}
+
+/** One agent's delivered call-backs with this phone, in the order delivered. */
+export async function callbacksDeliveredWithPhone(db: Queryable, userId: string, phone: string): Promise<CallbackOpportunityRow[]> {
+  const { rows } = await db.query<CallbackOpportunityRow>(
+    `SELECT ${COLUMNS} FROM callback_opportunities
+      WHERE assigned_user_id = $1 AND phone = $2 AND status IN ('assigned', 'contacted')
+      ORDER BY assigned_at, id LIMIT 100`,
+    [userId, phone],
+  );
+  return rows;
 }

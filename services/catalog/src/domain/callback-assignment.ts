@@ -1,3 +1,4 @@
+import { CALLBACK_REPEAT_DAYS } from '@warmline/contracts';
 import type { PoolClient } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import type { Logger } from '@warmline/platform/log';
@@ -7,6 +8,11 @@ import { lockAssignableOpportunities, markAssigned } from '../db/callback-opport
 import { lockNextAgentFor, takeOne } from '../db/callback-balances';
 import { SOURCE } from './context';
 import { formatPhone } from './masking';
+
+/** Issue 22: the start of the window in which a phone is one sale (open, and never to the same agent twice). */
+export function repeatWindowStart(now: Date): Date {
+  return new Date(now.getTime() - CALLBACK_REPEAT_DAYS * 86_400_000);
+}
 
 /**
  * Delivering callback opportunities to the agents who paid for call-backs (issue 15,
@@ -54,7 +60,7 @@ async function assignWithin(db: PoolClient, deps: AssignmentDeps, correlationId:
     let assignedInBatch = 0;
     for (const opportunity of batch) {
       for (;;) {
-        const agent = await lockNextAgentFor(db, opportunity.state as string, gone);
+        const agent = await lockNextAgentFor(db, { state: opportunity.state as string, phone: opportunity.phone }, gone, repeatWindowStart(now));
         if (!agent) break;
         let contact = contacts.get(agent.userId);
         if (contact === undefined) {

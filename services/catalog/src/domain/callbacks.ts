@@ -1,13 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CALLBACK_AGENTS_MAX,
+  CALLBACK_DUPLICATE_OPEN_MESSAGE,
   CALLBACK_EXPIRY_HOURS,
+  CALLBACK_EXPORT_COLUMNS,
+  CALLBACK_EXPORT_MAX_ROWS,
   CALLBACK_OPPORTUNITIES_PAGE_SIZE,
+  CALLBACK_REPEAT_DAYS,
+  CALLBACK_SUPPRESSED_MESSAGE,
   DEFAULT_CALLBACK_PRICE_CENTS,
   bulkCallbackOpportunitiesBody,
-  callbackCsvRow,
+  callbackOpportunityInput,
+  callbackDuplicateRowMessage,
   stateOfAreaCode,
   usStateOfText,
   type BulkCallbackResult,
+  type CallbackAgent,
   type CallbackOpportunity,
   type CallbackOpportunityStatus,
   type CallbackRowError,
@@ -19,16 +27,25 @@ import { conflict, notFound } from '@warmline/platform/errors';
 import type { z } from 'zod';
 import type { GatewayClient } from '../clients/gateway-client';
 import {
+  agentReceivedPhoneSince,
   expireCallbackOpportunities,
   findCallbackOpportunity,
   insertCallbackOpportunities,
   listCallbackOpportunities,
+  lockCallbackIntake,
+  lockOpenOpportunityOfPhone,
+  phonesWithOpenOpportunity,
   setCallbackState,
+  updateFromLaterCall,
   type CallbackOpportunityRow,
   type NewCallbackOpportunity,
 } from '../db/callback-opportunities';
+import { findSuppression, suppressedPhonesAmong } from '../db/suppressions';
+import { listCallbackAccounts } from '../db/callback-balances';
+import { toCsv } from '@warmline/platform/csv';
+import { formatPhone } from './masking';
 import { recordAdminAction, type Admin } from './admin-actions';
-import { assignAvailableCallbacks, deliverCallback } from './callback-assignment';
+import { assignAvailableCallbacks, deliverCallback, repeatWindowStart } from './callback-assignment';
 import type { CatalogContext } from './context';
 import { addToSuppressionList, maskForAudit, VENDOR_CALL_SUPPRESSOR } from './suppressions';
 
@@ -70,6 +87,7 @@ function opportunityView(row: CallbackOpportunityRow): CallbackOpportunity {
     leadQuality: row.leadQuality,
     interestLevel: row.interestLevel,
     status: row.status,
+    suppressedAt: row.suppressedAt?.toISOString() ?? null,
     assignedUserId: row.assignedUserId,
     assignedAt: row.assignedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt.toISOString(),
@@ -110,6 +128,10 @@ function adminOpportunity(
 /**
  * callback_opportunity.create: the vendor's call becomes an opportunity, once per call (a
  * redelivered command finds its callback_id taken), and is assigned if someone can take it.
+ * Issue 22: a call for a phone on the suppression list makes none — it is recorded as a
+ * suppressed opportunity, so the admin's list says what became of the call — and a call for a
+ * phone with an open opportunity updates that one (callback time, transcript) instead of making
+ * a second.
  */
 export async function createVendorOpportunity(
   db: PoolClient,
@@ -119,6 +141,27 @@ export async function createVendorOpportunity(
 ): Promise<CallbackOpportunityRow | null> {
   const at = ctx.clock();
   const callbackTime = command.callbackTime ? new Date(command.callbackTime) : null;
+  const log = ctx.log.child({ callbackId: command.callbackId });
+  await lockCallbackIntake(db);
+  const suppressed = await findSuppression(db, command.phone);
+  if (!suppressed) {
+    const open = await lockOpenOpportunityOfPhone(db, command.phone, repeatWindowStart(at));
+    if (open && open.callbackId !== command.callbackId) {
+      const updated = await updateFromLaterCall(db, open.id, {
+        transcript: command.transcript,
+        callbackTime,
+        callOutcome: command.callOutcome,
+        agentId: command.agentId,
+        leadQuality: command.leadQuality,
+        interestLevel: command.interestLevel,
+        state: stateOfProspect(command.state, command.phone),
+        expiresAt: expiryOf(callbackTime, at),
+      });
+      log.info({ opportunityId: open.id, status: open.status }, 'a later call for a phone with an open callback opportunity updated it; no second opportunity');
+      if (updated?.status === 'available') await assignAvailableCallbacks(db, ctx, correlationId);
+      return null;
+    }
+  }
   const [created] = await insertCallbackOpportunities(db, [
     {
       id: randomUUID(),
@@ -139,11 +182,15 @@ export async function createVendorOpportunity(
       interestLevel: command.interestLevel,
       expiresAt: expiryOf(callbackTime, at),
       createdAt: at,
+      suppressedAt: suppressed ? at : null,
     },
   ]);
-  const log = ctx.log.child({ callbackId: command.callbackId });
   if (!created) {
     log.info('the vendor call is an opportunity already; nothing created');
+    return null;
+  }
+  if (suppressed) {
+    log.warn({ opportunityId: created.id }, 'a vendor call for a phone on the suppression list: recorded as suppressed, no opportunity made');
     return null;
   }
   if (created.state === null) log.info({ opportunityId: created.id }, 'callback opportunity waits for an admin to give it a state');
@@ -160,7 +207,12 @@ export async function suppressVendorPhone(
 ): Promise<void> {
   const done = await addToSuppressionList(db, VENDOR_CALL_SUPPRESSOR, { phone: command.phone, reason: command.reason, at: ctx.clock() }, correlationId);
   if (!done) ctx.log.info({ callbackId: command.callbackId }, 'the phone was on the suppression list already');
-  else ctx.log.info({ callbackId: command.callbackId, leadsWithdrawn: done.leadsWithdrawn }, 'phone suppressed at a vendor call\'s request');
+  else {
+    ctx.log.info(
+      { callbackId: command.callbackId, leadsWithdrawn: done.leadsWithdrawn, callbacksWithdrawn: done.callbacksWithdrawn },
+      "phone suppressed at a vendor call's request",
+    );
+  }
 }
 
 // ------------------------------------------------------------------------------ by an admin
@@ -173,6 +225,9 @@ export async function addCallbackOpportunity(
 ): Promise<CallbackOpportunity> {
   const created = await withTransaction(ctx.pool, async (db) => {
     const at = ctx.clock();
+    await lockCallbackIntake(db);
+    if (await findSuppression(db, input.phone)) throw conflict(CALLBACK_SUPPRESSED_MESSAGE, { field: 'phone' });
+    if (await lockOpenOpportunityOfPhone(db, input.phone, repeatWindowStart(at))) throw conflict(CALLBACK_DUPLICATE_OPEN_MESSAGE, { field: 'phone' });
     const [row] = await insertCallbackOpportunities(db, [adminOpportunity(input, 'manual', at)]);
     if (!row) throw new Error('the new callback opportunity was not inserted');
     await recordAdminAction(db, admin, correlationId, {
@@ -199,7 +254,14 @@ function rowText(row: BulkRow): Record<string, unknown> {
   return { firstName: text(row.firstName), lastName: text(row.lastName), phone: text(row.phone), state: text(row.state), price: row.price };
 }
 
-/** The CSV's rows: each validated; the good ones created together, the bad ones listed. */
+/** A CSV row's number in the file: the header is row 1 (as a lead import counts them). */
+const fileRow = (index: number) => index + 2;
+
+/**
+ * The CSV's rows: each validated (the manual form's rule); the good ones created together, the
+ * bad ones listed. Issue 22: a suppressed phone, a phone with an open opportunity and a phone
+ * already in the file (the first row with it counts) are refused rows too.
+ */
 export async function addCallbackOpportunityRows(
   ctx: CallbackContext,
   admin: Admin,
@@ -207,10 +269,10 @@ export async function addCallbackOpportunityRows(
   correlationId: string,
 ): Promise<BulkCallbackResult> {
   const rejected: CallbackRowError[] = [];
-  const good: Array<z.output<typeof callbackCsvRow>> = [];
+  const valid: Array<{ row: number; input: z.output<typeof callbackOpportunityInput> }> = [];
   rows.forEach((raw, i) => {
-    const parsed = callbackCsvRow.safeParse(rowText(raw));
-    if (parsed.success) good.push(parsed.data);
+    const parsed = callbackOpportunityInput.safeParse(rowText(raw));
+    if (parsed.success) valid.push({ row: fileRow(i), input: parsed.data });
     else {
       // One error per field of the row, in the columns' order.
       const seen = new Set<string>();
@@ -218,14 +280,36 @@ export async function addCallbackOpportunityRows(
         const field = String(issue.path[0] ?? 'row');
         if (seen.has(field)) continue;
         seen.add(field);
-        rejected.push({ row: i + 1, field, message: issue.message });
+        rejected.push({ row: fileRow(i), field, message: issue.message });
       }
     }
   });
   let created = 0;
-  if (good.length > 0) {
+  let duplicates = 0;
+  if (valid.length > 0) {
     await withTransaction(ctx.pool, async (db) => {
       const at = ctx.clock();
+      await lockCallbackIntake(db);
+      const phones = valid.map((v) => v.input.phone);
+      const suppressed = await suppressedPhonesAmong(db, phones);
+      const open = await phonesWithOpenOpportunity(db, phones, repeatWindowStart(at));
+      const firstRowOf = new Map<string, number>();
+      const good: Array<z.output<typeof callbackOpportunityInput>> = [];
+      for (const { row, input } of valid) {
+        const earlier = firstRowOf.get(input.phone);
+        let message: string | null = null;
+        if (suppressed.has(input.phone)) message = CALLBACK_SUPPRESSED_MESSAGE;
+        else if (earlier !== undefined) message = callbackDuplicateRowMessage(earlier);
+        else if (open.has(input.phone)) message = CALLBACK_DUPLICATE_OPEN_MESSAGE;
+        if (earlier === undefined) firstRowOf.set(input.phone, row);
+        if (message === null) good.push(input);
+        else {
+          if (message !== CALLBACK_SUPPRESSED_MESSAGE) duplicates += 1;
+          rejected.push({ row, field: 'phone', message });
+        }
+      }
+      rejected.sort((a, b) => a.row - b.row);
+      if (good.length === 0) return;
       const inserted = await insertCallbackOpportunities(db, good.map((row) => adminOpportunity(row, 'csv', at)));
       created = inserted.length;
       await recordAdminAction(db, admin, correlationId, {
@@ -234,15 +318,58 @@ export async function addCallbackOpportunityRows(
         subjectId: correlationId,
         subjectLabel: `${created} callback ${created === 1 ? 'opportunity' : 'opportunities'} from a CSV`,
         before: null,
-        after: { created, rejectedRows: new Set(rejected.map((r) => r.row)).size },
+        after: { created, rejectedRows: new Set(rejected.map((r) => r.row)).size, duplicates },
         at,
       });
       await assignAvailableCallbacks(db, ctx, correlationId);
     });
   }
-  ctx.log.info({ created, rejected: rejected.length }, 'callback CSV uploaded');
+  ctx.log.info({ created, rejected: rejected.length, duplicates }, 'callback CSV uploaded');
   return { created, rejected };
 }
+
+/** The admin's export (issue 22): the list's filters, every page up to CALLBACK_EXPORT_MAX_ROWS, newest first. */
+export async function exportCallbackOpportunitiesCsv(
+  ctx: CatalogContext,
+  filter: { status?: CallbackOpportunityStatus; state?: string; source?: CallbackSource },
+): Promise<{ csv: string; total: number; rows: number }> {
+  const { rows, total } = await listCallbackOpportunities(ctx.pool, filter, { offset: 0, limit: CALLBACK_EXPORT_MAX_ROWS });
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  const csv = toCsv(
+    [...CALLBACK_EXPORT_COLUMNS],
+    rows.map((r) => [
+      r.id, r.status, r.firstName, r.lastName, formatPhone(r.phone), r.state, (r.priceCents / 100).toFixed(2), r.source, r.vendorName,
+      iso(r.callbackTime), r.callOutcome, r.leadQuality, r.interestLevel, r.assignedUserId, iso(r.assignedAt),
+      r.assignedBy, iso(r.contactedAt), iso(r.suppressedAt), iso(r.expiresAt), iso(r.createdAt), r.transcript,
+    ]),
+  );
+  return { csv, total, rows: rows.length };
+}
+
+/**
+ * The manual-assign picker (issue 22): agents with a call-back account, with their balance and
+ * states; names and e-mails from the gateway, asked as the admin (a few at a time). An account
+ * whose user is gone is left out.
+ */
+export async function callbackAgents(ctx: CallbackContext, admin: Admin, correlationId: string): Promise<CallbackAgent[]> {
+  const accounts = await listCallbackAccounts(ctx.pool, CALLBACK_AGENTS_MAX);
+  const acting = { userId: admin.userId, username: admin.username, isAdmin: true };
+  const agents: Array<CallbackAgent | null> = [];
+  for (let i = 0; i < accounts.length; i += GATEWAY_CALLS_AT_ONCE) {
+    agents.push(
+      ...(await Promise.all(
+        accounts.slice(i, i + GATEWAY_CALLS_AT_ONCE).map(async (a) => {
+          const contact = await ctx.gateway.userContact(acting, a.userId, correlationId);
+          if (!contact) return null;
+          return { userId: a.userId, firstName: contact.firstName, lastName: contact.lastName ?? '', email: contact.email, balance: a.balance, states: a.states };
+        }),
+      )),
+    );
+  }
+  return agents.filter((a): a is CallbackAgent => a !== null);
+}
+
+const GATEWAY_CALLS_AT_ONCE = 10;
 
 export async function listCallbackOpportunityPage(
   ctx: CatalogContext,
@@ -288,11 +415,16 @@ export async function assignCallbackByHand(ctx: CallbackContext, admin: Admin, i
   const contact = await ctx.gateway.userContact({ userId: admin.userId, username: admin.username, isAdmin: true }, agentUserId, correlationId);
   if (!contact) throw notFound('Agent not found');
   return withTransaction(ctx.pool, async (db) => {
+    await lockCallbackIntake(db);
     const opportunity = await findCallbackOpportunity(db, id, { forUpdate: true });
     if (!opportunity) throw notFound('Callback opportunity not found');
     if (opportunity.status !== 'available') throw conflict(NOT_AVAILABLE);
     if (opportunity.state === null) throw conflict('Give the opportunity a state before assigning it');
     const at = ctx.clock();
+    if (await findSuppression(db, opportunity.phone)) throw conflict(CALLBACK_SUPPRESSED_MESSAGE);
+    if (await agentReceivedPhoneSince(db, agentUserId, opportunity.phone, repeatWindowStart(at))) {
+      throw conflict(`This agent received this phone within the last ${CALLBACK_REPEAT_DAYS} days`);
+    }
     const delivered = await deliverCallback(db, { opportunity, agentUserId, contact, by: 'admin', at }, correlationId);
     if (!delivered) throw conflict(NOT_AVAILABLE);
     await recordAdminAction(db, admin, correlationId, {

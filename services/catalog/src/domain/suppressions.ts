@@ -13,6 +13,12 @@ import { badRequest, conflict, notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient } from '../clients/gateway-client';
 import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
+import {
+  agentsWithCallbackOfPhone,
+  callbacksDeliveredWithPhone,
+  lockCallbackIntake,
+  withdrawOpportunitiesOfPhone,
+} from '../db/callback-opportunities';
 import { recordAdminAction, type Admin } from './admin-actions';
 import {
   buyersOfPhone,
@@ -63,12 +69,12 @@ export async function suppressPhone(
     const at = ctx.clock();
     const done = await addToSuppressionList(db, admin, { phone, reason: input.reason, at }, correlationId);
     if (!done) throw conflict('Phone is already on the suppression list');
-    const { row, leadsWithdrawn, buyersNotified } = done;
+    const { row, leadsWithdrawn, buyersNotified, callbacksWithdrawn } = done;
     await audit(db, admin, correlationId, {
       action: 'lead_suppression.created',
       phone,
       before: null,
-      after: { reason: row.reason, leadsWithdrawn, buyersNotified },
+      after: { reason: row.reason, leadsWithdrawn, buyersNotified, callbacksWithdrawn },
       at,
     });
     return { ...suppressionView(row), leadsWithdrawn, buyersNotified };
@@ -92,14 +98,19 @@ export async function addToSuppressionList(
   by: Admin,
   input: { phone: string; reason: string; at: Date },
   correlationId: string,
-): Promise<{ row: SuppressionRow; leadsWithdrawn: number; buyersNotified: number } | null> {
+): Promise<{ row: SuppressionRow; leadsWithdrawn: number; buyersNotified: number; callbacksWithdrawn: number } | null> {
   const { phone, at } = input;
   await lockLeadLoads(db);
+  // Issue 22: after any opportunity being made for the phone has committed; none is made after.
+  await lockCallbackIntake(db);
   const row = await insertSuppression(db, { phone, reason: input.reason, createdByUserId: by.userId, createdAt: at });
   if (!row) return null;
   const withdrawn = await withdrawUnsoldLeads(db, { phone }, 'suppressed', at);
+  // Its available callback opportunities leave the market as its leads do (issue 22).
+  const callbacksWithdrawn = await withdrawOpportunitiesOfPhone(db, phone, at);
   // After the withdrawal: a sale that won the race for a lead is committed and counted here.
-  const buyers = await buyersOfPhone(db, phone);
+  // Agents with a call-back of the phone are told too (issue 22), once each.
+  const buyers = [...new Set([...(await buyersOfPhone(db, phone)), ...(await agentsWithCallbackOfPhone(db, phone))])].sort();
   await enqueue(db, {
     type: 'leads.withdrawn',
     source: SOURCE,
@@ -120,7 +131,7 @@ export async function addToSuppressionList(
       },
     });
   }
-  return { row, leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length };
+  return { row, leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length, callbacksWithdrawn };
 }
 
 /** Withdrawn leads stay withdrawn: the phone may be sold again only from a new import. */
@@ -189,7 +200,8 @@ export async function noticeBuyerOfOptOut(
     return;
   }
   const leads = await leadsBoughtWithPhone(db, notice.buyerUserId, notice.phone);
-  if (leads.length === 0) return;
+  const callbacks = await callbacksDeliveredWithPhone(db, notice.buyerUserId, notice.phone);
+  if (leads.length === 0 && callbacks.length === 0) return;
   const buyer = await deps.gateway.userContact(
     { userId: notice.suppressedBy.userId, username: notice.suppressedBy.username, isAdmin: true },
     notice.buyerUserId,
@@ -199,7 +211,8 @@ export async function noticeBuyerOfOptOut(
     log.warn('the buyer of an opted-out lead has no account any more; no opt-out notice');
     return;
   }
-  for (let i = 0; i < leads.length; i += LEADS_PER_NOTICE) {
+  // The call-backs go with the first notice (at most 100: the query's bound).
+  for (let i = 0; i === 0 || i < leads.length; i += LEADS_PER_NOTICE) {
     await enqueue(db, {
       type: 'email.lead_opt_out',
       source: SOURCE,
@@ -213,10 +226,20 @@ export async function noticeBuyerOfOptOut(
           phone: formatPhone(l.phone),
           purchasedAt: l.soldAt.toISOString(),
         })),
+        ...(i === 0 && callbacks.length > 0
+          ? {
+              callbacks: callbacks.map((c) => ({
+                opportunityId: c.id,
+                name: `${c.firstName} ${c.lastName}`.slice(0, 201),
+                phone: formatPhone(c.phone),
+                deliveredAt: (c.assignedAt ?? c.createdAt).toISOString(),
+              })),
+            }
+          : {}),
         reason: notice.reason,
         at: notice.suppressedAt,
       },
     });
   }
-  log.info({ leads: leads.length }, 'opt-out notice queued');
+  log.info({ leads: leads.length, callbacks: callbacks.length }, 'opt-out notice queued');
 }

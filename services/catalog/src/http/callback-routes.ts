@@ -4,6 +4,7 @@ import {
   assignCallbackBody,
   bulkCallbackOpportunitiesBody,
   callbackOpportunityInput,
+  callbackOpportunityExportQuery,
   callbackOpportunityListQuery,
   callbackStateBody,
   myCallbackStatesBody,
@@ -17,13 +18,16 @@ import {
   addCallbackOpportunity,
   addCallbackOpportunityRows,
   assignCallbackByHand,
+  callbackAgents,
+  exportCallbackOpportunitiesCsv,
   giveCallbackState,
   listCallbackOpportunityPage,
   type CallbackContext,
 } from '../domain/callbacks';
 import { markMyCallbackContacted, myCallbacks, setMyCallbackStates, type Agent } from '../domain/my-callbacks';
 
-const ADMIN_PATHS = ['/api/callback-opportunities', '/api/admin/callback-opportunities'];
+const ADMIN_PATHS = ['/api/callback-opportunities', '/api/admin/callback-opportunities', '/api/admin/callback-agents'];
+const ADD_PATHS = ['/api/callback-opportunities', '/api/admin/callback-opportunities'];
 const opportunityId = z.uuid();
 
 /**
@@ -45,10 +49,28 @@ export function callbackRoutes(ctx: CallbackContext): Router {
   });
 
   // The manual form; the spec names the second path, the SPA the first: one operation.
-  router.post(ADMIN_PATHS, async (req, res) => {
+  router.post(ADD_PATHS, async (req, res) => {
     const input = parseInput(callbackOpportunityInput, req.body);
-    const created = await addCallbackOpportunity(ctx, adminOf(req), { ...input, price: input.price as number }, req.id);
+    const created = await addCallbackOpportunity(ctx, adminOf(req), input, req.id);
     res.status(201).json(created);
+  });
+
+  router.get('/api/callback-opportunities/export.csv', async (req, res) => {
+    const filter = parseInput(callbackOpportunityExportQuery, req.query);
+    const { csv, total, rows } = await exportCallbackOpportunitiesCsv(ctx, filter);
+    const day = ctx.clock().toISOString().slice(0, 10);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="warmline-callback-opportunities-${day}.csv"`);
+    res.setHeader('X-Total-Count', String(total));
+    if (rows < total) res.setHeader('X-Truncated', 'true');
+    // Prospects' phones: never kept by a shared cache.
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.send(csv);
+  });
+
+  router.get('/api/admin/callback-agents', async (req, res) => {
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.json(await callbackAgents(ctx, adminOf(req), req.id));
   });
 
   router.post('/api/callback-opportunities/bulk', async (req, res) => {

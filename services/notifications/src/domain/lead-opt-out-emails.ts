@@ -4,7 +4,8 @@ import { paidOn, type EmailToSend } from './paid-order-email-parts';
 
 /**
  * A buyer is told to stop contacting leads they bought whose phone has since opted out (issue
- * 13, the suppression list). Pure: what it says; the catalog decides who gets it.
+ * 13, the suppression list), and an agent the call-backs delivered to them (issue 22). Pure: what
+ * it says; the catalog decides who gets it.
  */
 
 export type LeadOptOut = CommandData<'email.lead_opt_out'>;
@@ -12,31 +13,48 @@ export type LeadOptOut = CommandData<'email.lead_opt_out'>;
 const LEAD_OPT_OUT_TEMPLATE = 'lead-opt-out';
 
 type OptedOutLead = LeadOptOut['leads'][number];
+type OptedOutCallback = NonNullable<LeadOptOut['callbacks']>[number];
 
 /** 'Jane Smith, (512) 555-0143, bought July 1, 2026'. */
 function leadLine(lead: OptedOutLead): string {
   return `${lead.name}, ${lead.phone}, bought ${paidOn(lead.purchasedAt)}`;
 }
 
+/** 'Maria Lopez, (512) 555-6167, call-back delivered July 1, 2026'. */
+function callbackLine(callback: OptedOutCallback): string {
+  return `${callback.name}, ${callback.phone}, call-back delivered ${paidOn(callback.deliveredAt)}`;
+}
+
+/** What the notice is about: 'a lead', '2 call-backs', '3 leads and call-backs'; and where they stay. */
+function about(leads: number, callbacks: number): { one: string; many: string; kept: string } {
+  const n = leads + callbacks;
+  if (callbacks === 0) return { one: 'a lead', many: `${n} leads`, kept: `${n === 1 ? 'The lead stays' : 'The leads stay'} in My Leads` };
+  if (leads === 0) return { one: 'a call-back', many: `${n} call-backs`, kept: `${n === 1 ? 'The call-back stays' : 'The call-backs stay'} in My Call-backs` };
+  return { one: 'a lead', many: `${n} leads and call-backs`, kept: 'They stay in My Leads and My Call-backs' };
+}
+
 export function leadOptOutEmail(notice: LeadOptOut, contact: { salesTeamEmail: string }): EmailToSend {
-  const one = notice.leads.length === 1;
-  const intro = `${one ? 'A lead you bought from us has' : `${notice.leads.length} leads you bought from us have`} a phone number that has opted out of being contacted. It is now on our suppression list:`;
+  const callbacks = notice.callbacks ?? [];
+  const one = notice.leads.length + callbacks.length === 1;
+  const what = about(notice.leads.length, callbacks.length);
+  const lines = [...notice.leads.map(leadLine), ...callbacks.map(callbackLine)];
+  const intro = `${one ? `${what.one[0]!.toUpperCase()}${what.one.slice(1)} you bought from us has` : `${what.many} you bought from us have`} a phone number that has opted out of being contacted. It is now on our suppression list:`;
   const stop =
     'Do not call or text this number again, and take it out of your dialer and any text or e-mail campaign. ' +
     'Contacting a number after it opted out can breach the TCPA and Do Not Call rules.';
-  const kept = `${one ? 'The lead stays' : 'The leads stay'} in My Leads on your dashboard for your records.`;
+  const kept = `${what.kept} on your dashboard for your records.`;
   const reason = notice.reason.trim() ? `Reason given: ${notice.reason.trim()}` : undefined;
   const questions = `Questions? Write to ${contact.salesTeamEmail}.`;
   return {
     to: notice.to,
-    subject: `Stop contacting ${one ? 'a lead' : `${notice.leads.length} leads`}: the number opted out`,
+    subject: `Stop contacting ${one ? what.one : what.many}: the number opted out`,
     template: LEAD_OPT_OUT_TEMPLATE,
     text: [
       `Hi ${notice.name || 'there'},`,
       '',
       intro,
       '',
-      ...notice.leads.map((l) => `- ${leadLine(l)}`),
+      ...lines.map((l) => `- ${l}`),
       '',
       stop,
       ...(reason ? ['', reason] : []),
@@ -50,7 +68,7 @@ export function leadOptOutEmail(notice: LeadOptOut, contact: { salesTeamEmail: s
     html: [
       `<p>Hi ${escapeHtml(notice.name || 'there')},</p>`,
       `<p>${escapeHtml(intro)}</p>`,
-      `<ul>${notice.leads.map((l) => `<li>${escapeHtml(leadLine(l))}</li>`).join('')}</ul>`,
+      `<ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`,
       `<p><strong>${escapeHtml(stop)}</strong></p>`,
       ...(reason ? [`<p>${escapeHtml(reason)}</p>`] : []),
       `<p>${escapeHtml(kept)}</p>`,

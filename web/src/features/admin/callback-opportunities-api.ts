@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type {
   BulkCallbackOpportunitiesInput,
   BulkCallbackResult,
+  CallbackAgent,
   CallbackOpportunity,
   CallbackOpportunityInput,
   CallbackOpportunityStatus,
@@ -23,6 +24,7 @@ const callbackAdminKeys = {
   vendorKeys: () => [...callbackAdminKeys.all, 'vendor-keys'] as const,
   opportunities: () => [...callbackAdminKeys.all, 'opportunities'] as const,
   opportunityPage: (filter: OpportunityFilter) => [...callbackAdminKeys.opportunities(), filter] as const,
+  agents: () => [...callbackAdminKeys.all, 'agents'] as const,
 };
 
 /** The list's filters; '' is "any". State 'NONE' is the opportunities waiting for a state. */
@@ -54,14 +56,34 @@ export function useCallbackOpportunities(filter: OpportunityFilter) {
     queryKey: callbackAdminKeys.opportunityPage(filter),
     placeholderData: keepPreviousData,
     queryFn: async ({ signal }): Promise<OpportunityPage> => {
-      const params = new URLSearchParams();
-      if (filter.status) params.set('status', filter.status);
-      if (filter.state) params.set('state', filter.state);
-      if (filter.source) params.set('source', filter.source);
+      const params = filterParams(filter);
       params.set('page', String(filter.page));
       const { body, headers } = await getWithHeaders<CallbackOpportunity[]>(`/api/callback-opportunities?${params}`, signal);
       return { opportunities: body, total: Number(headers.get('x-total-count') ?? body.length) };
     },
+  });
+}
+
+/** The list's filters as the query of the list and of its CSV export. */
+function filterParams(filter: Omit<OpportunityFilter, 'page'>): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filter.status) params.set('status', filter.status);
+  if (filter.state) params.set('state', filter.state);
+  if (filter.source) params.set('source', filter.source);
+  return params;
+}
+
+/** The CSV export of every opportunity the filters match (issue 22): a plain download, the session's cookie goes with it. */
+export const exportUrl = (filter: Omit<OpportunityFilter, 'page'>) => {
+  const query = filterParams(filter).toString();
+  return `/api/callback-opportunities/export.csv${query ? `?${query}` : ''}`;
+};
+
+/** Agents who can receive call-backs (a call-back account), with balance and states: the manual-assign picker (issue 22). */
+export function useCallbackAgents() {
+  return useQuery({
+    queryKey: callbackAdminKeys.agents(),
+    queryFn: ({ signal }) => apiRequest<CallbackAgent[]>('/api/admin/callback-agents', { signal }),
   });
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { US_STATE_CODES } from '@warmline/contracts/catalog';
 import {
   CALLBACK_ADD_FAILED_MESSAGE,
@@ -10,12 +10,16 @@ import {
   CALLBACK_OPPORTUNITIES_PAGE_SIZE,
   CALLBACK_OPPORTUNITY_STATUSES,
   CALLBACK_PARSE_FAILED_MESSAGE,
+  CALLBACK_PRICE_MAX,
+  CALLBACK_PRICE_MEANING,
+  CALLBACK_REPEAT_DAYS,
   CALLBACK_SOURCES,
   CALLBACK_UPLOAD_FAILED_MESSAGE,
   DEFAULT_CALLBACK_PRICE,
   callbackOpportunityInput,
   type BulkCallbackOpportunitiesInput,
   type BulkCallbackResult,
+  type CallbackAgent,
   type CallbackOpportunity,
   type CallbackOpportunityStatus,
   type CallbackSource,
@@ -28,14 +32,15 @@ import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { CsvError, csvLine, readCsvTable } from '../../lib/csv';
-import { errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { validate, type FieldErrors } from '../../lib/form';
 import { usPhoneText } from '../../lib/phone-text';
 import { SOURCE_LABEL, isSource, outcomeText } from '../callbacks/format';
 import { usDateTime } from '../../lib/us-date';
-import { useUsersPage } from './api';
 import {
+  exportUrl,
   fieldMessages,
+  useCallbackAgents,
   useAddCallbackOpportunity,
   useAssignOpportunity,
   useBulkCallbackOpportunities,
@@ -57,7 +62,13 @@ const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(TEMPLATE
 const ROW_FIELD = { 'First Name': 'firstName', 'Last Name': 'lastName', Phone: 'phone', State: 'state', Price: 'price' } as const;
 const FIELD_LABEL: Record<string, string> = { firstName: 'First Name', lastName: 'Last Name', phone: 'Phone', state: 'State', price: 'Price' };
 
-const STATUS_LABEL: Record<CallbackOpportunityStatus, string> = { available: 'Available', assigned: 'Assigned', contacted: 'Contacted', expired: 'Expired' };
+const STATUS_LABEL: Record<CallbackOpportunityStatus, string> = {
+  available: 'Available',
+  assigned: 'Assigned',
+  contacted: 'Contacted',
+  expired: 'Expired',
+  suppressed: 'Suppressed',
+};
 
 /**
  * Upload Callback Opportunities (spec §2 Admin, issue 15): vendor keys, the CSV upload (parsed here,
@@ -222,7 +233,7 @@ function UploadResult({ result }: { result: BulkCallbackResult }) {
       {result.rejected.length > 0 ? (
         <div className="callbacks-table-wrap">
           <table className="callbacks-table">
-            <caption className="callbacks-table__caption">Rejected rows (row 1 is the first row under the header)</caption>
+            <caption className="callbacks-table__caption">Rejected rows (numbered as in the file: the header is row 1)</caption>
             <thead>
               <tr>
                 <th scope="col">Row</th>
@@ -272,7 +283,8 @@ function ManualForm() {
     event.preventDefault();
     const form = event.currentTarget;
     // Spec §5: every field is required, said once for the form; other problems beside their fields.
-    const blank = (Object.keys(values) as Array<keyof ManualValues>).filter((k) => values[k].trim() === '');
+    // A blank price is the default price, as in a CSV (issue 22: one rule for both).
+    const blank = (Object.keys(values) as Array<keyof ManualValues>).filter((k) => k !== 'price' && values[k].trim() === '');
     setAllRequired(blank.length > 0);
     const checked = validate(callbackOpportunityInput, values);
     if (!checked.ok || blank.length > 0) {
@@ -293,6 +305,8 @@ function ManualForm() {
       onError: (failure) => {
         const byField = fieldMessages(failure);
         if (Object.keys(byField).length > 0) setErrors(byField);
+        // 409: the phone is on the suppression list, or has an open opportunity already.
+        else if (failure instanceof ApiError && failure.status === 409 && failure.serverMessage) setErrors({ phone: failure.serverMessage });
         toast({ title: CALLBACK_ADD_FAILED_MESSAGE, description: errorMessage(failure, 'Please try again.'), variant: 'destructive' });
       },
     });
@@ -327,7 +341,19 @@ function ManualForm() {
           aria-invalid={blankInvalid('state')}
           onChange={(e) => set('state', e.target.value.toUpperCase().slice(0, 2))}
         />
-        <TextField label="Price ($)" name="price" inputMode="decimal" autoComplete="off" maxLength={10} className="callbacks-manual__short" value={values.price} error={errors.price} aria-invalid={blankInvalid('price')} onChange={(e) => set('price', e.target.value)} />
+        <TextField
+          label="Price ($)"
+          name="price"
+          inputMode="decimal"
+          autoComplete="off"
+          maxLength={10}
+          placeholder={DEFAULT_CALLBACK_PRICE}
+          className="callbacks-manual__price"
+          hint={CALLBACK_PRICE_MEANING}
+          value={values.price}
+          error={errors.price}
+          onChange={(e) => set('price', e.target.value)}
+        />
         <div className="callbacks-manual__submit">
           <Button type="submit" busy={add.isPending}>
             Add Opportunity
@@ -350,12 +376,22 @@ function FormatHelp() {
         <li>
           The first row names the columns: <strong>{CALLBACK_CSV_COLUMNS.join(', ')}</strong> (any order, any case).
         </li>
-        <li>Phone: a US number with its area code, 10 digits; punctuation and a leading +1 are fine.</li>
-        <li>State: the 2-letter code, e.g. TX, FL, CA.</li>
-        <li>Price: dollars, e.g. 15.00; a blank price is ${DEFAULT_CALLBACK_PRICE}.</li>
+        <li>
+          Phone: a US number with its area code, 10 digits; punctuation and a leading +1 are fine. Toll-free and non-geographic area codes
+          (800, 888, 500, 700, 900, …) are refused.
+        </li>
+        <li>State: the 2-letter code or the state&apos;s name, e.g. TX or Texas.</li>
+        <li>
+          Price: dollars from 0.00 to {CALLBACK_PRICE_MAX}, e.g. 15.00; a blank price is ${DEFAULT_CALLBACK_PRICE}. It is what the agent who
+          receives the call-back is charged: one call-back of their balance, recorded at this price.
+        </li>
+        <li>
+          A phone on the suppression list is refused. A phone is sold once: a phone with an open opportunity (available, or delivered in the
+          last {CALLBACK_REPEAT_DAYS} days), or a second row with the same phone, is listed as a duplicate.
+        </li>
         <li>
           Up to {CALLBACK_BULK_MAX_ROWS.toLocaleString('en-US')} rows and 2 MB per file. Good rows are added; each bad row is listed with its
-          problem.
+          problem and its row number in the file (the header is row 1).
         </li>
         <li>An opportunity not assigned within {CALLBACK_EXPIRY_HOURS} hours of its callback time (or of being added) expires.</li>
       </ul>
@@ -386,6 +422,9 @@ function OpportunityList() {
         <h2 id="callback-list-title" className="callbacks-section__title">
           Callback Opportunities
         </h2>
+        <a className="btn btn--secondary btn--small" href={exportUrl(filter)} download>
+          Export CSV
+        </a>
       </div>
       <div className="callbacks-filters">
         <div className="field">
@@ -485,10 +524,12 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
           <dt>Callback time</dt>
           <dd>{o.callbackTime ? usDateTime(o.callbackTime) : 'Any time'}</dd>
         </div>
-        <div>
-          <dt>{o.status === 'expired' ? 'Expired' : 'Expires'}</dt>
-          <dd>{usDateTime(o.expiresAt)}</dd>
-        </div>
+        {o.status === 'available' || o.status === 'expired' ? (
+          <div>
+            <dt>{o.status === 'expired' ? 'Expired' : 'Expires'}</dt>
+            <dd>{usDateTime(o.expiresAt)}</dd>
+          </div>
+        ) : null}
         {o.callOutcome ? (
           <div>
             <dt>Outcome</dt>
@@ -501,6 +542,12 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
             <dd>{[o.leadQuality, o.interestLevel].map((v) => v ?? '—').join(' / ')}</dd>
           </div>
         ) : null}
+        {o.suppressedAt ? (
+          <div>
+            <dt>Suppressed</dt>
+            <dd>{usDateTime(o.suppressedAt)}</dd>
+          </div>
+        ) : null}
         {o.assignedAt ? (
           <div>
             <dt>Assigned</dt>
@@ -508,6 +555,7 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
           </div>
         ) : null}
       </dl>
+      {o.status === 'suppressed' ? <p className="callback-card__note">The phone is on the suppression list: this opportunity is not sold.</p> : null}
       {o.transcript ? (
         <details className="callback-card__transcript">
           <summary>Transcript</summary>
@@ -571,54 +619,69 @@ function StateSetter({ opportunity }: { opportunity: CallbackOpportunity }) {
   );
 }
 
+/** Agents who work the opportunity's state and have a balance first; then by balance. */
+function pickerOrder(state: string | null) {
+  const rank = (a: CallbackAgent) => (state !== null && a.states.includes(state) ? 0 : 1) * 2 + (a.balance > 0 ? 0 : 1);
+  return (a: CallbackAgent, b: CallbackAgent) => rank(a) - rank(b) || b.balance - a.balance;
+}
+
+/**
+ * Assign by hand (issue 22): only agents who can receive call-backs (they bought Call-Backs), each
+ * with their call-back balance and working states; those in the opportunity's state first.
+ */
 function AssignDialog({ opportunity, onClose }: { opportunity: CallbackOpportunity; onClose: () => void }) {
   const searchId = useId();
   const [typed, setTyped] = useState('');
-  const [q, setQ] = useState('');
-  const users = useUsersPage(q, 1);
+  const agents = useCallbackAgents();
   const assign = useAssignOpportunity();
   const name = `${opportunity.firstName} ${opportunity.lastName}`.trim();
-
-  // The search follows the typing after a short pause, not every key.
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(typed.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const term = typed.trim().toLowerCase();
+  const shown = (agents.data ?? [])
+    .filter((a) => term === '' || `${a.firstName} ${a.lastName} ${a.email}`.toLowerCase().includes(term))
+    .sort(pickerOrder(opportunity.state));
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title="Assign Call-back" description={`Give ${name} (${opportunity.state ?? 'no state'}) to an agent by hand.`}>
       <div className="field">
         <label className="field__label" htmlFor={searchId}>
-          Find an agent (name, e-mail or username)
+          Find an agent (name or e-mail)
         </label>
         <input id={searchId} type="search" className="field__input" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />
       </div>
-      {users.isPending ? (
-        <Spinner label="Searching…" />
-      ) : users.isError ? (
+      <p className="callbacks-table__sub">
+        Agents who bought Call-Backs. One call-back of the agent&apos;s balance pays for it; an agent without a balance gets it anyway.
+      </p>
+      {agents.isPending ? (
+        <Spinner label="Loading agents…" />
+      ) : agents.isError ? (
         <p className="field__error" role="alert">
-          Failed to fetch users: {errorMessage(users.error, 'the server did not answer')}.
+          Failed to fetch agents: {errorMessage(agents.error, 'the server did not answer')}.
         </p>
-      ) : users.data.users.length === 0 ? (
-        <p className="admin-empty">No users match.</p>
+      ) : shown.length === 0 ? (
+        <p className="admin-empty">{term ? 'No agent matches.' : 'No agent has bought call-backs yet.'}</p>
       ) : (
-        <ul className="assign-list">
-          {users.data.users.map((u) => {
-            const who = `${u.firstName} ${u.lastName}`.trim() || u.username;
+        <ul className="assign-list" data-testid="assign-agents">
+          {shown.map((a) => {
+            const who = `${a.firstName} ${a.lastName}`.trim() || a.email;
+            const inState = opportunity.state !== null && a.states.includes(opportunity.state);
             return (
-              <li key={u.id} className="assign-list__item">
-                <span>
+              <li key={a.userId} className="assign-list__item" data-testid="assign-agent">
+                <span className="assign-list__who">
                   <strong>{who}</strong>
-                  <span className="callbacks-table__sub">{u.email}</span>
+                  <span className="callbacks-table__sub">{a.email}</span>
+                  <span className="callbacks-table__sub">
+                    Balance: {a.balance.toLocaleString('en-US')} call-back{a.balance === 1 ? '' : 's'} · States: {a.states.length > 0 ? a.states.join(', ') : 'none'}
+                    {opportunity.state !== null && !inState ? ` (not ${opportunity.state})` : ''}
+                  </span>
                 </span>
                 <Button
                   className="btn--small"
-                  busy={assign.isPending && assign.variables?.userId === u.id}
+                  busy={assign.isPending && assign.variables?.userId === a.userId}
                   disabled={assign.isPending}
                   aria-label={`Assign to ${who}`}
                   onClick={() =>
                     assign.mutate(
-                      { id: opportunity.id, userId: u.id },
+                      { id: opportunity.id, userId: a.userId },
                       {
                         onSuccess: () => {
                           toast({ title: 'Call-back assigned', description: `${name} is now ${who}'s.`, variant: 'success' });
