@@ -12,6 +12,7 @@ import {
   type EventData,
   type MyCallbacks,
   type UsStateCode,
+  quotePackage,
 } from '@warmline/contracts';
 import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
@@ -20,6 +21,7 @@ import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gat
 import { httpGatewayClient, type GatewayClient } from '../src/clients/gateway-client';
 import { httpOrdersClient } from '../src/clients/orders-client';
 import { insertTransferOrder } from '../../orders/src/db/transfer-orders';
+import { insertPackageOrder, markOrderPaid } from '../../orders/src/db/orders';
 import { createVendorOpportunity } from '../src/domain/callbacks';
 import { creditCallBacksOrder } from '../src/domain/my-callbacks';
 import { callBacksPaid, phoneIn, startCatalogFixture, testEnvelope, type CatalogFixture } from './catalog-fixture';
@@ -519,7 +521,43 @@ describe('My Call-backs', () => {
     const mine = await fx.call('GET', '/api/my-callbacks', { identity: agent.identity });
 
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ balance: 0, states: ['OK', 'TX'], callbacks: [] });
+    expect(mine.body).toEqual({ balance: 0, pending: [], states: ['OK', 'TX'], callbacks: [] });
+  });
+
+  it('when a Call-Backs order is paid and the catalog has not credited it yet, then My Call-backs names it as on its way, and once credited it is in the balance only (issue 22)', async () => {
+    const agent = await agentAccount({ workingStates: 'Vermont' });
+    const other = await agentAccount();
+    // Orders has taken the payment; its payment.succeeded has not reached the catalog yet.
+    const payment = callBacksPaid(agent.userId, 12);
+    const order = await insertPackageOrder(fx.ordersPool, {
+      id: payment.data.orderId,
+      quote: quotePackage({ tier: 'ringcloud', leadType: 'Call-Backs', count: 12 }),
+      buyerUserId: agent.userId,
+      billing: undefined,
+      idempotencyKey: undefined,
+      provider: 'sandbox',
+    });
+    const paid = await markOrderPaid(fx.ordersPool, order!.id);
+    // An order still unpaid is nothing on its way.
+    await insertPackageOrder(fx.ordersPool, {
+      id: randomUUID(),
+      quote: quotePackage({ tier: 'ringcloud', leadType: 'Call-Backs', count: 20 }),
+      buyerUserId: agent.userId,
+      billing: undefined,
+      idempotencyKey: undefined,
+      provider: 'sandbox',
+    });
+
+    const before = (await fx.call('GET', '/api/my-callbacks', { identity: agent.identity })).body as unknown as MyCallbacks;
+    const othersView = (await fx.call('GET', '/api/my-callbacks', { identity: other.identity })).body as unknown as MyCallbacks;
+    await pay(payment);
+    const after = (await fx.call('GET', '/api/my-callbacks', { identity: agent.identity })).body as unknown as MyCallbacks;
+
+    expect(before).toMatchObject({ balance: 0, pending: [{ orderId: order!.id, count: 12, paidAt: paid.paidAt!.toISOString() }] });
+    expect(othersView.pending).toEqual([]);
+    // Credited: in the balance (less any delivered at once to call-backs waiting in Vermont), no longer pending.
+    expect(after.pending).toEqual([]);
+    expect(after.balance + after.callbacks.length).toBe(12);
   });
 });
 
