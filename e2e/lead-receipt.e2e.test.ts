@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
@@ -40,6 +41,12 @@ beforeAll(async () => {
     await pool.end();
   }
 });
+
+/** SCREENSHOT_DIR=… keeps a picture of the receipt at each width. */
+async function screenshot(page: Page, name: string) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -90,6 +97,7 @@ describe('the receipt after buying aged leads', () => {
       expect(await page.getByRole('link', { name: 'wy0@example.com' }).getAttribute('href')).toBe('mailto:wy0@example.com');
     };
     await checkReceipt();
+    await screenshot(page, 'lead-receipt-1280');
     expect(await page.getByRole('link', { name: SUPPORT_EMAIL_DEFAULT }).getAttribute('href')).toBe(`mailto:${SUPPORT_EMAIL_DEFAULT}`);
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -103,6 +111,7 @@ describe('the receipt after buying aged leads', () => {
     await page.getByTestId('order-number').waitFor();
     expect(await noSidewaysScroll(page)).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'lead-receipt-390');
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The e-mail: the order, the two leads and the My Leads link, with the support address the screen shows.

@@ -15,7 +15,7 @@ export function SiteHeader({ signedIn = false }: { signedIn?: boolean } = {}) {
     if ((event.target as HTMLElement).closest('a') && menu.current) menu.current.open = false;
   };
   return (
-    <header className="top-bar site-header">
+    <header className={signedIn ? 'top-bar site-header site-header--signed-in' : 'top-bar site-header'}>
       <div className="top-bar__inner">
         <Logo />
         <details ref={menu} className="site-header__menu">
