@@ -43,14 +43,15 @@ function toPurchasedLead(row: PurchasedRow): PurchasedLead {
 }
 
 export const MY_LEADS_CSV_HEADER = [
+  // The importer's first five columns, in its order (issue 22 adds Zip).
   'Name',
-  // The name split as CRMs import it (issue 22), beside the name as the lead gave it.
-  'First Name',
-  'Last Name',
   'Phone',
   'Email',
   'State',
   'Zip',
+  // The name split as CRMs import it (issue 22), beside the name as the lead gave it.
+  'First Name',
+  'Last Name',
   'Form Fill Time (UTC)',
   'Age Range (days)',
   'Source',
@@ -76,11 +77,11 @@ export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string,
     MY_LEADS_CSV_HEADER,
     rows.map((r) => [
       r.name,
-      ...splitName(r.name),
       formatPhone(r.phone),
       r.email,
       r.state,
       r.zip,
+      ...splitName(r.name),
       r.formFillTime.toISOString(),
       r.ageRange,
       r.source,
