@@ -89,8 +89,8 @@ describe('the receipt after buying aged leads', () => {
       const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
       // Issue 22: what the buyer now owns — full names, phones, e-mails, zip — never the market's masks.
       expect(cells.sort()).toEqual([
-        ['Wanda Cody', '(307) 700-0000wy0@example.com', 'WY 82001', '30-60 days', '$2.50'],
-        ['Wyatt Bridger', '(307) 700-0211wy1@example.com', 'WY', '30-60 days', '$2.50'],
+        ['Wanda Cody(307) 700-0000wy0@example.com', 'WY 82001', '30-60 days', '$2.50'],
+        ['Wyatt Bridger(307) 700-0211wy1@example.com', 'WY', '30-60 days', '$2.50'],
       ]);
       const text = await page.locator('main').innerText();
       expect(text).not.toContain('CodX');

@@ -89,7 +89,7 @@ describe('the aged-lead receipt screen', () => {
     const rows = within(screen.getByRole('table', { name: 'Leads bought' })).getAllByRole('row');
     // Issue 22: what the buyer owns, never the market's masked names.
     expect(rows.map((r) => r.textContent)).toEqual([
-      'NameContactStateAgePrice',
+      'LeadStateAgePrice',
       'Wanda Cody(307) 555-0101wanda@example.comWY 8200130-60 days$2.50',
       'Wyatt Brinkley(307) 555-0102WY90-180 days$1.50',
       'Total$4.00',

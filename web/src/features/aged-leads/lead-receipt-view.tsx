@@ -107,8 +107,7 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
           <caption>Leads bought</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Contact</th>
+              <th scope="col">Lead</th>
               <th scope="col">State</th>
               <th scope="col">Age</th>
               <th scope="col" className="lead-receipt__price">
@@ -119,16 +118,19 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
           <tbody>
             {purchase.leads.map((lead) => (
               <tr key={lead.leadId}>
-                <td>{lead.name}</td>
-                <td className="lead-receipt__contact">
-                  <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
-                    <PhoneText phone={lead.phone} />
-                  </a>
-                  {lead.email ? (
-                    <a className="link lead-receipt__email" href={`mailto:${lead.email}`}>
-                      {lead.email}
+                <td>
+                  {/* The name with the phone and e-mail under it: one column that fits a phone. */}
+                  <div className="lead-receipt__lead">
+                    <span className="lead-receipt__name">{lead.name}</span>
+                    <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
+                      <PhoneText phone={lead.phone} />
                     </a>
-                  ) : null}
+                    {lead.email ? (
+                      <a className="link lead-receipt__email" href={`mailto:${lead.email}`}>
+                        <EmailText email={lead.email} />
+                      </a>
+                    ) : null}
+                  </div>
                 </td>
                 <td className="lead-receipt__place">{lead.zip ? `${lead.state} ${lead.zip}` : lead.state}</td>
                 <td className="lead-receipt__age">{lead.ageRange} days</td>
@@ -138,7 +140,7 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
           </tbody>
           <tfoot>
             <tr>
-              <th scope="row" colSpan={4}>
+              <th scope="row" colSpan={3}>
                 Total
               </th>
               <td className="lead-receipt__price">{formatUsd(purchase.totalCents)}</td>
@@ -156,6 +158,19 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
         Questions about your leads? Email us at <SupportEmail /> and quote your order number.
       </p>
     </ReceiptFrame>
+  );
+}
+
+/** 'name@example.com' that may wrap after the '@' first, so a narrow column keeps the domain whole. */
+function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
   );
 }
 
