@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
@@ -9,7 +10,7 @@ import { logIn, readMail, seriousViolations, useE2E } from './harness';
 
 /**
  * After buying aged leads (issue 17 items 3 and 8): a receipt screen with the order number, the
- * leads bought as the market showed them, the total and the way on to My Leads, read from the
+ * leads bought with the contact details the buyer now owns (issue 22), the total and the way on to My Leads, read from the
  * server (a reload keeps it, a made-up order id never says paid); the receipt e-mail lists the
  * leads and links to My Leads, naming the support address the screen shows; and the Training
  * Videos page without TRAINING_VIDEOS says the videos are on their way. axe at 390 and 1280 px.
@@ -24,11 +25,12 @@ const wyoming: NewAgedLead[] = ['Wanda Cody', 'Wyatt Bridger', 'Walt Laramie'].m
   phone: `307${String(7000000 + i * 211).padStart(7, '0')}`,
   email: `wy${i}@example.com`,
   state: 'WY',
+  ...(i === 0 ? { zip: '82001' } : {}),
   formFillTime: new Date(Date.now() - 40 * DAY - i * 60_000),
   source: 'facebook-lead-form',
   consent: { tcpa: true },
 }));
-/** As the market masks them. */
+/** As the market masks them (the receipt shows them in full). */
 const BOUGHT = ['Wanda CodX', 'Wyatt BriXXXX'];
 
 beforeAll(async () => {
@@ -39,6 +41,12 @@ beforeAll(async () => {
     await pool.end();
   }
 });
+
+/** SCREENSHOT_DIR=… keeps a picture of the receipt at each width. */
+async function screenshot(page: Page, name: string) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -79,16 +87,17 @@ describe('the receipt after buying aged leads', () => {
       const rows = page.locator('.lead-receipt__leads tbody tr');
       expect(await rows.count()).toBe(2);
       const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+      // Issue 22: what the buyer now owns — full names, phones, e-mails, zip — never the market's masks.
       expect(cells.sort()).toEqual([
-        ['Wanda CodX', 'WY', '30-60 days', '$2.50'],
-        ['Wyatt BriXXXX', 'WY', '30-60 days', '$2.50'],
+        ['Wanda Cody(307) 700-0000wy0@example.com', 'WY 82001', '30-60 days', '$2.50'],
+        ['Wyatt Bridger(307) 700-0211wy1@example.com', 'WY', '30-60 days', '$2.50'],
       ]);
-      // Masked as on the market: neither the full names nor the phones show here.
       const text = await page.locator('main').innerText();
-      expect(text).not.toContain('Wanda Cody');
-      expect(text).not.toContain('307');
+      expect(text).not.toContain('CodX');
+      expect(await page.getByRole('link', { name: 'wy0@example.com' }).getAttribute('href')).toBe('mailto:wy0@example.com');
     };
     await checkReceipt();
+    await screenshot(page, 'lead-receipt-1280');
     expect(await page.getByRole('link', { name: SUPPORT_EMAIL_DEFAULT }).getAttribute('href')).toBe(`mailto:${SUPPORT_EMAIL_DEFAULT}`);
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -102,6 +111,7 @@ describe('the receipt after buying aged leads', () => {
     await page.getByTestId('order-number').waitFor();
     expect(await noSidewaysScroll(page)).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'lead-receipt-390');
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The e-mail: the order, the two leads and the My Leads link, with the support address the screen shows.
@@ -110,8 +120,22 @@ describe('the receipt after buying aged leads', () => {
     const [mail] = await receiptsTo(system.customer.email);
     expect(mail).toMatch(/^Subject: Your WarmLine aged leads receipt: \$5\.00$/m);
     expect(mail).toContain(`Order: ${orderId}`);
-    expect(mail).toContain('- Wanda CodX, WY, 30-60 days old: $2.50');
-    expect(mail).toContain('- Wyatt BriXXXX, WY, 30-60 days old: $2.50');
+    expect(mail).toContain('- Wanda Cody, (307) 700-0000, wy0@example.com, WY 82001, 30-60 days old: $2.50');
+    expect(mail).toContain('- Wyatt Bridger, (307) 700-0211, wy1@example.com, WY, 30-60 days old: $2.50');
+    expect(mail).not.toContain('CodX');
+    expect(mail).not.toContain('with full contact details.');
+
+    // Never to anyone else: another account asking for the same order gets 'not found', no lead.
+    const other = await e2e.browser.newContext({ baseURL: system.url });
+    try {
+      const login = await other.request.post('/api/login', { data: { username: system.admin.username, password: system.admin.password } });
+      expect(login.status()).toBe(200);
+      const answer = await other.request.get(`/api/bulk-purchase-leads/${orderId}`);
+      expect(answer.status()).toBe(404);
+      expect(await answer.text()).not.toContain('Wanda');
+    } finally {
+      await other.close();
+    }
     expect(mail).toContain(`Write to ${SUPPORT_EMAIL_DEFAULT}`);
     const link = /See them in My Leads: (\S+)/.exec(mail ?? '')?.[1];
     expect(link).toBe(`${system.url}/dashboard?view=my-leads`);

@@ -198,16 +198,16 @@ describe('the transfer order form', () => {
     const { page, context } = e2e;
     await openOrderForm(page);
     await page.getByLabel('Total transfers').fill('10');
-    await page.getByLabel('Calls per day').fill('50');
+    await page.getByLabel('Transfers per day').fill('50');
     await page.getByLabel('Transfer hours').fill('Mon-Fri 9am-5pm CST');
     await page.getByLabel('Transfer phone').fill('(405) 555-0199');
     await page.getByLabel('Search states').fill('Texas');
     await page.getByRole('checkbox', { name: 'Texas (TX)' }).check();
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
 
-    const message = 'Calls per day (50) cannot be more than the total transfers (10)';
+    const message = 'Transfers per day (50) cannot be more than the total transfers (10)';
     await page.getByText(message, { exact: true }).waitFor();
-    expect(await page.getByLabel('Calls per day').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Transfers per day').getAttribute('aria-invalid')).toBe('true');
     expect(e2e.pathname()).toBe('/dashboard');
     expect(await page.evaluate(() => localStorage.getItem('pendingTransferOrder'))).toBeNull();
 

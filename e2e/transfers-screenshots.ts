@@ -38,7 +38,7 @@ try {
     await page.getByText('Please specify working states', { exact: true }).waitFor();
     await shot('form-errors');
     await page.getByLabel('Total transfers').fill('20');
-    await page.getByLabel('Calls per day').fill('5');
+    await page.getByLabel('Transfers per day').fill('5');
     await page.getByLabel('Transfer hours').fill('Mon-Fri 9am-5pm CST');
     await page.getByLabel('Transfer phone').fill('(405) 555-0199');
     for (const [name, code] of [['Texas', 'TX'], ['Oklahoma', 'OK'], ['Florida', 'FL']] as const) {

@@ -57,7 +57,7 @@ async function chooseState(page: Page, name: string, code: string) {
 
 async function fillOrderForm(page: Page) {
   await page.getByLabel('Total transfers').fill('20');
-  await page.getByLabel('Calls per day').fill('5');
+  await page.getByLabel('Transfers per day').fill('5');
   await page.getByLabel('Transfer hours').fill('Mon-Fri 9am-5pm CST');
   await page.getByLabel('Transfer phone').fill('(405) 555-0199');
   await chooseState(page, 'Texas', 'TX');

@@ -67,7 +67,7 @@ describe('Go to Dashboard', () => {
     expect(await tab.getByTestId('live-transfer-price').textContent()).toBe('$35.00 per transfer');
     await tab.getByRole('button', { name: 'Order Call Transfers' }).click();
     await tab.getByLabel('Total transfers').fill('20');
-    await tab.getByLabel('Calls per day').fill('5');
+    await tab.getByLabel('Transfers per day').fill('5');
     await tab.getByLabel('Transfer hours').fill('Mon-Fri 9am-5pm CST');
     await tab.getByLabel('Transfer phone').fill('(405) 555-0199');
     await chooseState(tab, 'Texas', 'TX');

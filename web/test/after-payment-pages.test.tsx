@@ -132,7 +132,8 @@ describe('/onboarding-success', () => {
     renderAt('/onboarding-success', 'onboarding');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'No paid order found' })).toBeTruthy();
-    expect(asked).toEqual([]);
+    // No order asked for; only who is signed in, for the ways on (issue 22).
+    expect(asked.filter((url) => url !== '/api/current-user')).toEqual([]);
   });
 
   it('when the card was declined, then it says the payment did not go through, with the reason', async () => {
@@ -142,6 +143,31 @@ describe('/onboarding-success', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Payment not completed' })).toBeTruthy();
     expect(screen.getByText(/did not go through: Your card was declined\./)).toBeTruthy();
     expect(document.body.textContent).not.toMatch(/payment was (successful|received)/i);
+  });
+});
+
+describe('/onboarding-success for a signed-in buyer (issue 22)', () => {
+  it('when the buyer is logged in, then the page offers their dashboard and My Orders, never a login or the survey', async () => {
+    stored = PAID_PACKAGE;
+    loggedIn = { id: 'u1', username: 'pat_p', firstName: 'Pat', lastName: 'P', email: 'pat@example.com', isAdmin: false };
+    renderAt(`/onboarding-success?order=${ORDER_ID}`, 'onboarding');
+
+    expect((await screen.findByRole('link', { name: 'Go to Dashboard' })).getAttribute('href')).toBe('/dashboard');
+    expect(screen.getByRole('link', { name: 'See your orders in My Orders' }).getAttribute('href')).toBe('/dashboard?view=my-orders');
+    expect(screen.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();
+    expect(screen.queryByText('No account yet? Complete our survey')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Return to Home' })).toBeNull();
+  });
+
+  it('when nobody is logged in, then it offers Login, home and the survey', async () => {
+    stored = PAID_PACKAGE;
+    renderAt(`/onboarding-success?order=${ORDER_ID}`, 'onboarding');
+
+    expect((await screen.findByRole('link', { name: 'No account yet? Complete our survey' })).getAttribute('href')).toBe('/survey');
+    expect(screen.getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/login');
+    expect(screen.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('/');
+    expect(screen.queryByRole('link', { name: 'Go to Dashboard' })).toBeNull();
   });
 });
 

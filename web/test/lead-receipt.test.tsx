@@ -33,8 +33,17 @@ const PAID: BulkPurchaseStatusResponse = {
   soldLeadCount: 2,
   reservedUntil: '2026-11-21T10:15:00.000Z',
   leads: [
-    { leadId: '1b2c3d4e-0000-4000-8000-000000000001', name: 'Wanda CodX', state: 'WY', ageRange: '30-60', priceCents: 250 },
-    { leadId: '1b2c3d4e-0000-4000-8000-000000000002', name: 'Wyatt BriXXXX', state: 'WY', ageRange: '90-180', priceCents: 150 },
+    {
+      leadId: '1b2c3d4e-0000-4000-8000-000000000001',
+      name: 'Wanda Cody',
+      phone: '(307) 555-0101',
+      email: 'wanda@example.com',
+      state: 'WY',
+      zip: '82001',
+      ageRange: '30-60',
+      priceCents: 250,
+    },
+    { leadId: '1b2c3d4e-0000-4000-8000-000000000002', name: 'Wyatt Brinkley', phone: '(307) 555-0102', email: null, state: 'WY', zip: null, ageRange: '90-180', priceCents: 150 },
   ],
   totalCents: 400,
   paidAt: '2026-11-21T10:01:00.000Z',
@@ -71,14 +80,22 @@ function renderView(view: ReactElement) {
 }
 
 describe('the aged-lead receipt screen', () => {
-  it('when the purchase is paid, then it shows the order number, each lead as the market showed it, the total, My Leads and the support address', async () => {
+  it('when the purchase is paid, then it shows the order number, each lead with the contact details the buyer now owns, the total, My Leads and the support address', async () => {
     stored = PAID;
     renderView(<LeadReceiptView orderParam={ORDER_ID} user={USER} />);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Thank you! Your leads are ready' })).toBeTruthy();
     expect(screen.getByTestId('order-number').textContent).toBe(ORDER_ID);
     const rows = within(screen.getByRole('table', { name: 'Leads bought' })).getAllByRole('row');
-    expect(rows.map((r) => r.textContent)).toEqual(['NameStateAgePrice', 'Wanda CodXWY30-60 days$2.50', 'Wyatt BriXXXXWY90-180 days$1.50', 'Total$4.00']);
+    // Issue 22: what the buyer owns, never the market's masked names.
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'LeadStateAgePrice',
+      'Wanda Cody(307) 555-0101wanda@example.comWY 8200130-60 days$2.50',
+      'Wyatt Brinkley(307) 555-0102WY90-180 days$1.50',
+      'Total$4.00',
+    ]);
+    expect(screen.getByRole('link', { name: 'wanda@example.com' }).getAttribute('href')).toBe('mailto:wanda@example.com');
+    expect(screen.getByRole('link', { name: '(307) 555-0101' }).getAttribute('href')).toBe('tel:+13075550101');
     expect(screen.getByTestId('receipt-total').textContent).toBe('$4.00');
     expect(screen.getByRole('link', { name: 'Go to My Leads' }).getAttribute('href')).toBe('/dashboard?view=my-leads');
     expect(screen.getByRole('link', { name: 'help@warmline.example' }).getAttribute('href')).toBe('mailto:help@warmline.example');

@@ -6,6 +6,7 @@ import type { PublicUser } from '@warmline/contracts/accounts';
 import type { MyCallbacks } from '@warmline/contracts/callbacks';
 import { DashboardPage } from '../src/features/dashboard/dashboard-page';
 import { BuyCallbacksView, callbackCount } from '../src/features/callbacks/buy-callbacks-view';
+import { PENDING_POLL_MS, pendingPollInterval } from '../src/features/callbacks/api';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 
@@ -34,6 +35,7 @@ const USER: PublicUser = {
 
 const MINE: MyCallbacks = {
   balance: 7,
+  pending: [],
   states: ['FL', 'TX'],
   callbacks: [
     {
@@ -121,6 +123,36 @@ describe('My Call-backs', () => {
     expect(ana.getByText('Contacted')).toBeTruthy();
     expect(ana.getByText('Any time')).toBeTruthy();
     expect(ana.queryByRole('button', { name: /Mark/ })).toBeNull();
+  });
+
+  it('when 12 call-backs were just paid and are not credited yet, then they show as on their way, and the view asks again by itself until they are in the balance (issue 22)', async () => {
+    const ORDER_ID = '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e99';
+    answers['GET /api/my-callbacks'] = {
+      status: 200,
+      body: { balance: 0, pending: [{ orderId: ORDER_ID, count: 12, paidAt: new Date().toISOString() }], states: ['TX'], callbacks: [] } satisfies MyCallbacks,
+    };
+    renderDashboard('/dashboard?view=my-callbacks');
+
+    expect((await screen.findByTestId('callback-balance')).textContent).toBe('12');
+    expect(screen.getByTestId('callbacks-on-their-way').textContent).toBe('12 call-backs on their way: your payment is in, and they are being added to your balance.');
+    expect(screen.queryByText('Buy call-backs to start receiving them.')).toBeNull();
+
+    // The catalog credits the order: the next answer has it in the balance, and the asking stops.
+    answers['GET /api/my-callbacks'] = { status: 200, body: { balance: 12, pending: [], states: ['TX'], callbacks: [] } satisfies MyCallbacks };
+    await waitFor(() => expect(screen.queryByTestId('callbacks-on-their-way')).toBeNull(), { timeout: 5_000 });
+    expect(screen.getByTestId('callback-balance').textContent).toBe('12');
+    const asked = sent.filter((r) => r.url === '/api/my-callbacks').length;
+    await new Promise((resolve) => setTimeout(resolve, PENDING_POLL_MS + 500));
+    expect(sent.filter((r) => r.url === '/api/my-callbacks').length).toBe(asked);
+  });
+
+  it('asks again every 2 seconds while an order is on its way, every 30 once it has waited two minutes, and never with nothing on its way', () => {
+    const now = Date.parse('2026-11-27T12:00:00.000Z');
+    const waiting = (secondsAgo: number): MyCallbacks => ({ ...MINE, pending: [{ orderId: CALLBACK_ID, count: 5, paidAt: new Date(now - secondsAgo * 1000).toISOString() }] });
+    expect(pendingPollInterval(undefined, now)).toBe(false);
+    expect(pendingPollInterval(MINE, now)).toBe(false);
+    expect(pendingPollInterval(waiting(5), now)).toBe(2_000);
+    expect(pendingPollInterval(waiting(121), now)).toBe(30_000);
   });
 
   it('marks a call-back contacted and reads the list again', async () => {

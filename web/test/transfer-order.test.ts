@@ -57,6 +57,25 @@ describe('the call-transfer order form', () => {
     });
   });
 
+  it('when a new agent’s survey says 160 calls a day and 10 transfers a day, then the per-day count is 10 and the form takes it (issue 22)', () => {
+    const survey = {
+      leadType: 'Live Transfers',
+      totalTransfers: 100,
+      transfersPerDay: 10,
+      callsPerDay: 160,
+      transferHours: 'Mon-Fri 9am-5pm CST',
+      workingStates: 'TX',
+      createdAt: '2026-11-20T10:00:00.000Z',
+    };
+    const values = prefilledTransferForm(user, survey);
+    expect(values.callsPerDay).toBe('10');
+    expect(validate(callTransferOrderFormSchema, values).ok).toBe(true);
+    // Never above the total the form would refuse it against; nothing from calls per day alone.
+    expect(prefilledTransferForm(user, { ...survey, totalTransfers: 6 }).callsPerDay).toBe('6');
+    expect(prefilledTransferForm(user, { ...survey, totalTransfers: null }).callsPerDay).toBe('10');
+    expect(prefilledTransferForm(user, { ...survey, transfersPerDay: null }).callsPerDay).toBe('');
+  });
+
   it('without a saved survey, starts empty except the user’s phone', () => {
     expect(prefilledTransferForm(user, null)).toEqual({
       totalTransfers: '',
@@ -93,14 +112,14 @@ describe('the call-transfer order form', () => {
     });
     expect(validate(callTransferOrderFormSchema, { ...order, callsPerDay: '50' })).toEqual({
       ok: false,
-      errors: { callsPerDay: 'Calls per day (50) cannot be more than the total transfers (10)' },
+      errors: { callsPerDay: 'Transfers per day (50) cannot be more than the total transfers (10)' },
     });
     expect(validate(callTransferOrderFormSchema, { ...order, callsPerDay: '10' }).ok).toBe(true);
     // Said in the same round as the other fields' messages, not only once they are fixed.
     expect(validate(callTransferOrderFormSchema, { ...order, callsPerDay: '50', transferHours: '', workingStates: [] })).toEqual({
       ok: false,
       errors: {
-        callsPerDay: 'Calls per day (50) cannot be more than the total transfers (10)',
+        callsPerDay: 'Transfers per day (50) cannot be more than the total transfers (10)',
         transferHours: 'Please specify transfer hours',
         workingStates: 'Please specify working states',
       },

@@ -13,6 +13,7 @@ import {
   type EventData,
   type MyCallbacks,
   type UsStateCode,
+  quotePackage,
 } from '@warmline/contracts';
 import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
@@ -21,6 +22,7 @@ import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gat
 import { httpGatewayClient, type GatewayClient } from '../src/clients/gateway-client';
 import { httpOrdersClient } from '../src/clients/orders-client';
 import { insertTransferOrder } from '../../orders/src/db/transfer-orders';
+import { insertPackageOrder, markOrderPaid } from '../../orders/src/db/orders';
 import { createVendorOpportunity } from '../src/domain/callbacks';
 import { creditCallBacksOrder } from '../src/domain/my-callbacks';
 import { callBacksPaid, phoneIn, startCatalogFixture, testEnvelope, type CatalogFixture } from './catalog-fixture';
@@ -518,7 +520,56 @@ describe('My Call-backs', () => {
     const mine = await fx.call('GET', '/api/my-callbacks', { identity: agent.identity });
 
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ balance: 0, states: ['OK', 'TX'], callbacks: [] });
+    expect(mine.body).toEqual({ balance: 0, pending: [], states: ['OK', 'TX'], callbacks: [] });
+  });
+
+  it('when a Call-Backs order is paid and the catalog has not credited it yet, then My Call-backs names it as on its way, and once credited it is in the balance only (issue 22)', async () => {
+    const agent = await agentAccount({ workingStates: 'Vermont' });
+    const other = await agentAccount();
+    // Orders has taken the payment; its payment.succeeded has not reached the catalog yet.
+    const payment = callBacksPaid(agent.userId, 12);
+    const order = await insertPackageOrder(fx.ordersPool, {
+      id: payment.data.orderId,
+      quote: quotePackage({ tier: 'ringcloud', leadType: 'Call-Backs', count: 12 }),
+      buyerUserId: agent.userId,
+      billing: undefined,
+      idempotencyKey: undefined,
+      provider: 'sandbox',
+    });
+    const paid = await markOrderPaid(fx.ordersPool, order!.id);
+    // An order still unpaid is nothing on its way.
+    await insertPackageOrder(fx.ordersPool, {
+      id: randomUUID(),
+      quote: quotePackage({ tier: 'ringcloud', leadType: 'Call-Backs', count: 20 }),
+      buyerUserId: agent.userId,
+      billing: undefined,
+      idempotencyKey: undefined,
+      provider: 'sandbox',
+    });
+
+    // One paid and then refunded in full is nothing on its way either.
+    const refunded = await insertPackageOrder(fx.ordersPool, {
+      id: randomUUID(),
+      quote: quotePackage({ tier: 'ringcloud', leadType: 'Call-Backs', count: 30 }),
+      buyerUserId: agent.userId,
+      billing: undefined,
+      idempotencyKey: undefined,
+      provider: 'sandbox',
+    });
+    await markOrderPaid(fx.ordersPool, refunded!.id);
+    await fx.ordersPool.query('UPDATE package_orders SET refunded_cents = amount_cents WHERE id = $1', [refunded!.id]);
+
+    const before = (await fx.call('GET', '/api/my-callbacks', { identity: agent.identity })).body as unknown as MyCallbacks;
+    const othersView = (await fx.call('GET', '/api/my-callbacks', { identity: other.identity })).body as unknown as MyCallbacks;
+    await pay(payment);
+    const after = (await fx.call('GET', '/api/my-callbacks', { identity: agent.identity })).body as unknown as MyCallbacks;
+
+    expect(before).toMatchObject({ balance: 0 });
+    expect(before.pending).toEqual([{ orderId: order!.id, count: 12, paidAt: paid.paidAt!.toISOString() }]);
+    expect(othersView.pending).toEqual([]);
+    // Credited: in the balance (less any delivered at once to call-backs waiting in Vermont), no longer pending.
+    expect(after.pending).toEqual([]);
+    expect(after.balance + after.callbacks.length).toBe(12);
   });
 });
 

@@ -63,7 +63,10 @@ async function refundsOf(orderId: string) {
 describe('a lead order paid late', () => {
   it('when one of its leads was sold to someone else meanwhile, then its price is refunded automatically once and the receipt names the leads bought and the one refunded', async () => {
     const late = buyer('late_payer');
-    const [kept, lost] = await fx.addLeads([{ ageDays: 45, name: 'Maria Gonzalez', state: 'TX' }, { ageDays: 46, name: 'Peter Lindqvist', state: 'OK' }]);
+    const [kept, lost] = await fx.addLeads([
+      { ageDays: 45, name: 'Maria Gonzalez', state: 'TX', phone: '5125550134', email: 'maria@example.com', zip: '78701' },
+      { ageDays: 46, name: 'Peter Lindqvist', state: 'OK', phone: '4055550177', email: 'peter@example.com' },
+    ]);
     const reserved = await fx.call('POST', '/api/bulk-purchase-leads', { body: { leadIds: [kept!.id, lost!.id] }, identity: late });
     expect(reserved.status).toBe(201);
     const orderId = String(reserved.body.orderId);
@@ -91,7 +94,10 @@ describe('a lead order paid late', () => {
         name: 'Lena',
         paidCents: 500,
         refundedCents: 250,
-        delivered: [{ leadId: kept!.id, name: 'Maria GonXXXXX', state: 'TX', ageRange: '30-60', priceCents: 250 }],
+        // The lead the buyer got is theirs, in full (issue 22); the one sold elsewhere stays masked, without contact details.
+        delivered: [
+          { leadId: kept!.id, name: 'Maria Gonzalez', phone: '(512) 555-0134', email: 'maria@example.com', zip: '78701', state: 'TX', ageRange: '30-60', priceCents: 250 },
+        ],
         undelivered: [{ leadId: lost!.id, name: 'Peter LinXXXXXX', state: 'OK', ageRange: '30-60', priceCents: 250 }],
       }),
     ]);

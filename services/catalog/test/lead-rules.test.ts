@@ -4,6 +4,7 @@ import { ageInDays, ageRangeOfAge, DAY_MS, listingWindow, priceLead } from '../s
 import { maskName, maskPhone, formatPhone } from '../src/domain/masking';
 import { matchesLeadFilter, parseLeadFilter, canMatch } from '../src/domain/lead-filter';
 import { combineDayCounts, locatePage, totalOf } from '../src/domain/market-pages';
+import { splitName } from '../src/domain/my-leads';
 import { csvField, toCsv } from '@warmline/platform/csv';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
@@ -187,5 +188,21 @@ describe('CSV', () => {
 
   it('ends every line with CRLF', () => {
     expect(toCsv(['a', 'b'], [['1', '2']])).toBe('a,b\r\n1,2\r\n');
+  });
+});
+
+describe('splitting a bought lead’s name for a CRM (issue 22)', () => {
+  it('takes the last word as the last name and the rest as the first name', () => {
+    expect(splitName('John Smith')).toEqual(['John', 'Smith']);
+    expect(splitName('  Mary Ann   Jones ')).toEqual(['Mary Ann', 'Jones']);
+    expect(splitName('Cher')).toEqual(['Cher', '']);
+    expect(splitName('')).toEqual(['', '']);
+  });
+
+  it('keeps particles and suffixes with the last name', () => {
+    expect(splitName('Juan de la Cruz')).toEqual(['Juan', 'de la Cruz']);
+    expect(splitName('Anna Van Buren')).toEqual(['Anna', 'Van Buren']);
+    expect(splitName('Dana Smith, Jr.')).toEqual(['Dana', 'Smith, Jr.']);
+    expect(splitName('Martin Luther King III')).toEqual(['Martin Luther', 'King III']);
   });
 });

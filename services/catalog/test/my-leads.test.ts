@@ -122,13 +122,16 @@ describe('My Leads', () => {
     expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="warmline-my-leads-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = answer.text.split('\r\n');
     expect(lines[0]).toBe(
-      'Name,Phone,Email,State,Form Fill Time (UTC),Age Range (days),Source,Price Paid (USD),Purchased At (UTC),Order ID,Lead ID,Consent Certificate,Consent Time (UTC),Consent IP',
+      'Name,Phone,Email,State,Zip,First Name,Last Name,Form Fill Time (UTC),Age Range (days),Source,Price Paid (USD),Purchased At (UTC),Order ID,Lead ID,Consent Certificate,Consent Time (UTC),Consent IP',
     );
     expect(lines).toHaveLength(5); // header, 3 leads, and the empty string after the last CRLF
     expect(lines[4]).toBe('');
     const dana = lines.find((l) => l.includes(alicesLeads[0]!.id)) as string;
     const source = alicesLeads[0] as NewAgedLead;
-    expect(dana.startsWith(`"Dana ""DJ"" Smith, Jr.",(${source.phone.slice(0, 3)}) ${source.phone.slice(3, 6)}-${source.phone.slice(6)},dana@example.com,TX,`)).toBe(true);
+    // The zip after the state, then the name split for a CRM's two columns (issue 22).
+    expect(
+      dana.startsWith(`"Dana ""DJ"" Smith, Jr.",(${source.phone.slice(0, 3)}) ${source.phone.slice(3, 6)}-${source.phone.slice(6)},dana@example.com,TX,78701,"Dana ""DJ""","Smith, Jr.",`),
+    ).toBe(true);
     expect(dana).toContain(`,${source.formFillTime.toISOString()},30-60,facebook-lead-form,2.50,`);
     // The consent evidence in readable columns: the certificate, the consent time in UTC and the
     // address, never the free-form record as JSON.
@@ -136,9 +139,10 @@ describe('My Leads', () => {
     expect(answer.text).not.toMatch(/[{}]|""tcpa""/);
     const formula = lines.find((l) => l.includes(alicesLeads[1]!.id)) as string;
     expect(formula.startsWith(`"'=HYPERLINK(""http://evil.example"")",`)).toBe(true);
-    expect(formula).toContain(',,CA,'); // no e-mail: an empty field
+    expect(formula).toContain(`,,CA,,"'=HYPERLINK(""http://evil.example"")",,`); // no e-mail, no zip: empty fields; the name split defused too
     expect(formula.endsWith(`,"'=HYPERLINK(""http://evil.example/cert"")",,2001:db8::7`)).toBe(true);
     const ray = lines.find((l) => l.includes(alicesLeads[2]!.id)) as string;
+    expect(ray).toMatch(/^Ray Lopez,\(214\) \d{3}-\d{4},ray@example\.com,TX,,Ray,Lopez,/);
     expect(ray.endsWith(`,${alicesLeads[2]!.id},,,`)).toBe(true);
     const filtered = await fx.call('GET', '/api/my-leads/export.csv?filter=CA', { identity: alice });
     expect(filtered.text.split('\r\n')).toHaveLength(3);

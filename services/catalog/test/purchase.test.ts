@@ -5,7 +5,7 @@ import { waitFor } from '@warmline/platform/testing/index';
 import type { Envelope } from '@warmline/contracts';
 import type { MarketLead } from '@warmline/contracts/catalog';
 import { catalogEnv } from '../src/config';
-import { maskName } from '../src/domain/masking';
+import { formatPhone } from '../src/domain/masking';
 import { startCatalog } from '../src/service';
 import { agent, startCatalogFixture, testCard, type CatalogFixture } from './catalog-fixture';
 
@@ -60,7 +60,7 @@ async function visibleTo(buyer: ReturnType<typeof agent>, ids: string[]): Promis
 describe('buying aged leads', () => {
   it('when a buyer buys leads, then they are reserved and priced on the server, and once paid they are sold to that buyer and leads.purchased says so', async () => {
     const buyer = agent('buyer');
-    const young = await fx.addLeads([{ ageDays: 40 }, { ageDays: 59 }]);
+    const young = await fx.addLeads([{ ageDays: 40, zip: '78701' }, { ageDays: 59 }]);
     const older = await fx.addLeads([{ ageDays: 75 }, { ageDays: 150 }]);
     const ids = [...young, ...older].map((l) => l.id);
 
@@ -86,13 +86,20 @@ describe('buying aged leads', () => {
     await waitFor('the leads sold', async () => (await reservationStatus(orderId)) === 'paid', { timeoutMs: 20_000 });
     const done = await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: buyer });
     expect(done.body).toMatchObject({ status: 'paid', leadCount: 4, soldLeadCount: 4, totalCents: 850 });
-    // The receipt screen's list: each lead masked as in the market, its state, age range and price; never its phone.
-    const receiptLeads = done.body.leads as Array<{ leadId: string; name: string; state: string; ageRange: string; priceCents: number }>;
+    // The receipt screen's list (issue 22): each lead the buyer now owns, in full — name, phone,
+    // e-mail, state and zip — with its age range and price.
+    const receiptLeads = done.body.leads as Array<{ leadId: string; name: string; phone: string; email: string | null; state: string; zip: string | null; ageRange: string; priceCents: number }>;
     expect(receiptLeads.map((l) => l.leadId).sort()).toEqual([...ids].sort());
-    const first = [...young, ...older].find((l) => l.id === receiptLeads[0]?.leadId)!;
-    expect(receiptLeads[0]).toMatchObject({ name: maskName(first.name), state: first.state });
+    for (const lead of [...young, ...older]) {
+      expect(receiptLeads.find((l) => l.leadId === lead.id)).toMatchObject({ name: lead.name, phone: formatPhone(lead.phone), email: lead.email, state: lead.state, zip: lead.zip ?? null });
+    }
+    const first = young[0]!;
+    expect(receiptLeads.find((l) => l.leadId === first.id)?.zip).toBe('78701');
     expect(receiptLeads.map((l) => `${l.ageRange}:${l.priceCents}`).sort()).toEqual(['30-60:250', '30-60:250', '60-90:200', '90-180:150']);
-    expect(JSON.stringify(done.body)).not.toContain(young[0]?.phone);
+    // Never to anyone else: another buyer, even one who knows the order id, gets 'not found'.
+    const nosy = await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: agent('nosy') });
+    expect(nosy.status).toBe(404);
+    expect(JSON.stringify(nosy.body)).not.toContain(first.name);
     expect(typeof done.body.paidAt).toBe('string');
 
     const rows = await leadRows(ids);

@@ -447,14 +447,44 @@ const myCallbackSchema = z.object({
 });
 export type MyCallback = z.infer<typeof myCallbackSchema>;
 
+/**
+ * A paid Call-Backs order whose call-backs are not in the balance yet (issue 22): the payment is
+ * taken and the catalog credits it a moment later, when the payment's event reaches it.
+ */
+const paidCallBacksOrderSchema = z.object({
+  orderId: z.uuid(),
+  /** Call-backs the order bought. */
+  count: z.number().int().positive(),
+  paidAt: z.iso.datetime({ offset: true }),
+});
+export type PaidCallBacksOrder = z.infer<typeof paidCallBacksOrderSchema>;
+
 export const myCallbacksResponse = z.object({
   /** Call-backs paid for and not yet delivered. */
   balance: z.number().int().nonnegative(),
+  /**
+   * Paid Call-Backs orders not credited to the balance yet, newest first: on their way (issue 22).
+   * My Call-backs shows them and asks again until they are in the balance.
+   */
+  pending: z.array(paidCallBacksOrderSchema),
   /** The states the agent takes call-backs in (2-letter codes). */
   states: z.array(z.string().length(2)),
   callbacks: z.array(myCallbackSchema),
 });
 export type MyCallbacks = z.infer<typeof myCallbacksResponse>;
+
+/** How many of a buyer's latest paid Call-Backs orders orders names to the catalog. */
+export const PAID_CALL_BACKS_ORDERS_LIMIT = 50;
+
+/**
+ * `GET /api/internal/my-paid-call-backs-orders` (orders service; never forwarded by the gateway):
+ * the signed buyer's latest paid Call-Backs orders (not refunded in full), newest first. The
+ * catalog answers My Call-backs with those it has not credited yet.
+ */
+export const paidCallBacksOrdersAnswer = z.object({
+  orders: z.array(paidCallBacksOrderSchema).max(PAID_CALL_BACKS_ORDERS_LIMIT),
+});
+export type PaidCallBacksOrdersAnswer = z.infer<typeof paidCallBacksOrdersAnswer>;
 
 export const myCallbackStatusBody = z.object({
   status: z.literal('contacted', { error: "Status must be 'contacted'" }),

@@ -200,7 +200,10 @@ export interface BulkPurchaseStatusResponse {
   /** Leads sold to the buyer (paid orders; fewer than leadCount only when some were owed back). */
   soldLeadCount: number;
   reservedUntil: string;
-  /** Paid orders: the leads sold, masked as the market showed them (the receipt screen lists them); else empty. */
+  /**
+   * Paid orders: the leads sold, with the full contact details the buyer now owns (issue 22; the
+   * receipt screen lists them, and only their buyer ever gets this answer); else empty.
+   */
   leads: ReceiptLead[];
   /** What the sold leads cost (0 until paid). */
   totalCents: number;
@@ -208,12 +211,17 @@ export interface BulkPurchaseStatusResponse {
   paidAt: string | null;
 }
 
-/** One lead on the receipt: as it was in the market when bought. */
+/** One lead on the receipt: the buyer's own now, with its contact details as in My Leads. */
 interface ReceiptLead {
   leadId: string;
-  /** Masked as in the market, e.g. 'John SmiXX'. */
+  /** The full name, e.g. 'John Smith'. */
   name: string;
+  /** '(512) 555-0134'. */
+  phone: string;
+  email: string | null;
   state: string;
+  /** Five digits, or null when the lead's source gave none. */
+  zip: string | null;
   /** Its age range when bought. */
   ageRange: AgedLeadAgeRange;
   priceCents: number;

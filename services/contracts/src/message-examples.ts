@@ -36,6 +36,8 @@ const paidPackage = {
 const { hasBillingEmail: _carriedAsAddress, ...orderFacts } = paidPackage;
 
 const maskedLead = { leadId: LEAD_A, name: 'John SmiXX', state: 'TX', ageRange: '60-90', priceCents: 150 };
+/** A lead delivered to its buyer: theirs, with the contact details they now own (issue 22). */
+const deliveredLead = { leadId: LEAD_A, name: 'John Smith', phone: '(512) 555-0123', email: 'john.smith@example.com', zip: '78701', state: 'TX', ageRange: '60-90', priceCents: 150 };
 
 export const eventExamples: { [T in EventType]: EventData<T> } = {
   'account.registered': { userId: USER, role: 'Insurance Agent' },
@@ -225,7 +227,7 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
     orderId: ORDER,
     paidCents: 150,
     paidAt: AT,
-    delivered: [maskedLead],
+    delivered: [deliveredLead],
     undelivered: [],
     refundedCents: 0,
     brand: 'WarmLine',
@@ -245,12 +247,12 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
   'lead_order.settle': {
     orderId: ORDER,
     buyerUserId: USER,
-    delivered: [maskedLead],
+    delivered: [deliveredLead],
     undelivered: [{ ...maskedLead, leadId: LEAD_B, name: 'Mary JonXX' }],
     refundDueCents: 150,
     settledAt: AT,
   },
-  'lead_package.settle': { orderId: ORDER, buyerUserId: USER, delivered: [maskedLead], refundDueCents: 0, settledAt: AT },
+  'lead_package.settle': { orderId: ORDER, buyerUserId: USER, delivered: [deliveredLead], refundDueCents: 0, settledAt: AT },
   'audit.record': {
     actorId: ADMIN,
     actorUsername: 'admin',

@@ -420,13 +420,22 @@ const emailRefundIssuedV1 = z.object({
 });
 
 /**
- * One aged lead of a lead order as the buyer saw it in the market (masked name, state, age),
- * never its contact details: enough for a receipt to say which lead it was.
+ * One aged lead of a lead order, for the buyer's receipt. A lead delivered to the buyer is theirs:
+ * it carries the full name and the contact details they now own (issue 22), which is why these
+ * travel only in commands (never on the events exchange analysts tap). A lead not delivered was
+ * never the buyer's to contact: masked as the market showed it, no contact details. Messages
+ * written before issue 22 carry every lead masked and without contact details.
  */
 const leadOrderLeadV1 = z.object({
   leadId: z.uuid(),
-  /** The masked name shown in the market, e.g. 'John SmiXX'. */
+  /** Delivered: the full name ('John Smith'); undelivered: masked as in the market ('John SmiXX'). */
   name: z.string().max(200),
+  /** Delivered leads only: '(512) 555-0134'. */
+  phone: z.string().max(40).optional(),
+  /** Delivered leads only; null when the lead has none. */
+  email: z.string().max(320).nullable().optional(),
+  /** Delivered leads only; five digits, null when the lead's source gave none. */
+  zip: z.string().max(10).nullable().optional(),
   state: z.string().max(20),
   /** Its age range when bought: '30-60', '60-90' or '90-180' (days). */
   ageRange: z.string().max(20),

@@ -259,9 +259,12 @@ const orderFormFields = {
   workingStates,
 };
 
-/** 'Calls per day (50) cannot be more than the total transfers (10)'. */
+/**
+ * 'Transfers per day (50) cannot be more than the total transfers (10)': the field's label on the
+ * form and in the checkout's summary is 'Transfers per day' (issue 22); `callsPerDay` stays its API name.
+ */
 function callsPerDayAboveTotalMessage(callsPerDay: number, totalTransfers: number): string {
-  return `Calls per day (${callsPerDay.toLocaleString('en-US')}) cannot be more than the total transfers (${totalTransfers.toLocaleString('en-US')})`;
+  return `Transfers per day (${callsPerDay.toLocaleString('en-US')}) cannot be more than the total transfers (${totalTransfers.toLocaleString('en-US')})`;
 }
 
 type TransferCounts = { totalTransfers: unknown; callsPerDay: unknown };

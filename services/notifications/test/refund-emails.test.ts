@@ -32,7 +32,9 @@ function leadsReceipt(overrides: Partial<CommandData<'email.leads_receipt'>> = {
     orderId: randomUUID(),
     paidCents: 500,
     paidAt: '2026-11-21T15:04:05.000Z',
-    delivered: [{ leadId: randomUUID(), name: 'Maria GonXXXXX', state: 'TX', ageRange: '30-60', priceCents: 250 }],
+    delivered: [
+      { leadId: randomUUID(), name: 'Maria Gonzalez', phone: '(512) 555-0134', email: 'maria@example.com', zip: '78701', state: 'TX', ageRange: '30-60', priceCents: 250 },
+    ],
     undelivered: [{ leadId: randomUUID(), name: 'Peter LinXXXXXX', state: 'OK', ageRange: '30-60', priceCents: 250 }],
     refundedCents: 250,
     ...overrides,
@@ -79,14 +81,23 @@ describe('the aged-lead receipt', () => {
     const mail = leadsReceiptEmail(leadsReceipt(), CONTACT, SITE);
     expect(mail.subject).toBe('Your WarmLine aged leads receipt: $2.50');
     expect(mail.template).toBe('leads-receipt');
-    expect(mail.text).toContain('Your 1 aged lead is ready in My Leads on your dashboard');
-    expect(mail.text).toContain('Leads bought:\n- Maria GonXXXXX, TX, 30-60 days old: $2.50');
+    expect(mail.text).toContain('Your 1 aged lead is yours: its full contact details are below and in My Leads on your dashboard.');
+    // What the buyer now owns, in full (issue 22); the lead they did not get stays masked.
+    expect(mail.text).toContain('Leads bought:\n- Maria Gonzalez, (512) 555-0134, maria@example.com, TX 78701, 30-60 days old: $2.50');
+    expect(mail.text).not.toContain('GonXXXXX');
     expect(mail.text).toContain('this lead was sold to another buyer in the meantime:\n- Peter LinXXXXXX, OK, 30-60 days old: $2.50');
     expect(mail.text).toContain('We have refunded $2.50 for it to the card you paid with. It usually reaches your card within 5–10 business days.');
     expect(mail.text).toContain('Total charged: $2.50');
     // Leads, not transfers: nothing about scheduling or the transfer guarantee.
     expect(mail.text).not.toMatch(/transfer/i);
-    expect(mail.html).toContain('<li>Maria GonXXXXX, TX, 30-60 days old: $2.50</li>');
+    expect(mail.html).toContain('<li>Maria Gonzalez, (512) 555-0134, maria@example.com, TX 78701, 30-60 days old: $2.50</li>');
+    expect(mail.html).not.toContain('Peter Lin<');
+  });
+
+  it('when a receipt was asked for before issue 22 (leads masked, no contact details), then it still reads as before', () => {
+    const masked = { leadId: randomUUID(), name: 'Maria GonXXXXX', state: 'TX', ageRange: '30-60', priceCents: 250 };
+    const mail = leadsReceiptEmail(leadsReceipt({ delivered: [masked] }), CONTACT, SITE);
+    expect(mail.text).toContain('Leads bought:\n- Maria GonXXXXX, TX, 30-60 days old: $2.50');
   });
 
   it('when leads were bought, then it links to My Leads on the site and names the support address the success pages show, from the WarmLine sender', () => {

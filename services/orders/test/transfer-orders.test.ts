@@ -117,8 +117,8 @@ describe('ordering live transfers', () => {
     const answer = await browser.post('/api/call-transfer-order', orderForm({ totalTransfers: 10, callsPerDay: 50 }), XHR);
 
     expect(answer.status).toBe(400);
-    expect(answer.json.error).toBe('Calls per day (50) cannot be more than the total transfers (10)');
-    expect(answer.json.issues).toEqual([{ path: 'callsPerDay', message: 'Calls per day (50) cannot be more than the total transfers (10)' }]);
+    expect(answer.json.error).toBe('Transfers per day (50) cannot be more than the total transfers (10)');
+    expect(answer.json.issues).toEqual([{ path: 'callsPerDay', message: 'Transfers per day (50) cannot be more than the total transfers (10)' }]);
     expect(await countTransferOrders()).toBe(before);
 
     // Named in the same answer as the other fields' mistakes.
@@ -127,7 +127,7 @@ describe('ordering live transfers', () => {
     expect(alsoWrong.json.issues).toEqual([
       { path: 'transferHours', message: 'Please specify transfer hours' },
       { path: 'workingStates', message: 'Please specify working states' },
-      { path: 'callsPerDay', message: 'Calls per day (50) cannot be more than the total transfers (10)' },
+      { path: 'callsPerDay', message: 'Transfers per day (50) cannot be more than the total transfers (10)' },
     ]);
 
     // As many per day as in all is one day's order, and is taken.

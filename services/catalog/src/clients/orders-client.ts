@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { AppError } from '@warmline/platform/errors';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
 import type { CreateLeadOrderRequest, CreateLeadOrderResponse } from '@warmline/contracts/catalog';
+import { paidCallBacksOrdersAnswer, type PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 
 /** The orders service, as the catalog uses it: it takes the payment of reserved leads, and knows agents' transfer orders. */
 export interface OrdersClient {
   createLeadOrder(buyer: Identity, request: CreateLeadOrderRequest, correlationId: string): Promise<CreateLeadOrderResponse>;
   /** The 2-letter states of the agent's latest transfer order that was not cancelled; [] when none. Throws when orders cannot say. */
   latestTransferStates(agent: Identity, correlationId: string): Promise<string[]>;
+  /** The buyer's latest paid Call-Backs orders, newest first (issue 22). Throws when orders cannot say. */
+  paidCallBacksOrders(buyer: Identity, correlationId: string): Promise<PaidCallBacksOrder[]>;
 }
 
 const transferStatesAnswer = z.object({ states: z.array(z.string().regex(/^[A-Z]{2}$/)).max(100) });
@@ -27,6 +30,7 @@ export class PaymentUnavailable extends AppError {
 export function httpOrdersClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): OrdersClient {
   const url = new URL('/api/internal/lead-orders', options.baseUrl).toString();
   const transferStatesUrl = new URL('/api/internal/my-transfer-states', options.baseUrl).toString();
+  const paidCallBacksUrl = new URL('/api/internal/my-paid-call-backs-orders', options.baseUrl).toString();
   return {
     async createLeadOrder(buyer, request, correlationId) {
       let response: Response;
@@ -59,6 +63,16 @@ export function httpOrdersClient(options: { baseUrl: string; identitySecret: str
       const answer = transferStatesAnswer.safeParse(await response.json());
       if (!answer.success) throw new Error(`orders answered a malformed list of transfer states: ${answer.error.message}`);
       return answer.data.states;
+    },
+    async paidCallBacksOrders(buyer, correlationId) {
+      const response = await fetch(paidCallBacksUrl, {
+        headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, buyer), 'x-request-id': correlationId },
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+      });
+      if (!response.ok) throw new Error(`orders answered ${response.status} for the buyer's paid Call-Backs orders`);
+      const answer = paidCallBacksOrdersAnswer.safeParse(await response.json());
+      if (!answer.success) throw new Error(`orders answered a malformed list of paid Call-Backs orders: ${answer.error.message}`);
+      return answer.data.orders;
     },
   };
 }

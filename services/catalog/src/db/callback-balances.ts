@@ -45,6 +45,13 @@ export async function hasCredit(db: Queryable, orderId: string): Promise<boolean
   return rows.length === 1;
 }
 
+/** Which of these orders have credited anyone already. */
+export async function creditedOrderIds(db: Queryable, orderIds: string[]): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set();
+  const { rows } = await db.query<{ order_id: string }>('SELECT order_id FROM callback_credits WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  return new Set(rows.map((r) => r.order_id));
+}
+
 /** What a paid order credited, and how many of its call-backs refunds have covered so far. */
 export interface CallbackCreditRow {
   orderId: string;

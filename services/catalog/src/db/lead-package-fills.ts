@@ -1,6 +1,7 @@
 import type { Queryable } from '@warmline/platform/db/index';
 import type { AgedLeadAgeRange } from '@warmline/contracts';
 import type { ListingWindow } from '../domain/lead-age';
+import type { LeadContact } from './leads';
 
 /** Queries of the second brand's Aged Leads packages filled from stock (lead_package_fills, aged_leads). */
 
@@ -87,10 +88,8 @@ export async function lockUnsoldLeads(db: Queryable, leadIds: string[], p: { win
   return rows.map((r) => r.id);
 }
 
-export interface SoldPackageLead {
+export interface SoldPackageLead extends LeadContact {
   id: string;
-  name: string;
-  state: string;
 }
 
 /**
@@ -101,15 +100,15 @@ export async function sellPackageLeads(
   db: Queryable,
   p: { leadIds: string[]; orderId: string; buyerUserId: string; soldAt: Date; priceCents: number; ageRange: AgedLeadAgeRange },
 ): Promise<SoldPackageLead[]> {
-  const { rows } = await db.query<{ id: string; name: string; state: string; form_fill_time: Date }>(
+  const { rows } = await db.query<{ id: string; form_fill_time: Date } & LeadContact>(
     `UPDATE aged_leads
         SET sold_to_user_id = $2, sold_order_id = $3, sold_at = $4, sold_price_cents = $5, sold_age_range = $6,
             held_by_order_id = NULL, held_by_user_id = NULL, held_until = NULL
       WHERE id = ANY($1::uuid[]) AND sold_at IS NULL
-      RETURNING id, name, state, form_fill_time`,
+      RETURNING id, name, state, phone, email, zip, form_fill_time`,
     [p.leadIds, p.buyerUserId, p.orderId, p.soldAt, p.priceCents, p.ageRange],
   );
   return rows
     .sort((a, b) => b.form_fill_time.getTime() - a.form_fill_time.getTime() || (a.id < b.id ? 1 : -1))
-    .map((r) => ({ id: r.id, name: r.name, state: r.state }));
+    .map((r) => ({ id: r.id, name: r.name, state: r.state, phone: r.phone, email: r.email, zip: r.zip }));
 }

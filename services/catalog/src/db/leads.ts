@@ -55,8 +55,17 @@ export async function insertLeads(db: Queryable, leads: NewAgedLead[]): Promise<
   return rowCount ?? 0;
 }
 
-/** The name and state of each lead (for a receipt, which masks the name as the market did). */
-export async function leadNamesAndStates(db: Queryable, ids: string[]): Promise<Map<string, { name: string; state: string }>> {
-  const { rows } = await db.query<{ id: string; name: string; state: string }>('SELECT id, name, state FROM aged_leads WHERE id = ANY($1::uuid[])', [ids]);
-  return new Map(rows.map((r) => [r.id, { name: r.name, state: r.state }]));
+/** What a receipt says of a lead: its name, state and contact details (the domain decides what it shows). */
+export interface LeadContact {
+  name: string;
+  state: string;
+  /** Ten digits. */
+  phone: string;
+  email: string | null;
+  zip: string | null;
+}
+
+export async function leadContacts(db: Queryable, ids: string[]): Promise<Map<string, LeadContact>> {
+  const { rows } = await db.query<{ id: string } & LeadContact>('SELECT id, name, state, phone, email, zip FROM aged_leads WHERE id = ANY($1::uuid[])', [ids]);
+  return new Map(rows.map((r) => [r.id, { name: r.name, state: r.state, phone: r.phone, email: r.email, zip: r.zip }]));
 }

@@ -10,6 +10,7 @@ export interface PurchasedRow {
   phone: string;
   email: string | null;
   state: string;
+  zip: string | null;
   formFillTime: Date;
   source: string;
   consent: Record<string, unknown>;
@@ -52,6 +53,7 @@ export async function purchasedLeads(
     phone: string;
     email: string | null;
     state: string;
+    zip: string | null;
     form_fill_time: Date;
     source: string;
     consent: Record<string, unknown>;
@@ -64,7 +66,7 @@ export async function purchasedLeads(
     sold_order_id: string;
   }>(
     // host(): the address alone, without the /32 or /128 an inet's text would carry.
-    `SELECT id, name, phone, email, state, form_fill_time, source, consent, consent_certificate, consent_time,
+    `SELECT id, name, phone, email, state, zip, form_fill_time, source, consent, consent_certificate, consent_time,
             host(consent_ip) AS consent_ip, sold_age_range, sold_price_cents, sold_at, sold_order_id
        FROM aged_leads
       WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES}
@@ -77,6 +79,7 @@ export async function purchasedLeads(
     phone: r.phone,
     email: r.email,
     state: r.state,
+    zip: r.zip,
     formFillTime: r.form_fill_time,
     source: r.source,
     consent: r.consent,

@@ -1,6 +1,7 @@
 import type { Queryable } from '@warmline/platform/db/index';
 import type { AgedLeadAgeRange } from '@warmline/contracts';
 import type { ListingWindow } from '../domain/lead-age';
+import type { LeadContact } from './leads';
 
 /** Queries of reservations, holds and sales. */
 
@@ -137,10 +138,8 @@ export async function findReservation(db: Queryable, orderId: string, options: {
 }
 
 /** A lead an order sold, with its real name (the caller masks it) and what it was sold at. */
-export interface SoldLead {
+export interface SoldLead extends LeadContact {
   leadId: string;
-  name: string;
-  state: string;
   ageRange: AgedLeadAgeRange;
   priceCents: number;
   soldAt: Date;
@@ -148,12 +147,22 @@ export interface SoldLead {
 
 /** The leads one order sold to its buyer (the buyer's index narrows it to their leads), by name. */
 export async function soldLeadsOfOrder(db: Queryable, orderId: string, buyerUserId: string): Promise<SoldLead[]> {
-  const { rows } = await db.query<{ id: string; name: string; state: string; sold_age_range: AgedLeadAgeRange; sold_price_cents: number; sold_at: Date }>(
-    `SELECT id, name, state, sold_age_range, sold_price_cents, sold_at FROM aged_leads
+  const { rows } = await db.query<{ id: string; sold_age_range: AgedLeadAgeRange; sold_price_cents: number; sold_at: Date } & LeadContact>(
+    `SELECT id, name, state, phone, email, zip, sold_age_range, sold_price_cents, sold_at FROM aged_leads
       WHERE sold_to_user_id = $2 AND sold_order_id = $1 ORDER BY name, id`,
     [orderId, buyerUserId],
   );
-  return rows.map((r) => ({ leadId: r.id, name: r.name, state: r.state, ageRange: r.sold_age_range, priceCents: r.sold_price_cents, soldAt: r.sold_at }));
+  return rows.map((r) => ({
+    leadId: r.id,
+    name: r.name,
+    state: r.state,
+    phone: r.phone,
+    email: r.email,
+    zip: r.zip,
+    ageRange: r.sold_age_range,
+    priceCents: r.sold_price_cents,
+    soldAt: r.sold_at,
+  }));
 }
 
 export async function reservedItems(db: Queryable, orderId: string): Promise<ReservedItem[]> {

@@ -11,7 +11,7 @@ import {
   unsoldLeadsInWindow,
 } from '../db/lead-package-fills';
 import { ageRangeOfAge, DAY_MS, type ListingWindow } from './lead-age';
-import { maskName } from './masking';
+import { ownedLead } from './receipt-leads';
 import { SOURCE } from './context';
 
 /**
@@ -141,8 +141,8 @@ export async function fillLeadPackage(
       source: SOURCE,
     });
   }
-  // Masked as in the market, like the receipt of leads bought there; My Leads has the rest.
-  const delivered = sold.map((l): LeadOrderLead => ({ leadId: l.id, name: maskName(l.name), state: l.state, ageRange: paid.ageRange, priceCents: paid.unitPriceCents }));
+  // The buyer's own now: in full on the receipt, as in My Leads (issue 22).
+  const delivered = sold.map((l) => ownedLead({ leadId: l.id, ageRange: paid.ageRange, priceCents: paid.unitPriceCents }, l));
   await settle(db, paid, { buyerUserId: paid.buyerUserId, delivered, refundDueCents, at: now });
   if (sold.length < paid.count) {
     deps.log.warn({ orderId: paid.orderId, ageRange: paid.ageRange, ordered: paid.count, delivered: sold.length }, 'too few aged leads in stock for a package; the rest is refunded');

@@ -12,9 +12,8 @@ import {
   reservedItems,
   sellReservedLeads,
 } from '../db/reservations';
-import type { LeadOrderLead } from '@warmline/contracts';
-import { leadNamesAndStates } from '../db/leads';
-import { maskName } from './masking';
+import { leadContacts } from '../db/leads';
+import { marketLead, ownedLead } from './receipt-leads';
 import { SOURCE, type CatalogContext } from './context';
 
 /**
@@ -78,23 +77,20 @@ export async function sellPaidLeadOrder(
     correlationId: paid.correlationId,
     source: SOURCE,
   });
-  // Orders refunds what could not be delivered and sends the receipt naming the leads.
-  // Masked as in the market: an undelivered lead was never the buyer's to contact.
-  const shown = await leadNamesAndStates(db, items.map((i) => i.leadId));
-  const asLead = (i: (typeof items)[number]): LeadOrderLead => ({
-    leadId: i.leadId,
-    name: maskName(shown.get(i.leadId)?.name ?? ''),
-    state: shown.get(i.leadId)?.state ?? '',
-    ageRange: i.ageRange,
-    priceCents: i.priceCents,
+  // Orders refunds what could not be delivered and sends the receipt naming the leads: those
+  // sold to the buyer with the contact details they now own, the others masked (issue 22).
+  const contacts = await leadContacts(db, items.map((i) => i.leadId));
+  const delivered = items.flatMap((i) => {
+    const contact = contacts.get(i.leadId);
+    return soldSet.has(i.leadId) && contact ? [ownedLead(i, contact)] : [];
   });
   await enqueue(db, {
     type: 'lead_order.settle',
     data: {
       orderId: paid.orderId,
       buyerUserId: reservation.buyerUserId,
-      delivered: items.filter((i) => soldSet.has(i.leadId)).map(asLead),
-      undelivered: undelivered.map(asLead),
+      delivered,
+      undelivered: undelivered.map((i) => marketLead(i, contacts.get(i.leadId))),
       refundDueCents: undelivered.reduce((sum, i) => sum + i.priceCents, 0),
       settledAt: soldAt.toISOString(),
     },

@@ -1,4 +1,5 @@
 import { RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
+import type { PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
@@ -6,6 +7,7 @@ import type { GatewayClient } from '../clients/gateway-client';
 import type { OrdersClient } from '../clients/orders-client';
 import {
   creditBalance,
+  creditedOrderIds,
   findCallbackBalance,
   hasCredit,
   lockCallBacksOrder,
@@ -19,6 +21,7 @@ import {
   type CallbackCreditRow,
 } from '../db/callback-balances';
 import { callbacksOfAgent, markContacted, type CallbackOpportunityRow } from '../db/callback-opportunities';
+import { inReadSnapshot } from '../db/snapshot';
 import { assignAvailableCallbacks } from './callback-assignment';
 import type { CallbackContext } from './callbacks';
 
@@ -206,7 +209,14 @@ function myCallbackView(row: CallbackOpportunityRow): MyCallback {
  * will start with (their survey's, else their latest transfer order's); if nobody can say, none.
  */
 export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlationId: string): Promise<MyCallbacks> {
-  const [balance, callbacks] = await Promise.all([findCallbackBalance(ctx.pool, agent.userId), callbacksOfAgent(ctx.pool, agent.userId)]);
+  // Orders first, then one snapshot of ours: an order orders calls paid is then either in the
+  // balance read or among the pending, never in neither (a credit landing between two reads).
+  const paid = await paidCallBacksOrders(ctx, agent, correlationId);
+  const { balance, callbacks, credited } = await inReadSnapshot(ctx.pool, async (db) => ({
+    balance: await findCallbackBalance(db, agent.userId),
+    callbacks: await callbacksOfAgent(db, agent.userId),
+    credited: await creditedOrderIds(db, paid.map((o) => o.orderId)),
+  }));
   let states = balance?.states ?? [];
   if (!balance) {
     try {
@@ -215,7 +225,25 @@ export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlatio
       ctx.log.warn({ err }, "the gateway did not say the agent's survey states; none shown");
     }
   }
-  return { balance: balance?.balance ?? 0, states: [...states].sort(), callbacks: callbacks.map(myCallbackView) };
+  return {
+    balance: balance?.balance ?? 0,
+    pending: paid.filter((o) => !credited.has(o.orderId)),
+    states: [...states].sort(),
+    callbacks: callbacks.map(myCallbackView),
+  };
+}
+
+/**
+ * The agent's paid Call-Backs orders, as orders knows them (issue 22: paid a moment ago, the
+ * credit follows when the payment's event reaches us). Orders being away only costs that hint.
+ */
+async function paidCallBacksOrders(ctx: CallbackContext, agent: Agent, correlationId: string): Promise<PaidCallBacksOrder[]> {
+  try {
+    return await ctx.orders.paidCallBacksOrders({ userId: agent.userId, username: agent.username, isAdmin: false }, correlationId);
+  } catch (err) {
+    ctx.log.warn({ err, userId: agent.userId }, "orders did not say the agent's paid Call-Backs orders; none shown as on their way");
+    return [];
+  }
 }
 
 /** The agent called the prospect. Only their own call-backs: any other id is not found. */

@@ -43,10 +43,15 @@ function toPurchasedLead(row: PurchasedRow): PurchasedLead {
 }
 
 export const MY_LEADS_CSV_HEADER = [
+  // The importer's first five columns, in its order (issue 22 adds Zip).
   'Name',
   'Phone',
   'Email',
   'State',
+  'Zip',
+  // The name split as CRMs import it (issue 22), beside the name as the lead gave it.
+  'First Name',
+  'Last Name',
   'Form Fill Time (UTC)',
   'Age Range (days)',
   'Source',
@@ -75,6 +80,8 @@ export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string,
       formatPhone(r.phone),
       r.email,
       r.state,
+      r.zip,
+      ...splitName(r.name),
       r.formFillTime.toISOString(),
       r.ageRange,
       r.source,
@@ -87,4 +94,23 @@ export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string,
       r.consentIp,
     ]),
   );
+}
+
+/** Words that begin a family name: 'Juan de la Cruz' → 'de la Cruz', 'Anna Van Buren' → 'Van Buren'. */
+const NAME_PARTICLES = new Set(['da', 'das', 'de', 'del', 'della', 'den', 'der', 'di', 'do', 'dos', 'du', 'la', 'le', 'st', 'st.', 'van', 'von']);
+/** Words that end a name after the family name: 'Smith, Jr.', 'King III'. */
+const NAME_SUFFIX = /^(jr|sr|ii|iii|iv|md|phd|esq)\.?,?$/i;
+
+/**
+ * A full name as [first name, last name] for a CRM's two columns (issue 22). The last name is the
+ * last word, with the particles before it ('de la Cruz') and the suffixes after it ('Smith, Jr.');
+ * the first name is the rest, middle names included ('Mary Ann'). One word is a first name.
+ */
+export function splitName(fullName: string): [first: string, last: string] {
+  const words = fullName.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return [words[0] ?? '', ''];
+  let start = words.length - 1;
+  while (start > 1 && NAME_SUFFIX.test(words[start] as string)) start -= 1;
+  while (start > 1 && NAME_PARTICLES.has((words[start - 1] as string).toLowerCase())) start -= 1;
+  return [words.slice(0, start).join(' ').replace(/,$/, ''), words.slice(start).join(' ')];
 }

@@ -28,7 +28,7 @@ import {
   type ReservedItem,
 } from '../db/reservations';
 import type { CatalogContext } from './context';
-import { maskName } from './masking';
+import { formatPhone } from './masking';
 import { listingWindow, priceLead } from './lead-age';
 
 /**
@@ -124,7 +124,8 @@ function checkPurchaseLimits(holds: BuyerHolds, wantedLeads: number, now: Date):
 export async function purchaseStatus(ctx: CatalogContext, buyerUserId: string, orderId: string): Promise<BulkPurchaseStatusResponse> {
   const reservation = await findReservation(ctx.pool, orderId);
   if (!reservation || reservation.buyerUserId !== buyerUserId) throw notFound('Purchase not found');
-  // The receipt screen (issue 17 item 3) lists what was sold, masked as the market showed it.
+  // The receipt screen (issue 17 item 3) lists what was sold: the buyer's own, in full (issue 22).
+  // Only the buyer gets here (an order of anyone else's is 'not found' above).
   const sold = reservation.status === 'paid' ? await soldLeadsOfOrder(ctx.pool, orderId, buyerUserId) : [];
   return {
     orderId,
@@ -132,7 +133,16 @@ export async function purchaseStatus(ctx: CatalogContext, buyerUserId: string, o
     leadCount: reservation.leadCount,
     soldLeadCount: sold.length,
     reservedUntil: reservation.expiresAt.toISOString(),
-    leads: sold.map((l) => ({ leadId: l.leadId, name: maskName(l.name), state: l.state, ageRange: l.ageRange, priceCents: l.priceCents })),
+    leads: sold.map((l) => ({
+      leadId: l.leadId,
+      name: l.name,
+      phone: formatPhone(l.phone),
+      email: l.email,
+      state: l.state,
+      zip: l.zip,
+      ageRange: l.ageRange,
+      priceCents: l.priceCents,
+    })),
     totalCents: sold.reduce((sum, l) => sum + l.priceCents, 0),
     paidAt: sold[0]?.soldAt.toISOString() ?? null,
   };

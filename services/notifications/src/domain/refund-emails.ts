@@ -17,14 +17,20 @@ const DISPUTE_OPENED_TEMPLATE = 'dispute-opened';
 /** Card refunds take this long to show on a statement (Stripe's guidance). */
 const REFUND_ARRIVES = 'It usually reaches your card within 5–10 business days.';
 
-/** 'John SmiXX, TX, 60-90 days old: $2.00' — the lead as the buyer saw it in the market. */
+/**
+ * A lead the buyer owns: 'John Smith, (512) 555-0123, john@example.com, TX 78701, 60-90 days old: $2.00'
+ * (issue 22: what they bought, in full). One they did not get, or one of a receipt written before
+ * issue 22: 'John SmiXX, TX, 60-90 days old: $2.00', as the market showed it.
+ */
 function leadLine(lead: LeadOrderLead): string {
-  return `${lead.name || 'Lead'}, ${lead.state}, ${lead.ageRange} days old: ${formatUsd(lead.priceCents)}`;
+  const place = [lead.state, lead.zip].filter(Boolean).join(' ');
+  const who = lead.phone ? [lead.name || 'Lead', lead.phone, lead.email, place] : [lead.name || 'Lead', place];
+  return `${who.filter(Boolean).join(', ')}, ${lead.ageRange} days old: ${formatUsd(lead.priceCents)}`;
 }
 
 /**
- * The buyer's receipt of aged leads: the leads bought (they are in My Leads with full contact
- * details), and when some had been sold to someone else before the payment arrived, which ones
+ * The buyer's receipt of aged leads: the leads bought with the contact details the buyer now owns
+ * (also in My Leads), and when some had been sold to someone else before the payment arrived, which ones
  * and that their price was refunded. Nothing about transfers: leads are delivered at once.
  */
 export function leadsReceiptEmail(
@@ -43,7 +49,7 @@ export function leadsReceiptEmail(
     ['Paid on', paidOn(receipt.paidAt)],
   ];
   const intro = got > 0
-    ? `Thank you for your purchase! Your ${got} aged ${got === 1 ? 'lead is' : 'leads are'} ready in My Leads on your dashboard, with full contact details.`
+    ? `Thank you for your purchase! Your ${got} aged ${got === 1 ? 'lead is' : 'leads are'} yours: ${got === 1 ? 'its' : 'their'} full contact details are below and in My Leads on your dashboard.`
     : 'Thank you for your payment. Unfortunately none of the leads you chose could be delivered.';
   const undeliveredNote = receipt.undelivered.length > 0
     ? `Your payment arrived after your reservation had ended, and ${receipt.undelivered.length === 1 ? 'this lead was' : 'these leads were'} sold to another buyer in the meantime:`

@@ -2,13 +2,17 @@ import { Router } from 'express';
 import { parseInput } from '@warmline/platform/http/validation';
 import { requireUserIdentity } from '@warmline/platform/http/identity';
 import { createLeadOrderBody, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
+import { PAID_CALL_BACKS_ORDERS_LIMIT, type PaidCallBacksOrdersAnswer } from '@warmline/contracts/callbacks';
 import type { OrdersContext } from '../domain/context';
 import { createLeadOrder } from '../domain/lead-orders';
 import { latestTransferOrderStates } from '../db/transfer-orders';
+import { paidCallBacksOrders } from '../db/orders';
 
 const INTERNAL_LEAD_ORDERS_PATH = '/api/internal/lead-orders';
 /** The states of the signed agent's latest transfer order (the catalog's call-backs start there). */
 const INTERNAL_TRANSFER_STATES_PATH = '/api/internal/my-transfer-states';
+/** The signed buyer's paid Call-Backs orders (My Call-backs shows those not credited yet, issue 22). */
+const INTERNAL_PAID_CALL_BACKS_ORDERS_PATH = '/api/internal/my-paid-call-backs-orders';
 
 /**
  * `POST /api/internal/lead-orders`: called by the catalog service, never by a browser — the
@@ -36,6 +40,14 @@ export function internalLeadOrderRoutes(ctx: OrdersContext): Router {
     if (!agent?.userId) throw new Error('requireUserIdentity let a request without identity through');
     res.setHeader('cache-control', 'no-store');
     res.json({ states: await latestTransferOrderStates(ctx.pool, agent.userId) });
+  });
+  router.get(INTERNAL_PAID_CALL_BACKS_ORDERS_PATH, requireUserIdentity, async (req, res) => {
+    const buyer = req.identity;
+    if (!buyer?.userId) throw new Error('requireUserIdentity let a request without identity through');
+    const orders = await paidCallBacksOrders(ctx.pool, buyer.userId, PAID_CALL_BACKS_ORDERS_LIMIT);
+    const answer: PaidCallBacksOrdersAnswer = { orders: orders.map((o) => ({ orderId: o.id, count: o.count, paidAt: o.paidAt.toISOString() })) };
+    res.setHeader('cache-control', 'no-store');
+    res.json(answer);
   });
   return router;
 }

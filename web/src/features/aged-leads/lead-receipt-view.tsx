@@ -7,6 +7,7 @@ import { Spinner } from '../../components/spinner';
 import { ApiError } from '../../lib/api';
 import { SupportEmail } from '../survey/support-email';
 import { usePurchaseReceipt } from './api';
+import { PhoneText } from './phone-text';
 import './aged-leads.css';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,7 +17,7 @@ const MARKET = '/dashboard?view=buy-aged-leads';
 
 /**
  * The receipt after an aged-lead purchase (issue 17 item 3): the order number, the leads bought
- * (masked as the market showed them), the total, and the way on to My Leads. It lives in the
+ * with the contact details the buyer now owns (issue 22), the total, and the way on to My Leads. It lives in the
  * URL (`/dashboard?view=lead-receipt&order=<id>`) and reads the purchase from the server, so a
  * reload shows the same receipt, and an id that is made up or someone else's never says paid.
  */
@@ -106,7 +107,7 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
           <caption>Leads bought</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
+              <th scope="col">Lead</th>
               <th scope="col">State</th>
               <th scope="col">Age</th>
               <th scope="col" className="lead-receipt__price">
@@ -117,8 +118,21 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
           <tbody>
             {purchase.leads.map((lead) => (
               <tr key={lead.leadId}>
-                <td>{lead.name}</td>
-                <td>{lead.state}</td>
+                <td>
+                  {/* The name with the phone and e-mail under it: one column that fits a phone. */}
+                  <div className="lead-receipt__lead">
+                    <span className="lead-receipt__name">{lead.name}</span>
+                    <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
+                      <PhoneText phone={lead.phone} />
+                    </a>
+                    {lead.email ? (
+                      <a className="link lead-receipt__email" href={`mailto:${lead.email}`}>
+                        <EmailText email={lead.email} />
+                      </a>
+                    ) : null}
+                  </div>
+                </td>
+                <td className="lead-receipt__place">{lead.zip ? `${lead.state} ${lead.zip}` : lead.state}</td>
                 <td className="lead-receipt__age">{lead.ageRange} days</td>
                 <td className="lead-receipt__price">{formatUsd(lead.priceCents)}</td>
               </tr>
@@ -144,6 +158,19 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
         Questions about your leads? Email us at <SupportEmail /> and quote your order number.
       </p>
     </ReceiptFrame>
+  );
+}
+
+/** 'name@example.com' that may wrap after the '@' first, so a narrow column keeps the domain whole. */
+function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
   );
 }
 

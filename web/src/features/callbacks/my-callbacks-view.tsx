@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { US_STATE_CODES, type UsStateCode } from '@warmline/contracts/catalog';
-import type { MyCallback } from '@warmline/contracts/callbacks';
+import type { MyCallback, MyCallbacks } from '@warmline/contracts/callbacks';
 import { stateName } from '@warmline/contracts/transfers';
 import { Button } from '../../components/button';
 import { LoadError } from '../../components/load-error';
@@ -43,17 +43,7 @@ export function MyCallbacksView({ onBuy }: { onBuy: () => void }) {
       ) : (
         <>
           <div className="my-callbacks__top">
-            <div className="card my-callbacks__balance">
-              <p className="my-callbacks__balance-label">Call-backs to come</p>
-              <p className="my-callbacks__balance-value" data-testid="callback-balance">
-                {mine.data.balance.toLocaleString('en-US')}
-              </p>
-              <p className="my-callbacks__hint">
-                {mine.data.balance > 0
-                  ? 'Paid for and not yet delivered: each one arrives as a prospect in your states asks for a call-back.'
-                  : 'Buy call-backs to start receiving them.'}
-              </p>
-            </div>
+            <BalanceCard balance={mine.data.balance} pending={mine.data.pending} />
             <StatesEditor states={mine.data.states} />
           </div>
           {mine.data.callbacks.length === 0 ? (
@@ -70,6 +60,38 @@ export function MyCallbacksView({ onBuy }: { onBuy: () => void }) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * Call-backs to come: the balance, and the paid orders not in it yet (issue 22: right after paying,
+ * the credit follows a moment later). Those count as to come and say they are on their way; the
+ * view asks again until they are in the balance.
+ */
+function BalanceCard({ balance, pending }: { balance: number; pending: MyCallbacks['pending'] }) {
+  const onTheWay = pending.reduce((sum, order) => sum + order.count, 0);
+  const toCome = balance + onTheWay;
+  return (
+    <div className="card my-callbacks__balance">
+      <p className="my-callbacks__balance-label">Call-backs to come</p>
+      <p className="my-callbacks__balance-value" data-testid="callback-balance">
+        {toCome.toLocaleString('en-US')}
+      </p>
+      {onTheWay > 0 ? (
+        <p className="my-callbacks__pending" role="status" data-testid="callbacks-on-their-way">
+          <span className="spinner my-callbacks__pending-spinner" aria-hidden="true" />
+          <span>
+            {onTheWay.toLocaleString('en-US')} {onTheWay === 1 ? 'call-back' : 'call-backs'} on {onTheWay === 1 ? 'its' : 'their'} way: your payment is in,
+            and {onTheWay === 1 ? 'it is' : 'they are'} being added to your balance.
+          </span>
+        </p>
+      ) : null}
+      <p className="my-callbacks__hint">
+        {toCome > 0
+          ? 'Paid for and not yet delivered: each one arrives as a prospect in your states asks for a call-back.'
+          : 'Buy call-backs to start receiving them.'}
+      </p>
+    </div>
   );
 }
 

@@ -11,6 +11,8 @@ import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { newIdempotencyKey, useCreatePaymentIntent, usePaymentConfig } from '../payments/api';
 import { PaymentForm } from '../payments/payment-form';
+import { accountBilling } from '../payments/billing-fields';
+import { useCurrentUser } from '../auth/api';
 import { BufferProtectionCard } from '../pricing/buffer-protection';
 import { usePageConfetti } from '../pricing/use-page-confetti';
 import { checkoutPageRatesNote, checkoutRateText } from '../pricing/rate-labels';
@@ -37,6 +39,8 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
   useStoredCountCleanup(highVolume);
   // Ask early which card form the site uses, so it is ready when the session is.
   usePaymentConfig();
+  // A signed-in buyer's billing name and e-mail start filled in from their account (issue 22).
+  const me = useCurrentUser();
 
   // The server's price for a whole count in range; anything else has a message and no total.
   const quote = checkoutCount(countText, spec);
@@ -159,6 +163,7 @@ export function PackageCheckout({ spec }: { spec: CheckoutSpec }) {
                 clientSecret={session.clientSecret}
                 amountCents={session.amountCents}
                 summary={<PackageSummary count={session.count} amountCents={session.amountCents} />}
+                defaultBilling={me.data ? accountBilling(me.data) : undefined}
                 onSuccess={() => {
                   toast({ title: 'Payment Successful', description: spec.successDescription, variant: 'success' });
                   void navigate(`/onboarding-success?order=${encodeURIComponent(session.orderId)}`);

@@ -8,6 +8,7 @@ import { burstConfetti } from '../../lib/confetti';
 import { usePageTitle } from '../../lib/page-title';
 import { useSiteConfig } from '../../lib/site-config';
 import { OrderReceipt, noPaidOrderText, usePaidOrder } from '../thank-you/paid-order';
+import { useCurrentUser } from '../auth/api';
 import '../thank-you/thank-you.css';
 import { ClaimOrderOffer } from './claim-order';
 import './onboarding.css';
@@ -30,10 +31,13 @@ export function OnboardingSuccessPage() {
   }, [paid]);
 
   const notPaid = paid ? null : noPaidOrderText(view);
+  // A signed-in buyer (issue 22) is offered their dashboard and My Orders, never a login or the survey.
+  const me = useCurrentUser();
+  const signedIn = Boolean(me.data);
 
   return (
     <div className="public-page">
-      <SiteHeader />
+      <SiteHeader signedIn={signedIn} />
       <main id="main" className="onboarding-main">
         <section className="card onboarding-card" aria-labelledby="onboarding-title">
           {paid ? (
@@ -96,10 +100,26 @@ export function OnboardingSuccessPage() {
           </div>
 
           <div className="onboarding-actions">
-            <ButtonLink to="/">Return to Home</ButtonLink>
-            <Link to="/survey" className="link">
-              No account yet? Complete our survey
-            </Link>
+            {signedIn ? (
+              <>
+                <ButtonLink to="/dashboard">Go to Dashboard</ButtonLink>
+                {paid ? (
+                  <Link to="/dashboard?view=my-orders" className="link">
+                    See your orders in My Orders
+                  </Link>
+                ) : null}
+              </>
+            ) : (
+              <>
+                <ButtonLink to="/">Return to Home</ButtonLink>
+                {/* Until the session is known, no survey offer that might be wrong for this buyer. */}
+                {me.isPending ? null : (
+                  <Link to="/survey" className="link">
+                    No account yet? Complete our survey
+                  </Link>
+                )}
+              </>
+            )}
           </div>
         </section>
       </main>

@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes } from 'react';
+import type { PublicUser } from '@warmline/contracts/accounts';
 import type { BillingDetails } from '@warmline/contracts/orders';
 import { TextField } from '../../components/field';
 import type { BillingFieldsSpec } from './payment-types';
@@ -48,6 +49,14 @@ const BILLING_FIELDS = ['name', 'email', 'phone'] as const;
 /** The name of a billing field's input, e.g. to put the cursor in it. */
 export function billingInputName(field: keyof BillingValues): string {
   return BILLING_INPUTS[field].name;
+}
+
+/**
+ * A signed-in buyer's billing name and e-mail, from their account (issue 22: every checkout a
+ * logged-in buyer reaches starts with them, as the call-back checkout does). They stay editable.
+ */
+export function accountBilling(user: Pick<PublicUser, 'firstName' | 'lastName' | 'email'>): BillingDetails {
+  return { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email };
 }
 
 /** The billing fields' first values: what the checkout knows already (e.g. from a survey), else empty. */

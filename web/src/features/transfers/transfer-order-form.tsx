@@ -17,12 +17,23 @@ import { StateMultiSelect } from './state-multi-select';
 export type TransferFormErrors = FieldErrors<CallTransferOrderFormValues>;
 export type ValidTransferOrder = ReturnType<typeof callTransferOrderFormSchema.parse>;
 
-/** The form pre-filled from the saved survey and the current user (spec §5). */
+/** The one label of the order's per-day count, on the form and in the checkout's summary (issue 22). */
+export const TRANSFERS_PER_DAY_LABEL = 'Transfers per day';
+
+const positive = (n: number | null | undefined): n is number => typeof n === 'number' && n > 0;
+
+/**
+ * The form pre-filled from the saved survey and the current user (spec §5). The per-day count is
+ * the survey's transfers per day — its calls per day is the agency's call volume (160), not what
+ * it takes in transfers (10) — and never above the total, which the form would refuse (issue 22).
+ */
 export function prefilledTransferForm(user: PublicUser, survey: SavedSurvey | null): CallTransferOrderFormValues {
-  const count = (n: number | null | undefined) => (n && n > 0 ? String(n) : '');
+  const count = (n: number | null | undefined) => (positive(n) ? String(n) : '');
+  const total = survey?.totalTransfers;
+  const perDay = survey?.transfersPerDay;
   return {
-    totalTransfers: count(survey?.totalTransfers),
-    callsPerDay: count(survey?.callsPerDay ?? survey?.transfersPerDay),
+    totalTransfers: count(total),
+    callsPerDay: count(positive(perDay) && positive(total) ? Math.min(perDay, total) : perDay),
     transferHours: survey?.transferHours ?? '',
     transferPhone: user.phone,
     workingStates: recognisedStates(survey?.workingStates),
@@ -127,7 +138,7 @@ export function TransferOrderForm({
           disabled={submitting}
         />
         <TextField
-          label="Calls per day"
+          label={TRANSFERS_PER_DAY_LABEL}
           type="number"
           inputMode="numeric"
           min={1}
