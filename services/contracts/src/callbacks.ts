@@ -84,7 +84,7 @@ export const WEBHOOK_FIELDS = [
     type: 'string (ISO 8601 date-time with offset)',
     required: false,
     maxLength: 40,
-    description: 'When the prospect asked to be called back.',
+    description: 'When the prospect asked to be called back: later than when you send the call (a new call with a time that has passed is refused, 400).',
     example: '2026-11-26T15:00:00-06:00',
   },
   { name: 'agent_id', type: 'string', required: false, maxLength: 100, description: "Your voice agent's id, kept for reference.", example: 'va-17' },
