@@ -5,7 +5,7 @@ import { Button } from '../../components/button';
 const RECOVERY_CODES_FILE = 'warmline-recovery-codes.txt';
 
 /** The codes as text to keep: what they are, then one code a line. */
-export function recoveryCodesText(codes: readonly string[], username?: string): string {
+function recoveryCodesText(codes: readonly string[], username?: string): string {
   return [
     `WarmLine recovery codes${username ? ` for ${username}` : ''}`,
     'Each code signs you in once, in place of a code from your authenticator app.',
