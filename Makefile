@@ -45,6 +45,8 @@ start: install services env migrate seed build
 test-tools:
 	@if ! command -v docker-compose >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose; fi
 	@if ! command -v chromium >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi
+	@# The README's tap recipes pipe into jq; services/platform/test/tap-readme-recipes.test.ts runs them as written.
+	@if ! command -v jq >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq; fi
 
 # The SPA is built once here, so the end-to-end files find it fresh instead of building it
 # themselves (e2e/harness.ts still rebuilds a stale build when run alone).

@@ -51,6 +51,7 @@ export const consumerQueues = [
     messages: [
       'email.password_reset',
       'email.welcome',
+      'email.account_security',
       'email.survey_sales_notice',
       'email.recruiting_request',
       'email.order_paid',
@@ -132,6 +133,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.send': ['notifications'],
   'email.password_reset': ['gateway'],
   'email.welcome': ['gateway'],
+  'email.account_security': ['gateway'],
   'email.survey_sales_notice': ['gateway'],
   'email.recruiting_request': ['gateway'],
   'email.order_paid': ['orders'],

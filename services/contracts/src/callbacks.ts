@@ -26,6 +26,16 @@ export const WEBHOOK_MISSING_FIELDS_MESSAGE = 'Missing required fields';
 export const WEBHOOK_FAILED_MESSAGE = 'Failed to process callback';
 export const WEBHOOK_RECEIVED_MESSAGE = 'Callback received';
 export const WEBHOOK_REPEAT_MESSAGE = 'Callback already received';
+/** 400 when the body is not one JSON object (malformed JSON, a form-encoded body, an array, a string). */
+export const WEBHOOK_INVALID_JSON_MESSAGE = 'Invalid JSON body';
+/** 409 when an Idempotency-Key comes back with a different call (Stripe's rule: a key means one request). */
+export const WEBHOOK_KEY_REUSED_MESSAGE = 'Idempotency-Key already used for a different call';
+/** 400 when a new call's callback_time is not later than the moment WarmLine receives it: it is refused, not stored. */
+export const WEBHOOK_PAST_CALLBACK_MESSAGE = 'callback_time is in the past; the call was not stored';
+/** At most this many characters, each visible ASCII. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
+/** Calls a vendor key may make a minute (the gateway's VENDOR_WEBHOOK_CALLS_PER_MINUTE, by default). */
+export const WEBHOOK_CALLS_PER_MINUTE = 600;
 
 /** Without a callback_time, the same vendor, phone and transcript within this window is a repeat. */
 export const WEBHOOK_REPEAT_WINDOW_HOURS = 24;
@@ -76,7 +86,7 @@ export const WEBHOOK_FIELDS = [
     type: 'string (ISO 8601 date-time with offset)',
     required: false,
     maxLength: 40,
-    description: 'When the prospect asked to be called back.',
+    description: 'When the prospect asked to be called back: later than when you send the call (a new call with a time that has passed is refused, 400).',
     example: '2026-11-26T15:00:00-06:00',
   },
   { name: 'agent_id', type: 'string', required: false, maxLength: 100, description: "Your voice agent's id, kept for reference.", example: 'va-17' },
@@ -139,7 +149,7 @@ export type VendorCall = z.output<typeof callbackWebhookBody>;
 /** 400: every field named, with what is wrong with it. */
 export interface WebhookRefusal {
   success: false;
-  message: typeof WEBHOOK_MISSING_FIELDS_MESSAGE;
+  message: typeof WEBHOOK_MISSING_FIELDS_MESSAGE | typeof WEBHOOK_PAST_CALLBACK_MESSAGE;
   fields: string[];
   errors: Array<{ field: string; message: string }>;
 }
@@ -166,6 +176,24 @@ export const webhookAcceptedResponse = z.object({
 });
 export type WebhookAccepted = z.infer<typeof webhookAcceptedResponse>;
 
+/** 409: the Idempotency-Key named, and the call it was first used for. */
+export interface WebhookKeyConflict {
+  success: false;
+  message: typeof WEBHOOK_KEY_REUSED_MESSAGE;
+  idempotency_key: string;
+  callback_id: string;
+}
+
+/** The 400 for a new call whose callback_time has passed. */
+export function pastCallbackRefusal(callbackTime: string): WebhookRefusal {
+  return {
+    success: false,
+    message: WEBHOOK_PAST_CALLBACK_MESSAGE,
+    fields: ['callback_time'],
+    errors: [{ field: 'callback_time', message: `callback_time ${callbackTime} is in the past; send a later time, or leave callback_time out` }],
+  };
+}
+
 /** Examples of each answer, for /brightcalldocs. */
 export const WEBHOOK_ANSWER_EXAMPLES = {
   200: { success: true, message: WEBHOOK_RECEIVED_MESSAGE, callback_id: '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e87' },
@@ -178,7 +206,20 @@ export const WEBHOOK_ANSWER_EXAMPLES = {
       { field: 'transcript', message: 'transcript is required' },
     ],
   },
+  invalidJson: { success: false, message: WEBHOOK_INVALID_JSON_MESSAGE },
+  pastCallbackTime: {
+    success: false,
+    message: WEBHOOK_PAST_CALLBACK_MESSAGE,
+    fields: ['callback_time'],
+    errors: [{ field: 'callback_time', message: 'callback_time 2026-11-20T21:00:00.000Z is in the past; send a later time, or leave callback_time out' }],
+  },
   401: { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE },
+  409: {
+    success: false,
+    message: WEBHOOK_KEY_REUSED_MESSAGE,
+    idempotency_key: 'call-8841',
+    callback_id: '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e87',
+  },
   429: { success: false, message: 'Too many requests; slow down and retry after the Retry-After seconds' },
   500: { success: false, message: WEBHOOK_FAILED_MESSAGE },
 } as const;

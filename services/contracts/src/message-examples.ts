@@ -170,6 +170,13 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
     resetUrl: 'https://warmline.example/reset-password?token=example-token',
     expiresInMinutes: 60,
   },
+  'email.account_security': {
+    to: 'dana@example.com',
+    name: 'Dana',
+    username: 'danacole',
+    change: 'two_factor_on',
+    changedAt: '2026-11-27T14:05:00.000Z',
+  },
   'email.welcome': {
     to: 'dana@example.com',
     firstName: 'Dana',

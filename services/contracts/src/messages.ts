@@ -182,6 +182,25 @@ const emailPasswordResetV1 = z.object({
   expiresInMinutes: z.number().int().positive(),
 });
 
+/**
+ * What changed in a user's sign-in (issue 22 item 12, docs/adr/0030): their password was reset
+ * with an e-mailed link, changed by themselves or by an admin, or their two-factor turned on or
+ * off. The e-mail tells them when, and what to do if it was not them.
+ */
+const ACCOUNT_SECURITY_CHANGES = ['password_reset', 'password_changed', 'password_set_by_admin', 'two_factor_on', 'two_factor_off'] as const;
+export type AccountSecurityChange = (typeof ACCOUNT_SECURITY_CHANGES)[number];
+
+/** Tell a user that their password or two-factor changed (never the password, never a code). */
+const emailAccountSecurityV1 = z.object({
+  to: z.email(),
+  /** How the mail greets the user: their first name, else their username. */
+  name: z.string().min(1),
+  username: z.string().min(1),
+  change: z.enum(ACCOUNT_SECURITY_CHANGES),
+  /** When it happened (ISO 8601). */
+  changedAt: z.iso.datetime({ offset: true }),
+});
+
 /** Welcome a user whose account a survey created, with how to log in. */
 const emailWelcomeV1 = z.object({
   to: z.email(),
@@ -661,6 +680,7 @@ export const commands = {
   'email.send': { 1: emailSendV1 },
   'email.password_reset': { 1: emailPasswordResetV1 },
   'email.welcome': { 1: emailWelcomeV1 },
+  'email.account_security': { 1: emailAccountSecurityV1 },
   'email.survey_sales_notice': { 1: emailSurveySalesNoticeV1 },
   'email.recruiting_request': { 1: emailRecruitingRequestV1 },
   'email.order_paid': { 1: emailOrderPaidV1 },

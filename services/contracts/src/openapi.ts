@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VENDOR_KEY_HEADER, WEBHOOK_ANSWER_EXAMPLES } from './callbacks';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, VENDOR_KEY_HEADER, WEBHOOK_ANSWER_EXAMPLES, WEBHOOK_CALLS_PER_MINUTE } from './callbacks';
 import { routeDocs, type RouteDoc, type RouteKey } from './route-docs';
 import { DEFAULT_BODY_LIMIT_BYTES, publicRoutes, type PublicRoute, type RouteAccess, type RouteOwner } from './routes';
 
@@ -47,7 +47,7 @@ const DESCRIPTION = `The public HTTP API of WarmLine, generated from the route m
 
 **Writes and cross-site requests.** A POST, PUT, PATCH or DELETE must be JSON (\`Content-Type: application/json\`) or carry the \`${CSRF_HEADER}\` header (any value); a present \`Origin\` must be this site's. Otherwise the answer is 403.
 
-**Vendors** post call outcomes to \`/api/callbacks/brightcall\` with their key in \`${VENDOR_KEY_HEADER}\` or as \`Authorization: Bearer <key>\`. **Stripe** proves its webhook with the \`Stripe-Signature\` header over the raw body.
+**Vendors** post call outcomes to \`/api/callbacks/brightcall\` with their key in \`${VENDOR_KEY_HEADER}\` or as \`Authorization: Bearer <key>\`, and their own id of the call in \`Idempotency-Key\`; ${WEBHOOK_CALLS_PER_MINUTE} calls a minute per key, every answer carrying \`RateLimit\` headers. **Stripe** proves its webhook with the \`Stripe-Signature\` header over the raw body.
 
 **Errors** are JSON \`{ "error": "<a message fit to show a person>" }\`; a refused body or query adds \`issues\`, one \`{ path, message }\` per problem. 429 and 503 carry \`Retry-After\` (seconds). The vendor webhook answers in its own shape, \`{ success, message }\`.
 
@@ -100,7 +100,7 @@ function operationOf(route: PublicRoute, doc: RouteDoc, hoisted: Record<string, 
     summary: route.summary,
     description: descriptionOf(route),
   };
-  const parameters = [...pathParameters(route), ...queryParameters(route, doc, `${name}Query`, hoisted)];
+  const parameters = [...pathParameters(route), ...headerParameters(doc), ...queryParameters(route, doc, `${name}Query`, hoisted)];
   if (parameters.length > 0) operation.parameters = parameters;
   const requestBody = requestBodyOf(route, doc, `${name}Body`, hoisted);
   if (requestBody) operation.requestBody = requestBody;
@@ -155,6 +155,21 @@ function pathParameters(route: PublicRoute): Json[] {
       schema: { type: 'string', pattern: pattern ? `^${pattern.source}$` : DEFAULT_PARAM_PATTERN },
     };
   });
+}
+
+/** The optional Idempotency-Key header, where the route takes one. */
+function headerParameters(doc: RouteDoc): Json[] {
+  if (doc.idempotencyKey === undefined) return [];
+  return [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: doc.idempotencyKey,
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: '^[\\x21-\\x7e]+$' },
+      example: 'call-8841',
+    },
+  ];
 }
 
 /** One query parameter per property of the query schema's input side. */
@@ -226,8 +241,10 @@ function responsesOf(route: PublicRoute, doc: RouteDoc, name: string, hoisted: R
 
   if (route.access === 'vendor-key') {
     // The vendor webhook's own answers (contracts/callbacks.ts), not the platform's.
+    success.headers = { ...((success.headers as Json | undefined) ?? {}), ...RATE_LIMIT_HEADERS };
     responses['400'] = { $ref: '#/components/responses/WebhookBadRequest' };
     responses['401'] = { $ref: '#/components/responses/WebhookUnauthorized' };
+    responses['409'] = { $ref: '#/components/responses/WebhookKeyConflict' };
     responses['429'] = { $ref: '#/components/responses/WebhookTooManyRequests' };
     responses['500'] = { $ref: '#/components/responses/WebhookFailed' };
     responses['503'] = { $ref: '#/components/responses/ServiceUnavailable' };
@@ -337,6 +354,7 @@ const ERROR_SCHEMAS: Record<string, Json> = {
       success: { type: 'boolean' },
       message: { type: 'string' },
       callback_id: { type: 'string', format: 'uuid' },
+      idempotency_key: { type: 'string', description: 'On a 409: the Idempotency-Key that was first sent with another call (callback_id)' },
       fields: { type: 'array', items: { type: 'string' } },
       errors: {
         type: 'array',
@@ -362,6 +380,15 @@ const errorResponse = (description: string, example: string, extra: Json = {}): 
   ...extra,
 });
 
+/** On every answer of the vendor webhook (the gateway's edge/vendor-webhook.ts). */
+const RATE_LIMIT_HEADERS: Json = {
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+};
+
 const retryAfter = { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } };
 
 const ERROR_RESPONSES: Record<string, Json> = {
@@ -382,9 +409,26 @@ const ERROR_RESPONSES: Record<string, Json> = {
   UnsupportedMediaType: errorResponse('The body is of a type the route does not take', 'Send the CSV file as text/csv or as multipart/form-data'),
   TooManyRequests: errorResponse('Too many attempts: wait Retry-After seconds', 'Too many purchase attempts; try again in a minute', retryAfter),
   ServiceUnavailable: errorResponse('A service or store is away for a moment: retry after Retry-After seconds', 'Service temporarily unavailable: the database is not reachable. Please try again in a few seconds.', retryAfter),
-  WebhookBadRequest: webhookResponse('A required field is missing or wrong; every one is named', WEBHOOK_ANSWER_EXAMPLES[400]),
+  WebhookBadRequest: {
+    description:
+      "The body is not one JSON object ('Invalid JSON body'); or a required field is missing or wrong, every one named ('Missing required fields'); or a new call's callback_time has passed (refused, not stored)",
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/WebhookAnswer' },
+        examples: {
+          'Fields missing': { value: WEBHOOK_ANSWER_EXAMPLES[400] },
+          'Not one JSON object': { value: WEBHOOK_ANSWER_EXAMPLES.invalidJson },
+          'callback_time has passed': { value: WEBHOOK_ANSWER_EXAMPLES.pastCallbackTime },
+        },
+      },
+    },
+  },
   WebhookUnauthorized: webhookResponse('No key, or not a valid one', WEBHOOK_ANSWER_EXAMPLES[401]),
-  WebhookTooManyRequests: { ...webhookResponse('Too many calls: wait Retry-After seconds', WEBHOOK_ANSWER_EXAMPLES[429]), ...retryAfter },
+  WebhookKeyConflict: webhookResponse('The Idempotency-Key was first sent with a different call (named by callback_id): nothing stored; send this call with a key of its own', WEBHOOK_ANSWER_EXAMPLES[409]),
+  WebhookTooManyRequests: {
+    ...webhookResponse(`Too many calls (${WEBHOOK_CALLS_PER_MINUTE} a minute per key): wait Retry-After seconds`, WEBHOOK_ANSWER_EXAMPLES[429]),
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_LIMIT_HEADERS },
+  },
   WebhookFailed: webhookResponse('The call could not be stored: send it again (a repeat within the window is not counted twice)', WEBHOOK_ANSWER_EXAMPLES[500]),
 };
 
@@ -406,6 +450,11 @@ const ERROR_RESPONSE_OF: Record<number, string> = {
 
 const HEADERS: Json = {
   RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+  RateLimit: { description: "Where the caller stands: 'limit=600, remaining=599, reset=42' (reset in seconds)", schema: { type: 'string' } },
+  RateLimitPolicy: { description: "The limit and its window in seconds: '600;w=60'", schema: { type: 'string' } },
+  RateLimitLimit: { description: 'Calls allowed in the window', schema: { type: 'integer', minimum: 1 } },
+  RateLimitRemaining: { description: 'Calls left in the window', schema: { type: 'integer', minimum: 0 } },
+  RateLimitReset: { description: 'Seconds until the window ends', schema: { type: 'integer', minimum: 0 } },
   TotalCount: { description: 'How many there are in all (the answer holds one page)', schema: { type: 'integer', minimum: 0 } },
 };
 

@@ -38,6 +38,8 @@ export interface RouteDoc {
   errors?: readonly number[];
   /** Whether a per-address or per-account throttle may answer 429. */
   throttled?: boolean;
+  /** What an optional Idempotency-Key header means on this route, where it takes one. */
+  idempotencyKey?: string;
 }
 
 export type RouteKey = `${HttpMethod} ${string}`;
@@ -221,13 +223,15 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
         transcript: 'Agent: Would a licensed agent call you back? Caller: Yes, tomorrow afternoon.',
         call_outcome: 'callback_requested',
         state: 'TX',
-        callback_time: '2026-11-26T15:00:00-06:00',
+        callback_time: '2031-11-26T15:00:00-06:00',
         agent_id: 'ai-agent-7',
         lead_quality: 'high',
         interest_level: 'interested',
       },
     },
     throttled: true,
+    idempotencyKey:
+      "Your own id of the call (1 to 200 visible ASCII characters), strongly advised. The same key with the same call answers the first call's callback_id again ('Callback already received', header Idempotent-Replayed: true); the same key with a different call is a 409 naming the key and the first call. See /brightcalldocs#repeats.",
   },
   'POST /api/admin/vendor-keys': { status: 201, response: createdVendorKeySchema, examples: { 'A vendor': { name: 'BrightCall' } } },
   'GET /api/admin/vendor-keys': { response: z.array(vendorKeySchema) },

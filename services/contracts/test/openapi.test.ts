@@ -143,6 +143,22 @@ describe('the OpenAPI document (issue 16)', () => {
     expect(operationOf(doc, { method: 'POST', path: '/api/admin/campaigns' })!.responses['201']).toBeDefined();
     expect(operationOf(doc, { method: 'DELETE', path: '/api/admin/suppressions/{phone}' })!.responses['204'].content).toBeUndefined();
   });
+
+  it('when the vendor webhook is read (issue 22), then it lists the Idempotency-Key header, the 409 of a reused key, Invalid JSON body, and RateLimit headers with the limit', () => {
+    const webhook = operationOf(doc, { method: 'POST', path: '/api/callbacks/brightcall' })!;
+    const header = (webhook.parameters as Operation[]).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+    expect(header).toMatchObject({ required: false, schema: { maxLength: 200 } });
+    expect(header!.description).toContain('different call is a 409');
+    expect(webhook.responses['409']).toEqual({ $ref: '#/components/responses/WebhookKeyConflict' });
+    const responses = doc.components.responses as Record<string, Operation>;
+    expect(responses.WebhookKeyConflict!.content['application/json'].example).toMatchObject({ message: 'Idempotency-Key already used for a different call' });
+    const badRequest = responses.WebhookBadRequest!.content['application/json'].examples;
+    expect(badRequest['Not one JSON object'].value).toEqual({ success: false, message: 'Invalid JSON body' });
+    expect(badRequest['callback_time has passed'].value.message).toBe('callback_time is in the past; the call was not stored');
+    expect(Object.keys(webhook.responses['200'].headers)).toEqual(['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+    expect(Object.keys(responses.WebhookTooManyRequests!.headers)).toContain('RateLimit');
+    expect(doc.info.description).toContain('600 calls a minute per key');
+  });
 });
 
 describe('every documented example passes the real validation', () => {

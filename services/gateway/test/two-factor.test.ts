@@ -186,6 +186,25 @@ describe('an agent enrols (offered, not forced)', () => {
     expect(off.json.enabled).toBe(false);
     expect((await visitor().post('/api/login', { username: user.username, password })).json.id).toBe(user.id);
   });
+
+  it('when an agent turns it on and then off (issue 22), then each change asks for an e-mail to them saying so; a refused code asks for none', async () => {
+    const { user, password, recoveryCodes } = await enrolledAgent();
+    const browser = visitor();
+    await browser.post('/api/login', { username: user.username, password });
+    // Past the login's second step with a recovery code; a wrong code to turn it off changes nothing.
+    await browser.post('/api/login/verify-code', { code: recoveryCodes[1] });
+    expect((await browser.post('/api/two-factor/disable', { code: '000000' })).status).toBe(401);
+    expect((await browser.post('/api/two-factor/disable', { code: recoveryCodes[0] })).status).toBe(200);
+
+    const { rows } = await gw.pool.query<{ data: Record<string, unknown> }>(
+      "SELECT envelope->'data' AS data FROM outbox WHERE routing_key = 'email.account_security' AND envelope->'data'->>'to' = $1 ORDER BY created_at",
+      [user.email],
+    );
+    expect(rows.map((r) => r.data)).toEqual([
+      { to: user.email, name: user.firstName, username: user.username, change: 'two_factor_on', changedAt: expect.any(String) },
+      { to: user.email, name: user.firstName, username: user.username, change: 'two_factor_off', changedAt: expect.any(String) },
+    ]);
+  });
 });
 
 describe('admins when a second factor is required (production)', () => {

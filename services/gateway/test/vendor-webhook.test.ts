@@ -187,6 +187,24 @@ describe('calls per key and key-less calls per address', () => {
     expect((await post({ 'x-api-key': newKey() })).status).toBe(200);
   });
 
+  it('when a key calls, then every answer carries its RateLimit (limit, remaining, reset) and the policy, down to 0 remaining on the 429', async () => {
+    const key = newKey();
+    const answers = [];
+    for (let i = 0; i < PER_KEY_LIMIT + 1; i += 1) answers.push(await post({ 'x-api-key': key }));
+
+    const remaining = answers.map((a) => Number(a.headers.get('ratelimit-remaining')));
+    expect(remaining).toEqual([2, 1, 0, 0]);
+    for (const a of answers) {
+      expect(a.headers.get('ratelimit-policy')).toBe(`${PER_KEY_LIMIT};w=60`);
+      expect(a.headers.get('ratelimit-limit')).toBe(String(PER_KEY_LIMIT));
+      const reset = Number(a.headers.get('ratelimit-reset'));
+      expect(reset).toBeGreaterThan(0);
+      expect(reset).toBeLessThanOrEqual(60);
+      expect(a.headers.get('ratelimit')).toBe(`limit=${PER_KEY_LIMIT}, remaining=${a.headers.get('ratelimit-remaining')}, reset=${reset}`);
+    }
+    expect(answers.at(-1)!.status).toBe(429);
+  });
+
   it('when keys are counted, then Redis holds neither a key nor its SHA-256 in clear', async () => {
     const key = newKey();
     await post({ 'x-api-key': key });

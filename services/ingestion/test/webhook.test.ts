@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_FAILED_MESSAGE, WEBHOOK_RECEIVED_MESSAGE, WEBHOOK_REPEAT_MESSAGE } from '@warmline/contracts';
+import {
+  WEBHOOK_FAILED_MESSAGE,
+  WEBHOOK_INVALID_JSON_MESSAGE,
+  WEBHOOK_KEY_REUSED_MESSAGE,
+  WEBHOOK_PAST_CALLBACK_MESSAGE,
+  WEBHOOK_RECEIVED_MESSAGE,
+  WEBHOOK_REPEAT_MESSAGE,
+} from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
 import { fixtureAdmin, startIngestionFixture, uniquePhone, vendorCall, type IngestionFixture } from './ingestion-fixture';
 
@@ -26,6 +33,9 @@ async function storedCalls(phone: string): Promise<Array<{ id: string; dispositi
   const { rows } = await f.pool.query<{ id: string; disposition: string }>('SELECT id, disposition FROM vendor_calls WHERE phone = $1 ORDER BY received_at', [phone]);
   return rows;
 }
+
+/** A callback_time this many days from now, as a vendor writes it. */
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 const commandsFor = (callbackId: string) => f.commands().filter((c) => c.data.callbackId === callbackId);
 
@@ -100,12 +110,21 @@ describe('the body', () => {
     ]);
   });
 
-  it('when the body is not JSON, not an object, or empty, then 400 names every required field', async () => {
-    for (const raw of ['first_name=Maria', '[1,2]', '"text"', 'null', '']) {
+  it("when the body is malformed JSON, form-encoded, an array, not an object, or empty, then 400 'Invalid JSON body' (no field list)", async () => {
+    for (const raw of ['{"first_name": "Maria",', 'first_name=Maria&last_name=Lopez', '[1,2]', `[${JSON.stringify(vendorCall())}]`, '"text"', '42', 'null', '']) {
       const answer = await f.post(vendor.key, raw);
       expect(answer.status, raw).toBe(400);
-      expect(answer.body, raw).toMatchObject({ success: false, message: 'Missing required fields', fields: ['first_name', 'last_name', 'phone_number', 'transcript'] });
+      expect(answer.body, raw).toEqual({ success: false, message: WEBHOOK_INVALID_JSON_MESSAGE });
     }
+  });
+
+  it('when a form-encoded body comes with its own Content-Type, then it is the same 400 Invalid JSON body', async () => {
+    const answer = await f.call('POST', '/api/callbacks/brightcall', {
+      headers: { 'x-api-key': vendor.key, 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: new URLSearchParams({ first_name: 'Maria', last_name: 'Lopez', phone_number: '5125550143', transcript: 'Hi' }).toString(),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ success: false, message: WEBHOOK_INVALID_JSON_MESSAGE });
   });
 
   it('when a field holds a NUL character or a bad Idempotency-Key is sent, then 400 names it (never a 500)', async () => {
@@ -127,7 +146,8 @@ describe('the body', () => {
 describe('a valid call', () => {
   it('is answered with a callback_id, stored, and sent on as callback_opportunity.create and a thin callback.received', async () => {
     const phone = uniquePhone();
-    const answer = await f.post(vendor.key, vendorCall({ phone_number: `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`, callback_time: '2026-11-26T15:00:00-06:00', agent_id: 'va-17', lead_quality: 'hot', interest_level: 'high', state: 'Texas' }));
+    const day = inDays(2).slice(0, 10);
+    const answer = await f.post(vendor.key, vendorCall({ phone_number: `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`, callback_time: `${day}T15:00:00-06:00`, agent_id: 'va-17', lead_quality: 'hot', interest_level: 'high', state: 'Texas' }));
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ success: true, message: WEBHOOK_RECEIVED_MESSAGE, callback_id: expect.any(String) });
     const callbackId = String(answer.body.callback_id);
@@ -145,7 +165,7 @@ describe('a valid call', () => {
         lastName: 'Lopez',
         phone,
         state: 'Texas',
-        callbackTime: '2026-11-26T21:00:00.000Z',
+        callbackTime: `${day}T21:00:00.000Z`,
         callOutcome: 'callback_requested',
         agentId: 'va-17',
         leadQuality: 'hot',
@@ -204,14 +224,49 @@ describe('repeats', () => {
     return id!;
   }
 
-  it('when the same Idempotency-Key comes again (even with another body), then the same callback_id and nothing new', async () => {
+  it('when the same Idempotency-Key comes again with the same call, then the first answer is replayed and nothing new is stored', async () => {
     const phone = uniquePhone();
     const key = crypto.randomUUID();
-    const first = await f.post(vendor.key, vendorCall({ phone_number: phone }), { 'idempotency-key': key });
-    const again = await f.post(vendor.key, vendorCall({ phone_number: phone, transcript: 'A retry with other words' }), { 'idempotency-key': key });
+    const call = vendorCall({ phone_number: phone });
+    const first = await f.post(vendor.key, call, { 'idempotency-key': key });
+    // The same call as read: the phone punctuated otherwise, text with spaces around it.
+    const again = await f.post(vendor.key, { ...call, phone_number: `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`, first_name: ' Maria ' }, { 'idempotency-key': key });
     expect(first.body.message).toBe(WEBHOOK_RECEIVED_MESSAGE);
     expect(again.body.message).toBe(WEBHOOK_REPEAT_MESSAGE);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
     await expectOneCall([first, again], phone);
+  });
+
+  it('when the same Idempotency-Key comes with a different call, then 409 names the key and the first call, and the new call is not taken for a repeat', async () => {
+    const key = crypto.randomUUID();
+    const first = await f.post(vendor.key, vendorCall(), { 'idempotency-key': key });
+    const otherPhone = uniquePhone();
+    const different = await f.post(vendor.key, vendorCall({ phone_number: otherPhone }), { 'idempotency-key': key });
+    expect(different.status).toBe(409);
+    expect(different.body).toEqual({ success: false, message: WEBHOOK_KEY_REUSED_MESSAGE, idempotency_key: key, callback_id: first.body.callback_id });
+    expect(await storedCalls(otherPhone)).toEqual([]);
+    // The same key with other words for the same phone is a different call too.
+    const reworded = await f.post(vendor.key, vendorCall({ transcript: 'Other words' }), { 'idempotency-key': key });
+    expect(reworded.status).toBe(409);
+    // Sent again under a key of its own, the call is stored.
+    const fresh = await f.post(vendor.key, vendorCall({ phone_number: otherPhone }), { 'idempotency-key': crypto.randomUUID() });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.message).toBe(WEBHOOK_RECEIVED_MESSAGE);
+  });
+
+  it('when a new Idempotency-Key comes with the phone and callback_time of an earlier call, then it is a repeat of that call, and that key then means this call', async () => {
+    const phone = uniquePhone();
+    const callbackTime = inDays(3);
+    const first = await f.post(vendor.key, vendorCall({ phone_number: phone, callback_time: callbackTime }), { 'idempotency-key': crypto.randomUUID() });
+    const newKey = crypto.randomUUID();
+    const repeat = await f.post(vendor.key, vendorCall({ phone_number: phone, callback_time: callbackTime, transcript: 'Retried with a new key' }), { 'idempotency-key': newKey });
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual({ success: true, message: WEBHOOK_REPEAT_MESSAGE, callback_id: first.body.callback_id });
+    await expectOneCall([first, repeat], phone);
+    // The new key was kept with that answer: another call under it is a 409.
+    const reused = await f.post(vendor.key, vendorCall(), { 'idempotency-key': newKey });
+    expect(reused.status).toBe(409);
+    expect(reused.body.callback_id).toBe(first.body.callback_id);
   });
 
   it('when another vendor sends the same Idempotency-Key, then it is its own call', async () => {
@@ -225,11 +280,12 @@ describe('repeats', () => {
 
   it('when the same phone and callback_time come again (no key, other transcript), then the same callback_id', async () => {
     const phone = uniquePhone();
-    const first = await f.post(vendor.key, vendorCall({ phone_number: phone, callback_time: '2026-12-01T10:00:00-05:00' }));
+    const day = inDays(4).slice(0, 10);
+    const first = await f.post(vendor.key, vendorCall({ phone_number: phone, callback_time: `${day}T10:00:00-05:00` }));
     // The same instant written in another zone.
-    const again = await f.post(vendor.key, vendorCall({ phone_number: phone, callback_time: '2026-12-01T15:00:00Z', transcript: 'Different words' }));
+    const again = await f.post(vendor.key, vendorCall({ phone_number: phone, callback_time: `${day}T15:00:00Z`, transcript: 'Different words' }));
     await expectOneCall([first, again], phone);
-    const later = await f.post(vendor.key, vendorCall({ phone_number: phone, callback_time: '2026-12-02T10:00:00-05:00' }));
+    const later = await f.post(vendor.key, vendorCall({ phone_number: phone, callback_time: `${day}T16:00:00Z` }));
     expect(later.body.callback_id).not.toBe(first.body.callback_id);
   });
 
@@ -249,9 +305,11 @@ describe('repeats', () => {
     const textPhone = uniquePhone();
     const key = crypto.randomUUID();
     const textCall = vendorCall({ phone_number: textPhone });
+    const keyedCall = vendorCall({ phone_number: idemPhone });
+    const callbackTime = inDays(5);
     const bursts = await Promise.all([
-      Promise.all(Array.from({ length: 20 }, (_, i) => f.post(vendor.key, vendorCall({ phone_number: idemPhone, transcript: `retry ${i}` }), { 'idempotency-key': key }))),
-      Promise.all(Array.from({ length: 20 }, (_, i) => f.post(vendor.key, vendorCall({ phone_number: timePhone, callback_time: '2026-12-03T09:00:00-06:00', transcript: `retry ${i}` })))),
+      Promise.all(Array.from({ length: 20 }, () => f.post(vendor.key, keyedCall, { 'idempotency-key': key }))),
+      Promise.all(Array.from({ length: 20 }, (_, i) => f.post(vendor.key, vendorCall({ phone_number: timePhone, callback_time: callbackTime, transcript: `retry ${i}` })))),
       Promise.all(Array.from({ length: 20 }, () => f.post(vendor.key, textCall))),
     ]);
     await expectOneCall(bursts[0], idemPhone);
@@ -259,13 +317,56 @@ describe('repeats', () => {
     await expectOneCall(bursts[2], textPhone);
   });
 
-  it('when the same Idempotency-Key races for two different phones, then one call is stored and both get its id', async () => {
+  it('when the same Idempotency-Key races for ten different phones, then one call is stored and the nine others are 409s naming it', async () => {
     const key = crypto.randomUUID();
     const answers = await Promise.all(Array.from({ length: 10 }, () => f.post(vendor.key, vendorCall(), { 'idempotency-key': key })));
-    for (const a of answers) expect(a.status).toBe(200);
-    expect(new Set(answers.map((a) => a.body.callback_id)).size).toBe(1);
+    const stored = answers.filter((a) => a.status === 200);
+    expect(stored).toHaveLength(1);
+    const refused = answers.filter((a) => a.status === 409);
+    expect(refused).toHaveLength(9);
+    for (const a of refused) expect(a.body).toMatchObject({ message: WEBHOOK_KEY_REUSED_MESSAGE, idempotency_key: key, callback_id: stored[0]!.body.callback_id });
     const { rows } = await f.pool.query('SELECT count(*)::int AS n FROM vendor_calls WHERE idempotency_key = $1', [key]);
     expect(rows[0].n).toBe(1);
+  });
+});
+
+describe('a callback_time in the past', () => {
+  let g: IngestionFixture;
+  let now = new Date('2026-11-26T12:00:00Z');
+  beforeAll(async () => {
+    g = await startIngestionFixture({ clock: () => now });
+  }, 60_000);
+  afterAll(async () => {
+    await g?.cleanup();
+  });
+
+  it('when a new call asks for a time that has passed, then 400 says it was refused and not stored, naming callback_time', async () => {
+    const v = await g.createKey();
+    const phone = uniquePhone();
+    const answer = await g.post(v.key, vendorCall({ phone_number: phone, callback_time: '2026-11-26T05:59:00-06:00' }));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      success: false,
+      message: WEBHOOK_PAST_CALLBACK_MESSAGE,
+      fields: ['callback_time'],
+      errors: [{ field: 'callback_time', message: 'callback_time 2026-11-26T11:59:00.000Z is in the past; send a later time, or leave callback_time out' }],
+    });
+    const { rows } = await g.pool.query('SELECT id FROM vendor_calls WHERE phone = $1', [phone]);
+    expect(rows).toEqual([]);
+    expect((await g.outbox('callback_opportunity.create')).filter((m) => m.data.phone === phone)).toEqual([]);
+  });
+
+  it('when a stored call is sent again after its callback_time has passed, then it is still answered as the repeat it is', async () => {
+    const v = await g.createKey();
+    const call = vendorCall({ callback_time: '2026-11-26T18:00:00Z' });
+    const key = crypto.randomUUID();
+    const first = await g.post(v.key, call, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    now = new Date('2026-11-27T09:00:00Z');
+    const retried = await g.post(v.key, call, { 'idempotency-key': key });
+    expect(retried.body).toEqual({ success: true, message: WEBHOOK_REPEAT_MESSAGE, callback_id: first.body.callback_id });
+    const withoutKey = await g.post(v.key, call);
+    expect(withoutKey.body).toEqual({ success: true, message: WEBHOOK_REPEAT_MESSAGE, callback_id: first.body.callback_id });
   });
 });
 

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { CommandData, CommandType, Envelope } from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
-import { passwordResetEmail, welcomeEmail } from '../src/domain/account-emails';
+import { accountSecurityEmail, passwordResetEmail, welcomeEmail } from '../src/domain/account-emails';
 import { recruitingRequestEmail } from '../src/domain/recruiting-emails';
 import { surveySalesNoticeEmail } from '../src/domain/survey-emails';
 import { operationsNoticeEmail, transferConfirmationEmail } from '../src/domain/transfer-order-emails';
@@ -148,6 +148,23 @@ describe('what each e-mail says', () => {
     expect(mail.text).toContain('Log in with your username "sam_r" and the password you chose:');
     expect(mail.text).toContain('http://localhost:3000/login');
     expect(mail.secret).toBeUndefined();
+  });
+
+  it('when two-factor is turned on or off (issue 22), then the user is told which, when (in UTC), and to reset the password if it was not them; the mail holds no secret', () => {
+    const site = { publicUrl: 'https://warmline.example/' };
+    const base = { to: 'dana@example.com', name: 'Dana', username: 'danacole', changedAt: '2026-11-27T14:05:09.000Z' };
+    const on = accountSecurityEmail({ ...base, change: 'two_factor_on' }, site, { supportEmail: 'help@warmline.example' });
+    expect(on).toMatchObject({ to: 'dana@example.com', subject: 'Two-factor authentication is on', template: 'account-security' });
+    expect(on.secret).toBeUndefined();
+    expect(on.text).toContain('Two-factor authentication was turned on for your WarmLine account');
+    expect(on.text).toContain('When: 27 November 2026 at 14:05 UTC');
+    expect(on.text).toContain('If this was not you, someone else is signed in to your account');
+    expect(on.text).toContain('https://warmline.example/forgot-password');
+    expect(on.text).toContain('Support: help@warmline.example');
+    const off = accountSecurityEmail({ ...base, name: '<b>Dana</b>', change: 'two_factor_off' }, site);
+    expect(off.subject).toBe('Two-factor authentication is off');
+    expect(off.html).toContain('&lt;b&gt;Dana&lt;/b&gt;');
+    expect(off.html).toContain('<a href="https://warmline.example/forgot-password">Choose a new password</a>');
   });
 
   it('when a main survey is submitted, then the sales notice names the funnel and labels recruiting answers as such', () => {

@@ -94,6 +94,23 @@ describe('sandbox card payments', () => {
     expect(await eventsFor('payment.succeeded', orderId)).toHaveLength(1);
   });
 
+  it('when a purchase is opened and then paid in another request (issue 22), then order.created, payment.failed, payment.succeeded and the receipt command all carry the purchase\'s correlation id', async () => {
+    const purchase = `purchase-${crypto.randomUUID()}`;
+    const created = await orders.call('POST', '/api/create-payment-intent', { body: { amount: 2220, callCount: 60, tier: 'premium' }, headers: { 'x-request-id': purchase } });
+    expect(created.status).toBe(201);
+    const orderId = String(created.body.orderId);
+    const clientSecret = String(created.body.clientSecret);
+    const declined = await orders.call('POST', '/api/payments/sandbox/confirm', { body: testCard(clientSecret, { cardNumber: '4000 0000 0000 0002' }), headers: { 'x-request-id': 'confirm-1' } });
+    expect(declined.status).toBe(402);
+    const paid = await orders.call('POST', '/api/payments/sandbox/confirm', { body: testCard(clientSecret), headers: { 'x-request-id': 'confirm-2' } });
+    expect(paid.status).toBe(200);
+
+    for (const type of ['order.created', 'payment.failed', 'payment.succeeded', 'email.order_paid']) {
+      const envelopes = await eventsFor(type, orderId);
+      expect(envelopes.map((e) => e.correlationId), type).toEqual([purchase]);
+    }
+  });
+
   it("when the card is declined, then 402 'Your card was declined.', payment.failed, and a retry with 4242 succeeds", async () => {
     const { orderId, clientSecret } = await pendingPremiumOrder();
 

@@ -4,6 +4,7 @@ import { deleteResetTokensOfUser } from '../db/reset-tokens';
 import { findUserById, updatePasswordHash } from '../db/users';
 import type { AccountsContext } from './context';
 import { hashPassword, verifyPassword } from './passwords';
+import { tellAccountSecurityChange } from './security-notices';
 import type { ThrottleRule } from '../edge/throttle';
 
 /**
@@ -21,7 +22,7 @@ const tooManyFailures = (minutes: number) =>
  */
 export async function changeOwnPassword(
   ctx: AccountsContext,
-  input: ChangeOwnPasswordBody & { userId: string; sessionId: string },
+  input: ChangeOwnPasswordBody & { userId: string; sessionId: string; correlationId: string },
 ): Promise<void> {
   await ctx.throttle.consume([[OWN_PASSWORD_FAILURES_PER_USER, input.userId]], tooManyFailures);
   const user = await findUserById(ctx.pool, input.userId);
@@ -33,6 +34,7 @@ export async function changeOwnPassword(
   await withTransaction(ctx.pool, async (db) => {
     await updatePasswordHash(db, user.id, passwordHash);
     await deleteResetTokensOfUser(db, user.id);
+    await tellAccountSecurityChange(db, { userId: user.id, change: 'password_changed', correlationId: input.correlationId });
   });
   await ctx.sessions.endAllSessions(user.id, { exceptSessionId: input.sessionId });
 }

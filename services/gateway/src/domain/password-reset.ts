@@ -13,6 +13,7 @@ import { findUserByEmail, updatePasswordHash } from '../db/users';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
 import { hashPassword } from './passwords';
 import { RESET_ATTEMPTS_PER_IP, RESET_REQUESTS_PER_EMAIL, RESET_REQUESTS_PER_IP } from '../edge/throttle';
+import { tellAccountSecurityChange } from './security-notices';
 
 export const RESET_REQUESTED_MESSAGE = 'If an account exists for that email, a reset link has been sent.';
 const INVALID_RESET_LINK = 'Invalid or Expired Link';
@@ -188,6 +189,7 @@ export async function resetPassword(
       correlationId: origin.correlationId,
       data: { userId: usable.userId },
     });
+    await tellAccountSecurityChange(db, { userId: usable.userId, change: 'password_reset', correlationId: origin.correlationId });
     return usable.userId;
   });
   await ctx.sessions.endAllSessions(userId);

@@ -11,6 +11,7 @@ import {
 } from '../db/two-factor';
 import type { UserRecord } from '../db/users';
 import type { AccountsContext } from './context';
+import { tellAccountSecurityChange } from './security-notices';
 import {
   decryptSecret,
   encryptSecret,
@@ -100,16 +101,21 @@ export async function startEnrolment(ctx: TwoFactorContext, user: Who): Promise<
 }
 
 /** The first code from the app turns a pending enrolment on. */
-export async function confirmEnrolment(ctx: TwoFactorContext, user: Who, code: string): Promise<void> {
+export async function confirmEnrolment(ctx: TwoFactorContext, user: Who, code: string, correlationId: string): Promise<void> {
   await ctx.throttle.consume([[TWO_FACTOR_FAILURES_PER_USER, user.id]], tooManyFailures);
   const record = await findTwoFactor(ctx.pool, user.id);
   if (!record) throw badRequest(NOT_ENROLLED);
   if (record.confirmedAt) throw conflict(ALREADY_ENROLLED);
   const secret = decryptSecret(ctx.twoFactor.encryptionKey, record.secretEncrypted, user.id);
   const step = secret ? matchTotp(secret, code, record.lastUsedStep) : null;
-  if (step === null || !(await useTotpStep(ctx.pool, user.id, step, { confirm: true }))) {
-    throw badRequest(INVALID_TWO_FACTOR_CODE);
-  }
+  const confirmed =
+    step !== null &&
+    (await withTransaction(ctx.pool, async (db) => {
+      if (!(await useTotpStep(db, user.id, step, { confirm: true }))) return false;
+      await tellAccountSecurityChange(db, { userId: user.id, change: 'two_factor_on', correlationId });
+      return true;
+    }));
+  if (!confirmed) throw badRequest(INVALID_TWO_FACTOR_CODE);
   await ctx.throttle.clear(TWO_FACTOR_FAILURES_PER_USER, user.id);
 }
 
@@ -136,10 +142,13 @@ export async function verifySecondFactor(ctx: TwoFactorContext, userId: string, 
 }
 
 /** Turns the second factor off, with a code: a session left open must not be enough. */
-export async function disableTwoFactor(ctx: TwoFactorContext, user: Who, code: string): Promise<void> {
+export async function disableTwoFactor(ctx: TwoFactorContext, user: Who, code: string, correlationId: string): Promise<void> {
   if (isRequiredFor(ctx, user)) throw badRequest(REQUIRED_FOR_ADMINS);
   const record = await findTwoFactor(ctx.pool, user.id);
   if (!record?.confirmedAt) throw badRequest(NOT_ENROLLED);
   await verifySecondFactor(ctx, user.id, code);
-  await withTransaction(ctx.pool, (db) => deleteTwoFactor(db, user.id));
+  await withTransaction(ctx.pool, async (db) => {
+    await deleteTwoFactor(db, user.id);
+    await tellAccountSecurityChange(db, { userId: user.id, change: 'two_factor_off', correlationId });
+  });
 }

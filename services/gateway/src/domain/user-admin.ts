@@ -6,6 +6,7 @@ import { findUserById, findUsersPage, softDeleteUser, updateLiveTransferPrice, u
 import { recordAdminAction, type AdminActor } from './audit-log';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
 import { hashPassword } from './passwords';
+import { tellAccountSecurityChange } from './security-notices';
 import { toPublicUser } from './users';
 
 /**
@@ -70,7 +71,7 @@ export async function deleteUserAccount(
  */
 export async function changeUserPassword(
   ctx: AccountsContext,
-  input: { actor: AdminActor; actorSessionId: string; userId: string; newPassword: string },
+  input: { actor: AdminActor; actorSessionId: string; userId: string; newPassword: string; correlationId: string },
 ): Promise<void> {
   const passwordHash = await hashPassword(input.newPassword);
   await withTransaction(ctx.pool, async (db) => {
@@ -85,6 +86,11 @@ export async function changeUserPassword(
       subjectLabel: userLabel(user),
       before: null,
       after: { sessionsEnded: true },
+    });
+    await tellAccountSecurityChange(db, {
+      userId: user.id,
+      change: input.actor.id === user.id ? 'password_changed' : 'password_set_by_admin',
+      correlationId: input.correlationId,
     });
   });
   await ctx.sessions.endAllSessions(

@@ -76,6 +76,22 @@ export class Throttle {
     }
   }
 
+  /**
+   * Counts one attempt against one subject and says where it stands, in one round trip: the
+   * count so far in the window and the seconds until the window ends. The caller decides what
+   * to answer (the vendor webhook tells every caller its `RateLimit` in headers).
+   */
+  async count(rule: ThrottleRule, subject: string): Promise<{ count: number; resetSeconds: number }> {
+    const key = this.key(rule, subject);
+    const multi = this.redis.multi();
+    multi.incr(key);
+    multi.expire(key, rule.windowSeconds, 'NX');
+    multi.ttl(key);
+    const replies = await execMulti(this.redis, multi);
+    const ttl = Number(replies[2]);
+    return { count: Number(replies[0]), resetSeconds: ttl > 0 ? ttl : rule.windowSeconds };
+  }
+
   /** Gives back one counted attempt (a login that succeeded was not a failure). */
   async refund(rule: ThrottleRule, subject: string): Promise<void> {
     const key = this.key(rule, subject);

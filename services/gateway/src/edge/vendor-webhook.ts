@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { WEBHOOK_ANSWER_EXAMPLES, WEBHOOK_FAILED_MESSAGE, findPublicRoute } from '@warmline/contracts';
-import { AppError } from '@warmline/platform';
+import { WEBHOOK_ANSWER_EXAMPLES, WEBHOOK_CALLS_PER_MINUTE, WEBHOOK_FAILED_MESSAGE, findPublicRoute } from '@warmline/contracts';
 import { originOf } from './request-origin';
 import type { Throttle, ThrottleRule } from './throttle';
 
@@ -29,7 +28,7 @@ function isVendorKeyRoute(req: Request): boolean {
 export const VENDOR_THROTTLED_MESSAGE = WEBHOOK_ANSWER_EXAMPLES[429].message;
 
 /** Calls per presented key a minute (VENDOR_WEBHOOK_CALLS_PER_MINUTE overrides the limit). */
-const VENDOR_CALLS_PER_KEY: ThrottleRule = { name: 'vendor-webhook-key', limit: 600, windowSeconds: 60 };
+const VENDOR_CALLS_PER_KEY: ThrottleRule = { name: 'vendor-webhook-key', limit: WEBHOOK_CALLS_PER_MINUTE, windowSeconds: 60 };
 /**
  * Calls without any key a minute per address: each is certain to be refused (401) by the
  * service, so a flood of them is cut here; a handful of mistakes a minute still reach the
@@ -61,9 +60,23 @@ export function sendWebhookUnavailable(res: Response, status: 503 | 504, retryAf
 }
 
 /**
+ * The limit a caller is held to, on every answer (the IETF draft's `RateLimit` and
+ * `RateLimit-Policy`, and the older `RateLimit-Limit`, `-Remaining`, `-Reset` many clients read):
+ * a vendor sees how close it is before it is refused.
+ */
+function setRateLimitHeaders(res: Response, rule: ThrottleRule, used: number, resetSeconds: number): void {
+  const remaining = Math.max(0, rule.limit - used);
+  res.setHeader('RateLimit-Policy', `${rule.limit};w=${rule.windowSeconds}`);
+  res.setHeader('RateLimit', `limit=${rule.limit}, remaining=${remaining}, reset=${resetSeconds}`);
+  res.setHeader('RateLimit-Limit', String(rule.limit));
+  res.setHeader('RateLimit-Remaining', String(remaining));
+  res.setHeader('RateLimit-Reset', String(resetSeconds));
+}
+
+/**
  * 429 `{ success: false, message }` with Retry-After once a key has made `perKeyPerMinute`
- * calls in the minute, or an address `keylessPerIpPerMinute` calls without a key. Mount after
- * the route manifest's gate and before forwarding.
+ * calls in the minute, or an address `keylessPerIpPerMinute` calls without a key; every answer
+ * carries the RateLimit headers. Mount after the route manifest's gate and before forwarding.
  *
  * The key is counted under the SHA-256 of its text (the Throttle hashes that again into the
  * Redis key), so neither the key nor anything that reveals it is stored in Redis. A caller
@@ -85,17 +98,16 @@ export function vendorWebhookThrottle(
     if (!isVendorKeyRoute(req)) return next();
     const key = presentedVendorKey(req.headers);
     const hit: [ThrottleRule, string] = key === undefined ? [keyless, originOf(req).ip] : [perKey, createHash('sha256').update(key).digest('hex')];
+    let counted: { count: number; resetSeconds: number };
     try {
-      await throttle.consume([hit], () => VENDOR_THROTTLED_MESSAGE);
+      counted = await throttle.count(...hit);
     } catch (err) {
-      if (err instanceof AppError && err.status === 429) {
-        const seconds = err.details?.retryAfterSeconds;
-        sendWebhookAnswer(res, 429, VENDOR_THROTTLED_MESSAGE, typeof seconds === 'number' ? seconds : hit[0].windowSeconds);
-        return;
-      }
-      // Fail open (see above): the call goes on uncounted.
+      // Fail open (see above): the call goes on uncounted, and without RateLimit headers.
       req.log.warn({ err, rule: hit[0].name }, 'vendor webhook throttle unavailable; call let through uncounted');
+      return next();
     }
+    setRateLimitHeaders(res, hit[0], counted.count, counted.resetSeconds);
+    if (counted.count > hit[0].limit) return sendWebhookAnswer(res, 429, VENDOR_THROTTLED_MESSAGE, counted.resetSeconds);
     next();
   };
 }

@@ -61,7 +61,7 @@ export function accountRoutes(
   // A logged-in user's own password, from the dashboard (issue 11).
   router.post('/api/change-password', requireUser, async (req, res) => {
     const body = parseInput(changeOwnPasswordBody, req.body);
-    await changeOwnPassword(ctx, { ...body, userId: currentUser(req).id, sessionId: req.sessionID });
+    await changeOwnPassword(ctx, { ...body, userId: currentUser(req).id, sessionId: req.sessionID, correlationId: req.id });
     res.json({ message: 'Password changed' });
   });
 

@@ -69,7 +69,7 @@ export function twoFactorRoutes(ctx: TwoFactorContext, sessions: Sessions): Rout
   router.post('/api/two-factor/confirm', async (req, res) => {
     const { code } = parseInput(twoFactorCodeBody, req.body);
     const { user, completesLogin } = await enrollingUser(ctx, req);
-    await confirmEnrolment(ctx, user, code);
+    await confirmEnrolment(ctx, user, code, req.id);
     if (completesLogin) {
       // The enrolment was the last step of this login.
       await sessions.start(req, user.id);
@@ -86,7 +86,7 @@ export function twoFactorRoutes(ctx: TwoFactorContext, sessions: Sessions): Rout
   router.post('/api/two-factor/disable', requireUser, async (req, res) => {
     const { code } = parseInput(twoFactorCodeBody, req.body);
     const user = currentUser(req);
-    await disableTwoFactor(ctx, user, code);
+    await disableTwoFactor(ctx, user, code, req.id);
     res.json(await twoFactorStatus(ctx, user));
   });
 

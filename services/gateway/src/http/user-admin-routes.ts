@@ -56,6 +56,7 @@ export function userAdminRoutes(ctx: AccountsContext): Router {
       actorSessionId: req.sessionID,
       userId,
       newPassword,
+      correlationId: req.id,
     });
     res.json({ message: 'Password changed' });
   });

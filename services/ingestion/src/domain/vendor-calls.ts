@@ -7,22 +7,36 @@ import type { ActiveVendorKey } from '../db/vendor-keys';
 import { SOURCE, type IngestionContext } from './context';
 
 /**
- * A vendor's call (issue 15, docs/adr/0019): stored with its outbox rows in one transaction —
- * callback.received, and callback_opportunity.create or lead_suppression.add by its outcome —
- * and answered. Nothing here waits on another service: the relay publishes after commit, and a
- * broker that is away only delays that.
+ * A vendor's call (issue 15, docs/adr/0019, the repeat rules of docs/adr/0030): stored with its
+ * outbox rows in one transaction — callback.received, and callback_opportunity.create or
+ * lead_suppression.add by its outcome — and answered. Nothing here waits on another service:
+ * the relay publishes after commit, and a broker that is away only delays that.
  */
 
-export interface ReceivedCall {
-  callbackId: string;
-  /** True when it repeats an earlier call: that call's id, nothing new stored. */
-  repeated: boolean;
-  message: string;
+export type ReceivedCall =
+  /** Stored now, or (`repeated`) an earlier call's id with nothing new stored. */
+  | { outcome: 'received'; callbackId: string; repeated: boolean; message: string }
+  /** The Idempotency-Key was first sent with a different call (that call's id): a 409. */
+  | { outcome: 'key reused'; callbackId: string }
+  /** A new call whose callback_time has passed: refused, nothing stored. */
+  | { outcome: 'past callback time'; callbackTime: string };
+
+/** A 64-bit advisory lock key: repeats of one prospect's call, or of one Idempotency-Key, queue on it; other calls never do. */
+function lockKey(kind: 'phone' | 'idempotency-key', vendorKeyId: string, value: string): bigint {
+  return createHash('sha256').update(`ingestion:vendor-call:${kind}:${vendorKeyId}:${value}`).digest().readBigInt64BE(0);
 }
 
-/** A 64-bit advisory lock key per vendor and phone: repeats of one prospect's call queue on it, other calls never do. */
-function repeatLockKey(vendorKeyId: string, phone: string): string {
-  return createHash('sha256').update(`ingestion:vendor-call:${vendorKeyId}:${phone}`).digest().readBigInt64BE(0).toString();
+/** The locks a call takes in BEGIN's round trip, in one order for every call so two never wait on each other. */
+function repeatLocks(vendorKeyId: string, call: VendorCall, idempotencyKey: string | null): string {
+  const keys = [lockKey('phone', vendorKeyId, call.phone)];
+  if (idempotencyKey !== null) keys.push(lockKey('idempotency-key', vendorKeyId, idempotencyKey));
+  keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `SELECT ${keys.map((k) => `pg_advisory_xact_lock('${k.toString()}'::bigint)`).join(', ')}`;
+}
+
+/** "The same call" for an Idempotency-Key: the call as read (names trimmed, phone as digits, callback_time in UTC), hashed. */
+function callHash(call: VendorCall): string {
+  return createHash('sha256').update(JSON.stringify(call)).digest('hex');
 }
 
 /** 'TX', 'tx' or 'Texas' → 'TX'; null for anything that does not read as one state. */
@@ -43,28 +57,37 @@ export async function receiveCall(
     id: randomUUID(),
     vendorKeyId: vendor.id,
     idempotencyKey,
+    requestHash: callHash(call),
     call,
     disposition: callDisposition(call.callOutcome),
     receivedAt: ctx.clock(),
   };
   return withTransaction(
     ctx.pool,
-    async (db) => {
-      const { storedId, earlierId } = await storeCallUnlessRepeat(db, row);
-      if (storedId === null) {
-        // A concurrent repeat under another lock (the same Idempotency-Key for another phone) won
-        // the unique index; this statement sees it now that it has committed.
-        const callbackId = earlierId ?? (await findEarlierCall(db, row));
-        if (callbackId === null) throw new Error('a vendor call was neither stored nor found as a repeat');
-        return { callbackId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
+    async (db): Promise<ReceivedCall> => {
+      const found = await storeCallUnlessRepeat(db, row);
+      // Rule 1: a key sent before answers what it answered then, for the same call only.
+      if (found.keyedId !== null) {
+        if (found.keyedHash !== null && found.keyedHash !== row.requestHash) return { outcome: 'key reused', callbackId: found.keyedId };
+        return { outcome: 'received', callbackId: found.keyedId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
       }
-      await enqueueAll(db, callMessages(vendor, row, correlationId));
-      return { callbackId: storedId, repeated: false, message: WEBHOOK_RECEIVED_MESSAGE };
+      if (found.storedId !== null) {
+        await enqueueAll(db, callMessages(vendor, row, correlationId));
+        return { outcome: 'received', callbackId: found.storedId, repeated: false, message: WEBHOOK_RECEIVED_MESSAGE };
+      }
+      // Rules 2 and 3: a repeat of an earlier call (its callback_time may have passed since).
+      if (found.earlierId !== null) return { outcome: 'received', callbackId: found.earlierId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
+      if (found.past && call.callbackTime !== null) return { outcome: 'past callback time', callbackTime: call.callbackTime };
+      // A concurrent call won a unique index this one ran into; it has committed, so it is seen now.
+      const callbackId = await findEarlierCall(db, row);
+      if (callbackId === null) throw new Error('a vendor call was neither stored nor found as a repeat');
+      return { outcome: 'received', callbackId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
     },
-    // Repeats of one prospect's call queue on this lock, taken in BEGIN's round trip: its
-    // statement comes before the look for an earlier call, so that look sees a repeat that
-    // committed while this one waited. The key is a number computed here, never caller text.
-    { atBegin: `SELECT pg_advisory_xact_lock('${repeatLockKey(vendor.id, call.phone)}'::bigint)` },
+    // Repeats of one prospect's call, and of one Idempotency-Key, queue on these locks, taken in
+    // BEGIN's round trip: their statement comes before the look for an earlier call or key, so
+    // that look sees a repeat that committed while this one waited. The keys are numbers
+    // computed here, never caller text.
+    { atBegin: repeatLocks(vendor.id, call, idempotencyKey) },
   );
 }
 

@@ -2,11 +2,17 @@ import express, { Router, type Request, type Response } from 'express';
 import {
   CALLBACK_WEBHOOK_PATH,
   callbackWebhookBody,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  pastCallbackRefusal,
   WEBHOOK_FAILED_MESSAGE,
+  WEBHOOK_INVALID_JSON_MESSAGE,
+  WEBHOOK_KEY_REUSED_MESSAGE,
   WEBHOOK_MISSING_FIELDS_MESSAGE,
   WEBHOOK_UNAUTHORIZED_MESSAGE,
   webhookRefusal,
   type WebhookAccepted,
+  type WebhookKeyConflict,
   type WebhookRefusal,
 } from '@warmline/contracts';
 import { asUnavailable, RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
@@ -17,18 +23,18 @@ import { receiveCall } from '../domain/vendor-calls';
 import { vendorOfKey } from '../domain/vendor-keys';
 
 /**
- * POST /api/callbacks/brightcall (issue 15, spec §8 Webhook). Mounted before the kit's JSON
- * parser: a vendor hears every answer in the webhook's own shape — a body that is not JSON is a
- * 400 naming the required fields, not the kit's `{ error }` — and the key is checked before the
- * body is read.
+ * POST /api/callbacks/brightcall (issue 15, spec §8 Webhook; docs/adr/0030). Mounted before the
+ * kit's JSON parser: a vendor hears every answer in the webhook's own shape — a body that is not
+ * one JSON object is a 400 'Invalid JSON body', not the kit's `{ error }` — and the key is
+ * checked before the body is read.
  */
 
 /** An Idempotency-Key is visible ASCII, at most 200 characters. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+const IDEMPOTENCY_KEY = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
 /** Text PostgreSQL cannot store (the kit refuses it on every other route). */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-type Answer = WebhookAccepted | WebhookRefusal | { success: false; message: string };
+type Answer = WebhookAccepted | WebhookRefusal | WebhookKeyConflict | { success: false; message: string };
 
 function answer(res: Response, status: number, body: Answer): void {
   // A call's answer names a prospect's call id: never kept by a cache.
@@ -70,7 +76,7 @@ export function webhookRoutes(ctx: IngestionContext, identitySecret: string): Ro
 
       const idempotencyKey = req.header('idempotency-key') ?? null;
       if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-        return answer(res, 400, refusal('Idempotency-Key', 'Idempotency-Key must be 1 to 200 visible ASCII characters'));
+        return answer(res, 400, refusal(IDEMPOTENCY_KEY_HEADER, `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`));
       }
 
       const bytes = await readBody(req, res);
@@ -81,15 +87,26 @@ export function webhookRoutes(ctx: IngestionContext, identitySecret: string): Ro
       } catch {
         body = undefined;
       }
-      // Not an object (not JSON, a list, a string): every required field is missing.
-      const input = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-      const unstorable = input && Object.entries(input).find(([, v]) => typeof v === 'string' && UNSTORABLE.test(v));
+      // Not one JSON object (malformed, form-encoded, empty, a list, a string): said as such,
+      // not as every field missing.
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return answer(res, 400, { success: false, message: WEBHOOK_INVALID_JSON_MESSAGE });
+      const input = body as Record<string, unknown>;
+      const unstorable = Object.entries(input).find(([, v]) => typeof v === 'string' && UNSTORABLE.test(v));
       if (unstorable) return answer(res, 400, refusal(unstorable[0], `${unstorable[0]} must be valid text without NUL characters`));
       const parsed = callbackWebhookBody.safeParse(input);
       if (!parsed.success) return answer(res, 400, webhookRefusal(parsed.error));
 
       const received = await receiveCall(ctx, vendor, parsed.data, idempotencyKey, req.id);
-      answer(res, 200, { success: true, message: received.message, callback_id: received.callbackId });
+      switch (received.outcome) {
+        case 'key reused':
+          return answer(res, 409, { success: false, message: WEBHOOK_KEY_REUSED_MESSAGE, idempotency_key: idempotencyKey ?? '', callback_id: received.callbackId });
+        case 'past callback time':
+          return answer(res, 400, pastCallbackRefusal(received.callbackTime));
+        case 'received':
+          // Stripe's header for an answer given before: the same key and call, replayed.
+          if (received.repeated) res.setHeader('Idempotent-Replayed', 'true');
+          return answer(res, 200, { success: true, message: received.message, callback_id: received.callbackId });
+      }
     } catch (err) {
       if (res.headersSent) {
         req.log.error({ err }, 'vendor webhook failed after answering');

@@ -1,6 +1,6 @@
 import type { CommandData, CommandType } from '@warmline/contracts';
 import { enqueue, subscribe, type Handler, type Subscription } from '@warmline/platform/bus/index';
-import { passwordResetEmail, welcomeEmail } from '../domain/account-emails';
+import { accountSecurityEmail, passwordResetEmail, welcomeEmail } from '../domain/account-emails';
 import type { EmailToSend } from '../domain/paid-order-email-parts';
 import { receiptEmail, salesNoticeEmail } from '../domain/payment-emails';
 import { recruitingRequestEmail } from '../domain/recruiting-emails';
@@ -56,6 +56,7 @@ export function emailRequestSubscriptions(teams: TeamInboxes, site: SiteLinks): 
   return [
     subscribe('email.password_reset', renderInto<'email.password_reset'>((r) => [passwordResetEmail(r)])),
     subscribe('email.welcome', renderInto<'email.welcome'>((r) => [welcomeEmail(r, teams)])),
+    subscribe('email.account_security', renderInto<'email.account_security'>((r) => [accountSecurityEmail(r, site, teams)])),
     subscribe('email.survey_sales_notice', renderInto<'email.survey_sales_notice'>((r) => [surveySalesNoticeEmail(r)])),
     subscribe('email.recruiting_request', renderInto<'email.recruiting_request'>((r) => [recruitingRequestEmail(r)])),
     // No billing e-mail, no receipt (nowhere to send it); the sales team is told either way.

@@ -28,6 +28,8 @@ export interface PackageOrder {
   paidAt: Date | null;
   /** Given back so far (refunds); never more than amountCents, and never revenue. */
   refundedCents: number;
+  /** The purchase's correlation id: the request that created the order (null before issue 22). */
+  correlationId?: string | null;
 }
 
 export interface PaymentIntentRow {
@@ -41,7 +43,7 @@ export interface PaymentIntentRow {
 
 const ORDER_COLUMNS = `id, kind, tier, lead_type, age_range, count, unit_price_cents, amount_cents, currency, description,
   status, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider,
-  provider_intent_id, failure_message, created_at, paid_at, refunded_cents`;
+  provider_intent_id, failure_message, created_at, paid_at, refunded_cents, correlation_id`;
 
 interface OrderRecord {
   id: string;
@@ -66,6 +68,7 @@ interface OrderRecord {
   created_at: Date;
   paid_at: Date | null;
   refunded_cents: number;
+  correlation_id: string | null;
 }
 
 function toOrder(r: OrderRecord): PackageOrder {
@@ -92,7 +95,16 @@ function toOrder(r: OrderRecord): PackageOrder {
     createdAt: r.created_at,
     paidAt: r.paid_at,
     refundedCents: r.refunded_cents,
+    correlationId: r.correlation_id,
   };
+}
+
+/**
+ * Records the purchase's correlation id on a new order, in the transaction that writes
+ * order.created with it: the order's payment events carry the same id (docs/adr/0030).
+ */
+export async function recordOrderCorrelation(db: Queryable, orderId: string, correlationId: string): Promise<void> {
+  await db.query('UPDATE package_orders SET correlation_id = $2 WHERE id = $1', [orderId, correlationId]);
 }
 
 export interface NewPackageOrder {

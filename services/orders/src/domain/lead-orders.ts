@@ -1,13 +1,12 @@
 import { withTransaction } from '@warmline/platform/db/index';
-import { enqueue } from '@warmline/platform/bus/index';
 import { badRequest, conflict } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
 import { AGED_LEAD_AGE_RANGES, AGED_LEAD_PRICES_CENTS, formatUsd } from '@warmline/contracts';
 import type { CreateLeadOrderRequest, LeadOrderLine } from '@warmline/contracts/catalog';
 import { findOrder, type PackageOrder, type PaymentIntentRow } from '../db/orders';
 import { findLeadOrderLines, insertLeadOrder } from '../db/lead-orders';
-import { SOURCE, type OrdersContext } from './context';
-import { ensureIntent, orderFacts } from './package-orders';
+import type { OrdersContext } from './context';
+import { announceOrderCreated, ensureIntent } from './package-orders';
 
 export interface CreateLeadOrderInput {
   request: CreateLeadOrderRequest;
@@ -44,7 +43,7 @@ export async function createLeadOrder(
       provider: ctx.provider.name,
     });
     if (inserted) {
-      await enqueue(db, { type: 'order.created', data: orderFacts(inserted), correlationId: input.correlationId, source: SOURCE });
+      await announceOrderCreated(db, inserted, input.correlationId);
     }
     return inserted;
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { withTransaction } from '@warmline/platform/db/index';
+import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { AppError, conflict } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
@@ -12,6 +12,7 @@ import {
   findOrderByIdempotencyKey,
   insertPackageOrder,
   insertPaymentIntent,
+  recordOrderCorrelation,
   type PackageOrder,
   type PaymentIntentRow,
 } from '../db/orders';
@@ -70,7 +71,7 @@ export async function createPackageOrder(ctx: OrdersContext, input: CreatePackag
         else ctx.log.warn({ orderId: inserted.id, tokenId: token.tokenId }, 'a checkout token was used again; the order is not linked');
       }
       if (inserted) {
-        await enqueue(db, { type: 'order.created', data: orderFacts(inserted), correlationId: input.correlationId, source: SOURCE });
+        await announceOrderCreated(db, inserted, input.correlationId);
       }
       return inserted;
     });
@@ -145,6 +146,15 @@ function intentMetadata(order: PackageOrder): Record<string, string> {
 }
 
 /** What every order event says about an order: facts, not the buyer's contact (it stays here). */
+/**
+ * order.created, with the purchase's correlation id kept on the order: the order's payment
+ * events carry the same id, so an analyst follows one purchase by one id (docs/adr/0030).
+ */
+export async function announceOrderCreated(db: Queryable, order: PackageOrder, correlationId: string): Promise<void> {
+  await recordOrderCorrelation(db, order.id, correlationId);
+  await enqueue(db, { type: 'order.created', data: orderFacts(order), correlationId, source: SOURCE });
+}
+
 export function orderFacts(order: PackageOrder): EventData<'order.created'> {
   return {
     orderId: order.id,

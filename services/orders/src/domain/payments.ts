@@ -105,17 +105,19 @@ async function recordPaymentSucceeded(ctx: OrdersContext, report: PaymentSuccess
       paymentIntentId: intent.id,
       paidAt: (order.paidAt ?? new Date()).toISOString(),
     };
-    await enqueue(db, { type: 'payment.succeeded', data: paid, correlationId: report.correlationId, source: SOURCE });
+    // The purchase's id (order.created's), so one id follows the purchase from order to payment.
+    const correlationId = payable.order.correlationId ?? report.correlationId;
+    await enqueue(db, { type: 'payment.succeeded', data: paid, correlationId, source: SOURCE });
     if (order.kind === 'transfer') {
       // A transfer order becomes paid in the same transaction; its e-mails say what it is for.
-      await recordTransferOrderPaid(db, order, report.correlationId, ctx.log);
+      await recordTransferOrderPaid(db, order, correlationId, ctx.log);
     } else {
       // The receipt (to the billing e-mail, which only this command carries) and the sales notice.
       const { hasBillingEmail: _fact, ...facts } = paid;
       await enqueue(db, {
         type: 'email.order_paid',
         data: { ...facts, ...(order.billingEmail ? { billingEmail: order.billingEmail } : {}) },
-        correlationId: report.correlationId,
+        correlationId,
         source: SOURCE,
       });
     }
@@ -161,7 +163,7 @@ async function recordPaymentFailed(ctx: OrdersContext, report: PaymentFailureRep
         failureMessage: report.message,
         ...(report.code ? { failureCode: report.code } : {}),
       },
-      correlationId: report.correlationId,
+      correlationId: payable.order.correlationId ?? report.correlationId,
       source: SOURCE,
     });
     ctx.log.info({ orderId: order.id, intentId: intent.id, code: report.code }, 'payment failed');

@@ -17,7 +17,7 @@ import type { PackageOrder, PaymentIntentRow } from '../db/orders';
 import { insertTransferOrder, listTransferOrders, markTransferOrderPaid, transferOrderStats } from '../db/transfer-orders';
 import type { UsersClient } from '../clients/users-client';
 import { SOURCE, type OrdersContext } from './context';
-import { ensureIntent, orderFacts } from './package-orders';
+import { announceOrderCreated, ensureIntent } from './package-orders';
 
 export interface TransferOrdersContext extends OrdersContext {
   users: UsersClient;
@@ -77,7 +77,7 @@ export async function createTransferOrder(ctx: TransferOrdersContext, input: Cre
       description: `Live transfers: ${request.totalTransfers} ${request.totalTransfers === 1 ? 'transfer' : 'transfers'} × ${formatUsd(unitPriceCents)} (${request.workingStates.join(', ')})`,
       provider: ctx.provider.name,
     });
-    await enqueue(db, { type: 'order.created', data: orderFacts(inserted), correlationId: input.correlationId, source: SOURCE });
+    await announceOrderCreated(db, inserted, input.correlationId);
     return inserted;
   });
   ctx.log.info({ orderId: order.id, buyer: buyer.userId, amountCents: order.amountCents }, 'transfer order created');

@@ -5,6 +5,7 @@ import { TextField } from '../../components/field';
 import { errorMessage } from '../../lib/api';
 import { useForm } from '../../lib/form';
 import { useConfirmTwoFactor, useEnrolTwoFactor, type TwoFactorConfirmed } from '../auth/api';
+import { RecoveryCodes } from './recovery-codes';
 
 /**
  * Setting up a second factor: the QR code (or the secret to type), the ten recovery codes to
@@ -50,13 +51,7 @@ export function TwoFactorEnrolment({ onDone, intro }: { onDone(answer: TwoFactor
             Keep these recovery codes somewhere safe. Each one signs you in once if you lose your phone; they are shown
             only now.
           </p>
-          <ul className="two-factor__codes" aria-label="Recovery codes">
-            {enrolment.recoveryCodes.map((code) => (
-              <li key={code}>
-                <code>{code}</code>
-              </li>
-            ))}
-          </ul>
+          <RecoveryCodes codes={enrolment.recoveryCodes} />
         </li>
         <li>
           <form

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@warmline/platform/testing/index';
+import { mailsTo } from '@warmline/platform/testing/mail';
+import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+
+/**
+ * The security e-mails (issue 22 item 12): a user hears, in their inbox, of every change to how
+ * they sign in — a password reset with a link, changed by themselves or set by an admin (two-
+ * factor: two-factor.test.ts). Read from the .eml files the notifications worker delivered.
+ */
+
+let gw: GatewayFixture;
+let mailDir: string;
+
+beforeAll(async () => {
+  gw = await startGatewayFixture();
+  ({ mailDir } = await gw.startMailWorker());
+}, 60_000);
+
+afterAll(async () => {
+  await gw?.cleanup();
+});
+
+/** The first e-mail to `to` whose subject is `subject`, once delivered. */
+function mailWithSubject(to: string, subject: string): Promise<string> {
+  return waitFor(`'${subject}' to ${to}`, async () => (await mailsTo(mailDir, to)).find((m) => new RegExp(`^Subject: ${subject}$`, 'm').test(m)), { timeoutMs: 20_000 });
+}
+
+describe('security e-mails', () => {
+  it('when an agent changes their own password, then they get an e-mail saying so, with when, their username and what to do if it was not them — never the password', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+    const newPassword = 'a-changed-password-22';
+    expect((await browser.post('/api/change-password', { currentPassword: password, newPassword })).status).toBe(200);
+
+    const mail = await mailWithSubject(user.email, 'Your WarmLine password was changed');
+    expect(mail).toContain(`Hello ${user.firstName},`);
+    expect(mail).toContain('The password of your WarmLine account was changed from your account page.');
+    expect(mail).toContain(`Account: ${user.username}`);
+    expect(mail).toMatch(/When: \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2} UTC/);
+    expect(mail).toContain('If this was not you');
+    expect(mail).toContain(`${gw.config.PUBLIC_URL}/forgot-password`);
+    expect(mail).not.toContain(newPassword);
+    expect(mail).not.toContain(password);
+  });
+
+  it('when a wrong current password is given, then nothing changes and no e-mail is sent', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = gw.browser();
+    await browser.login(user.username, password);
+    expect((await browser.post('/api/change-password', { currentPassword: 'not-it', newPassword: 'another-password-22' })).status).toBe(400);
+    const { rows } = await gw.pool.query("SELECT 1 FROM outbox WHERE routing_key = 'email.account_security' AND envelope->'data'->>'to' = $1", [user.email]);
+    expect(rows).toEqual([]);
+  });
+
+  it('when an agent resets the password with the e-mailed link, then a second e-mail says it was reset', async () => {
+    const { user } = await gw.createAgent();
+    expect((await gw.browser().post('/api/forgot-password', { email: user.email })).status).toBe(200);
+    const resetMail = await mailWithSubject(user.email, 'Reset your WarmLine password');
+    const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(resetMail)?.[1];
+    expect(token).toBeDefined();
+    expect((await gw.browser().post('/api/reset-password', { token, password: 'a-reset-password-22' })).status).toBe(200);
+
+    const mail = await mailWithSubject(user.email, 'Your WarmLine password was reset');
+    expect(mail).toContain('The password of your WarmLine account was reset with a link we e-mailed you.');
+    expect(mail).not.toContain(token!);
+  });
+
+  it("when an admin sets an agent's password, then the agent gets an e-mail that an administrator did", async () => {
+    const { user } = await gw.createAgent();
+    const admin = gw.browser();
+    await admin.login(gw.admin.username, gw.admin.password);
+    expect((await admin.post(`/api/users/${user.id}/change-password`, { newPassword: 'set-by-admin-22' })).status).toBe(200);
+
+    const mail = await mailWithSubject(user.email, 'Your WarmLine password was changed');
+    expect(mail).toContain('A WarmLine administrator set a new password for your account.');
+  });
+});
