@@ -28,6 +28,12 @@ export interface PackageOrder {
   paidAt: Date | null;
   /** Given back so far (refunds); never more than amountCents, and never revenue. */
   refundedCents: number;
+  /** A RingCloud Aged Leads package: the states it is filled from (null: none given, every state). */
+  states: string[] | null;
+  /** A RingCloud Aged Leads package: the leads the catalog delivered (null until it settled). */
+  leadsDelivered: number | null;
+  /** An unpaid aged-lead purchase its buyer cancelled: it can no longer be paid. */
+  cancelledAt: Date | null;
 }
 
 export interface PaymentIntentRow {
@@ -41,7 +47,7 @@ export interface PaymentIntentRow {
 
 const ORDER_COLUMNS = `id, kind, tier, lead_type, age_range, count, unit_price_cents, amount_cents, currency, description,
   status, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider,
-  provider_intent_id, failure_message, created_at, paid_at, refunded_cents`;
+  provider_intent_id, failure_message, created_at, paid_at, refunded_cents, states, leads_delivered, cancelled_at`;
 
 interface OrderRecord {
   id: string;
@@ -66,6 +72,9 @@ interface OrderRecord {
   created_at: Date;
   paid_at: Date | null;
   refunded_cents: number;
+  states: string[] | null;
+  leads_delivered: number | null;
+  cancelled_at: Date | null;
 }
 
 function toOrder(r: OrderRecord): PackageOrder {
@@ -92,12 +101,17 @@ function toOrder(r: OrderRecord): PackageOrder {
     createdAt: r.created_at,
     paidAt: r.paid_at,
     refundedCents: r.refunded_cents,
+    states: r.states,
+    leadsDelivered: r.leads_delivered,
+    cancelledAt: r.cancelled_at,
   };
 }
 
 export interface NewPackageOrder {
   id: string;
   quote: PackageQuote;
+  /** A RingCloud Aged Leads package's states, as codes; null for every other order. */
+  states: string[] | null;
   buyerUserId: string | null;
   billing: BillingDetails | undefined;
   idempotencyKey: string | undefined;
@@ -111,8 +125,8 @@ export interface NewPackageOrder {
 export async function insertPackageOrder(db: Queryable, o: NewPackageOrder): Promise<PackageOrder | null> {
   const { rows } = await db.query<OrderRecord>(
     `INSERT INTO package_orders (id, tier, lead_type, age_range, count, unit_price_cents, amount_cents, currency,
-       description, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       description, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider, states)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      ON CONFLICT (idempotency_key) DO NOTHING
      RETURNING ${ORDER_COLUMNS}`,
     [
@@ -131,6 +145,7 @@ export async function insertPackageOrder(db: Queryable, o: NewPackageOrder): Pro
       o.billing?.phone ?? null,
       o.idempotencyKey ?? null,
       o.provider,
+      o.states,
     ],
   );
   return rows[0] ? toOrder(rows[0]) : null;
@@ -187,6 +202,23 @@ export async function markOrderFailed(db: Queryable, orderId: string, failureMes
   );
   if (!rows[0]) throw new Error(`Order ${orderId} vanished while being marked failed`);
   return toOrder(rows[0]);
+}
+
+/** The catalog settled a RingCloud Aged Leads package: how many of its leads were delivered. */
+export async function recordLeadsDelivered(db: Queryable, orderId: string, delivered: number): Promise<void> {
+  await db.query('UPDATE package_orders SET leads_delivered = $2, updated_at = now() WHERE id = $1', [orderId, delivered]);
+}
+
+/**
+ * The buyer cancelled an unpaid aged-lead purchase: it can no longer be paid. Returns the order
+ * as it stands after (a paid one is left as it is; the caller refuses it).
+ */
+export async function markLeadOrderCancelled(db: Queryable, orderId: string): Promise<void> {
+  await db.query(
+    `UPDATE package_orders SET cancelled_at = COALESCE(cancelled_at, now()), updated_at = now()
+      WHERE id = $1 AND kind = 'lead' AND status <> 'paid'`,
+    [orderId],
+  );
 }
 
 /* ------------------------------------------------------------ payment intents ---------- */
