@@ -42,6 +42,7 @@ const PAID_PACKAGE: OrderStatusResponse = {
   paidAt: '2026-11-20T18:01:00Z',
   failureMessage: null,
   transfer: null,
+  leadPackage: null,
 };
 const PAID_RINGCLOUD: OrderStatusResponse = {
   ...PAID_PACKAGE,
