@@ -210,8 +210,8 @@ export async function recordLeadsDelivered(db: Queryable, orderId: string, deliv
 }
 
 /**
- * The buyer cancelled an unpaid aged-lead purchase: it can no longer be paid. Returns the order
- * as it stands after (a paid one is left as it is; the caller refuses it).
+ * The buyer cancelled an unpaid aged-lead purchase: it can no longer be paid. A paid order is
+ * left as it is (the caller has it locked and refuses it); cancelling twice keeps the first time.
  */
 export async function markLeadOrderCancelled(db: Queryable, orderId: string): Promise<void> {
   await db.query(
