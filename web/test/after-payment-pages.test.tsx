@@ -42,6 +42,7 @@ const PAID_PACKAGE: OrderStatusResponse = {
   paidAt: '2026-11-20T18:01:00Z',
   failureMessage: null,
   transfer: null,
+  leadPackage: null,
 };
 const PAID_RINGCLOUD: OrderStatusResponse = {
   ...PAID_PACKAGE,
@@ -254,6 +255,35 @@ describe('keeping a RingCloud order bought without an account (/thank-you)', () 
     await screen.findByRole('heading', { level: 1, name: 'Thank You!' });
     expect(screen.queryByRole('heading', { name: /Keep this order/ })).toBeNull();
     expect(claimBodies).toEqual([]);
+  });
+});
+
+describe('/thank-you for a RingCloud Aged Leads pack (issue 22)', () => {
+  it('when 12 of the 100 leads were in stock in FL and GA, then it says so, what is refunded, and links to My Leads', async () => {
+    stored = {
+      ...PAID_RINGCLOUD,
+      count: 100,
+      unitPriceCents: 400,
+      amountCents: 40_000,
+      description: 'RingCloud Aged Leads (60-90 days): 100 leads × $4.00',
+      leadPackage: { ordered: 100, delivered: 12, states: ['FL', 'GA'] },
+    };
+    renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
+
+    expect(await screen.findByText('12 of your 100 leads are in My Leads, with full contact details. The rest were not in stock in your states and are refunded to your card.')).toBeTruthy();
+    expect(receiptRow('Leads delivered')).toBe('12 of 100');
+    expect(receiptRow('From the states')).toBe('Florida, Georgia');
+    expect(receiptRow('Refunded')).toBe('$352.00 for the 88 not in stock');
+    expect(screen.getByRole('link', { name: 'See them in My Leads' }).getAttribute('href')).toBe('/dashboard?view=my-leads');
+    expect(document.body.textContent).not.toContain('An account manager will contact you');
+  });
+
+  it('when the pack is still being filled, then it says the leads are being picked', async () => {
+    stored = { ...PAID_RINGCLOUD, count: 100, unitPriceCents: 400, amountCents: 40_000, leadPackage: { ordered: 100, delivered: null, states: ['FL'] } };
+    renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
+
+    expect(await screen.findByText('We are picking your leads from stock now; this page updates in a moment.')).toBeTruthy();
+    expect(receiptRow('Leads delivered')).toBe('Picking your leads…');
   });
 });
 

@@ -183,7 +183,7 @@ describe('Buy Call-backs', () => {
     expect(callbackCount('ten')).toBeNull();
   });
 
-  it('shows count × $15.00 and opens the Call-Backs payment session for that count', async () => {
+  it('shows count × $15.00 and opens the WarmLine Call-Backs payment session for that count', async () => {
     answers['POST /api/create-payment-intent'] = {
       status: 200,
       body: { clientSecret: 'pi_1_secret_2', orderId: 'ord_1', amount: 60, amountCents: 6000, currency: 'usd', paymentProvider: 'sandbox' },
@@ -211,9 +211,11 @@ describe('Buy Call-backs', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Continue to Payment' }));
     await waitFor(() => expect(sent.some((r) => r.url === '/api/create-payment-intent')).toBe(true));
     const body = sent.find((r) => r.url === '/api/create-payment-intent')!.body as Record<string, unknown>;
-    expect(body).toMatchObject({ amount: 60, packageType: 'RingCloud Call-Backs', calls: 4, callCount: 1, tier: 'ringcloud' });
-    expect(body.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    // WarmLine's own Call-Backs (issue 22), never the second brand's package.
+    expect(body).toEqual({ amount: 60, callCount: 4, tier: 'callbacks', idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const summary = await screen.findByRole('region', { name: 'Order Summary' });
+    expect(within(summary).getByText('WarmLine Call-Backs')).toBeTruthy();
+    expect(summary.textContent).not.toContain('RingCloud');
     expect(within(summary).getByText('4 call-backs')).toBeTruthy();
     expect(within(summary).getByText('$60.00')).toBeTruthy();
   });

@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { MyOrder, MyOrdersAnswer } from '@warmline/contracts/my-orders';
+import type { UnpaidLeadPurchasesResponse } from '@warmline/contracts/catalog';
 import { MyOrdersView } from '../src/features/my-orders/my-orders-view';
 import { receiptTotals, transferSummary } from '../src/features/my-orders/my-orders-format';
 import { createQueryClient } from '../src/lib/query-client';
+import { TEST_AGENT } from './accounts-fixture';
 
 /**
  * My Orders (issue 12): each of the agent's orders with its product, US date, amount and status;
@@ -51,13 +53,26 @@ function page(orders: MyOrder[], total = orders.length, n = 1): MyOrdersAnswer {
 }
 
 let answer: MyOrdersAnswer = page([]);
+let unpaid: UnpaidLeadPurchasesResponse = { purchases: [] };
 let asked: string[] = [];
+let posted: string[] = [];
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 beforeEach(() => {
   asked = [];
-  vi.stubGlobal('fetch', async (url: string) => {
-    if (!String(url).startsWith('/api/my-orders')) return new Response('{"error":"not here"}', { status: 404 });
-    asked.push(String(url));
-    return new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
+  posted = [];
+  unpaid = { purchases: [] };
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    const path = String(url);
+    if (path === '/api/bulk-purchase-leads') return json(unpaid);
+    const cancelled = /^\/api\/bulk-purchase-leads\/([\w-]+)\/cancel$/.exec(path);
+    if (cancelled && init?.method === 'POST') {
+      posted.push(path);
+      unpaid = { purchases: [] };
+      return json({ orderId: cancelled[1], status: 'cancelled', releasedLeadCount: 3 });
+    }
+    if (!path.startsWith('/api/my-orders')) return new Response('{"error":"not here"}', { status: 404 });
+    asked.push(path);
+    return json(answer);
   });
 });
 afterEach(() => {
@@ -69,11 +84,41 @@ function renderView() {
   const onBrowse = vi.fn();
   render(
     <QueryClientProvider client={createQueryClient()}>
-      <MyOrdersView onBrowse={onBrowse} />
+      <MyOrdersView user={TEST_AGENT} onBrowse={onBrowse} onPurchasePaid={vi.fn()} />
     </QueryClientProvider>,
   );
   return onBrowse;
 }
+
+const UNPAID = {
+  orderId: '0b8e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',
+  leadCount: 3,
+  heldLeadCount: 3,
+  totalCents: 750,
+  createdAt: '2026-11-22T18:00:00Z',
+  reservedUntil: '2026-11-22T18:15:00Z',
+};
+
+describe('unpaid lead purchases (issue 22)', () => {
+  it('when the agent left a lead purchase unpaid, then My Orders lists it with Pay and Cancel, and Cancel asks the server and removes it', async () => {
+    unpaid = { purchases: [UNPAID] };
+    answer = page([PACKAGE]);
+    renderView();
+    const section = await screen.findByRole('region', { name: 'Unpaid lead purchases' });
+    expect(section.textContent).toContain('3 aged leads · $7.50');
+    expect(within(section).getByRole('button', { name: 'Pay $7.50 for 3 aged leads' })).toBeTruthy();
+    fireEvent.click(within(section).getByRole('button', { name: 'Cancel the purchase of 3 aged leads' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Unpaid lead purchases' })).toBeNull());
+    expect(posted).toEqual([`/api/bulk-purchase-leads/${UNPAID.orderId}/cancel`]);
+  });
+
+  it('when there is no unpaid purchase, then nothing is shown above the orders', async () => {
+    answer = page([PACKAGE]);
+    renderView();
+    await screen.findAllByRole('row');
+    expect(screen.queryByRole('region', { name: 'Unpaid lead purchases' })).toBeNull();
+  });
+});
 
 describe('My Orders', () => {
   it('when the agent has orders, then each shows its product, US date, amount, refund and status', async () => {

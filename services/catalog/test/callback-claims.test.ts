@@ -153,3 +153,46 @@ describe('a Call-Backs order paid without an account is credited when its buyer 
     expect(await creditsOf(paid.data.orderId)).toEqual([]);
   });
 });
+
+describe("WarmLine's own Call-Backs, bought in the dashboard (issue 22)", () => {
+  it('when a logged-in agent buys 4 call-backs, then the order is WarmLine Call-Backs at $15.00 each, never a RingCloud package, and the agent is credited 4', async () => {
+    const agent = await callBackAgent(gw, 'Ohio', 'Wren');
+    const intent = await fx.callOrders('POST', '/api/create-payment-intent', {
+      body: { amount: 60, callCount: 4, tier: 'callbacks', idempotencyKey: randomUUID() },
+      identity: agent.identity,
+    });
+    expect(intent.status).toBe(201);
+    // Bought in a session: nothing to claim.
+    expect(intent.body.claimToken).toBeUndefined();
+    const orderId = String(intent.body.orderId);
+    const paid = await fx.callOrders('POST', '/api/payments/sandbox/confirm', {
+      body: { ...testCard(String(intent.body.clientSecret)), billing: { name: 'Wren Agent', email: 'wren@example.com' } },
+      identity: agent.identity,
+    });
+    expect(paid.status).toBe(200);
+    const payment = await announcedByOrders('payment.succeeded', orderId);
+    expect(payment.data).toMatchObject({ tier: 'callbacks', leadType: 'Call-Backs', count: 4, amountCents: 6000, description: 'WarmLine Call-Backs: 4 call-backs × $15.00', buyerUserId: agent.userId });
+
+    expect(await balanceOf(agent.userId)).toBe(4);
+    expect(await creditsOf(orderId)).toEqual([{ user_id: agent.userId, count: 4, taken_back: 0 }]);
+    const status = await fx.callOrders('GET', `/api/orders/${orderId}/status`, { identity: agent.identity });
+    expect(status.body).toMatchObject({ brand: 'WarmLine', tier: 'callbacks', description: 'WarmLine Call-Backs: 4 call-backs × $15.00' });
+    const mine = await fx.callOrders('GET', '/api/my-orders', { identity: agent.identity });
+    expect(mine.body.orders).toEqual([expect.objectContaining({ id: orderId, product: 'callbacks', status: 'paid' })]);
+    // The receipt is WarmLine's: the command names the tier the notifications worker brands it by.
+    const [receipt] = (await outboxEnvelopes(fx.ordersPool, 'email.order_paid')).filter((e) => e.data.orderId === orderId);
+    expect(receipt?.data).toMatchObject({ tier: 'callbacks', billingEmail: 'wren@example.com' });
+  });
+
+  it('when the amount is not the server price, or nobody is logged in, then 400 or 401 and no order', async () => {
+    const agent = await callBackAgent(gw, 'Iowa', 'Ash');
+    const wrong = await fx.callOrders('POST', '/api/create-payment-intent', { body: { amount: 50, callCount: 4, tier: 'callbacks' }, identity: agent.identity });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('Amount does not match the price: expected $60.00');
+    const anonymous = await fx.callOrders('POST', '/api/create-payment-intent', { body: { amount: 60, callCount: 4, tier: 'callbacks' } });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.text).toContain('Please log in to buy call-backs');
+    const none = await fx.ordersPool.query("SELECT count(*)::int AS n FROM package_orders WHERE tier = 'callbacks' AND (buyer_user_id IS NULL OR buyer_user_id = $1)", [agent.userId]);
+    expect(none.rows[0]).toEqual({ n: 0 });
+  });
+});

@@ -531,6 +531,7 @@ describe('My Call-backs', () => {
     const order = await insertPackageOrder(fx.ordersPool, {
       id: payment.data.orderId,
       quote: quotePackage({ tier: 'ringcloud', leadType: 'Call-Backs', count: 12 }),
+      states: null,
       buyerUserId: agent.userId,
       billing: undefined,
       idempotencyKey: undefined,
@@ -541,6 +542,7 @@ describe('My Call-backs', () => {
     await insertPackageOrder(fx.ordersPool, {
       id: randomUUID(),
       quote: quotePackage({ tier: 'ringcloud', leadType: 'Call-Backs', count: 20 }),
+      states: null,
       buyerUserId: agent.userId,
       billing: undefined,
       idempotencyKey: undefined,
@@ -551,6 +553,7 @@ describe('My Call-backs', () => {
     const refunded = await insertPackageOrder(fx.ordersPool, {
       id: randomUUID(),
       quote: quotePackage({ tier: 'ringcloud', leadType: 'Call-Backs', count: 30 }),
+      states: null,
       buyerUserId: agent.userId,
       billing: undefined,
       idempotencyKey: undefined,
@@ -558,6 +561,17 @@ describe('My Call-backs', () => {
     });
     await markOrderPaid(fx.ordersPool, refunded!.id);
     await fx.ordersPool.query('UPDATE package_orders SET refunded_cents = amount_cents WHERE id = $1', [refunded!.id]);
+    // WarmLine's own Call-Backs, bought from the dashboard (tier 'callbacks'), are on their way too.
+    const warmline = await insertPackageOrder(fx.ordersPool, {
+      id: randomUUID(),
+      quote: quotePackage({ tier: 'callbacks', count: 5 }),
+      states: null,
+      buyerUserId: agent.userId,
+      billing: undefined,
+      idempotencyKey: undefined,
+      provider: 'sandbox',
+    });
+    const warmlinePaid = await markOrderPaid(fx.ordersPool, warmline!.id);
 
     const before = (await fx.call('GET', '/api/my-callbacks', { identity: agent.identity })).body as unknown as MyCallbacks;
     const othersView = (await fx.call('GET', '/api/my-callbacks', { identity: other.identity })).body as unknown as MyCallbacks;
@@ -565,10 +579,13 @@ describe('My Call-backs', () => {
     const after = (await fx.call('GET', '/api/my-callbacks', { identity: agent.identity })).body as unknown as MyCallbacks;
 
     expect(before).toMatchObject({ balance: 0 });
-    expect(before.pending).toEqual([{ orderId: order!.id, count: 12, paidAt: paid.paidAt!.toISOString() }]);
+    expect(before.pending).toEqual([
+      { orderId: warmline!.id, count: 5, paidAt: warmlinePaid.paidAt!.toISOString() },
+      { orderId: order!.id, count: 12, paidAt: paid.paidAt!.toISOString() },
+    ]);
     expect(othersView.pending).toEqual([]);
     // Credited: in the balance (less any delivered at once to call-backs waiting in Vermont), no longer pending.
-    expect(after.pending).toEqual([]);
+    expect(after.pending).toEqual([{ orderId: warmline!.id, count: 5, paidAt: warmlinePaid.paidAt!.toISOString() }]);
     expect(after.balance + after.callbacks.length).toBe(12);
   });
 });

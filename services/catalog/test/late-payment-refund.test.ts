@@ -6,6 +6,7 @@ import { createLogger } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
 import { waitFor } from '@warmline/platform/testing/index';
 import { settleLeadOrder } from '@warmline/orders/domain/lead-settlement';
+import { handleStripeEvent } from '@warmline/orders/domain/payments';
 import { sandboxProvider } from '@warmline/orders/domain/payment-provider';
 import { agent, startCatalogFixture, testCard, type CatalogFixture } from './catalog-fixture';
 
@@ -124,6 +125,40 @@ describe('a lead order paid late', () => {
     expect(receipt.data).toMatchObject({ refundedCents: 0, undelivered: [], paidCents: 350 });
     expect((receipt.data.delivered as Array<{ leadId: string }>).map((l) => l.leadId).sort()).toEqual(leads.map((l) => l.id).sort());
     expect(await refundsOf(orderId)).toEqual([]);
+  });
+});
+
+describe('a cancelled lead purchase paid anyway (issue 22)', () => {
+  it('when the provider still reports the payment of a purchase its buyer cancelled, then no lead is sold and all of it is refunded once', async () => {
+    const changed = buyer('changed_mind');
+    const [lead] = await fx.addLeads([{ ageDays: 50, name: 'Cora Cancel', state: 'FL' }]);
+    const reserved = await fx.call('POST', '/api/bulk-purchase-leads', { body: { leadIds: [lead!.id] }, identity: changed });
+    expect(reserved.status).toBe(201);
+    const orderId = String(reserved.body.orderId);
+    expect((await fx.call('POST', `/api/bulk-purchase-leads/${orderId}/cancel`, { identity: changed })).status).toBe(200);
+
+    // Stripe's card form was still open in another tab: the money is taken and the webhook says so.
+    const { rows: intents } = await fx.ordersPool.query<{ id: string }>('SELECT id FROM payment_intents WHERE order_id = $1', [orderId]);
+    const ctx = { pool: fx.ordersPool, provider: sandboxProvider(), log: createLogger('test', 'silent') };
+    const outcome = await handleStripeEvent(
+      ctx,
+      {
+        id: `evt_${orderId}`,
+        type: 'payment_intent.succeeded',
+        data: { object: { id: intents[0]!.id, amount_received: 250, currency: 'usd', metadata: { orderId }, receipt_email: null, latest_charge: null } },
+      } as unknown as Parameters<typeof handleStripeEvent>[1],
+      orderId,
+    );
+    expect(outcome.outcome).toBe('recorded');
+
+    await waitFor('the cancelled purchase refunded', async () => (await refundsOf(orderId)).length === 1, { timeoutMs: 20_000 });
+    expect(await refundsOf(orderId)).toEqual([
+      { amount_cents: 250, initiated_by: 'system', reason: 'The purchase was cancelled before the payment arrived, so no lead was delivered' },
+    ]);
+    const { rows: leads } = await fx.pool.query('SELECT sold_to_user_id FROM aged_leads WHERE id = $1', [lead!.id]);
+    expect(leads).toEqual([{ sold_to_user_id: null }]);
+    const settle = (await fx.outbox('lead_order.settle')).find((e) => e.data.orderId === orderId);
+    expect(settle?.data).toMatchObject({ delivered: [], refundDueCents: 250 });
   });
 });
 

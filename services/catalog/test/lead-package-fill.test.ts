@@ -24,9 +24,16 @@ const PACKAGE_DOLLARS: Record<AgedLeadAgeRange, number> = { '30-60': 500, '60-90
 const silent = createLogger('test', 'silent');
 
 /** The RingCloud checkout of an Aged Leads package, paid with the sandbox's good card. */
-async function buyPackage(fx: CatalogFixture, buyer: Identity, ageRange: AgedLeadAgeRange, email = `${buyer.username ?? 'visitor'}@example.com`): Promise<string> {
+async function buyPackage(
+  fx: CatalogFixture,
+  buyer: Identity,
+  ageRange: AgedLeadAgeRange,
+  email = `${buyer.username ?? 'visitor'}@example.com`,
+  states?: string,
+): Promise<string> {
   const created = await fx.callOrders('POST', '/api/create-payment-intent', {
     body: {
+      ...(states !== undefined ? { states } : {}),
       amount: PACKAGE_DOLLARS[ageRange],
       packageType: 'RingCloud Aged Leads',
       calls: 100,
@@ -241,6 +248,66 @@ describe('a paid RingCloud Aged Leads package short of stock', () => {
     ]);
     expect(await ordersOutbox(fx, 'email.leads_receipt', anonymousOrder)).toEqual([]);
     expect(await catalogOutbox(fx, 'leads.purchased', anonymousOrder)).toEqual([]);
+  });
+});
+
+describe("a paid RingCloud Aged Leads package of the buyer's states (issue 22)", () => {
+  let fx: CatalogFixture;
+  const buyer = agent('rc_fl_ga');
+  let chosen: NewAgedLead[] = [];
+  let orderId = '';
+
+  beforeAll(async () => {
+    fx = await startCatalogFixture();
+    // 12 leads in FL or GA, and plenty in other states (the issue's buyer got TX 25, IL 11, …).
+    chosen = await fx.addLeads([...sixtyToNinety(7, 'FL'), ...sixtyToNinety(5, 'GA')]);
+    await fx.addLeads([...sixtyToNinety(60, 'TX'), ...sixtyToNinety(30, 'IL'), ...sixtyToNinety(30, 'NC'), ...sixtyToNinety(20, 'CA')]);
+    // The RingCloud checkout sends the survey's working states as it stored them.
+    orderId = await buyPackage(fx, buyer, '60-90', undefined, 'FL, GA');
+    await settled(fx, orderId);
+  });
+
+  afterAll(async () => {
+    await fx?.cleanup();
+  });
+
+  it('when the buyer chose FL and GA, then only their 12 leads in FL or GA are sold and the 88 missing are refunded, saying where', async () => {
+    const sold = await soldTo(fx, orderId);
+    expect(sold.map((l) => l.id).sort()).toEqual(chosen.map((l) => l.id).sort());
+    const { rows: fills } = await fx.pool.query('SELECT states, leads_delivered, refund_due_cents FROM lead_package_fills WHERE order_id = $1', [orderId]);
+    expect(fills).toEqual([{ states: ['FL', 'GA'], leads_delivered: 12, refund_due_cents: 88 * 400 }]);
+    const reason = '88 of the 100 aged leads ordered were not in stock in FL, GA';
+    expect(await refundsOf(fx, orderId)).toEqual([{ amount_cents: 88 * 400, initiated_by: 'system', reason }]);
+  });
+
+  it('when it is settled, then the receipt says 12 of 100 from FL and GA, and the order status tells the thank-you page the same', async () => {
+    const [receipt] = await ordersOutbox(fx, 'email.leads_receipt', orderId);
+    expect(receipt?.data).toMatchObject({ brand: 'RingCloud', leadPackage: { ordered: 100, states: ['FL', 'GA'], refundDueCents: 88 * 400 } });
+    expect((receipt?.data.delivered as LeadOrderLead[]).map((l) => l.state).sort()).toEqual([...Array(7).fill('FL'), ...Array(5).fill('GA')]);
+    const status = await fx.callOrders('GET', `/api/orders/${orderId}/status`, { identity: buyer });
+    expect(status.status).toBe(200);
+    expect(status.body.leadPackage).toEqual({ ordered: 100, delivered: 12, states: ['FL', 'GA'] });
+    const [paid] = await ordersOutbox(fx, 'payment.succeeded', orderId);
+    expect(paid?.data.states).toEqual(['FL', 'GA']);
+  });
+
+  it('when the states are not US states, then the checkout is refused with a 400 naming them and nothing is ordered', async () => {
+    const answer = await fx.callOrders('POST', '/api/create-payment-intent', {
+      body: { amount: 400, packageType: 'RingCloud Aged Leads', calls: 100, callCount: 1, tier: 'ringcloud', ageRange: '60-90', states: 'FL, Narnia' },
+      identity: agent('rc_narnia'),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain("'Narnia' is not a US state");
+  });
+
+  it('when another order type names states, then they are not kept', async () => {
+    const answer = await fx.callOrders('POST', '/api/create-payment-intent', {
+      body: { amount: 150, packageType: 'RingCloud Call-Backs', calls: 10, callCount: 1, tier: 'ringcloud', states: 'FL' },
+      identity: agent('rc_cb_states'),
+    });
+    expect(answer.status).toBe(201);
+    const { rows } = await fx.ordersPool.query('SELECT states FROM package_orders WHERE id = $1', [answer.body.orderId]);
+    expect(rows).toEqual([{ states: null }]);
   });
 });
 

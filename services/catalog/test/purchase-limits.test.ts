@@ -115,3 +115,88 @@ describe('limits on unpaid lead purchases', () => {
     expect(await heldBy(buyer.userId as string)).toBe(9);
   });
 });
+
+describe('abandoned checkouts do not lock the buyer out (issue 22)', () => {
+  it('when the buyer opens the payment dialog for the same leads five times without paying, then the same purchase and payment come back each time and no 429', async () => {
+    const buyer = agent('reopener');
+    const leadIds = await freshLeadIds(3);
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push(await purchase(buyer, i % 2 === 0 ? leadIds : [...leadIds].reverse()));
+
+    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.body.orderId)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.body.clientSecret)).size).toBe(1);
+    expect(answers.map((a) => a.body.resumed)).toEqual([false, true, true, true, true]);
+    expect(new Set(answers.map((a) => a.body.reservedUntil)).size).toBe(1);
+    expect(await liveReservations(buyer.userId as string)).toBe(1);
+    const { rows } = await fx.ordersPool.query<{ n: number }>("SELECT count(*)::int AS n FROM package_orders WHERE buyer_user_id = $1 AND kind = 'lead'", [buyer.userId]);
+    expect(rows[0]?.n).toBe(1);
+    // Two other selections still fit under the limit of 3.
+    expect((await purchase(buyer, await freshLeadIds(1))).status).toBe(201);
+    expect((await purchase(buyer, await freshLeadIds(1))).status).toBe(201);
+    expect((await purchase(buyer, await freshLeadIds(1))).status).toBe(429);
+  });
+
+  it('when the buyer grows the same selection four times, then each newer purchase takes over the older one, which no longer counts towards the limit', async () => {
+    const buyer = agent('grower');
+    const leadIds = await freshLeadIds(5);
+    const answers = [];
+    for (let n = 2; n <= 5; n += 1) answers.push(await purchase(buyer, leadIds.slice(0, n)));
+
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    const unpaid = await fx.call('GET', '/api/bulk-purchase-leads', { identity: buyer });
+    expect(unpaid.status).toBe(200);
+    // Only the newest holds leads; the older ones hold none and are not listed.
+    expect(unpaid.body.purchases).toEqual([expect.objectContaining({ orderId: answers[3]!.body.orderId, leadCount: 5, heldLeadCount: 5, totalCents: 1250 })]);
+  });
+
+  it('when the buyer cancels an unpaid purchase in My Orders, then its leads are for sale at once, it is no longer listed, and its payment is refused', async () => {
+    const buyer = agent('canceller');
+    const leadIds = await freshLeadIds(2);
+    const opened = await purchase(buyer, leadIds);
+    expect(opened.status).toBe(201);
+    const orderId = String(opened.body.orderId);
+    const listed = await fx.call('GET', '/api/bulk-purchase-leads', { identity: buyer });
+    expect(listed.body.purchases).toEqual([
+      { orderId, leadCount: 2, heldLeadCount: 2, totalCents: 500, createdAt: expect.any(String), reservedUntil: opened.body.reservedUntil },
+    ]);
+    // Somebody else's purchase is not theirs to cancel.
+    expect((await fx.call('POST', `/api/bulk-purchase-leads/${orderId}/cancel`, { identity: agent('stranger') })).status).toBe(404);
+
+    const cancelled = await fx.call('POST', `/api/bulk-purchase-leads/${orderId}/cancel`, { identity: buyer });
+
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toEqual({ orderId, status: 'cancelled', releasedLeadCount: 2 });
+    expect(await heldBy(buyer.userId as string)).toBe(0);
+    expect((await fx.call('GET', '/api/bulk-purchase-leads', { identity: buyer })).body.purchases).toEqual([]);
+    expect((await fx.call('GET', `/api/bulk-purchase-leads/${orderId}`, { identity: buyer })).body.status).toBe('cancelled');
+    // Another buyer can take the leads straight away, not 15 minutes later.
+    expect((await purchase(agent('next_in_line'), leadIds)).status).toBe(201);
+    // The old payment form can no longer take the card, and Pay is refused.
+    const late = await fx.callOrders('POST', '/api/payments/sandbox/confirm', { body: testCard(String(opened.body.clientSecret)), identity: buyer });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toBe('This purchase was cancelled; nothing was charged. Choose the leads again to buy them.');
+    const { rows } = await fx.ordersPool.query('SELECT status, cancelled_at IS NOT NULL AS cancelled FROM package_orders WHERE id = $1', [orderId]);
+    expect(rows).toEqual([{ status: 'pending', cancelled: true }]);
+    expect((await fx.call('POST', `/api/bulk-purchase-leads/${orderId}/resume`, { identity: buyer })).status).toBe(409);
+    // Cancelling again answers the same, releasing nothing more.
+    const again = await fx.call('POST', `/api/bulk-purchase-leads/${orderId}/cancel`, { identity: buyer });
+    expect(again.body).toEqual({ orderId, status: 'cancelled', releasedLeadCount: 0 });
+  });
+
+  it('when the buyer presses Pay on an unpaid purchase, then it is the same payment; a paid purchase cannot be cancelled', async () => {
+    const buyer = agent('payer');
+    const opened = await purchase(buyer, await freshLeadIds(1));
+    const orderId = String(opened.body.orderId);
+    const resumed = await fx.call('POST', `/api/bulk-purchase-leads/${orderId}/resume`, { identity: buyer });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({ orderId, clientSecret: opened.body.clientSecret, resumed: true, totalCents: 250 });
+
+    const paid = await fx.callOrders('POST', '/api/payments/sandbox/confirm', { body: testCard(String(resumed.body.clientSecret)), identity: buyer });
+    expect(paid.status).toBe(200);
+    const refused = await fx.call('POST', `/api/bulk-purchase-leads/${orderId}/cancel`, { identity: buyer });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('This purchase is already paid');
+    expect((await fx.call('POST', '/api/bulk-purchase-leads/not-a-uuid/cancel', { identity: buyer })).status).toBe(400);
+  });
+});

@@ -30,7 +30,8 @@ export interface RefundAnswer {
 }
 
 /** All Orders (issue 12): every order of every product. */
-export const ORDER_PRODUCTS = ['package', 'second-brand', 'aged-leads', 'transfer'] as const;
+/** 'callbacks': WarmLine's own Call-Backs, bought in the dashboard (issue 22). */
+export const ORDER_PRODUCTS = ['package', 'second-brand', 'aged-leads', 'transfer', 'callbacks'] as const;
 export type OrderProduct = (typeof ORDER_PRODUCTS)[number];
 export const ALL_ORDER_STATUSES = ['pending', 'paid', 'failed', 'refunded', 'partially-refunded', 'cancelled', 'completed'] as const;
 export type AllOrderStatus = (typeof ALL_ORDER_STATUSES)[number];

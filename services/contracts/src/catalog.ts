@@ -186,6 +186,11 @@ export interface BulkPurchaseResponse {
   paymentProvider: PaymentProviderName;
   /** When the reservation ends if the order is not paid. */
   reservedUntil: string;
+  /**
+   * True when this is the buyer's unpaid purchase of exactly these leads, resumed (issue 22):
+   * the same order and the same payment as before, not a new one.
+   */
+  resumed: boolean;
 }
 
 /**
@@ -194,8 +199,8 @@ export interface BulkPurchaseResponse {
  */
 export interface BulkPurchaseStatusResponse {
   orderId: string;
-  /** held: waiting for payment; paid: sold; released / expired: given back unpaid. */
-  status: 'held' | 'paid' | 'released' | 'expired';
+  /** held: waiting for payment; paid: sold; released / expired: given back unpaid; cancelled: by the buyer, unpaid. */
+  status: 'held' | 'paid' | 'released' | 'expired' | 'cancelled';
   leadCount: number;
   /** Leads sold to the buyer (paid orders; fewer than leadCount only when some were owed back). */
   soldLeadCount: number;
@@ -237,6 +242,43 @@ export const MAX_UNPAID_LEAD_PURCHASES = 3;
 export const MAX_RESERVED_LEADS_PER_BUYER = 1500;
 export const TOO_MANY_UNPAID_PURCHASES_MESSAGE = 'You have too many unpaid lead purchases; pay or wait for them to expire';
 
+/** A cancelled purchase can no longer be paid (issue 22): the sandbox's card form and a resume are refused with this. */
+export const LEAD_PURCHASE_CANCELLED_MESSAGE = 'This purchase was cancelled; nothing was charged. Choose the leads again to buy them.';
+/** Cancelling (or resuming) a purchase that was paid meanwhile. */
+export const LEAD_PURCHASE_ALREADY_PAID_MESSAGE = 'This purchase is already paid';
+/** Resuming a purchase whose reservation ended: its leads may be someone else's by now. */
+export const LEAD_PURCHASE_ENDED_MESSAGE = 'This purchase has ended; its leads were released. Choose them again to buy them.';
+
+/**
+ * `GET /api/bulk-purchase-leads` (issue 22): the buyer's unpaid purchases that still hold leads,
+ * newest first — My Orders shows each with Pay (`POST /api/bulk-purchase-leads/{orderId}/resume`,
+ * the same payment as before) and Cancel (`POST /api/bulk-purchase-leads/{orderId}/cancel`, which
+ * releases the leads at once). One that no longer holds any lead (they moved to a newer purchase
+ * of the same buyer) is not listed and does not count towards MAX_UNPAID_LEAD_PURCHASES.
+ */
+export interface UnpaidLeadPurchase {
+  orderId: string;
+  /** Leads the purchase reserved; `heldLeadCount` of them it still holds. */
+  leadCount: number;
+  heldLeadCount: number;
+  totalCents: number;
+  createdAt: string;
+  /** When the reservation ends if it is not paid. */
+  reservedUntil: string;
+}
+
+export interface UnpaidLeadPurchasesResponse {
+  purchases: UnpaidLeadPurchase[];
+}
+
+/** `POST /api/bulk-purchase-leads/{orderId}/cancel`: the purchase can no longer be paid and its leads are for sale again. */
+export interface CancelLeadPurchaseResponse {
+  orderId: string;
+  status: 'cancelled';
+  /** Leads that went back on the market. */
+  releasedLeadCount: number;
+}
+
 /** The 409 answer when any lead could not be reserved (nothing was reserved then). */
 export interface LeadsUnavailableResponse {
   error: typeof LEADS_UNAVAILABLE_MESSAGE;
@@ -272,6 +314,16 @@ export interface CreateLeadOrderResponse {
   amountCents: number;
   leadCount: number;
   paymentProvider: PaymentProviderName;
+}
+
+/**
+ * `POST /api/internal/lead-orders/{orderId}/cancel` (orders; issue 22): the buyer named by the
+ * signed identity cancels their unpaid lead order, which can no longer be paid. 409 when it was
+ * paid meanwhile, 404 for another buyer's.
+ */
+export interface CancelLeadOrderResponse {
+  orderId: string;
+  cancelledAt: string;
 }
 
 /* ------------------------------------------------------------- dashboard ---------- */

@@ -81,6 +81,11 @@ const orderFacts = {
    */
   leadType: z.string().min(1).max(50).optional(),
   ageRange: z.enum(AGED_LEAD_AGE_RANGES).optional(),
+  /**
+   * A RingCloud Aged Leads package: the only states (2-letter codes) its leads may come from, as
+   * its buyer chose them (issue 22). Absent: every state (none given, or written before).
+   */
+  states: z.array(z.string().length(2)).min(1).max(60).optional(),
 };
 
 const orderCreatedV1 = z.object(orderFacts);
@@ -507,6 +512,17 @@ const emailLeadsReceiptV1 = z.object({
   refundedCents: z.number().int().nonnegative(),
   /** The brand the leads were bought under (absent: WarmLine; RingCloud's aged-lead packs are RingCloud's). */
   brand: z.enum(['WarmLine', 'RingCloud']).optional(),
+  /**
+   * A RingCloud Aged Leads package (issue 22): how many leads were ordered, the states they were
+   * taken from (null: every state) and what is refunded for those not in stock there.
+   */
+  leadPackage: z
+    .object({
+      ordered: z.number().int().positive(),
+      states: z.array(z.string().length(2)).max(60).nullable(),
+      refundDueCents: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 /** Tell the team a buyer disputed a payment with their bank (Stripe's charge.dispute.created). */

@@ -85,6 +85,8 @@ const countField = z
  * - the second brand: `{ amount, packageType: 'RingCloud <lead type>', calls, callCount: 1,
  *   tier: 'ringcloud', ageRange? }` — `calls` is the number of transfers or callbacks; Aged
  *   Leads come in a pack of 100 and need `ageRange`.
+ * - WarmLine's own Call-Backs (the dashboard's Buy Call-backs, logged in only): `{ amount,
+ *   callCount, tier: 'callbacks' }` — `callCount` call-backs at the default callback price.
  * Plus optional `billing` and `idempotencyKey` (also accepted as the Idempotency-Key header).
  *
  * The parsed value carries the server's quote; a count out of range, an unknown tier or an
@@ -100,6 +102,20 @@ export const createPaymentIntentBody = z
     ageRange: z.string({ error: 'Age range must be text' }).trim().max(50, 'Age range must be at most 50 characters').optional(),
     billing: billingDetailsSchema.optional(),
     idempotencyKey: z.uuid({ error: 'Idempotency key must be a UUID' }).optional(),
+    /**
+     * The second brand's Aged Leads: the states the buyer chose (their survey's working states,
+     * as codes, names or the survey's 'FL, GA' text). The package is filled only from them
+     * (issue 22); the orders service reads them into codes and refuses what is not a US state.
+     */
+    states: z
+      .union(
+        [
+          z.string().max(1000, 'States must be at most 1000 characters'),
+          z.array(z.string({ error: 'States must be state codes such as FL' }).max(100, 'States must be state codes such as FL')).max(60, 'At most 60 states'),
+        ],
+        { error: 'States must be state codes such as FL' },
+      )
+      .optional(),
     /** The second brand's one-time token from its survey answer: links the order to the new account. */
     checkoutToken: z.string({ error: 'Checkout token must be text' }).max(1000, 'Checkout token is too long').optional(),
   })
@@ -142,6 +158,7 @@ export const createPaymentIntentBody = z
     }
     return {
       quote,
+      states: body.states,
       billing: body.billing,
       idempotencyKey: body.idempotencyKey,
       checkoutToken: body.checkoutToken,
@@ -221,6 +238,18 @@ export interface OrderStatusResponse {
   failureMessage: string | null;
   /** Kind 'transfer' only: what the agent ordered; null for every other kind. */
   transfer: TransferOrderSummary | null;
+  /** A RingCloud Aged Leads package only (issue 22): how it was filled; null for every other order. */
+  leadPackage: LeadPackageDelivery | null;
+}
+
+/** How a RingCloud Aged Leads package was filled from stock (the leads themselves are in My Leads). */
+export interface LeadPackageDelivery {
+  /** Leads ordered (the pack's 100). */
+  ordered: number;
+  /** Leads delivered to My Leads; null until the catalog has filled the package (a moment after payment). */
+  delivered: number | null;
+  /** The only states they were taken from, as the buyer chose them; null: every state. */
+  states: string[] | null;
 }
 
 export function orderBrandOf(tier: string): OrderBrand {

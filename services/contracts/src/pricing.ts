@@ -121,7 +121,7 @@ export function pricingPageForCallsPerDay(callsPerDay: number): PricingPage {
 /* --------------------------------------------------------------- checkouts ---------- */
 
 /** Every tier the package checkouts and the second brand's checkout sell. */
-const PACKAGE_TIERS = ['special', 'premium', 'enterprise', 'ultimate', 'high-volume', 'ringcloud'] as const;
+const PACKAGE_TIERS = ['special', 'premium', 'enterprise', 'ultimate', 'high-volume', 'ringcloud', 'callbacks'] as const;
 export type PackageTier = (typeof PACKAGE_TIERS)[number];
 
 const FLAT_CHECKOUT_TIERS = ['special', 'premium', 'enterprise', 'ultimate'] as const;
@@ -252,6 +252,26 @@ export const RINGCLOUD_PRICING = {
   maxCount: 10000,
 } as const;
 
+/* ------------------------------------------------------ WarmLine's call-backs ---------- */
+
+/**
+ * WarmLine's own Call-Backs (issue 22 item 4): what the dashboard's Buy Call-backs sells to a
+ * logged-in agent, in WarmLine's name (tier 'callbacks'), at the default callback price. The
+ * second brand's funnel keeps selling RingCloud Call-Backs (tier 'ringcloud'); both credit the
+ * agent's call-backs.
+ */
+export const WARMLINE_CALLBACKS = {
+  tier: 'callbacks' as const,
+  title: 'WarmLine Call-Backs',
+  // One price for a call-back, whichever brand sells it.
+  unitPriceCents: RINGCLOUD_PRICING.perUnit['Call-Backs'].unitPriceCents,
+  unit: 'call-back',
+  units: 'call-backs',
+  minCount: 1,
+  // The same ceiling as RingCloud's Call-Backs.
+  maxCount: 10000,
+};
+
 /* ----------------------------------------------------- other price constants ---------- */
 
 /** What admins charge per aged lead, by age (spec §9). */
@@ -263,8 +283,8 @@ export const AGED_LEAD_PRICES_CENTS: Record<AgedLeadAgeRange, number> = {
 
 /** A new customer's per-transfer price (shown as '35.00'). */
 export const DEFAULT_LIVE_TRANSFER_PRICE_CENTS = 3500;
-/** Price of a callback opportunity when the upload does not give one (shown as '15.00'). */
-export const DEFAULT_CALLBACK_PRICE_CENTS = 1500;
+/** Price of a callback opportunity when the upload does not give one (shown as '15.00'); WarmLine's Call-Backs sell at it. */
+export const DEFAULT_CALLBACK_PRICE_CENTS = WARMLINE_CALLBACKS.unitPriceCents;
 
 /** The 120-second buffer: a transfer shorter than this is not billed. */
 export const BUFFER_SECONDS = 120;
@@ -322,6 +342,14 @@ export function quotePackage(request: QuoteRequest): PackageQuote {
   if (tier === 'ringcloud') return quoteRingcloud(request);
 
   const count = wholeCount(request.count);
+  if (tier === 'callbacks') {
+    const { title, unitPriceCents, unit, units, minCount, maxCount } = WARMLINE_CALLBACKS;
+    assertCount(count, minCount, maxCount, `A ${title} order`, units);
+    return {
+      ...quote(tier, count, unitPriceCents, `${title}: ${count} ${count === 1 ? unit : units} × ${formatUsd(unitPriceCents)}`),
+      leadType: 'Call-Backs',
+    };
+  }
   if (tier === 'high-volume') {
     const band = highVolumeBand(count);
     return quote(tier, count, band.unitPriceCents, `${HIGH_VOLUME_CHECKOUT.title}: ${count} transfers × ${formatUsd(band.unitPriceCents)}`);

@@ -158,6 +158,8 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   // catalog
   'GET /api/aged-leads': { queryExample: { page: '1', filter: 'TX' } },
   'POST /api/bulk-purchase-leads': { status: 201, examples: { 'Two leads': { leadIds: [A_LEAD_ID, A_USER_ID] } }, throttled: true, errors: [409] },
+  'POST /api/bulk-purchase-leads/{orderId}/resume': { errors: [404, 409] },
+  'POST /api/bulk-purchase-leads/{orderId}/cancel': { errors: [404, 409] },
   'GET /api/my-leads': { queryExample: { page: '1' } },
   'GET /api/my-leads/export.csv': { responseType: 'text/csv' },
   'GET /api/callback-opportunities/export.csv': { responseType: 'text/csv', queryExample: { status: 'available' } },

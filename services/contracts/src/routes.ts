@@ -177,6 +177,10 @@ export const publicRoutes: readonly PublicRoute[] = [
     bodyLimit: BULK_BODY_LIMIT_BYTES,
   },
   { method: 'GET', path: '/api/bulk-purchase-leads/{orderId}', owner: 'catalog', access: 'customer', summary: 'A lead purchase and its leads' },
+  // Issue 22: unpaid purchases in My Orders, each with Pay (the same payment again) and Cancel (the leads released at once).
+  { method: 'GET', path: '/api/bulk-purchase-leads', owner: 'catalog', access: 'customer', summary: "The buyer's unpaid lead purchases that still hold leads, newest first" },
+  { method: 'POST', path: '/api/bulk-purchase-leads/{orderId}/resume', owner: 'catalog', access: 'customer', summary: 'Pay an unpaid lead purchase: the same order and payment as before, while it holds its leads' },
+  { method: 'POST', path: '/api/bulk-purchase-leads/{orderId}/cancel', owner: 'catalog', access: 'customer', summary: 'Cancel an unpaid lead purchase: its leads are for sale again at once, and it can no longer be paid' },
   { method: 'GET', path: '/api/my-leads', owner: 'catalog', access: 'customer', summary: "The buyer's own leads", query: leadListQuery },
   { method: 'GET', path: '/api/my-leads/export.csv', owner: 'catalog', access: 'customer', summary: "The buyer's own leads as CSV", query: leadExportQuery },
   // catalog: aged-lead imports and the suppression list (issue 13)

@@ -438,10 +438,12 @@ export function campaignOrderFor(answers: Pick<SurveyStep2, 'leadType' | 'totalT
 
 /**
  * The body of `POST /api/create-payment-intent` for the second brand's checkout (spec §7:
- * amount, packageType 'RingCloud ' + lead type, calls, callCount 1, tier 'ringcloud').
+ * amount, packageType 'RingCloud ' + lead type, calls, callCount 1, tier 'ringcloud'). Aged
+ * Leads also carry the survey's working states: the pack is filled only from them (issue 22).
  */
-export function ringcloudPaymentIntentBody(order: Extract<CampaignOrder, { ok: true }>) {
+export function ringcloudPaymentIntentBody(order: Extract<CampaignOrder, { ok: true }>, workingStates?: string) {
   return {
+    ...(order.leadType === 'Aged Leads' && workingStates ? { states: workingStates } : {}),
     amount: centsToDollars(order.quote.amountCents),
     packageType: `${RINGCLOUD_PACKAGE_PREFIX}${order.leadType}`,
     calls: order.calls,

@@ -208,6 +208,23 @@ describe('the second brand (spec §9)', () => {
   });
 });
 
+describe("WarmLine's own call-backs (issue 22)", () => {
+  it("when an agent buys call-backs in the dashboard, then it is WarmLine Call-Backs at the default callback price, not a RingCloud package", () => {
+    expect(quotePackage({ tier: 'callbacks', count: 10 })).toEqual({
+      tier: 'callbacks',
+      count: 10,
+      unitPriceCents: 1500,
+      amountCents: 15000,
+      currency: 'usd',
+      description: 'WarmLine Call-Backs: 10 call-backs × $15.00',
+      leadType: 'Call-Backs',
+    });
+    expect(quotePackage({ tier: 'callbacks', count: 1 }).description).toBe('WarmLine Call-Backs: 1 call-back × $15.00');
+    expect(refusal({ tier: 'callbacks', count: 0 })).toBe('A WarmLine Call-Backs order allows 1 to 10000 call-backs');
+    expect(refusal({ tier: 'callbacks', count: 10001 })).toBe('A WarmLine Call-Backs order allows 1 to 10000 call-backs');
+  });
+});
+
 describe('other prices (spec §9)', () => {
   it('when admins price aged leads, callbacks and a new customer, then the spec defaults apply', () => {
     expect(AGED_LEAD_PRICES_CENTS).toEqual({ '30-60': 250, '60-90': 200, '90-180': 150 });

@@ -133,6 +133,38 @@ describe('the aged-lead receipt', () => {
   });
 });
 
+describe('issue 22', () => {
+  it("when WarmLine's own call-backs are paid in the dashboard, then the receipt is WarmLine's, from WarmLine's sender, about call-backs in My Call-backs", () => {
+    const mail = receiptEmail(paidOrder({ tier: 'callbacks', leadType: 'Call-Backs', count: 4, amountCents: 6000, description: 'WarmLine Call-Backs: 4 call-backs × $15.00' }), { ...CONTACT, ringcloudSupportEmail: 'help@ringcloud.example' })!;
+    expect(mail.brand).toBe('WarmLine');
+    expect(mail.subject).toBe('Your WarmLine receipt: $60.00');
+    expect(mail.text).toContain('WarmLine Call-Backs: 4 call-backs × $15.00');
+    expect(mail.text).toContain('My Call-backs');
+    expect(mail.text).toContain('help@example.com');
+    expect(mail.text).not.toContain('RingCloud');
+    expect(mail.text).not.toContain('120-Second Buffer Protection');
+  });
+
+  it('when a RingCloud pack was short of stock in the states chosen, then its receipt says how many of how many, from where, where to see them and what is refunded', () => {
+    const mail = leadsReceiptEmail(
+      leadsReceipt({
+        brand: 'RingCloud',
+        paidCents: 40_000,
+        refundedCents: 0,
+        undelivered: [],
+        delivered: [{ leadId: randomUUID(), name: 'Ana FloXXX', state: 'FL', ageRange: '60-90', priceCents: 400 }],
+        leadPackage: { ordered: 100, states: ['FL', 'GA'], refundDueCents: 39_600 },
+      }),
+      CONTACT,
+      SITE,
+    );
+    expect(mail.text).toContain('Leads delivered: 1 of 100');
+    expect(mail.text).toContain('From the states you chose: FL, GA');
+    expect(mail.text).toContain('See them in My Leads: https://warmline.example/dashboard?view=my-leads');
+    expect(mail.text).toContain('We had 1 of the 100 leads you ordered in stock in FL, GA. The other 99 are refunded to the card you paid with: $396.00');
+  });
+});
+
 describe('the second brand', () => {
   it('when a RingCloud call-back order is paid, then the receipt is RingCloud\'s and speaks of call-backs, not transfer scheduling or the transfer guarantee', () => {
     const mail = receiptEmail(paidOrder({ leadType: 'Call-Backs' }), CONTACT)!;

@@ -100,7 +100,9 @@ describe('an Aged Leads package settled by the catalog', () => {
     expect(await asked('payment.refunded', orderId)).toEqual([expect.objectContaining({ amountCents: 24_000, refundedTotalCents: 24_000, initiatedBy: 'system', reason })]);
     const receipt = await asked('email.leads_receipt', orderId);
     // A RingCloud pack: the receipt is sent in RingCloud's name (issue 17 item 7).
-    expect(receipt[0]).toEqual({ to: 'rae@example.com', name: 'Rae Cloud', orderId, paidCents: 40_000, paidAt: expect.any(String), delivered, undelivered: [], refundedCents: 0, brand: 'RingCloud' });
+    expect(receipt[0]).toEqual({ to: 'rae@example.com', name: 'Rae Cloud', orderId, paidCents: 40_000, paidAt: expect.any(String), delivered, undelivered: [], refundedCents: 0, brand: 'RingCloud',
+      // Issue 22: how many of how many, from where (no states named: every state), and what goes back.
+      leadPackage: { ordered: 100, states: null, refundDueCents: 24_000 } });
     expect((await asked('email.refund_issued', orderId))[0]).toMatchObject({
       to: 'rae@example.com',
       amountCents: 24_000,

@@ -1,12 +1,18 @@
 import { z } from 'zod';
-import { AppError } from '@warmline/platform/errors';
+import { AppError, conflict, notFound } from '@warmline/platform/errors';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
-import type { CreateLeadOrderRequest, CreateLeadOrderResponse } from '@warmline/contracts/catalog';
+import { LEAD_PURCHASE_ALREADY_PAID_MESSAGE, type CreateLeadOrderRequest, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import { paidCallBacksOrdersAnswer, type PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 
 /** The orders service, as the catalog uses it: it takes the payment of reserved leads, and knows agents' transfer orders. */
 export interface OrdersClient {
   createLeadOrder(buyer: Identity, request: CreateLeadOrderRequest, correlationId: string): Promise<CreateLeadOrderResponse>;
+  /**
+   * The buyer cancels their unpaid lead order (issue 22): it can no longer be paid. Throws a 409
+   * when it was paid meanwhile, a 404 when orders knows no such order of theirs, and
+   * PaymentUnavailable when orders cannot be reached.
+   */
+  cancelLeadOrder(buyer: Identity, orderId: string, correlationId: string): Promise<void>;
   /** The 2-letter states of the agent's latest transfer order that was not cancelled; [] when none. Throws when orders cannot say. */
   latestTransferStates(agent: Identity, correlationId: string): Promise<string[]>;
   /** The buyer's latest paid Call-Backs orders, newest first (issue 22). Throws when orders cannot say. */
@@ -53,6 +59,23 @@ export function httpOrdersClient(options: { baseUrl: string; identitySecret: str
         throw new PaymentUnavailable(new Error(`orders answered ${response.status}: ${text.slice(0, 500)}`));
       }
       return JSON.parse(text) as CreateLeadOrderResponse;
+    },
+    async cancelLeadOrder(buyer, orderId, correlationId) {
+      let response: Response;
+      try {
+        response = await fetch(`${url}/${encodeURIComponent(orderId)}/cancel`, {
+          method: 'POST',
+          headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, buyer), 'x-request-id': correlationId },
+          signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+        });
+      } catch (err) {
+        throw new PaymentUnavailable(err);
+      }
+      const text = await response.text();
+      if (response.ok) return;
+      if (response.status === 409) throw conflict(LEAD_PURCHASE_ALREADY_PAID_MESSAGE);
+      if (response.status === 404) throw notFound('Purchase not found');
+      throw new PaymentUnavailable(new Error(`orders answered ${response.status} to a cancellation: ${text.slice(0, 500)}`));
     },
     async latestTransferStates(agent, correlationId) {
       const response = await fetch(transferStatesUrl, {

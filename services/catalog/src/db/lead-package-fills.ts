@@ -11,6 +11,8 @@ export interface NewLeadPackageFill {
   ageRange: AgedLeadAgeRange;
   priceCents: number;
   leadsOrdered: number;
+  /** The only states it was filled from; null: every state. */
+  states: readonly string[] | null;
   filledAt: Date;
 }
 
@@ -21,10 +23,10 @@ export interface NewLeadPackageFill {
  */
 export async function claimLeadPackageFill(db: Queryable, fill: NewLeadPackageFill): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO lead_package_fills (order_id, buyer_user_id, age_range, price_cents, leads_ordered, leads_delivered, refund_due_cents, filled_at)
-     VALUES ($1, $2, $3, $4, $5, 0, 0, $6)
+    `INSERT INTO lead_package_fills (order_id, buyer_user_id, age_range, price_cents, leads_ordered, leads_delivered, refund_due_cents, filled_at, states)
+     VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7)
      ON CONFLICT (order_id) DO NOTHING`,
-    [fill.orderId, fill.buyerUserId, fill.ageRange, fill.priceCents, fill.leadsOrdered, fill.filledAt],
+    [fill.orderId, fill.buyerUserId, fill.ageRange, fill.priceCents, fill.leadsOrdered, fill.filledAt, fill.states],
   );
   return rowCount === 1;
 }

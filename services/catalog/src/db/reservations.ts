@@ -5,7 +5,7 @@ import type { LeadContact } from './leads';
 
 /** Queries of reservations, holds and sales. */
 
-export type ReservationStatus = 'held' | 'paid' | 'released' | 'expired';
+export type ReservationStatus = 'held' | 'paid' | 'released' | 'expired' | 'cancelled';
 
 export interface Reservation {
   orderId: string;
@@ -15,6 +15,8 @@ export interface Reservation {
   amountCents: number;
   createdAt: Date;
   expiresAt: Date;
+  /** The buyer cancelled it (issue 22); it stays cancelled even if a payment arrives afterwards. */
+  cancelledAt: Date | null;
 }
 
 export interface ReservedItem {
@@ -36,7 +38,11 @@ export async function lockBuyerPurchases(db: Queryable, buyerUserId: string): Pr
 }
 
 export interface BuyerHolds {
-  /** Reservations still waiting for payment. */
+  /**
+   * Reservations still waiting for payment that hold at least one lead. One whose leads all
+   * moved to a newer purchase of the same buyer no longer counts (issue 22: reopening the
+   * payment dialog must not lock the buyer out); a cancelled one is not held any more.
+   */
   unpaidPurchases: number;
   /** Leads those reservations hold right now, apart from `exceptLeadIds`. */
   reservedLeads: number;
@@ -51,8 +57,9 @@ export interface BuyerHolds {
 export async function buyerHolds(db: Queryable, p: { buyerUserId: string; now: Date; exceptLeadIds: string[] }): Promise<BuyerHolds> {
   const { rows } = await db.query<{ purchases: number; first_expiry: Date | null; reserved_leads: number }>(
     `WITH live AS (
-       SELECT order_id, expires_at FROM lead_reservations
-        WHERE buyer_user_id = $1 AND status = 'held' AND expires_at > $2)
+       SELECT r.order_id, r.expires_at FROM lead_reservations r
+        WHERE r.buyer_user_id = $1 AND r.status = 'held' AND r.expires_at > $2
+          AND EXISTS (SELECT 1 FROM aged_leads l WHERE l.held_by_order_id = r.order_id AND l.held_until > $2))
      SELECT (SELECT count(*)::int FROM live) AS purchases,
             (SELECT min(expires_at) FROM live) AS first_expiry,
             (SELECT count(*)::int FROM live
@@ -95,7 +102,53 @@ export async function holdLeads(
   return rows.map((r) => ({ id: r.id, formFillTime: r.form_fill_time }));
 }
 
-export async function insertReservation(db: Queryable, r: Omit<Reservation, 'status'>, items: ReservedItem[]): Promise<void> {
+/**
+ * The buyer's unpaid purchase of exactly these leads that still holds every one of them, if any
+ * (issue 22: opening the payment dialog again for the same leads resumes that purchase — the same
+ * order and payment — rather than making another).
+ */
+export async function findResumablePurchase(db: Queryable, p: { buyerUserId: string; leadIds: string[]; now: Date }): Promise<Reservation | null> {
+  const { rows } = await db.query<ReservationRecord>(
+    `SELECT ${RESERVATION_COLUMNS} FROM lead_reservations r
+      WHERE r.buyer_user_id = $1 AND r.status = 'held' AND r.expires_at > $3 AND r.lead_count = cardinality($2::uuid[])
+        AND (SELECT count(*) FROM lead_reservation_items i
+               JOIN aged_leads l ON l.id = i.lead_id AND l.held_by_order_id = i.order_id AND l.held_until > $3 AND l.sold_at IS NULL
+              WHERE i.order_id = r.order_id AND i.lead_id = ANY($2::uuid[])) = cardinality($2::uuid[])
+      ORDER BY r.created_at DESC LIMIT 1`,
+    [p.buyerUserId, p.leadIds, p.now],
+  );
+  return rows[0] ? toReservation(rows[0]) : null;
+}
+
+/** One of the buyer's unpaid purchases as My Orders lists it. */
+export interface UnpaidPurchaseRow extends Reservation {
+  heldLeadCount: number;
+}
+
+/** The buyer's unpaid purchases that still hold at least one lead, newest first (the ones BuyerHolds counts). */
+export async function unpaidPurchasesOf(db: Queryable, buyerUserId: string, now: Date): Promise<UnpaidPurchaseRow[]> {
+  const { rows } = await db.query<ReservationRecord & { held_lead_count: number }>(
+    `SELECT ${RESERVATION_COLUMNS}, h.held_lead_count FROM lead_reservations r
+       CROSS JOIN LATERAL (SELECT count(*)::int AS held_lead_count FROM aged_leads l
+                            WHERE l.held_by_order_id = r.order_id AND l.held_until > $2) h
+      WHERE r.buyer_user_id = $1 AND r.status = 'held' AND r.expires_at > $2 AND h.held_lead_count > 0
+      ORDER BY r.created_at DESC, r.order_id`,
+    [buyerUserId, now],
+  );
+  return rows.map((r) => ({ ...toReservation(r), heldLeadCount: r.held_lead_count }));
+}
+
+/** The buyer cancelled the purchase: it is closed as cancelled (its holds are released by the caller). */
+export async function cancelReservation(db: Queryable, orderId: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE lead_reservations SET status = 'cancelled', cancelled_at = $2, closed_at = COALESCE(closed_at, $2),
+            close_reason = 'cancelled by the buyer' || CASE WHEN status = 'held' THEN '' ELSE ' after it was ' || status END
+      WHERE order_id = $1`,
+    [orderId, at],
+  );
+}
+
+export async function insertReservation(db: Queryable, r: Omit<Reservation, 'status' | 'cancelledAt'>, items: ReservedItem[]): Promise<void> {
   await db.query(
     `INSERT INTO lead_reservations (order_id, buyer_user_id, lead_count, amount_cents, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -116,7 +169,10 @@ interface ReservationRecord {
   amount_cents: number;
   created_at: Date;
   expires_at: Date;
+  cancelled_at: Date | null;
 }
+
+const RESERVATION_COLUMNS = 'r.order_id, r.buyer_user_id, r.status, r.lead_count, r.amount_cents, r.created_at, r.expires_at, r.cancelled_at';
 
 const toReservation = (r: ReservationRecord): Reservation => ({
   orderId: r.order_id,
@@ -126,12 +182,13 @@ const toReservation = (r: ReservationRecord): Reservation => ({
   amountCents: r.amount_cents,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
+  cancelledAt: r.cancelled_at,
 });
 
 export async function findReservation(db: Queryable, orderId: string, options: { forUpdate?: boolean } = {}): Promise<Reservation | null> {
   const { rows } = await db.query<ReservationRecord>(
-    `SELECT order_id, buyer_user_id, status, lead_count, amount_cents, created_at, expires_at
-       FROM lead_reservations WHERE order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT ${RESERVATION_COLUMNS}
+       FROM lead_reservations r WHERE r.order_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [orderId],
   );
   return rows[0] ? toReservation(rows[0]) : null;

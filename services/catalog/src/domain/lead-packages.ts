@@ -31,6 +31,8 @@ export interface PaidLeadPackage {
   /** What the buyer paid per lead. */
   unitPriceCents: number;
   amountCents: number;
+  /** The only states its leads may come from, as the buyer chose them (issue 22); absent: every state. */
+  states?: readonly string[];
   correlationId: string;
 }
 
@@ -58,6 +60,7 @@ export function paidLeadPackage(payment: EventData<'payment.succeeded'>, correla
     count: payment.count,
     unitPriceCents: payment.unitPriceCents,
     amountCents: payment.amountCents,
+    ...(payment.states && payment.states.length > 0 ? { states: payment.states } : {}),
     correlationId,
   };
 }
@@ -86,15 +89,15 @@ export function ageRangeWindow(range: AgedLeadAgeRange, now: Date): ListingWindo
  *   so holding the money for a link that never comes would leave the buyer with neither.
  * Either way `lead_package.settle` asks orders to refund what is due and send the receipt.
  *
- * `states`: the order's states, or null for every state. Today it is always null: the
- * checkout asks for no states, and the survey's working states are free text that only the
- * gateway keeps (no internal route serves them); a package is filled from every state.
+ * `states`: the states the buyer chose at the RingCloud checkout (issue 22: a buyer of FL and GA
+ * was sold leads of TX, IL, …), by default the order's own; null for every state (an order
+ * that names none). A shortfall in those states is refunded like any other.
  */
 export async function fillLeadPackage(
   db: PoolClient,
   deps: { log: Logger; clock: () => Date },
   paid: PaidLeadPackage,
-  options: { states: readonly string[] | null } = { states: null },
+  options: { states: readonly string[] | null } = { states: paid.states ?? null },
 ): Promise<FillOutcome> {
   const now = deps.clock();
   const claimed = await claimLeadPackageFill(db, {
@@ -103,6 +106,7 @@ export async function fillLeadPackage(
     ageRange: paid.ageRange,
     priceCents: paid.unitPriceCents,
     leadsOrdered: paid.count,
+    states: options.states,
     filledAt: now,
   });
   if (!claimed) return { outcome: 'already-filled' };
@@ -145,7 +149,7 @@ export async function fillLeadPackage(
   const delivered = sold.map((l) => ownedLead({ leadId: l.id, ageRange: paid.ageRange, priceCents: paid.unitPriceCents }, l));
   await settle(db, paid, { buyerUserId: paid.buyerUserId, delivered, refundDueCents, at: now });
   if (sold.length < paid.count) {
-    deps.log.warn({ orderId: paid.orderId, ageRange: paid.ageRange, ordered: paid.count, delivered: sold.length }, 'too few aged leads in stock for a package; the rest is refunded');
+    deps.log.warn({ orderId: paid.orderId, ageRange: paid.ageRange, states: options.states, ordered: paid.count, delivered: sold.length }, 'too few aged leads in stock for a package; the rest is refunded');
   }
   deps.log.info({ orderId: paid.orderId, sold: sold.length }, 'aged-lead package filled');
   return { outcome: 'filled', soldLeadIds: sold.map((l) => l.id), refundDueCents };

@@ -50,8 +50,14 @@ export async function sellPaidLeadOrder(
   }
   const soldAt = deps.clock();
   const items = await reservedItems(db, paid.orderId);
-  await lockLeads(db, items.map((i) => i.leadId));
-  const sold = await sellReservedLeads(db, { orderId: paid.orderId, buyerUserId: reservation.buyerUserId, soldAt });
+  // A purchase its buyer cancelled (issue 22) sells nothing, even if the provider took the money
+  // anyway (a Stripe card form still open): all of it is owed back.
+  const cancelled = reservation.status === 'cancelled';
+  let sold: string[] = [];
+  if (!cancelled) {
+    await lockLeads(db, items.map((i) => i.leadId));
+    sold = await sellReservedLeads(db, { orderId: paid.orderId, buyerUserId: reservation.buyerUserId, soldAt });
+  }
   await recordItemOutcomes(db, paid.orderId, sold);
   const soldSet = new Set(sold);
   const undelivered = items.filter((i) => !soldSet.has(i.leadId));
@@ -59,7 +65,11 @@ export async function sellPaidLeadOrder(
     db,
     paid.orderId,
     'paid',
-    undelivered.length ? `paid; ${undelivered.length} lead(s) had been sold to someone else and are owed back` : 'paid',
+    cancelled
+      ? 'paid after the buyer cancelled it; nothing delivered, all of it owed back'
+      : undelivered.length
+        ? `paid; ${undelivered.length} lead(s) had been sold to someone else and are owed back`
+        : 'paid',
     soldAt,
   );
   await enqueue(db, {
@@ -97,7 +107,9 @@ export async function sellPaidLeadOrder(
     correlationId: paid.correlationId,
     source: SOURCE,
   });
-  if (undelivered.length) {
+  if (cancelled) {
+    deps.log.warn({ orderId: paid.orderId }, 'a cancelled lead purchase was paid anyway; all of it is owed back');
+  } else if (undelivered.length) {
     deps.log.warn({ orderId: paid.orderId, undelivered: undelivered.length }, 'lead order paid after its reservation ended; some leads are owed back');
   }
   deps.log.info({ orderId: paid.orderId, sold: sold.length }, 'leads sold');

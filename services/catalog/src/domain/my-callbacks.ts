@@ -46,9 +46,11 @@ type CallBacksOrderFacts = Pick<
   'orderId' | 'kind' | 'tier' | 'leadType' | 'description' | 'count' | 'amountCents' | 'buyerUserId'
 >;
 
-/** An order that buys call-backs: the second brand's Call-Backs package. */
+/** An order that buys call-backs: WarmLine's Call-Backs (the dashboard's) or the second brand's Call-Backs package. */
 function isCallBacksOrder(order: CallBacksOrderFacts): boolean {
-  if (order.kind !== 'package' || order.tier !== 'ringcloud') return false;
+  if (order.kind !== 'package') return false;
+  if (order.tier === 'callbacks') return true;
+  if (order.tier !== 'ringcloud') return false;
   // Events written before leadType travelled name the product in the description.
   return order.leadType !== undefined ? order.leadType === 'Call-Backs' : /^RingCloud Call-Backs/.test(order.description);
 }

@@ -4,6 +4,9 @@ import { conflict, notFound, tooManyRequests } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from '@warmline/contracts';
 import {
+  LEAD_PURCHASE_ALREADY_PAID_MESSAGE,
+  LEAD_PURCHASE_CANCELLED_MESSAGE,
+  LEAD_PURCHASE_ENDED_MESSAGE,
   LEAD_RESERVATION_MINUTES,
   LEADS_UNAVAILABLE_MESSAGE,
   MAX_RESERVED_LEADS_PER_BUYER,
@@ -11,20 +14,27 @@ import {
   TOO_MANY_UNPAID_PURCHASES_MESSAGE,
   type BulkPurchaseResponse,
   type BulkPurchaseStatusResponse,
+  type CancelLeadPurchaseResponse,
   type LeadOrderLine,
+  type UnpaidLeadPurchasesResponse,
 } from '@warmline/contracts/catalog';
 import { PaymentUnavailable } from '../clients/orders-client';
 import {
   buyerHolds,
+  cancelReservation,
   closeReservation,
   findReservation,
+  findResumablePurchase,
   holdLeads,
   insertReservation,
   lockBuyerPurchases,
   lockLeads,
   releaseHolds,
+  reservedItems,
   soldLeadsOfOrder,
+  unpaidPurchasesOf,
   type BuyerHolds,
+  type Reservation,
   type ReservedItem,
 } from '../db/reservations';
 import type { CatalogContext } from './context';
@@ -33,8 +43,11 @@ import { listingWindow, priceLead } from './lead-age';
 
 /**
  * `POST /api/bulk-purchase-leads`: the whole flow of buying aged leads, up to the payment form.
- * 0. Refuse (429) a buyer who already has too many unpaid purchases or reserved leads, one
- *    purchase of that buyer at a time so parallel requests cannot all slip past the limit.
+ * 0. One purchase of that buyer at a time. When the buyer already has an unpaid purchase of
+ *    exactly these leads that still holds them all, it is resumed (issue 22): the same order and
+ *    payment, nothing new reserved, no limit counted again.
+ *    Otherwise refuse (429) a buyer who already has too many unpaid purchases or reserved leads,
+ *    so parallel requests cannot all slip past the limit.
  * 1. Reserve every chosen lead for this buyer for 15 minutes — all of them or none: if any is
  *    sold, too young or old, or held by another buyer, nothing is held and the answer is 409
  *    naming those leads.
@@ -53,8 +66,10 @@ export async function purchaseLeads(
   const orderId = randomUUID();
   const reservedUntil = new Date(now.getTime() + LEAD_RESERVATION_MINUTES * 60_000);
 
-  const items = await withTransaction(ctx.pool, async (db) => {
+  const reserved = await withTransaction(ctx.pool, async (db) => {
     await lockBuyerPurchases(db, buyer.userId);
+    const unpaid = await findResumablePurchase(db, { buyerUserId: buyer.userId, leadIds, now });
+    if (unpaid) return { resumed: unpaid, items: await reservedItems(db, unpaid.orderId) };
     checkPurchaseLimits(await buyerHolds(db, { buyerUserId: buyer.userId, now, exceptLeadIds: leadIds }), leadIds.length, now);
     await lockLeads(db, leadIds);
     const held = await holdLeads(db, {
@@ -82,9 +97,11 @@ export async function purchaseLeads(
       { orderId, buyerUserId: buyer.userId, leadCount: priced.length, amountCents, createdAt: now, expiresAt: reservedUntil },
       priced,
     );
-    return priced;
+    return { resumed: null, items: priced };
   });
 
+  if (reserved.resumed) return openPayment(ctx, buyer, reserved.resumed, reserved.items, correlationId);
+  const { items } = reserved;
   const lines = orderLines(items);
   const amountCents = items.reduce((sum, i) => sum + i.priceCents, 0);
   let order;
@@ -107,7 +124,95 @@ export async function purchaseLeads(
     clientSecret: order.clientSecret,
     paymentProvider: order.paymentProvider,
     reservedUntil: reservedUntil.toISOString(),
+    resumed: false,
   };
+}
+
+/**
+ * The payment of an unpaid purchase, again (issue 22): the orders service answers the order it
+ * already has under the reservation's id, with the same client secret. The reservation keeps its
+ * time (resuming never holds leads longer). When orders cannot be reached the reservation stays:
+ * it was fine before this attempt, and the buyer may try again.
+ */
+async function openPayment(
+  ctx: CatalogContext,
+  buyer: Identity & { userId: string },
+  reservation: Reservation,
+  items: ReservedItem[],
+  correlationId: string,
+): Promise<BulkPurchaseResponse> {
+  const order = await ctx.orders.createLeadOrder(buyer, { orderId: reservation.orderId, lines: orderLines(items), amountCents: reservation.amountCents }, correlationId);
+  ctx.log.info({ orderId: reservation.orderId }, 'unpaid lead purchase resumed');
+  return {
+    orderId: reservation.orderId,
+    total: reservation.amountCents / 100,
+    totalCents: reservation.amountCents,
+    leadCount: reservation.leadCount,
+    clientSecret: order.clientSecret,
+    paymentProvider: order.paymentProvider,
+    reservedUntil: reservation.expiresAt.toISOString(),
+    resumed: true,
+  };
+}
+
+/**
+ * `POST /api/bulk-purchase-leads/{orderId}/resume`: My Orders' Pay on an unpaid purchase — the
+ * same payment as before, while the purchase still holds its leads. One that ended (released,
+ * expired, cancelled) is 409: its leads may be someone else's now; one already paid is 409 too.
+ */
+export async function resumePurchase(ctx: CatalogContext, buyer: Identity & { userId: string }, orderId: string, correlationId: string): Promise<BulkPurchaseResponse> {
+  const now = ctx.clock();
+  const reservation = await findReservation(ctx.pool, orderId);
+  if (!reservation || reservation.buyerUserId !== buyer.userId) throw notFound('Purchase not found');
+  if (reservation.status === 'paid') throw conflict(LEAD_PURCHASE_ALREADY_PAID_MESSAGE);
+  if (reservation.status === 'cancelled') throw conflict(LEAD_PURCHASE_CANCELLED_MESSAGE);
+  const items = await reservedItems(ctx.pool, orderId);
+  const held = await unpaidPurchasesOf(ctx.pool, buyer.userId, now);
+  if (reservation.status !== 'held' || !held.some((p) => p.orderId === orderId)) throw conflict(LEAD_PURCHASE_ENDED_MESSAGE);
+  return openPayment(ctx, buyer, reservation, items, correlationId);
+}
+
+/** `GET /api/bulk-purchase-leads`: the buyer's unpaid purchases that still hold leads (My Orders' Pay and Cancel). */
+export async function unpaidPurchases(ctx: CatalogContext, buyerUserId: string): Promise<UnpaidLeadPurchasesResponse> {
+  const rows = await unpaidPurchasesOf(ctx.pool, buyerUserId, ctx.clock());
+  return {
+    purchases: rows.map((r) => ({
+      orderId: r.orderId,
+      leadCount: r.leadCount,
+      heldLeadCount: r.heldLeadCount,
+      totalCents: r.amountCents,
+      createdAt: r.createdAt.toISOString(),
+      reservedUntil: r.expiresAt.toISOString(),
+    })),
+  };
+}
+
+/**
+ * `POST /api/bulk-purchase-leads/{orderId}/cancel` (issue 22): the buyer gives up an unpaid
+ * purchase. The orders service is asked first, so the order can no longer be paid (or, paid a
+ * moment ago, the answer is 409 and nothing is released); then, in one transaction, its leads go
+ * back on the market at once and the reservation is closed as cancelled. A payment the provider
+ * still reports afterwards sells nothing and is refunded in full (sellPaidLeadOrder). Cancelling
+ * twice answers the same; one the sweeper or a failed card already ended is cancelled all the
+ * same, so a late payment cannot revive it either.
+ */
+export async function cancelPurchase(ctx: CatalogContext, buyer: Identity & { userId: string }, orderId: string, correlationId: string): Promise<CancelLeadPurchaseResponse> {
+  const found = await findReservation(ctx.pool, orderId);
+  if (!found || found.buyerUserId !== buyer.userId) throw notFound('Purchase not found');
+  if (found.status === 'paid') throw conflict(LEAD_PURCHASE_ALREADY_PAID_MESSAGE);
+  if (found.status !== 'cancelled') await ctx.orders.cancelLeadOrder(buyer, orderId, correlationId);
+  const released = await withTransaction(ctx.pool, async (db) => {
+    const reservation = await findReservation(db, orderId, { forUpdate: true });
+    if (!reservation) throw notFound('Purchase not found');
+    // Paid in the instant between orders' answer and this lock (orders refused it): not cancelled.
+    if (reservation.status === 'paid') throw conflict(LEAD_PURCHASE_ALREADY_PAID_MESSAGE);
+    if (reservation.status === 'cancelled') return 0;
+    const count = await releaseHolds(db, orderId);
+    await cancelReservation(db, orderId, ctx.clock());
+    return count;
+  });
+  if (released > 0 || found.status !== 'cancelled') ctx.log.info({ orderId, released }, 'lead purchase cancelled by its buyer; leads released');
+  return { orderId, status: 'cancelled', releasedLeadCount: released };
 }
 
 /**

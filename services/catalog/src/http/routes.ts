@@ -7,7 +7,7 @@ import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, 
 import type { CatalogContext } from '../domain/context';
 import { availableLeads, listMarketLeads, matchingLeads } from '../domain/market';
 import { exportMyLeadsCsv, listMyLeads } from '../domain/my-leads';
-import { purchaseLeads, purchaseStatus } from '../domain/purchase';
+import { cancelPurchase, purchaseLeads, purchaseStatus, resumePurchase, unpaidPurchases } from '../domain/purchase';
 
 /**
  * The aged-lead market's API, reached through the gateway with a signed identity. Every route
@@ -37,13 +37,27 @@ export function catalogRoutes(ctx: CatalogContext): Router {
 
   router.post('/api/bulk-purchase-leads', async (req, res) => {
     const { leadIds } = parseInput(bulkPurchaseBody, req.body);
-    res.status(201).json(await purchaseLeads(ctx, buyerOf(req), leadIds, req.id));
+    const purchase = await purchaseLeads(ctx, buyerOf(req), leadIds, req.id);
+    // The same leads again resume the unpaid purchase (issue 22): 200, nothing new was made.
+    res.status(purchase.resumed ? 200 : 201).json(purchase);
+  });
+
+  // My Orders' unpaid purchases, with Pay (resume) and Cancel (issue 22).
+  router.get('/api/bulk-purchase-leads', async (req, res) => {
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.json(await unpaidPurchases(ctx, buyerOf(req).userId));
   });
 
   router.get('/api/bulk-purchase-leads/:orderId', async (req, res) => {
-    const orderId = uuid.safeParse(req.params.orderId);
-    if (!orderId.success) throw badRequest('Order id must be a UUID');
-    res.json(await purchaseStatus(ctx, buyerOf(req).userId, orderId.data.toLowerCase()));
+    res.json(await purchaseStatus(ctx, buyerOf(req).userId, orderIdOf(req)));
+  });
+
+  router.post('/api/bulk-purchase-leads/:orderId/resume', async (req, res) => {
+    res.json(await resumePurchase(ctx, buyerOf(req), orderIdOf(req), req.id));
+  });
+
+  router.post('/api/bulk-purchase-leads/:orderId/cancel', async (req, res) => {
+    res.json(await cancelPurchase(ctx, buyerOf(req), orderIdOf(req), req.id));
   });
 
   router.get('/api/my-leads', async (req, res) => {
@@ -63,6 +77,12 @@ export function catalogRoutes(ctx: CatalogContext): Router {
   });
 
   return router;
+}
+
+function orderIdOf(req: Request): string {
+  const orderId = uuid.safeParse(req.params.orderId);
+  if (!orderId.success) throw badRequest('Order id must be a UUID');
+  return orderId.data.toLowerCase();
 }
 
 function buyerOf(req: Request): Identity & { userId: string } {

@@ -35,8 +35,20 @@ const TRANSFERS_NEXT =
   'What happens next: your account manager will contact you within 24 hours to confirm your ' +
   'states, hours and transfer number, and to schedule your first transfers.';
 
-/** The package checkouts sell live transfers; the second brand (tier 'ringcloud') also call-backs and packs of aged leads. */
-function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'description'>): ReceiptWording {
+/**
+ * The package checkouts sell live transfers; the dashboard WarmLine's own call-backs (tier
+ * 'callbacks'); the second brand (tier 'ringcloud') also call-backs and packs of aged leads.
+ */
+function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'description' | 'states'>): ReceiptWording {
+  if (order.tier === 'callbacks') {
+    return {
+      brand: 'WarmLine',
+      nextSteps:
+        'What happens next: each call-back is a prospect who asked to be called back, in the states you take; ' +
+        'we deliver them to My Call-backs in your dashboard as they come in, until your order is complete.',
+      bufferProtection: false,
+    };
+  }
   if (order.tier !== 'ringcloud') return { brand: 'WarmLine', nextSteps: TRANSFERS_NEXT, bufferProtection: true };
   // Orders written before leadType travelled: the description starts with the product ('RingCloud Call-Backs: …').
   const product = order.leadType ?? (/^RingCloud (Call-Backs|Aged Leads)\b/.exec(order.description)?.[1] ?? 'Live Transfers');
@@ -55,9 +67,10 @@ function receiptWording(order: Pick<PaidOrder, 'tier' | 'leadType' | 'descriptio
       brand: 'RingCloud',
       // The catalog fills the pack from stock as soon as the payment is in (issue 13).
       nextSteps:
-        'What happens next: your 100 aged leads are taken from stock now and appear under My Leads in your ' +
-        'dashboard, each with its contact details, the date the prospect filled in the form and its consent ' +
-        'record; a second e-mail lists them. If fewer are in stock, the rest of your payment is refunded.',
+        `What happens next: your 100 aged leads are taken from stock now${order.states?.length ? `, only from the states you chose (${order.states.join(', ')}),` : ''} ` +
+        'and appear under My Leads in your dashboard, each with its contact details, the date the prospect filled ' +
+        'in the form and its consent record; a second e-mail says how many were delivered and lists them. If fewer ' +
+        'are in stock, the rest of your payment is refunded.',
       bufferProtection: false,
     };
   }

@@ -41,16 +41,26 @@ export function leadsReceiptEmail(
   const brand = receipt.brand ?? 'WarmLine';
   const got = receipt.delivered.length;
   const charged = receipt.paidCents - receipt.refundedCents;
+  const pack = receipt.leadPackage;
+  const where = pack?.states && pack.states.length > 0 ? pack.states.join(', ') : null;
   const summary: EmailLine[] = [
     ['Order', receipt.orderId],
-    ['Leads delivered', String(got)],
+    // A RingCloud pack says how many of how many, and from which states (issue 22).
+    ['Leads delivered', pack ? `${got} of ${pack.ordered}` : String(got)],
+    ...(where ? ([['From the states you chose', where]] as EmailLine[]) : []),
     ['Paid', formatUsd(receipt.paidCents)],
     ...(receipt.refundedCents > 0 ? ([['Refunded', formatUsd(receipt.refundedCents)], ['Total charged', formatUsd(charged)]] as EmailLine[]) : []),
     ['Paid on', paidOn(receipt.paidAt)],
   ];
   const intro = got > 0
     ? `Thank you for your purchase! Your ${got} aged ${got === 1 ? 'lead is' : 'leads are'} yours: ${got === 1 ? 'its' : 'their'} full contact details are below and in My Leads on your dashboard.`
-    : 'Thank you for your payment. Unfortunately none of the leads you chose could be delivered.';
+    : pack
+      ? `Thank you for your payment. Unfortunately we had no leads of your age range in stock${where ? ` in ${where}` : ''}.`
+      : 'Thank you for your payment. Unfortunately none of the leads you chose could be delivered.';
+  const missing = pack ? pack.ordered - got : 0;
+  const shortfallNote = pack && missing > 0
+    ? `We had ${got} of the ${pack.ordered} leads you ordered in stock${where ? ` in ${where}` : ''}. The other ${missing} ${missing === 1 ? 'is' : 'are'} refunded to the card you paid with: ${formatUsd(pack.refundDueCents)} (a separate e-mail confirms it). ${REFUND_ARRIVES}`
+    : undefined;
   const undeliveredNote = receipt.undelivered.length > 0
     ? `Your payment arrived after your reservation had ended, and ${receipt.undelivered.length === 1 ? 'this lead was' : 'these leads were'} sold to another buyer in the meantime:`
     : undefined;
@@ -75,6 +85,7 @@ export function leadsReceiptEmail(
       ...(got > 0 ? ['', 'Leads bought:', ...receipt.delivered.map((l) => `- ${leadLine(l)}`), '', `See them in My Leads: ${myLeads}`] : []),
       ...(undeliveredNote ? ['', undeliveredNote, ...receipt.undelivered.map((l) => `- ${leadLine(l)}`)] : []),
       ...(refundNote ? ['', refundNote] : []),
+      ...(shortfallNote ? ['', shortfallNote] : []),
       '',
       questions.text,
       '',
@@ -89,6 +100,7 @@ export function leadsReceiptEmail(
         : []),
       ...(undeliveredNote ? [`<p>${escapeHtml(undeliveredNote)}</p>`, htmlList(receipt.undelivered)] : []),
       ...(refundNote ? [`<p>${escapeHtml(refundNote)}</p>`] : []),
+      ...(shortfallNote ? [`<p>${escapeHtml(shortfallNote)}</p>`] : []),
       questions.html,
       `<p>${brand}</p>`,
     ].join('\n'),

@@ -9,7 +9,7 @@ import type { AdminOrderRow, AllOrdersQuery, RevenueDay } from '@warmline/contra
 const ALL_ORDERS = `
   SELECT o.id,
          CASE WHEN o.kind = 'transfer' THEN 'transfer' WHEN o.kind = 'lead' THEN 'aged-leads'
-              WHEN o.tier = 'ringcloud' THEN 'second-brand' ELSE 'package' END AS product,
+              WHEN o.tier = 'ringcloud' THEN 'second-brand' WHEN o.tier = 'callbacks' THEN 'callbacks' ELSE 'package' END AS product,
          CASE WHEN o.kind = 'transfer' THEN t.first_name || ' ' || t.last_name ELSE o.billing_name END AS "buyerName",
          CASE WHEN o.kind = 'transfer' THEN t.email ELSE o.billing_email END AS "buyerEmail",
          o.description, o.amount_cents AS "amountCents", o.refunded_cents AS "refundedCents",
@@ -76,7 +76,7 @@ export async function revenuePerDay(db: Queryable, days: number, timeZone: strin
      ),
      products AS (
        SELECT o.id, CASE WHEN o.kind = 'transfer' THEN 'transfer' WHEN o.kind = 'lead' THEN 'aged-leads'
-                         WHEN o.tier = 'ringcloud' THEN 'second-brand' ELSE 'package' END AS product,
+                         WHEN o.tier = 'ringcloud' THEN 'second-brand' WHEN o.tier = 'callbacks' THEN 'callbacks' ELSE 'package' END AS product,
               o.amount_cents, o.paid_at
          FROM package_orders o WHERE o.status = 'paid'
      ),
@@ -94,7 +94,8 @@ export async function revenuePerDay(db: Queryable, days: number, timeZone: strin
   for (const r of rows) {
     const day = byDay.get(r.date) ?? { date: r.date, packageCents: 0, secondBrandCents: 0, agedLeadsCents: 0, transferCents: 0 };
     const cents = Number(r.cents);
-    if (r.product === 'package') day.packageCents += cents;
+    // WarmLine's Call-Backs count with its packages: the chart has no line of their own (yet).
+    if (r.product === 'package' || r.product === 'callbacks') day.packageCents += cents;
     else if (r.product === 'second-brand') day.secondBrandCents += cents;
     else if (r.product === 'aged-leads') day.agedLeadsCents += cents;
     else if (r.product === 'transfer') day.transferCents += cents;

@@ -37,7 +37,7 @@ export async function listOrdersOfBuyer(
   const { rows } = await db.query<Omit<MyOrderRow, 'leadLines'> & { leadLines: Array<{ ageRange: LeadOrderLine['ageRange']; count: number; unitPriceCents: number }> | null; total: string }>(
     `SELECT o.id,
             CASE WHEN o.kind = 'transfer' THEN 'transfer' WHEN o.kind = 'lead' THEN 'aged-leads'
-                 WHEN o.tier = 'ringcloud' THEN 'second-brand' ELSE 'package' END AS product,
+                 WHEN o.tier = 'ringcloud' THEN 'second-brand' WHEN o.tier = 'callbacks' THEN 'callbacks' ELSE 'package' END AS product,
             o.tier, o.description, o.count, o.unit_price_cents AS "unitPriceCents", o.amount_cents AS "amountCents",
             o.refunded_cents AS "refundedCents",
             CASE WHEN o.kind = 'transfer' AND t.status IN ('cancelled', 'completed') THEN t.status

@@ -30,6 +30,12 @@ export interface PackageOrder {
   refundedCents: number;
   /** The purchase's correlation id: the request that created the order (null before issue 22). */
   correlationId?: string | null;
+  /** A RingCloud Aged Leads package: the states it is filled from (null: none given, every state). */
+  states: string[] | null;
+  /** A RingCloud Aged Leads package: the leads the catalog delivered (null until it settled). */
+  leadsDelivered: number | null;
+  /** An unpaid aged-lead purchase its buyer cancelled: it can no longer be paid. */
+  cancelledAt: Date | null;
 }
 
 export interface PaymentIntentRow {
@@ -43,7 +49,8 @@ export interface PaymentIntentRow {
 
 const ORDER_COLUMNS = `id, kind, tier, lead_type, age_range, count, unit_price_cents, amount_cents, currency, description,
   status, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider,
-  provider_intent_id, failure_message, created_at, paid_at, refunded_cents, correlation_id`;
+  provider_intent_id, failure_message, created_at, paid_at, refunded_cents, correlation_id,
+  states, leads_delivered, cancelled_at`;
 
 interface OrderRecord {
   id: string;
@@ -69,6 +76,9 @@ interface OrderRecord {
   paid_at: Date | null;
   refunded_cents: number;
   correlation_id: string | null;
+  states: string[] | null;
+  leads_delivered: number | null;
+  cancelled_at: Date | null;
 }
 
 function toOrder(r: OrderRecord): PackageOrder {
@@ -96,6 +106,9 @@ function toOrder(r: OrderRecord): PackageOrder {
     paidAt: r.paid_at,
     refundedCents: r.refunded_cents,
     correlationId: r.correlation_id,
+    states: r.states,
+    leadsDelivered: r.leads_delivered,
+    cancelledAt: r.cancelled_at,
   };
 }
 
@@ -110,6 +123,8 @@ export async function recordOrderCorrelation(db: Queryable, orderId: string, cor
 export interface NewPackageOrder {
   id: string;
   quote: PackageQuote;
+  /** A RingCloud Aged Leads package's states, as codes; null for every other order. */
+  states: string[] | null;
   buyerUserId: string | null;
   billing: BillingDetails | undefined;
   idempotencyKey: string | undefined;
@@ -123,8 +138,8 @@ export interface NewPackageOrder {
 export async function insertPackageOrder(db: Queryable, o: NewPackageOrder): Promise<PackageOrder | null> {
   const { rows } = await db.query<OrderRecord>(
     `INSERT INTO package_orders (id, tier, lead_type, age_range, count, unit_price_cents, amount_cents, currency,
-       description, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       description, buyer_user_id, billing_name, billing_email, billing_phone, idempotency_key, provider, states)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
      ON CONFLICT (idempotency_key) DO NOTHING
      RETURNING ${ORDER_COLUMNS}`,
     [
@@ -143,6 +158,7 @@ export async function insertPackageOrder(db: Queryable, o: NewPackageOrder): Pro
       o.billing?.phone ?? null,
       o.idempotencyKey ?? null,
       o.provider,
+      o.states,
     ],
   );
   return rows[0] ? toOrder(rows[0]) : null;
@@ -199,6 +215,23 @@ export async function markOrderFailed(db: Queryable, orderId: string, failureMes
   );
   if (!rows[0]) throw new Error(`Order ${orderId} vanished while being marked failed`);
   return toOrder(rows[0]);
+}
+
+/** The catalog settled a RingCloud Aged Leads package: how many of its leads were delivered. */
+export async function recordLeadsDelivered(db: Queryable, orderId: string, delivered: number): Promise<void> {
+  await db.query('UPDATE package_orders SET leads_delivered = $2, updated_at = now() WHERE id = $1', [orderId, delivered]);
+}
+
+/**
+ * The buyer cancelled an unpaid aged-lead purchase: it can no longer be paid. A paid order is
+ * left as it is (the caller has it locked and refuses it); cancelling twice keeps the first time.
+ */
+export async function markLeadOrderCancelled(db: Queryable, orderId: string): Promise<void> {
+  await db.query(
+    `UPDATE package_orders SET cancelled_at = COALESCE(cancelled_at, now()), updated_at = now()
+      WHERE id = $1 AND kind = 'lead' AND status <> 'paid'`,
+    [orderId],
+  );
 }
 
 /* ------------------------------------------------------------ payment intents ---------- */
@@ -271,7 +304,7 @@ export async function recordWebhookEvent(db: Queryable, provider: PaymentProvide
 }
 
 /**
- * The buyer's latest paid Call-Backs orders (the second brand's Call-Backs package) not refunded
+ * The buyer's latest paid Call-Backs orders (WarmLine's own, or the second brand's package) not refunded
  * in full, newest first: the catalog credits each a moment after it is paid (issue 22). Orders
  * written before leadType travelled name the product in the description, as the catalog reads them.
  */
@@ -279,8 +312,9 @@ export async function paidCallBacksOrders(db: Queryable, buyerUserId: string, li
   const { rows } = await db.query<{ id: string; count: number; paid_at: Date }>(
     `SELECT id, count, paid_at FROM package_orders
       WHERE buyer_user_id = $1 AND status = 'paid' AND refunded_cents < amount_cents
-        AND kind = 'package' AND tier = 'ringcloud'
-        AND (lead_type = 'Call-Backs' OR (lead_type IS NULL AND description LIKE 'RingCloud Call-Backs%'))
+        AND kind = 'package'
+        AND ((tier = 'callbacks' AND lead_type = 'Call-Backs')
+          OR (tier = 'ringcloud' AND (lead_type = 'Call-Backs' OR (lead_type IS NULL AND description LIKE 'RingCloud Call-Backs%'))))
       ORDER BY paid_at DESC, id DESC
       LIMIT $2`,
     [buyerUserId, limit],

@@ -1,9 +1,15 @@
 import { withTransaction } from '@warmline/platform/db/index';
-import { badRequest, conflict } from '@warmline/platform/errors';
+import { enqueue } from '@warmline/platform/bus/index';
+import { AppError, badRequest, conflict } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
 import { AGED_LEAD_AGE_RANGES, AGED_LEAD_PRICES_CENTS, formatUsd } from '@warmline/contracts';
-import type { CreateLeadOrderRequest, LeadOrderLine } from '@warmline/contracts/catalog';
-import { findOrder, type PackageOrder, type PaymentIntentRow } from '../db/orders';
+import {
+  LEAD_PURCHASE_ALREADY_PAID_MESSAGE,
+  LEAD_PURCHASE_CANCELLED_MESSAGE,
+  type CreateLeadOrderRequest,
+  type LeadOrderLine,
+} from '@warmline/contracts/catalog';
+import { findOrder, markLeadOrderCancelled, type PackageOrder, type PaymentIntentRow } from '../db/orders';
 import { findLeadOrderLines, insertLeadOrder } from '../db/lead-orders';
 import type { OrdersContext } from './context';
 import { announceOrderCreated, ensureIntent } from './package-orders';
@@ -56,8 +62,29 @@ export async function createLeadOrder(
       throw conflict('This order id was already used for a different order');
     }
   }
+  if (order.cancelledAt) throw conflict(LEAD_PURCHASE_CANCELLED_MESSAGE);
   const intent = await ensureIntent(ctx, order);
   return { order, intent, replayed };
+}
+
+/**
+ * The buyer cancelled an unpaid aged-lead purchase in My Orders (issue 22); the catalog asks
+ * before it releases the leads. Under the order's row lock, so a payment being recorded at the
+ * same moment either came first (409: it is paid, nothing is released) or finds it cancelled
+ * (the sandbox refuses it; a payment Stripe took anyway is refunded in full by the catalog's
+ * settlement). Cancelling again answers the same.
+ */
+export async function cancelLeadOrder(ctx: OrdersContext, orderId: string, buyer: Identity): Promise<PackageOrder> {
+  return withTransaction(ctx.pool, async (db) => {
+    const order = await findOrder(db, orderId, { forUpdate: true });
+    if (!order || order.kind !== 'lead' || order.buyerUserId !== buyer.userId) throw new AppError('OrderNotFound', 'Purchase not found', 404);
+    if (order.status === 'paid') throw conflict(LEAD_PURCHASE_ALREADY_PAID_MESSAGE);
+    if (!order.cancelledAt) {
+      await markLeadOrderCancelled(db, orderId);
+      ctx.log.info({ orderId }, 'unpaid lead purchase cancelled by its buyer');
+    }
+    return (await findOrder(db, orderId)) ?? order;
+  });
 }
 
 interface PricedLeadOrder {

@@ -5,7 +5,7 @@ import type { Logger } from '@warmline/platform/log';
 import type { CommandData } from '@warmline/contracts';
 import { orderBrandOf } from '@warmline/contracts/orders';
 import type { UsersClient } from '../clients/users-client';
-import { findOrder, type PackageOrder } from '../db/orders';
+import { findOrder, recordLeadsDelivered, type PackageOrder } from '../db/orders';
 import { SOURCE, type OrdersContext } from './context';
 import { refundOrder } from './refunds';
 
@@ -48,6 +48,10 @@ export async function settleLeadPackage(
     });
   }
 
+  // The thank-you page says how many were delivered (issue 22). After the refund: that takes
+  // the order's row lock in its own transaction, which this one must not be holding yet.
+  await recordLeadsDelivered(handler.db, order.id, settle.delivered.length);
+
   const buyer = await buyerContact(order, deps.users, handler);
   if (!buyer) return;
   if (settle.buyerUserId !== null) {
@@ -68,6 +72,8 @@ export async function settleLeadPackage(
         refundedCents: 0,
         // RingCloud's packs of aged leads: the receipt is RingCloud's (issue 17 item 7).
         brand: orderBrandOf(order.tier),
+        // How many of how many, from which states, and what the rest gives back (issue 22).
+        leadPackage: { ordered: order.count, states: order.states, refundDueCents: Math.min(settle.refundDueCents, order.amountCents) },
       },
     });
   }
@@ -97,7 +103,8 @@ function refundReason(order: PackageOrder, delivered: number): string {
     return 'This order is not linked to an account, so its aged leads could not be delivered to My Leads. Please log in and order again.';
   }
   const missing = order.count - delivered;
-  return `${missing} of the ${order.count} aged leads ordered ${missing === 1 ? 'was' : 'were'} not in stock`;
+  const where = order.states && order.states.length > 0 ? ` in ${order.states.join(', ')}` : '';
+  return `${missing} of the ${order.count} aged leads ordered ${missing === 1 ? 'was' : 'were'} not in stock${where}`;
 }
 
 /**

@@ -38,7 +38,9 @@ export async function settleLeadOrder(
       const refund = await refundOrder(ctx, {
         orderId: order.id,
         amountCents,
-        reason: `${count} aged ${count === 1 ? 'lead was' : 'leads were'} sold to another buyer before the payment arrived`,
+        reason: order.cancelledAt
+          ? 'The purchase was cancelled before the payment arrived, so no lead was delivered'
+          : `${count} aged ${count === 1 ? 'lead was' : 'leads were'} sold to another buyer before the payment arrived`,
         initiatedBy: 'system',
         idempotencyKey: `undelivered-leads:${order.id}`,
         correlationId: handler.correlationId,

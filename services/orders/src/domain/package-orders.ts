@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
-import { AppError, conflict } from '@warmline/platform/errors';
+import { AppError, badRequest, conflict, unauthorized } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/http/identity';
 import type { CheckoutTokenClaims } from '@warmline/platform/http/checkout-token';
-import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange, type CreatePaymentIntentRequest, type EventData, type PackageQuote } from '@warmline/contracts';
+import {
+  AGED_LEAD_AGE_RANGES,
+  parseWorkingStates,
+  type AgedLeadAgeRange,
+  type CreatePaymentIntentRequest,
+  type EventData,
+  type PackageQuote,
+} from '@warmline/contracts';
 import {
   attachIntent,
   findIntentOfOrder,
@@ -49,6 +56,9 @@ export interface PackageOrderWithIntent {
 export async function createPackageOrder(ctx: OrdersContext, input: CreatePackageOrderInput): Promise<PackageOrderWithIntent> {
   const { quote, billing } = input.request;
   const key = input.idempotencyKey;
+  // WarmLine's Call-Backs are a dashboard product: they are credited to the agent who buys them.
+  if (quote.tier === 'callbacks' && input.buyer.userId === null) throw unauthorized('Please log in to buy call-backs');
+  const states = packageStates(quote, input.request.states);
 
   // A session wins over a token; a token links only the checkout it was signed for.
   const token = input.buyer.userId === null && quote.tier === 'ringcloud' ? (input.checkoutToken ?? null) : null;
@@ -59,6 +69,7 @@ export async function createPackageOrder(ctx: OrdersContext, input: CreatePackag
       let inserted = await insertPackageOrder(db, {
         id: randomUUID(),
         quote,
+        states,
         buyerUserId: input.buyer.userId,
         billing,
         idempotencyKey: key,
@@ -82,15 +93,16 @@ export async function createPackageOrder(ctx: OrdersContext, input: CreatePackag
     }
     if (!order) throw new Error('The order was neither inserted nor found');
   }
-  if (replayed) assertSameOrder(order, quote, input.buyer, token?.userId ?? null);
+  if (replayed) assertSameOrder(order, quote, states, input.buyer, token?.userId ?? null);
 
   const intent = await ensureIntent(ctx, order);
   return { order, intent, replayed };
 }
 
 /** The same key must mean the same purchase by the same buyer; anything else is a client bug or a guess. */
-function assertSameOrder(order: PackageOrder, quote: PackageQuote, buyer: Identity, tokenBuyerId: string | null): void {
+function assertSameOrder(order: PackageOrder, quote: PackageQuote, states: string[] | null, buyer: Identity, tokenBuyerId: string | null): void {
   const same =
+    (order.states ?? []).join(',') === (states ?? []).join(',') &&
     order.tier === quote.tier &&
     order.count === quote.count &&
     order.amountCents === quote.amountCents &&
@@ -99,6 +111,20 @@ function assertSameOrder(order: PackageOrder, quote: PackageQuote, buyer: Identi
     // A retry of a checkout its token linked is the same buyer's.
     (order.buyerUserId === buyer.userId || (tokenBuyerId !== null && order.buyerUserId === tokenBuyerId));
   if (!same) throw conflict('This idempotency key was already used for a different order');
+}
+
+/**
+ * The states a RingCloud Aged Leads package is filled from (issue 22): the buyer's choice, as
+ * 2-letter codes; anything that is no US state is refused with a message naming it. None given:
+ * null, every state (a checkout that asks for none). Other orders keep no states.
+ */
+function packageStates(quote: PackageQuote, given: CreatePaymentIntentRequest['states']): string[] | null {
+  if (quote.tier !== 'ringcloud' || quote.leadType !== 'Aged Leads' || given === undefined) return null;
+  if (typeof given === 'string' && given.trim() === '') return null;
+  if (Array.isArray(given) && given.length === 0) return null;
+  const parsed = parseWorkingStates(given, 'Please choose the states your leads should come from');
+  if (!parsed.ok) throw badRequest(parsed.message, { field: 'states' });
+  return parsed.states;
 }
 
 /** One intent per order, created under the order's row lock so concurrent retries cannot make two. */
@@ -170,6 +196,8 @@ export function orderFacts(order: PackageOrder): EventData<'order.created'> {
     // The catalog fills a paid Aged Leads package from the range named here.
     ...(order.leadType ? { leadType: order.leadType } : {}),
     ...(isAgeRange(order.ageRange) ? { ageRange: order.ageRange } : {}),
+    // ... and only from these states (issue 22); absent: every state.
+    ...(order.states && order.states.length > 0 ? { states: order.states } : {}),
   };
 }
 

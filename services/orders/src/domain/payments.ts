@@ -5,6 +5,7 @@ import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { AppError } from '@warmline/platform/errors';
 import type { BillingDetails, EventData, PaymentProviderName, SandboxConfirmRequest, SandboxConfirmResponse } from '@warmline/contracts';
+import { LEAD_PURCHASE_CANCELLED_MESSAGE } from '@warmline/contracts/catalog';
 import {
   findIntent,
   findOrder,
@@ -56,6 +57,11 @@ interface ChargeReport {
 }
 
 interface PaymentSuccessReport extends PaymentReport {
+  /**
+   * The sandbox asks before it takes the card, so it can refuse a cancelled purchase; Stripe
+   * reports money already taken, which is recorded (the catalog then refunds all of it).
+   */
+  refuseCancelled?: boolean;
   charge?: ChargeReport;
   /** The last four digits of the card that paid, for the buyer's receipt (My Orders), when known. */
   cardLast4?: string;
@@ -66,6 +72,8 @@ type PaymentOutcome =
   | { outcome: 'already-paid'; order: PackageOrder }
   | { outcome: 'duplicate-event' }
   | { outcome: 'unknown-intent' }
+  /** An aged-lead purchase its buyer cancelled (issue 22): the sandbox refuses to take the card. */
+  | { outcome: 'cancelled'; order: PackageOrder }
   /** The provider's charge does not match the order: not paid, an alert logged. */
   | { outcome: 'mismatch'; order: PackageOrder };
 
@@ -77,6 +85,7 @@ async function recordPaymentSucceeded(ctx: OrdersContext, report: PaymentSuccess
   return withTransaction(ctx.pool, async (db) => {
     const payable = await lockPayableOrder(db, report, 'payment.succeeded');
     if ('outcome' in payable) return payable;
+    if (payable.order.cancelledAt && report.refuseCancelled) return { outcome: 'cancelled', order: payable.order };
     const { intent } = payable;
     const mismatched = report.charge ? chargeMismatches(payable.order, report.charge) : [];
     if (mismatched.length > 0) {
@@ -220,7 +229,8 @@ export async function confirmSandboxPayment(
   const outcome = sandboxCardOutcome(card.cardNumber);
   const report = { intentId: intent.id, provider: 'sandbox' as const, correlationId, ...(card.billing ? { billing: card.billing } : {}) };
   if (outcome.succeeded) {
-    const paid = await recordPaymentSucceeded(ctx, { ...report, cardLast4: card.cardNumber.slice(-4) });
+    const paid = await recordPaymentSucceeded(ctx, { ...report, cardLast4: card.cardNumber.slice(-4), refuseCancelled: true });
+    if (paid.outcome === 'cancelled') throw new AppError('PurchaseCancelled', LEAD_PURCHASE_CANCELLED_MESSAGE, 409, { orderId: intent.orderId });
     if (paid.outcome === 'recorded' && paid.order.kind === 'transfer') await refundPaymentOfCancelledTransfer(ctx, paid.order.id, correlationId);
     return answer;
   }

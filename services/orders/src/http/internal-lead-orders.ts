@@ -1,10 +1,12 @@
 import { Router } from 'express';
+import { z } from 'zod';
+import { badRequest } from '@warmline/platform/errors';
 import { parseInput } from '@warmline/platform/http/validation';
 import { requireUserIdentity } from '@warmline/platform/http/identity';
-import { createLeadOrderBody, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
+import { createLeadOrderBody, type CancelLeadOrderResponse, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import { PAID_CALL_BACKS_ORDERS_LIMIT, type PaidCallBacksOrdersAnswer } from '@warmline/contracts/callbacks';
 import type { OrdersContext } from '../domain/context';
-import { createLeadOrder } from '../domain/lead-orders';
+import { cancelLeadOrder, createLeadOrder } from '../domain/lead-orders';
 import { latestTransferOrderStates } from '../db/transfer-orders';
 import { paidCallBacksOrders } from '../db/orders';
 
@@ -34,6 +36,16 @@ export function internalLeadOrderRoutes(ctx: OrdersContext): Router {
       paymentProvider: intent.provider,
     };
     res.status(replayed ? 200 : 201).json(answer);
+  });
+  // The buyer cancelled the purchase in My Orders (issue 22): it can no longer be paid.
+  router.post(`${INTERNAL_LEAD_ORDERS_PATH}/:orderId/cancel`, requireUserIdentity, async (req, res) => {
+    const orderId = z.uuid().safeParse(req.params.orderId);
+    if (!orderId.success) throw badRequest('Order id must be a UUID');
+    const buyer = req.identity;
+    if (!buyer) throw new Error('requireUserIdentity let a request without identity through');
+    const order = await cancelLeadOrder(ctx, orderId.data.toLowerCase(), buyer);
+    const answer: CancelLeadOrderResponse = { orderId: order.id, cancelledAt: (order.cancelledAt ?? new Date()).toISOString() };
+    res.json(answer);
   });
   router.get(INTERNAL_TRANSFER_STATES_PATH, requireUserIdentity, async (req, res) => {
     const agent = req.identity;

@@ -96,6 +96,10 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
             transferPhone: transfer.transferNumber,
           }
         : null,
+      leadPackage:
+        order.kind === 'package' && order.tier === 'ringcloud' && order.leadType === 'Aged Leads'
+          ? { ordered: order.count, delivered: order.leadsDelivered, states: order.states }
+          : null,
     };
     res.json(answer);
   });

@@ -8,6 +8,7 @@ export const PRODUCT_LABELS: Record<OrderProduct, string> = {
   'second-brand': 'Second brand',
   'aged-leads': 'Aged leads',
   transfer: 'Transfer order',
+  callbacks: 'Call-backs',
 };
 
 export const ORDER_STATUS_LABELS: Record<AllOrderStatus, string> = {

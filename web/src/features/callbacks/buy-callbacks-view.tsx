@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { PublicUser } from '@warmline/contracts/accounts';
-import { DEFAULT_CALLBACK_PRICE } from '@warmline/contracts/callbacks';
 import type { CreatePaymentIntentResponse } from '@warmline/contracts/orders';
-import { DEFAULT_CALLBACK_PRICE_CENTS, RINGCLOUD_PACKAGE_PREFIX, RINGCLOUD_PRICING, centsToDollars, formatUsd } from '@warmline/contracts/pricing';
+import { WARMLINE_CALLBACKS, centsToDollars, formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { OrderSummary } from '../../components/order-summary';
@@ -14,7 +13,7 @@ import { PaymentForm } from '../payments/payment-form';
 import { myCallbackKeys } from './api';
 import './callbacks.css';
 
-const { minCount, maxCount } = RINGCLOUD_PRICING;
+const { minCount, maxCount, unitPriceCents, title } = WARMLINE_CALLBACKS;
 const COUNT_MESSAGE = `Enter how many call-backs, a whole number from ${minCount} to ${maxCount.toLocaleString('en-US')}`;
 
 /** The count typed, or null when it is not one the checkout sells. */
@@ -26,10 +25,10 @@ export function callbackCount(text: string): number | null {
 }
 
 /**
- * Buy Call-backs (issue 15 §7): a number of call-backs at the default callback price, paid by card
- * through the second brand's Call-Backs checkout (the same payment session and form; the server
- * prices the order again and refuses any other amount). A paid order becomes the agent's balance,
- * shown in My Call-backs.
+ * Buy Call-backs (issue 15 §7): a number of WarmLine Call-Backs at the default callback price,
+ * paid by card (issue 22: WarmLine's own product, tier 'callbacks' — never the second brand's
+ * package; the server prices the order again and refuses any other amount). A paid order becomes
+ * the agent's balance, shown in My Call-backs.
  */
 export function BuyCallbacksView({ user, onPaid }: { user: PublicUser; onPaid: () => void }) {
   const queryClient = useQueryClient();
@@ -41,14 +40,12 @@ export function BuyCallbacksView({ user, onPaid }: { user: PublicUser; onPaid: (
   const createIntent = useCreatePaymentIntent({ onSuccess: setSession });
 
   const count = callbackCount(countText);
-  const totalCents = count === null ? null : count * DEFAULT_CALLBACK_PRICE_CENTS;
+  const totalCents = count === null ? null : count * unitPriceCents;
 
   const intentBody = (order: { count: number; idempotencyKey: string }) => ({
-    amount: centsToDollars(order.count * DEFAULT_CALLBACK_PRICE_CENTS),
-    packageType: `${RINGCLOUD_PACKAGE_PREFIX}Call-Backs`,
-    calls: order.count,
-    callCount: 1,
-    tier: 'ringcloud' as const,
+    amount: centsToDollars(order.count * unitPriceCents),
+    callCount: order.count,
+    tier: WARMLINE_CALLBACKS.tier,
     idempotencyKey: order.idempotencyKey,
   });
 
@@ -76,7 +73,7 @@ export function BuyCallbacksView({ user, onPaid }: { user: PublicUser; onPaid: (
           Buy Call-backs
         </h1>
         <p className="view-header__lead">
-          Prospects who talked with our voice AI and asked to be called back, in the states you take. {formatUsd(DEFAULT_CALLBACK_PRICE_CENTS)} per
+          Prospects who talked with our voice AI and asked to be called back, in the states you take. {formatUsd(unitPriceCents)} per
           call-back; each one is delivered to My Call-backs as it comes in.
         </p>
       </div>
@@ -84,9 +81,9 @@ export function BuyCallbacksView({ user, onPaid }: { user: PublicUser; onPaid: (
         <div className="buy-callbacks__payment">
           <OrderSummary
             rows={[
-              { term: 'Package', detail: `${RINGCLOUD_PACKAGE_PREFIX}Call-Backs` },
+              { term: 'Package', detail: title },
               { term: 'Quantity', detail: `${attempt.count.toLocaleString('en-US')} ${attempt.count === 1 ? 'call-back' : 'call-backs'}` },
-              { term: 'Price', detail: `$${DEFAULT_CALLBACK_PRICE} per call-back` },
+              { term: 'Price', detail: `${formatUsd(unitPriceCents)} per call-back` },
             ]}
             total={formatUsd(session.amountCents)}
           />
@@ -122,7 +119,7 @@ export function BuyCallbacksView({ user, onPaid }: { user: PublicUser; onPaid: (
           <p className="buy-callbacks__total" aria-live="polite">
             {count !== null && totalCents !== null ? (
               <>
-                {count.toLocaleString('en-US')} × ${DEFAULT_CALLBACK_PRICE} = <strong data-testid="callbacks-total">{formatUsd(totalCents)}</strong>
+                {count.toLocaleString('en-US')} × {formatUsd(unitPriceCents)} = <strong data-testid="callbacks-total">{formatUsd(totalCents)}</strong>
               </>
             ) : (
               'Enter a number to see the total.'

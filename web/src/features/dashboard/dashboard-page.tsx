@@ -35,7 +35,7 @@ export function DashboardPage({ user }: { user: PublicUser }) {
       <div className="dashboard">
         <DashboardSidebar view={view} onView={show} greeting={`Welcome, ${user.firstName || user.username}`} />
         <div className="dashboard__content">
-          <DashboardContent view={view} user={user} show={show} order={params.get('order')} />
+          <DashboardContent view={view} user={user} show={show} setParams={setParams} order={params.get('order')} />
         </div>
       </div>
     </AppShell>
@@ -46,11 +46,13 @@ function DashboardContent({
   view,
   user,
   show,
+  setParams,
   order,
 }: {
   view: DashboardView;
   user: PublicUser;
   show(view: DashboardView): void;
+  setParams(params: Record<string, string>): void;
   /** The receipt's order id (`&order=`). */
   order: string | null;
 }) {
@@ -62,7 +64,16 @@ function DashboardContent({
     case 'my-leads':
       return <MyLeadsView onBrowse={() => show('buy-aged-leads')} />;
     case 'my-orders':
-      return <MyOrdersView onBrowse={() => show('buy-aged-leads')} />;
+      return (
+        <MyOrdersView
+          user={user}
+          onBrowse={() => show('buy-aged-leads')}
+          onPurchasePaid={(orderId) => {
+            setParams({ view: 'lead-receipt', order: orderId });
+            window.scrollTo({ top: 0 });
+          }}
+        />
+      );
     case 'buy-call-transfers':
       return <BuyCallTransfersView user={user} />;
     case 'my-callbacks':

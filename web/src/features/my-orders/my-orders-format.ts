@@ -11,6 +11,7 @@ export const MY_PRODUCT_LABELS: Record<OrderProduct, string> = {
   'second-brand': 'RingCloud package',
   'aged-leads': 'Aged leads',
   transfer: 'Live transfers',
+  callbacks: 'WarmLine call-backs',
 };
 
 /**

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { PublicUser } from '@warmline/contracts/accounts';
 import type { MyOrder } from '@warmline/contracts/my-orders';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
@@ -10,15 +11,18 @@ import { usDate } from '../transfers/order-format';
 import { useMyOrders } from './api';
 import { MY_PRODUCT_LABELS, noReceiptReason, transferDelivery } from './my-orders-format';
 import { ReceiptDialog } from './receipt-dialog';
+import { UnpaidPurchases } from './unpaid-purchases';
 import '../admin/admin-orders.css';
 import './my-orders.css';
 
 /**
  * My Orders (issue 12, an extra dashboard view): every order of this agent — transfer orders in
  * every state, packages, second-brand orders, aged-lead purchases — newest first, each paid one
- * with its receipt. The same books as the admin's All Orders, seen from the agent's side.
+ * with its receipt. The same books as the admin's All Orders, seen from the agent's side. Above
+ * them, unpaid aged-lead purchases with Pay and Cancel (issue 22). `onPurchasePaid` opens the
+ * receipt of a purchase paid from here.
  */
-export function MyOrdersView({ onBrowse }: { onBrowse(): void }) {
+export function MyOrdersView({ user, onBrowse, onPurchasePaid }: { user: PublicUser; onBrowse(): void; onPurchasePaid(orderId: string): void }) {
   const [page, setPage] = useState(1);
   const mine = useMyOrders(page);
   const [receiptOf, setReceiptOf] = useState<MyOrder | null>(null);
@@ -33,6 +37,8 @@ export function MyOrdersView({ onBrowse }: { onBrowse(): void }) {
           <p className="view-header__lead">Everything you ordered from WarmLine, its status, and a receipt for each payment.</p>
         </div>
       </header>
+
+      <UnpaidPurchases user={user} onPaid={onPurchasePaid} />
 
       {mine.isPending ? (
         <Spinner label="Loading your orders…" showLabel />

@@ -89,10 +89,12 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
   });
   const { mutate } = createIntent;
 
-  const intentBody = { ...ringcloudPaymentIntentBody(order), idempotencyKey, ...(checkoutToken ? { checkoutToken } : {}) };
+  // Aged Leads are filled only from the survey's working states (issue 22).
+  const intentBody = { ...ringcloudPaymentIntentBody(order, answers.workingStates), idempotencyKey, ...(checkoutToken ? { checkoutToken } : {}) };
+  const { workingStates } = answers;
   useEffect(() => {
-    mutate({ ...ringcloudPaymentIntentBody(order), idempotencyKey, ...(checkoutToken ? { checkoutToken } : {}) });
-  }, [mutate, order, idempotencyKey, checkoutToken]);
+    mutate({ ...ringcloudPaymentIntentBody(order, workingStates), idempotencyKey, ...(checkoutToken ? { checkoutToken } : {}) });
+  }, [mutate, order, workingStates, idempotencyKey, checkoutToken]);
 
   const quantity =
     order.leadType === 'Aged Leads'
@@ -108,7 +110,10 @@ function RingcloudCheckout({ data }: { data: RingcloudCheckoutData }) {
           term: 'Price',
           detail: `${formatUsd(order.quote.unitPriceCents)} per ${order.leadType === 'Aged Leads' ? 'lead' : perUnit[order.leadType].unit}`,
         },
-        { term: 'Working states', detail: answers.workingStates },
+        {
+          term: order.leadType === 'Aged Leads' ? 'Leads from' : 'Working states',
+          detail: order.leadType === 'Aged Leads' ? `${answers.workingStates} only` : answers.workingStates,
+        },
       ]}
       total={formatUsd(order.quote.amountCents)}
     />

@@ -30,8 +30,12 @@ export function usePaidOrder(orderParam: string | null): PaidOrderView {
     queryKey: paymentKeys.orderStatus(orderId ?? ''),
     queryFn: ({ signal }) => apiRequest<OrderStatusResponse>(`/api/orders/${encodeURIComponent(orderId ?? '')}/status`, { signal }),
     enabled: orderId !== null,
+    // Also while a paid RingCloud Aged Leads pack is being filled from stock (a moment after payment).
     refetchInterval: (query) =>
-      query.state.data?.status === 'pending' && query.state.dataUpdateCount < PENDING_POLLS ? PENDING_POLL_MS : false,
+      (query.state.data?.status === 'pending' || (query.state.data?.status === 'paid' && query.state.data.leadPackage?.delivered === null)) &&
+      query.state.dataUpdateCount < PENDING_POLLS
+        ? PENDING_POLL_MS
+        : false,
   });
   if (!orderId) return { state: 'not-found' };
   if (status.data) {
@@ -66,6 +70,18 @@ export function OrderReceipt({ order }: { order: OrderStatusResponse }) {
   } else {
     rows.push({ term: 'What you bought', detail: order.description });
   }
+  if (order.leadPackage && order.status === 'paid') {
+    // How the pack was filled (issue 22): how many of how many, and from which states.
+    const { ordered, delivered, states } = order.leadPackage;
+    rows.push(
+      { term: 'Leads delivered', detail: delivered === null ? 'Picking your leads…' : `${delivered.toLocaleString('en-US')} of ${ordered.toLocaleString('en-US')}`, testId: 'leads-delivered' },
+      { term: 'From the states', detail: states && states.length > 0 ? states.map(stateName).join(', ') : 'All states' },
+    );
+    if (delivered !== null && delivered < ordered) {
+      const refundCents = Math.min(order.amountCents, (ordered - delivered) * order.unitPriceCents);
+      rows.push({ term: 'Refunded', detail: `${formatUsd(refundCents)} for the ${(ordered - delivered).toLocaleString('en-US')} not in stock` });
+    }
+  }
   rows.push(
     { term: order.status === 'paid' ? 'Total paid' : 'Total', detail: formatUsd(order.amountCents) },
     { term: 'Status', detail: order.status === 'paid' ? 'Paid' : order.status === 'failed' ? 'Not paid' : 'Confirming your payment…' },
@@ -76,7 +92,7 @@ export function OrderReceipt({ order }: { order: OrderStatusResponse }) {
       {rows.map((row) => (
         <div key={row.term} className="paid-order__row">
           <dt>{row.term}</dt>
-          <dd className={row.testId ? 'paid-order__id' : undefined} data-testid={row.testId}>
+          <dd className={row.testId === 'order-number' ? 'paid-order__id' : undefined} data-testid={row.testId}>
             {row.detail}
           </dd>
         </div>

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
-import type { OrderBrand, OrderStatusResponse } from '@warmline/contracts/orders';
+import type { LeadPackageDelivery, OrderBrand, OrderStatusResponse } from '@warmline/contracts/orders';
 import { RINGCLOUD_PACKAGE_PREFIX } from '@warmline/contracts/pricing';
 import { ButtonLink } from '../../components/button';
 import { CheckIcon } from '../../components/icons';
@@ -65,7 +65,9 @@ export function ThankYouPage() {
       {paid && view.order.kind === 'package' ? (
         <ClaimOrderOffer orderId={view.order.orderId} brand={brand} callBacks={isCallBacksOrder(view.order)} />
       ) : null}
-      {paid ? (
+      {paid && view.order.leadPackage ? (
+        <LeadPackageCallout delivery={view.order.leadPackage} />
+      ) : paid ? (
         <div className="result-callout">
           <p>An account manager will contact you soon to set up your campaign.</p>
         </div>
@@ -73,6 +75,38 @@ export function ThankYouPage() {
       <p className="result-support">Questions in the meantime? Email us at {support}</p>
       <WayOn view={view} brand={brand} />
     </SurveyLayout>
+  );
+}
+
+/**
+ * A pack of aged leads is delivered at once, from the states the buyer chose (issue 22): how many
+ * arrived and where to see them, instead of an account manager's call.
+ */
+function LeadPackageCallout({ delivery }: { delivery: LeadPackageDelivery }) {
+  if (delivery.delivered === null) {
+    return (
+      <div className="result-callout" role="status">
+        <p>We are picking your leads from stock now; this page updates in a moment.</p>
+      </div>
+    );
+  }
+  const { delivered, ordered } = delivery;
+  return (
+    <div className="result-callout" role="status">
+      <p>
+        {delivered === 0
+          ? 'None of your leads were in stock in the states you chose; your payment is refunded in full.'
+          : `${delivered.toLocaleString('en-US')} of your ${ordered.toLocaleString('en-US')} leads ${delivered === 1 ? 'is' : 'are'} in My Leads, with full contact details.`}
+        {delivered > 0 && delivered < ordered ? ' The rest were not in stock in your states and are refunded to your card.' : ''}
+      </p>
+      {delivered > 0 ? (
+        <p>
+          <Link to="/dashboard?view=my-leads" className="link">
+            See them in My Leads
+          </Link>
+        </p>
+      ) : null}
+    </div>
   );
 }
 
