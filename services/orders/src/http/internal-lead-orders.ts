@@ -3,6 +3,7 @@ import { parseInput } from '@warmline/platform/http/validation';
 import { requireUserIdentity } from '@warmline/platform/http/identity';
 import { createLeadOrderBody, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import type { OrdersContext } from '../domain/context';
+import type { UsersClient } from '../clients/users-client';
 import { createLeadOrder } from '../domain/lead-orders';
 import { latestTransferOrderStates } from '../db/transfer-orders';
 
@@ -15,7 +16,7 @@ const INTERNAL_TRANSFER_STATES_PATH = '/api/internal/my-transfer-states';
  * gateway's forwarding table has no /api/internal route, so only a service holding the
  * identity secret reaches it. The signed identity names the buyer.
  */
-export function internalLeadOrderRoutes(ctx: OrdersContext): Router {
+export function internalLeadOrderRoutes(ctx: OrdersContext & { users: UsersClient }): Router {
   const router = Router();
   router.post(INTERNAL_LEAD_ORDERS_PATH, requireUserIdentity, async (req, res) => {
     const request = parseInput(createLeadOrderBody, req.body);
