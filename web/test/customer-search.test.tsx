@@ -29,9 +29,11 @@ const RESULTS: CustomerSearchResult[] = [
   result({ type: 'survey', firstName: 'Sam', lastName: 'Rivera', agencyName: 'Rivera Insurance', email: 'sam@example.com', leadType: 'Live Transfers', salesperson: 'John Smith' }),
 ];
 
-function renderSearch(asked: string, answer?: CustomerSearchAnswer) {
+function renderSearch(asked: string, answer?: Omit<CustomerSearchAnswer, 'more'> & { more?: boolean }, next?: CustomerSearchAnswer) {
   const queryClient = createQueryClient();
-  if (answer) queryClient.setQueryData(adminKeys.search(asked), answer);
+  if (answer) queryClient.setQueryData(adminKeys.search(asked, 50), { more: false, ...answer });
+  // What "Show more" (the first 100) answers.
+  if (next) queryClient.setQueryData(adminKeys.search(asked, 100), next);
   const onAsk = vi.fn();
   const onOpenUser = vi.fn();
   render(
@@ -89,6 +91,15 @@ describe('the customer search', () => {
     renderSearch('cole', { results: RESULTS.slice(0, 1), missingSources: ['orders'] });
     expect(screen.getByText(/did not answer in time \(orders\)/)).toBeTruthy();
     expect(screen.getByText('1 result for “cole”')).toBeTruthy();
+  });
+
+  it('when more people match than the list holds, then it says so and Show more lists the next 50', () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => result({ type: 'customer', id: `c-${i}`, name: `Buyer ${i}`, email: `b${i}@example.com` }));
+    renderSearch('buyer', { results: many(50), missingSources: [], more: true }, { results: many(70), missingSources: [], more: false });
+    expect(screen.getByText('50 results (more match) for “buyer”')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(screen.getByText('70 results for “buyer”')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
   });
 
   it('when nothing matches, then it says nobody matches the text', () => {

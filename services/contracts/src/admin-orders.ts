@@ -15,8 +15,8 @@ export const adminNote = z
   .string({ error: 'Note must be text' })
   .trim()
   .max(ADMIN_NOTE_MAX, `Note must be at most ${ADMIN_NOTE_MAX} characters`)
-  .optional()
-  .transform((note) => note || undefined);
+  .transform((note) => note || undefined)
+  .optional();
 
 /** PATCH /api/transfer-orders/{id}/status — pending → cancelled; paid → completed; paid → cancelled (refunded). */
 export const transferStatusChangeBody = z.object({

@@ -109,9 +109,15 @@ async function insertSurveyResponse(p: Person & { leadType?: string; salesperson
   return rows[0]!.id;
 }
 
-async function search(q: string): Promise<{ status: number; results: CustomerSearchResult[]; partial: string | null; json: unknown }> {
-  const answer = await admin.get(`/api/search-customers?q=${encodeURIComponent(q)}`);
-  return { status: answer.status, results: answer.json as CustomerSearchResult[], partial: answer.headers.get('x-search-partial'), json: answer.json };
+async function search(q: string, limit?: string): Promise<{ status: number; results: CustomerSearchResult[]; partial: string | null; more: string | null; json: unknown }> {
+  const answer = await admin.get(`/api/search-customers?q=${encodeURIComponent(q)}${limit === undefined ? '' : `&limit=${limit}`}`);
+  return {
+    status: answer.status,
+    results: answer.json as CustomerSearchResult[],
+    partial: answer.headers.get('x-search-partial'),
+    more: answer.headers.get('x-search-more'),
+    json: answer.json,
+  };
 }
 
 function checkoutCustomer(overrides: Partial<CustomerSearchResult> = {}): CustomerSearchResult {
@@ -271,6 +277,17 @@ describe('GET /api/search-customers, the order of the results', () => {
     expect(new Set(wide.results.map((r) => `${r.type}:${r.id}`)).size).toBe(MAX_SEARCH_RESULTS);
     // Newest first after the exact one: the orders service's customers (just now) lead.
     expect(wide.results.slice(1, 21).every((r) => r.type === 'customer')).toBe(true);
+    // Issue 22: the answer says more match, and a larger limit lists them all.
+    expect(wide.more).toBe('true');
+    const all = await search(tag, '100');
+    expect(all.results).toHaveLength(40 + 15 + 1 + 20);
+    expect(all.more).toBeNull();
+    expect(all.results.slice(0, MAX_SEARCH_RESULTS)).toEqual(wide.results);
+    for (const bad of ['0', '501', 'ten']) {
+      const refused = await search(tag, bad);
+      expect(refused.status, bad).toBe(400);
+      expect((refused.json as { error: string }).error, bad).toBe('Limit must be a whole number from 1 to 500');
+    }
     ordersSearch = { body: [] };
   });
 });

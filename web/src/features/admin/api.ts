@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type UseMutationOptions } from '@tanstack/react-query';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import type { AdminStats, AuditLogPage } from '@warmline/contracts/admin-accounts';
-import type { CustomerSearchResult } from '@warmline/contracts/customer-search';
+import { MAX_SEARCH_RESULTS, SEARCH_MORE_HEADER, SEARCH_PARTIAL_HEADER, type CustomerSearchResult } from '@warmline/contracts/customer-search';
 import type { AdminRefund, AllOrdersAnswer, RefundAnswer, RevenueAnswer, TransferStatusChange } from '@warmline/contracts/admin-orders';
 import { ApiError, apiRequest } from '../../lib/api';
 
@@ -12,7 +12,7 @@ export const adminKeys = {
   users: () => [...adminKeys.all, 'users'] as const,
   usersPage: (q: string, page: number) => [...adminKeys.users(), { q, page }] as const,
   auditLog: (page: number) => [...adminKeys.all, 'audit-log', page] as const,
-  search: (q: string) => [...adminKeys.all, 'search', q] as const,
+  search: (q: string, limit: number) => [...adminKeys.all, 'search', q, limit] as const,
 };
 
 type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn'>;
@@ -59,17 +59,27 @@ export interface CustomerSearchAnswer {
   results: CustomerSearchResult[];
   /** Sources that did not answer in time (X-Search-Partial): the list may be missing their matches. */
   missingSources: string[];
+  /** More people match than the list holds (X-Search-More): the screen offers "Show more". */
+  more: boolean;
 }
 
 /** The customer search (users, survey answers, paying customers, partners). Blank text is not asked. */
-export function useCustomerSearch(q: string) {
+/** The first `limit` people matching `q` (50 at first; "Show more" asks for 50 more, up to MAX_SEARCH_LIMIT). */
+export function useCustomerSearch(q: string, limit: number = MAX_SEARCH_RESULTS) {
   return useQuery({
-    queryKey: adminKeys.search(q),
+    queryKey: adminKeys.search(q, limit),
     enabled: q.trim().length > 0,
+    // The list stays while the next 50 load.
+    placeholderData: keepPreviousData,
     queryFn: async ({ signal }): Promise<CustomerSearchAnswer> => {
-      const { body, headers } = await getWithHeaders<CustomerSearchResult[]>(`/api/search-customers?q=${encodeURIComponent(q.trim())}`, signal);
-      const partial = headers.get('x-search-partial');
-      return { results: body, missingSources: partial ? partial.split(',').map((s) => s.trim()).filter(Boolean) : [] };
+      const query = new URLSearchParams({ q: q.trim(), ...(limit !== MAX_SEARCH_RESULTS ? { limit: String(limit) } : {}) });
+      const { body, headers } = await getWithHeaders<CustomerSearchResult[]>(`/api/search-customers?${query}`, signal);
+      const partial = headers.get(SEARCH_PARTIAL_HEADER);
+      return {
+        results: body,
+        missingSources: partial ? partial.split(',').map((s) => s.trim()).filter(Boolean) : [],
+        more: headers.get(SEARCH_MORE_HEADER) === 'true',
+      };
     },
   });
 }

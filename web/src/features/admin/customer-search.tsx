@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { CustomerSearchResult } from '@warmline/contracts/customer-search';
-import { SEARCH_TEXT_REQUIRED } from '@warmline/contracts/customer-search';
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_RESULTS, SEARCH_TEXT_REQUIRED } from '@warmline/contracts/customer-search';
 import { Button, ButtonLink } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
 import { Spinner } from '../../components/spinner';
@@ -42,10 +42,15 @@ export function CustomerSearch({
   const [text, setText] = useState(asked);
   const [blank, setBlank] = useState(false);
   const [details, setDetails] = useState<CustomerSearchResult | null>(null);
-  const search = useCustomerSearch(asked);
+  // "Show more" asks for 50 more each time; a new search starts at 50 again.
+  const [limit, setLimit] = useState(MAX_SEARCH_RESULTS);
+  const search = useCustomerSearch(asked, limit);
 
   // Back/forward changes `asked`: the box shows what the list is for.
-  useEffect(() => setText(asked), [asked]);
+  useEffect(() => {
+    setText(asked);
+    setLimit(MAX_SEARCH_RESULTS);
+  }, [asked]);
 
   // Spec §8's toast, once per failure (the list also says so where the results would be).
   const { isError, error, errorUpdatedAt } = search;
@@ -118,13 +123,25 @@ export function CustomerSearch({
             ) : (
               <>
                 <p className="admin-count" role="status">
-                  {search.data.results.length === 1 ? '1 result' : `${search.data.results.length} results`} for “{asked}”
+                  {search.data.results.length === 1 ? '1 result' : `${search.data.results.length} results`}
+                  {search.data.more ? ' (more match)' : ''} for “{asked}”
                 </p>
                 <ul className="search-results" aria-label={`Results for ${asked}`}>
                   {search.data.results.map((r) => (
                     <SearchResultRow key={`${r.type}-${r.id}`} result={r} onOpenUser={onOpenUser} onShowDetails={setDetails} />
                   ))}
                 </ul>
+                {search.data.more ? (
+                  limit < MAX_SEARCH_LIMIT ? (
+                    <div className="search-more">
+                      <Button variant="secondary" busy={search.isFetching} onClick={() => setLimit((n) => Math.min(n + MAX_SEARCH_RESULTS, MAX_SEARCH_LIMIT))}>
+                        Show more
+                      </Button>
+                    </div>
+                  ) : (
+                    <p className="admin-empty">More than {MAX_SEARCH_LIMIT} people match: add to the search text to narrow it.</p>
+                  )
+                ) : null}
               </>
             )}
           </>
