@@ -147,6 +147,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/users', owner: 'gateway', access: 'admin', summary: 'One page of users (50), filtered by q; the total in X-Total-Count', query: userListQuery },
   { method: 'GET', path: '/api/search-customers', owner: 'gateway', access: 'admin', summary: 'Find anyone: users, survey responses, paying customers (exact e-mail, phone or username first; 50 unless ?limit= asks for up to 500; X-Search-More: true when more match)', query: customerSearchQuery },
   { method: 'GET', path: '/api/admin/stats', owner: 'gateway', access: 'admin', summary: 'The admin cards: users, sign-ups this week, revenue this month, open transfer orders' },
+  { method: 'GET', path: '/api/admin/survey-responses/{id}', owner: 'gateway', access: 'admin', summary: "One survey response with every answer of both steps (the customer search's popup)" },
   { method: 'GET', path: '/api/admin/audit-log', owner: 'gateway', access: 'admin', summary: 'Every admin action, newest first, 50 a page', query: auditLogQuery },
   { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Disable a user (soft delete: their orders stay, their username is free)' },
   { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password", body: changePasswordBody },

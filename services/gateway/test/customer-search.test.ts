@@ -412,3 +412,35 @@ describe('GET /api/search-customers, who and what may ask', () => {
     expect(askedPartners.filter((a) => a.q === 'a')).toHaveLength(0);
   });
 });
+
+describe('GET /api/admin/survey-responses/{id} (issue 22: the popup shows both steps)', () => {
+  it('when an admin opens a survey response found by the search, then every answer of both steps comes; an unknown id is 404, a customer 403', async () => {
+    const tag = uniqueTag();
+    const id = await insertSurveyResponse({ email: `${tag}@example.com`, username: tag, leadType: 'Call-Backs' });
+    await gw.pool.query(`UPDATE survey_responses SET timezone = 'CST', total_callbacks = 40, callback_preference = 'Mornings', total_price = 12000 WHERE id = $1`, [id]);
+    expect((await search(tag)).results.map((r) => r.id)).toEqual([id]);
+
+    const answer = await admin.get(`/api/admin/survey-responses/${id}`);
+
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({
+      id,
+      leadType: 'Call-Backs',
+      workingStates: 'TX',
+      timezone: 'CST',
+      totalCallbacks: 40,
+      callbackPreference: 'Mornings',
+      totalPrice: 12000,
+      email: `${tag}@example.com`,
+    });
+    for (const unknown of [randomUUID(), 'not-an-id']) {
+      const missing = await admin.get(`/api/admin/survey-responses/${unknown}`);
+      expect(missing.status, unknown).toBe(404);
+      expect(missing.json.error, unknown).toBe('Survey response not found');
+    }
+    const { user, password } = await gw.createAgent();
+    const agent = gw.browser();
+    await agent.login(user.username, password);
+    expect((await agent.get(`/api/admin/survey-responses/${id}`)).status).toBe(403);
+  });
+});

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { auditLogQuery } from '@warmline/contracts';
-import { parseInput } from '@warmline/platform';
+import { notFound, parseInput } from '@warmline/platform';
+import { findSurveyResponse } from '../db/survey-responses';
 import { fetchOrderStats } from '../clients/order-stats-client';
 import type { GatewayConfig } from '../config';
 import { adminStats } from '../domain/admin-stats';
@@ -37,5 +38,17 @@ export function adminRoutes(ctx: AccountsContext, config: GatewayConfig): Router
     res.json(await auditLogPage(ctx.pool, page));
   });
 
+  // A survey response with every answer of both steps (issue 22: the customer search's popup).
+  router.get('/api/admin/survey-responses/:id', async (req, res) => {
+    const id = String(req.params.id);
+    const response = UUID.test(id) ? await findSurveyResponse(ctx.pool, id.toLowerCase()) : null;
+    if (!response) throw notFound(SURVEY_RESPONSE_NOT_FOUND);
+    res.setHeader('cache-control', 'no-store');
+    res.json(response);
+  });
+
   return router;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SURVEY_RESPONSE_NOT_FOUND = 'Survey response not found';

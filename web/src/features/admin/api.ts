@@ -3,6 +3,7 @@ import type { PublicUser } from '@warmline/contracts/accounts';
 import type { AdminStats, AuditLogPage } from '@warmline/contracts/admin-accounts';
 import { MAX_SEARCH_RESULTS, SEARCH_MORE_HEADER, SEARCH_PARTIAL_HEADER, type CustomerSearchResult } from '@warmline/contracts/customer-search';
 import type { AdminRefund, AllOrdersAnswer, RefundAnswer, RevenueAnswer, TransferStatusChange } from '@warmline/contracts/admin-orders';
+import type { SurveyResponseRecord } from '@warmline/contracts/surveys';
 import { ApiError, apiRequest } from '../../lib/api';
 
 /** Hooks of the back office (issue 12). Query keys come only from this factory. */
@@ -12,6 +13,7 @@ export const adminKeys = {
   users: () => [...adminKeys.all, 'users'] as const,
   usersPage: (q: string, page: number) => [...adminKeys.users(), { q, page }] as const,
   auditLog: (page: number) => [...adminKeys.all, 'audit-log', page] as const,
+  surveyResponse: (id: string) => [...adminKeys.all, 'survey-response', id] as const,
   search: (q: string, limit: number) => [...adminKeys.all, 'search', q, limit] as const,
 };
 
@@ -81,6 +83,14 @@ export function useCustomerSearch(q: string, limit: number = MAX_SEARCH_RESULTS)
         more: headers.get(SEARCH_MORE_HEADER) === 'true',
       };
     },
+  });
+}
+
+/** One survey response with every answer of both steps (the customer search's popup, issue 22). */
+export function useSurveyResponse(id: string) {
+  return useQuery({
+    queryKey: adminKeys.surveyResponse(id),
+    queryFn: ({ signal }) => apiRequest<SurveyResponseRecord>(`/api/admin/survey-responses/${encodeURIComponent(id)}`, { signal }),
   });
 }
 

@@ -3,10 +3,12 @@ import type { CustomerSearchResult } from '@warmline/contracts/customer-search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_RESULTS, SEARCH_TEXT_REQUIRED } from '@warmline/contracts/customer-search';
 import { Button, ButtonLink } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
+import { LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
-import { useCustomerSearch } from './api';
+import { useCustomerSearch, useSurveyResponse } from './api';
+import { surveyResponseFields } from './survey-response-fields';
 import './customer-search.css';
 
 const TYPE_LABELS: Record<CustomerSearchResult['type'], string> = {
@@ -202,36 +204,39 @@ function SearchResultRow({
   );
 }
 
-/** A survey response or a partner application: every field the search knows, read only. */
+/** A survey response with every answer of both steps, read from the gateway (issue 22). */
+function SurveyAnswers({ result: r }: { result: CustomerSearchResult }) {
+  const response = useSurveyResponse(r.id);
+  if (response.isPending) return <Spinner label="Loading the answers…" showLabel />;
+  if (response.isError) return <LoadError what="the survey answers" error={response.error} onRetry={() => void response.refetch()} />;
+  return <DetailRows rows={surveyResponseFields(response.data)} />;
+}
+
+function DetailRows({ rows }: { rows: Array<[string, string | null]> }) {
+  return (
+    <dl className="result-details">
+      {rows.map(([label, value]) => (
+        <div key={label} className="result-details__row">
+          <dt>{label}</dt>
+          <dd>{value || '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A survey response (both steps) or a partner application (every field the search knows), read only. */
 function ResultDetailsDialog({ result: r, onClose }: { result: CustomerSearchResult; onClose: () => void }) {
-  const rows: Array<[string, string | null]> =
-    r.type === 'partner'
-      ? [
-          ['Business', r.businessName],
-          ['Main contact', r.mainContact],
-          ['E-mail', r.contactEmail],
-          ['Phone', r.contactPhone],
-        ]
-      : [
-          ['Name', [r.firstName, r.lastName].filter(Boolean).join(' ') || r.name],
-          ['Agency', r.agencyName],
-          ['E-mail', r.email],
-          ['Phone', r.phone],
-          ['Lead type', r.leadType],
-          ['Role', r.role],
-          ['Campaign', r.salesperson],
-        ];
-  rows.push([r.type === 'partner' ? 'Applied' : 'Answered', new Date(r.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })]);
+  const rows: Array<[string, string | null]> = [
+    ['Business', r.businessName],
+    ['Main contact', r.mainContact],
+    ['E-mail', r.contactEmail],
+    ['Phone', r.contactPhone],
+    ['Applied', new Date(r.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })],
+  ];
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={r.type === 'partner' ? 'Partner application' : 'Survey response'}>
-      <dl className="result-details">
-        {rows.map(([label, value]) => (
-          <div key={label} className="result-details__row">
-            <dt>{label}</dt>
-            <dd>{value || '—'}</dd>
-          </div>
-        ))}
-      </dl>
+      {r.type === 'survey' ? <SurveyAnswers result={r} /> : <DetailRows rows={rows} />}
       <div className="dialog__actions">
         {r.type === 'survey' ? (
           <ButtonLink to="/admin?tab=test-campaigns" variant="secondary" onClick={onClose}>
