@@ -50,7 +50,8 @@ export type OrderProduct = (typeof ORDER_PRODUCTS)[number];
 export const ALL_ORDER_STATUSES = ['pending', 'paid', 'failed', 'refunded', 'partially-refunded', 'cancelled', 'completed'] as const;
 export type AllOrderStatus = (typeof ALL_ORDER_STATUSES)[number];
 
-const isoDate = (field: string) =>
+/** A calendar date in a query string (`from`, `to`: inclusive days on the business's calendar). */
+export const isoDate = (field: string) =>
   z
     .string()
     .max(10, `${field} must be a date like 2026-11-24`)
@@ -74,6 +75,9 @@ export const allOrdersQuery = z
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] });
 export type AllOrdersQuery = z.infer<typeof allOrdersQuery>;
+
+/** The most rows one CSV export of the back office holds (orders, audit log); narrow the filter for more. */
+export const ADMIN_EXPORT_MAX_ROWS = 50_000;
 
 export interface AdminOrderRow {
   id: string;

@@ -86,4 +86,20 @@ describe('every order names its buyer', () => {
     expect(byId.get(typed.orderId)).toMatchObject({ buyerName: 'Typed Name', buyerEmail: 'typed@example.com' });
     expect(await fillMissingBuyerDetails(system.ordersPool, users, { log: createLogger('orders', 'silent'), gone })).toBe(0);
   });
+
+  it('when an admin exports All Orders as CSV under a filter, then every matching order is a row naming its buyer, times in the business zone; a bad filter is a 400', async () => {
+    const csv = await admin.get(`/api/admin/orders.csv?q=${encodeURIComponent(agent.email)}&product=aged-leads`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="warmline-orders-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Order ID,Created (America/Chicago),Paid (America/Chicago),Product,Buyer,Buyer e-mail,Description,Amount (USD),Refunded (USD),Status,Disputed');
+    const listed = await allOrders(`?q=${encodeURIComponent(agent.email)}&product=aged-leads`);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(listed.orders.map((o) => o.id));
+    expect(lines.slice(1).every((l) => l.includes(`,aged-leads,Lena Leads,${agent.email},`))).toBe(true);
+    expect(lines[1]).toMatch(/^[0-9a-f-]{36},\d{4}-\d{2}-\d{2} \d{2}:\d{2},/);
+    const bad = await admin.get('/api/admin/orders.csv?status=lost');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatch(/status must be one of/);
+  });
 });

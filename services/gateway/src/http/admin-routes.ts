@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { auditLogQuery } from '@warmline/contracts';
+import { auditLogQuery, businessDate } from '@warmline/contracts';
 import { notFound, parseInput } from '@warmline/platform';
 import { findSurveyResponse } from '../db/survey-responses';
 import { fetchOrderStats } from '../clients/order-stats-client';
 import type { GatewayConfig } from '../config';
 import { adminStats } from '../domain/admin-stats';
-import { auditLogPage } from '../domain/audit-log';
+import { auditLogCsv, auditLogPage } from '../domain/audit-log';
 import type { AccountsContext } from '../domain/context';
 import { currentUser, requireAdmin } from '../edge/access';
 
@@ -33,9 +33,19 @@ export function adminRoutes(ctx: AccountsContext, config: GatewayConfig): Router
   });
 
   router.get('/api/admin/audit-log', async (req, res) => {
-    const { page } = parseInput(auditLogQuery, req.query);
+    const { page, ...filter } = parseInput(auditLogQuery, req.query);
     res.setHeader('cache-control', 'no-store');
-    res.json(await auditLogPage(ctx.pool, page));
+    res.json(await auditLogPage(ctx.pool, page, filter, config.BUSINESS_TIMEZONE));
+  });
+
+  // The filtered log as a file (issue 22); the page number is ignored.
+  router.get('/api/admin/audit-log.csv', async (req, res) => {
+    const { page: _page, ...filter } = parseInput(auditLogQuery, req.query);
+    const csv = await auditLogCsv(ctx.pool, filter, config.BUSINESS_TIMEZONE);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="warmline-audit-log-${businessDate(new Date(), config.BUSINESS_TIMEZONE)}.csv"`);
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.send(csv);
   });
 
   // A survey response with every answer of both steps (issue 22: the customer search's popup).
