@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { APIRequestContext, Page } from 'playwright-core';
@@ -98,6 +99,18 @@ describe('orders and revenue', () => {
       await page.getByRole('button', { name: 'Last 90 days' }).click();
       await page.getByText(/net over the last 90 days/).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
+
+      // Export CSV (issue 22): the orders the filter keeps, the buyer named.
+      await page.getByLabel('Buyer', { exact: true }).fill(email);
+      await page.waitForURL((url) => url.searchParams.get('q') === email);
+      await page.locator('tr[data-order-id]').first().waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^warmline-orders-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = (await readFile(await download.path())).toString('utf8').trimEnd().split('\r\n');
+      expect(csv).toHaveLength(2);
+      expect(csv[1]).toContain(orderId);
+      expect(csv[1]).toContain(email);
+      expect(csv[1]).toContain('2220.00,50.00,partially-refunded');
 
       // The agent's side of the same books.
       await agentPage.goto('/dashboard?view=my-orders');

@@ -59,7 +59,7 @@ describe('vendor call-backs', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'I have copied the key' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const keyRow = page.getByTestId('vendor-key').filter({ has: page.getByRole('rowheader', { name: vendor }) });
+    const keyRow = page.getByTestId('vendor-key').filter({ has: page.getByText(vendor, { exact: true }) });
     await keyRow.waitFor();
     expect(await keyRow.textContent()).toContain('Never');
     expect(await keyRow.textContent()).not.toContain(key);

@@ -11,7 +11,7 @@ import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { usDate } from '../transfers/order-format';
-import { useAllOrders, useRevenue, type AllOrdersFilter } from './api';
+import { allOrdersCsvUrl, useAllOrders, useRevenue, type AllOrdersFilter } from './api';
 import { calendarDate, canRefund, ORDER_STATUS_LABELS as STATUS_LABELS, PRODUCT_LABELS, totalsFigures, usd, type OrderTotals } from './all-orders-format';
 import { RefundDialog } from './refund-dialog';
 import './admin.css';
@@ -112,9 +112,16 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
               <TotalsStats totals={orders.data.totals} />
             </ul>
             <section className="card admin-orders__table-card" aria-labelledby="all-orders-title">
-              <h2 id="all-orders-title" className="admin-orders__subtitle">
-                Orders
-              </h2>
+              <div className="admin-orders__table-head">
+                <h2 id="all-orders-title" className="admin-orders__subtitle">
+                  Orders
+                </h2>
+                {orders.data.total > 0 ? (
+                  <a className="btn btn--secondary btn--small" href={allOrdersCsvUrl(filter)} download>
+                    Export CSV
+                  </a>
+                ) : null}
+              </div>
               {orders.data.orders.length === 0 ? (
                 <p className="admin-orders__empty">No orders match.</p>
               ) : (

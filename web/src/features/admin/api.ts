@@ -12,7 +12,7 @@ export const adminKeys = {
   stats: () => [...adminKeys.all, 'stats'] as const,
   users: () => [...adminKeys.all, 'users'] as const,
   usersPage: (q: string, page: number) => [...adminKeys.users(), { q, page }] as const,
-  auditLog: (page: number) => [...adminKeys.all, 'audit-log', page] as const,
+  auditLog: (page: number, filter: AuditLogFilter) => [...adminKeys.all, 'audit-log', page, filter] as const,
   surveyResponse: (id: string) => [...adminKeys.all, 'survey-response', id] as const,
   search: (q: string, limit: number) => [...adminKeys.all, 'search', q, limit] as const,
 };
@@ -94,12 +94,38 @@ export function useSurveyResponse(id: string) {
   });
 }
 
-export function useAuditLog(page: number) {
+/** The audit log's filters (issue 22), as the URL and the API name them; empty means any. */
+export interface AuditLogFilter {
+  admin: string;
+  action: string;
+  subject: string;
+  from: string;
+  to: string;
+}
+export const AUDIT_LOG_FILTERS = ['admin', 'action', 'subject', 'from', 'to'] as const;
+
+function auditLogParams(filter: AuditLogFilter): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of AUDIT_LOG_FILTERS) if (filter[key].trim()) params.set(key, filter[key].trim());
+  return params;
+}
+
+export function useAuditLog(page: number, filter: AuditLogFilter) {
   return useQuery({
-    queryKey: adminKeys.auditLog(page),
+    queryKey: adminKeys.auditLog(page, filter),
     placeholderData: keepPreviousData,
-    queryFn: ({ signal }) => apiRequest<AuditLogPage>(`/api/admin/audit-log?page=${page}`, { signal }),
+    queryFn: ({ signal }) => {
+      const params = auditLogParams(filter);
+      params.set('page', String(page));
+      return apiRequest<AuditLogPage>(`/api/admin/audit-log?${params}`, { signal });
+    },
   });
+}
+
+/** The entries the filter keeps, as a CSV download (issue 22). */
+export function auditLogCsvUrl(filter: AuditLogFilter): string {
+  const params = auditLogParams(filter).toString();
+  return `/api/admin/audit-log.csv${params ? `?${params}` : ''}`;
 }
 
 /** After any change to a user: the lists, the cards and the audit log are read again. */
@@ -154,16 +180,28 @@ const orderKeys = {
   revenue: (days: 30 | 90) => [...orderKeys.all, 'revenue', days] as const,
 };
 
+function allOrdersParams(filter: Omit<AllOrdersFilter, 'page'>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of ['product', 'status', 'from', 'to', 'q'] as const) if (filter[key]) params.set(key, filter[key]);
+  return params;
+}
+
 export function useAllOrders(filter: AllOrdersFilter) {
   return useQuery({
     queryKey: orderKeys.list(filter),
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) => {
-      const params = new URLSearchParams({ page: String(filter.page) });
-      for (const key of ['product', 'status', 'from', 'to', 'q'] as const) if (filter[key]) params.set(key, filter[key]);
+      const params = allOrdersParams(filter);
+      params.set('page', String(filter.page));
       return apiRequest<AllOrdersAnswer>(`/api/admin/orders?${params}`, { signal });
     },
   });
+}
+
+/** Every order the filter keeps, as a CSV download (issue 22). */
+export function allOrdersCsvUrl(filter: Omit<AllOrdersFilter, 'page'>): string {
+  const params = allOrdersParams(filter).toString();
+  return `/api/admin/orders.csv${params ? `?${params}` : ''}`;
 }
 
 export function useRevenue(days: 30 | 90) {
