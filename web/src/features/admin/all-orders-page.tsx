@@ -11,7 +11,7 @@ import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { usDate } from '../transfers/order-format';
-import { allOrdersCsvUrl, useAllOrders, useRevenue, type AllOrdersFilter } from './api';
+import { allOrdersCsvUrl, allOrdersFilterFrom, useAllOrders, useRevenue, type AllOrdersFilter } from './api';
 import { calendarDate, canRefund, ORDER_STATUS_LABELS as STATUS_LABELS, PRODUCT_LABELS, totalsFigures, usd, type OrderTotals } from './all-orders-format';
 import { RefundDialog } from './refund-dialog';
 import './admin.css';
@@ -23,14 +23,7 @@ const RevenueChart = lazy(() => import('./revenue-chart'));
 export function AllOrdersPage({ user }: { user: PublicUser }) {
   usePageTitle('All Orders');
   const [params, setParams] = useSearchParams();
-  const filter: AllOrdersFilter = {
-    product: params.get('product') ?? '',
-    status: params.get('status') ?? '',
-    from: params.get('from') ?? '',
-    to: params.get('to') ?? '',
-    q: params.get('q') ?? '',
-    page: Math.max(1, Number(params.get('page')) || 1),
-  };
+  const filter = allOrdersFilterFrom(params);
   const setFilter = (change: Partial<AllOrdersFilter>) => {
     const next = { ...filter, page: 1, ...change };
     const query = new URLSearchParams();

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type UseMutationOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type UseMutationOptions } from '@tanstack/react-query';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import type { AdminStats, AuditLogPage } from '@warmline/contracts/admin-accounts';
 import { MAX_SEARCH_RESULTS, SEARCH_MORE_HEADER, SEARCH_PARTIAL_HEADER, type CustomerSearchResult } from '@warmline/contracts/customer-search';
@@ -19,11 +19,15 @@ export const adminKeys = {
 
 type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn'>;
 
+/*
+ * Each screen's first query as options of its own (issue 22): the hook uses them, and the route
+ * prefetches them while the session is checked and the screen's code loads (prefetch.tsx).
+ */
+export const adminStatsOptions = () =>
+  queryOptions({ queryKey: adminKeys.stats(), queryFn: ({ signal }) => apiRequest<AdminStats>('/api/admin/stats', { signal }) });
+
 export function useAdminStats() {
-  return useQuery({
-    queryKey: adminKeys.stats(),
-    queryFn: ({ signal }) => apiRequest<AdminStats>('/api/admin/stats', { signal }),
-  });
+  return useQuery(adminStatsOptions());
 }
 
 export interface UsersPage {
@@ -44,10 +48,9 @@ export async function getWithHeaders<T>(url: string, signal: AbortSignal): Promi
 }
 
 /** One page of users (50) filtered on the server; the total comes in X-Total-Count. */
-export function useUsersPage(q: string, page: number) {
-  return useQuery({
+export const usersPageOptions = (q: string, page: number) =>
+  queryOptions({
     queryKey: adminKeys.usersPage(q, page),
-    placeholderData: keepPreviousData,
     queryFn: async ({ signal }): Promise<UsersPage> => {
       const params = new URLSearchParams({ page: String(page) });
       if (q.trim()) params.set('q', q.trim());
@@ -55,6 +58,9 @@ export function useUsersPage(q: string, page: number) {
       return { users: body, total: Number(headers.get('x-total-count') ?? 0) };
     },
   });
+
+export function useUsersPage(q: string, page: number) {
+  return useQuery({ ...usersPageOptions(q, page), placeholderData: keepPreviousData });
 }
 
 export interface CustomerSearchAnswer {
@@ -110,16 +116,26 @@ function auditLogParams(filter: AuditLogFilter): URLSearchParams {
   return params;
 }
 
-export function useAuditLog(page: number, filter: AuditLogFilter) {
-  return useQuery({
+/** The audit log's page and filters as the URL holds them. */
+export function auditLogViewFrom(params: URLSearchParams): { page: number; filter: AuditLogFilter } {
+  const asked = Number.parseInt(params.get('page') ?? '1', 10);
+  const filter: AuditLogFilter = { admin: '', action: '', subject: '', from: '', to: '' };
+  for (const key of AUDIT_LOG_FILTERS) filter[key] = params.get(key) ?? '';
+  return { page: Number.isFinite(asked) && asked >= 1 ? asked : 1, filter };
+}
+
+export const auditLogOptions = (page: number, filter: AuditLogFilter) =>
+  queryOptions({
     queryKey: adminKeys.auditLog(page, filter),
-    placeholderData: keepPreviousData,
     queryFn: ({ signal }) => {
       const params = auditLogParams(filter);
       params.set('page', String(page));
       return apiRequest<AuditLogPage>(`/api/admin/audit-log?${params}`, { signal });
     },
   });
+
+export function useAuditLog(page: number, filter: AuditLogFilter) {
+  return useQuery({ ...auditLogOptions(page, filter), placeholderData: keepPreviousData });
 }
 
 /** The entries the filter keeps, as a CSV download (issue 22). */
@@ -186,16 +202,30 @@ function allOrdersParams(filter: Omit<AllOrdersFilter, 'page'>): URLSearchParams
   return params;
 }
 
-export function useAllOrders(filter: AllOrdersFilter) {
-  return useQuery({
+/** All Orders' filter as the URL holds it. */
+export function allOrdersFilterFrom(params: URLSearchParams): AllOrdersFilter {
+  return {
+    product: params.get('product') ?? '',
+    status: params.get('status') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    q: params.get('q') ?? '',
+    page: Math.max(1, Number(params.get('page')) || 1),
+  };
+}
+
+export const allOrdersOptions = (filter: AllOrdersFilter) =>
+  queryOptions({
     queryKey: orderKeys.list(filter),
-    placeholderData: keepPreviousData,
     queryFn: ({ signal }) => {
       const params = allOrdersParams(filter);
       params.set('page', String(filter.page));
       return apiRequest<AllOrdersAnswer>(`/api/admin/orders?${params}`, { signal });
     },
   });
+
+export function useAllOrders(filter: AllOrdersFilter) {
+  return useQuery({ ...allOrdersOptions(filter), placeholderData: keepPreviousData });
 }
 
 /** Every order the filter keeps, as a CSV download (issue 22). */

@@ -7,7 +7,7 @@ import { LoadError } from '../../components/load-error';
 import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { usePageTitle } from '../../lib/page-title';
-import { AUDIT_LOG_FILTERS, auditLogCsvUrl, useAuditLog, type AuditLogFilter } from './api';
+import { AUDIT_LOG_FILTERS, auditLogCsvUrl, auditLogViewFrom, useAuditLog, type AuditLogFilter } from './api';
 import { describeAction, describeChanges } from './audit-log-format';
 import './admin.css';
 import './audit-log.css';
@@ -41,10 +41,7 @@ export function AuditLogPage({ user }: { user: PublicUser }) {
   usePageTitle('Audit Log');
   // The page and the filters are in the URL, so Back and a shared link land on the same rows.
   const [params, setParams] = useSearchParams();
-  const asked = Number.parseInt(params.get('page') ?? '1', 10);
-  const page = Number.isFinite(asked) && asked >= 1 ? asked : 1;
-  const filter: AuditLogFilter = { admin: '', action: '', subject: '', from: '', to: '' };
-  for (const key of AUDIT_LOG_FILTERS) filter[key] = params.get(key) ?? '';
+  const { page, filter } = auditLogViewFrom(params);
   const show = (change: Partial<AuditLogFilter> & { page?: number }) => {
     const next: Record<string, string> = {};
     for (const key of AUDIT_LOG_FILTERS) {
