@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useBusinessTimeZone } from '../../lib/site-config';
 import { useSearchParams } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import type { TransferOrderRecord, TransferOrderStatus } from '@warmline/contracts/transfers';
@@ -110,6 +111,8 @@ function StatCard({ label, value }: { label: string; value: string }) {
 }
 
 function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
+  // Issue 22: the back office's dates are the business's (BUSINESS_TIMEZONE).
+  const zone = useBusinessTimeZone();
   return (
     <table className="orders-table">
       <thead>
@@ -160,7 +163,7 @@ function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
             <td data-label="Status">
               <span className={`order-status order-status--${order.status}`}>{STATUS_LABELS[order.status]}</span>
             </td>
-            <td data-label="Date">{usDate(order.createdAt)}</td>
+            <td data-label="Date">{usDate(order.createdAt, zone)}</td>
             <td data-label="Actions">
               <TransferOrderActions order={order} />
             </td>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { useBusinessTimeZone } from '../../lib/site-config';
 import { useSearchParams } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { ADMIN_PAGE_SIZE } from '@warmline/contracts/admin-accounts';
@@ -31,6 +32,8 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
     setParams(query);
   };
   const orders = useAllOrders(filter);
+  // Issue 22: the back office's dates are the business's (BUSINESS_TIMEZONE), as its filters are.
+  const zone = useBusinessTimeZone();
   const [refunding, setRefunding] = useState<AdminOrderRow | null>(null);
   const pages = Math.max(1, Math.ceil((orders.data?.total ?? 0) / ADMIN_PAGE_SIZE));
 
@@ -149,7 +152,7 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
                             <span className={`order-status order-status--${o.status}`}>{STATUS_LABELS[o.status]}</span>
                             {o.disputed ? <span className="order-status order-status--disputed">Disputed</span> : null}
                           </td>
-                          <td data-label="Date">{usDate(o.createdAt)}</td>
+                          <td data-label="Date">{usDate(o.createdAt, zone)}</td>
                           <td data-label="Actions">
                             {canRefund(o) ? (
                               <Button variant="secondary" className="btn--small" onClick={() => setRefunding(o)} aria-label={`Refund ${o.description} of ${o.buyerName || o.buyerEmail || 'the buyer'}`}>

@@ -1,4 +1,6 @@
 import { useSearchParams } from 'react-router-dom';
+import { useBusinessTimeZone } from '../../lib/site-config';
+import { usDateTime } from '../../lib/us-date';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { ADMIN_PAGE_SIZE, type AuditEntry } from '@warmline/contracts/admin-accounts';
 import { AppShell } from '../../components/app-shell';
@@ -13,9 +15,6 @@ import './admin.css';
 import './audit-log.css';
 import './admin-orders.css';
 
-function when(at: string): string {
-  return new Date(at).toLocaleString('en-US', { dateStyle: 'short', timeStyle: 'short' });
-}
 
 function Changes({ entry }: { entry: AuditEntry }) {
   const changes = describeChanges(entry.before, entry.after);
@@ -56,6 +55,8 @@ export function AuditLogPage({ user }: { user: PublicUser }) {
   const setPage = (next: number) => show({ page: next });
   const filtered = AUDIT_LOG_FILTERS.some((key) => filter[key]);
   const log = useAuditLog(page, filter);
+  // Issue 22: times on the business's clock (BUSINESS_TIMEZONE), named, as the From/To days are.
+  const zone = useBusinessTimeZone();
   const total = log.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE));
   return (
@@ -136,7 +137,7 @@ export function AuditLogPage({ user }: { user: PublicUser }) {
                 {log.data.entries.map((e: AuditEntry) => (
                   <tr key={e.id} data-testid="audit-entry">
                     <td data-label="When">
-                      <time dateTime={e.at}>{when(e.at)}</time>
+                      <time dateTime={e.at}>{usDateTime(e.at, zone)}</time>
                     </td>
                     <td data-label="Who">{e.actorUsername}</td>
                     <td data-label="Action">

@@ -1,4 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useBusinessTimeZone } from '../../lib/site-config';
+import { usDate, usDateTime } from '../../lib/us-date';
 import type { CustomerSearchResult } from '@warmline/contracts/customer-search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_RESULTS, SEARCH_TEXT_REQUIRED } from '@warmline/contracts/customer-search';
 import { Button, ButtonLink } from '../../components/button';
@@ -24,9 +26,6 @@ function resultName(r: CustomerSearchResult): string {
   return r.name ?? (fromParts || null) ?? r.businessName ?? r.mainContact ?? r.username ?? r.email ?? r.contactEmail ?? 'Unnamed';
 }
 
-function shortDate(at: string): string {
-  return new Date(at).toLocaleDateString('en-US');
-}
 
 /**
  * The customer search box of /admin (spec §2): Enter or Search, a Clear button, the results
@@ -168,6 +167,8 @@ function SearchResultRow({
   onShowDetails: (r: CustomerSearchResult) => void;
 }) {
   const name = resultName(r);
+  // Issue 22: the back office's dates are the business's (BUSINESS_TIMEZONE).
+  const zone = useBusinessTimeZone();
   const company = r.agencyName ?? r.businessName;
   const email = r.email ?? r.contactEmail;
   const phone = r.phone ?? r.contactPhone;
@@ -180,7 +181,7 @@ function SearchResultRow({
         {r.type === 'user' && r.username ? <span className="search-result__muted"> · @{r.username}</span> : null}
       </span>
       <span className="search-result__contact">
-        {[email, phone, r.leadType, r.salesperson ? `via ${r.salesperson}` : null, shortDate(r.createdAt)].filter(Boolean).join(' · ')}
+        {[email, phone, r.leadType, r.salesperson ? `via ${r.salesperson}` : null, usDate(r.createdAt, zone)].filter(Boolean).join(' · ')}
       </span>
       {r.type === 'user' ? (
         <Button variant="secondary" className="btn--small" onClick={() => onOpenUser(r.username ?? email ?? '')} aria-label={`Open ${name} in User Management`}>
@@ -227,12 +228,13 @@ function DetailRows({ rows }: { rows: Array<[string, string | null]> }) {
 
 /** A survey response (both steps) or a partner application (every field the search knows), read only. */
 function ResultDetailsDialog({ result: r, onClose }: { result: CustomerSearchResult; onClose: () => void }) {
+  const zone = useBusinessTimeZone();
   const rows: Array<[string, string | null]> = [
     ['Business', r.businessName],
     ['Main contact', r.mainContact],
     ['E-mail', r.contactEmail],
     ['Phone', r.contactPhone],
-    ['Applied', new Date(r.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })],
+    ['Applied', usDateTime(r.createdAt, zone)],
   ];
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={r.type === 'partner' ? 'Partner application' : 'Survey response'}>

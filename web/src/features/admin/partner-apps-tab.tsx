@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useBusinessTimeZone } from '../../lib/site-config';
 import { useSearchParams } from 'react-router-dom';
 import {
   PARTNER_APPLICATION_PAGE_SIZE,
@@ -125,6 +126,7 @@ function PartnerApplicationCard({ application: a, onDelete }: { application: Par
   const titleId = useId();
   const statusId = useId();
   // The status picked in the dropdown, waiting for the admin's confirmation (issue 22).
+  const zone = useBusinessTimeZone();
   const [asked, setAsked] = useState<PartnerApplicationStatus | null>(null);
 
   return (
@@ -135,7 +137,7 @@ function PartnerApplicationCard({ application: a, onDelete }: { application: Par
             {a.businessName}
           </h3>
           <p className="partner-app__meta">
-            Applied {usDateTime(a.createdAt)} · {a.businessType}
+            Applied {usDateTime(a.createdAt, zone)} · {a.businessType}
           </p>
         </div>
         <span className={`partner-status partner-status--${a.status}`} data-testid="partner-status">

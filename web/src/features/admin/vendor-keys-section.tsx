@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/api';
 import { validate } from '../../lib/form';
 import { fieldMessages, useCreateVendorKey, useRevokeVendorKey, useVendorKeys } from './callback-opportunities-api';
 import { usDateTime } from '../../lib/us-date';
+import { useBusinessTimeZone } from '../../lib/site-config';
 import './vendor-keys.css';
 
 /**
@@ -18,6 +19,8 @@ import './vendor-keys.css';
  */
 export function VendorKeysSection() {
   const keys = useVendorKeys();
+  // Issue 22: the back office's times are the business's (BUSINESS_TIMEZONE), named.
+  const zone = useBusinessTimeZone();
   const [created, setCreated] = useState<CreatedVendorKey | null>(null);
   const [revoking, setRevoking] = useState<VendorKey | null>(null);
 
@@ -51,7 +54,7 @@ export function VendorKeysSection() {
                   <strong>{key.name}</strong> <code className="vendor-key__hint">{key.keyHint}…</code>
                 </span>
                 {key.revokedAt ? (
-                  <span className="callback-status callback-status--revoked">Revoked {usDateTime(key.revokedAt)}</span>
+                  <span className="callback-status callback-status--revoked">Revoked {usDateTime(key.revokedAt, zone)}</span>
                 ) : (
                   <span className="vendor-key__active">
                     <span className="callback-status callback-status--active">Active</span>
@@ -65,13 +68,13 @@ export function VendorKeysSection() {
                 <div>
                   <dt>Created</dt>
                   <dd>
-                    {usDateTime(key.createdAt)}
+                    {usDateTime(key.createdAt, zone)}
                     {key.createdBy ? ` by ${key.createdBy}` : ''}
                   </dd>
                 </div>
                 <div>
                   <dt>Last used</dt>
-                  <dd>{key.lastUsedAt ? usDateTime(key.lastUsedAt) : 'Never'}</dd>
+                  <dd>{key.lastUsedAt ? usDateTime(key.lastUsedAt, zone) : 'Never'}</dd>
                 </div>
                 <div>
                   <dt>Calls received</dt>
