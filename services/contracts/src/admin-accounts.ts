@@ -40,8 +40,8 @@ export const auditLogQuery = z
     to: isoDate('to').optional(),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] });
-export type AuditLogQuery = z.infer<typeof auditLogQuery>;
-export type AuditLogFilter = Omit<AuditLogQuery, 'page'>;
+/** The audit log's filters (the query without its page). */
+export type AuditLogFilter = Omit<z.infer<typeof auditLogQuery>, 'page'>;
 
 const auditEntry = z.object({
   id: z.uuid(),

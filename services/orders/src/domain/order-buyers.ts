@@ -11,7 +11,7 @@ import type { UsersClient } from '../clients/users-client';
  * gateway (owner of users) once — no SQL across schemas, no projection of every account. Details
  * the buyer typed at the checkout are never overwritten (docs/adr/0029).
  */
-export function accountBillingDetails(profile: BuyerProfile): BillingDetails {
+function accountBillingDetails(profile: BuyerProfile): BillingDetails {
   const name = `${profile.firstName} ${profile.lastName}`.trim();
   return {
     ...(name ? { name } : {}),
