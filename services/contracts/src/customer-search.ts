@@ -28,6 +28,7 @@ export const customerSearchQuery = z.object({
   /** How many results at most (50 when absent). */
   limit: z
     .string({ error: SEARCH_LIMIT_MESSAGE })
+    .max(4, SEARCH_LIMIT_MESSAGE)
     .regex(/^\d{1,4}$/, SEARCH_LIMIT_MESSAGE)
     .transform(Number)
     .refine((n) => n >= 1 && n <= MAX_SEARCH_LIMIT, SEARCH_LIMIT_MESSAGE)
