@@ -127,7 +127,8 @@ describe('vendor call-backs', () => {
       expect(await card.textContent()).toContain('(512) 555-0143');
       await card.getByText('Transcript').click();
       await card.getByText(transcript).waitFor();
-      await expect.poll(() => keyRow.locator('td').nth(3).textContent()).toBe('1');
+      // The key's facts: Created, Last used, Calls received.
+      await expect.poll(() => keyRow.locator('dd').nth(2).textContent()).toBe('1');
       expect(await seriousViolations(page)).toEqual([]);
 
       // Delivered to the agent: in My Call-backs with the phone and transcript, one call-back less to come.
