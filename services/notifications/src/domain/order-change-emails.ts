@@ -1,4 +1,4 @@
-import type { CommandData } from '@warmline/contracts';
+import { usDateTimeIn, type CommandData } from '@warmline/contracts';
 import { oneLine } from './one-line';
 import type { EmailToSend } from './paid-order-email-parts';
 
@@ -32,7 +32,7 @@ export function transferOrderStatusEmail(change: CommandData<'email.transfer_ord
     text: [
       greeting,
       '',
-      `Your order of ${change.totalTransfers} live transfers was cancelled on ${new Date(change.changedAt).toUTCString()}.`,
+      `Your order of ${change.totalTransfers} live transfers was cancelled on ${usDateTimeIn(new Date(change.changedAt), 'UTC')}.`,
       ...(change.reason ? [`Reason: ${change.reason}`] : []),
       ...(change.refundedCents ? ['', `We have refunded ${dollars(change.refundedCents)} to the card you paid with. ${REFUND_ARRIVES}`] : []),
       ...note,
