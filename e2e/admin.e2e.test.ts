@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -94,8 +95,28 @@ describe('the admin back office', () => {
     expect(await entry.textContent()).toContain('live transfer price: 35.00 → 31.50');
     expect(await entry.textContent()).toContain(system.admin.username);
     expect(await seriousViolations(page)).toEqual([]);
-    // Read only: the log offers nothing to change.
-    expect(await page.getByRole('main').locator('input, textarea, select, button:not([aria-label^="Page"]):not(.pager__button)').count()).toBe(0);
+    // Read only: the entries offer nothing to change (the controls are the filters').
+    expect(await page.locator('.audit-table').locator('input, textarea, select, button').count()).toBe(0);
+
+    // Filters (issue 22): by action and subject, in the URL; the CSV holds what the filter keeps.
+    await page.getByRole('combobox', { name: /^Action/ }).selectOption('user.price_changed');
+    await page.getByLabel('Subject', { exact: true }).fill(agent.email);
+    await page.waitForURL((url) => url.searchParams.get('action') === 'user.price_changed' && url.searchParams.get('subject') === agent.email);
+    await page.getByText('1 action matching, newest first').waitFor();
+    expect(await page.getByTestId('audit-entry').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `test-results/audit-log-filtered-${width}.png`, fullPage: true });
+    }
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^warmline-audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = (await readFile(await download.path())).toString('utf8').trimEnd().split('\r\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain('user.price_changed');
+    expect(csv[1]).toContain(agent.email);
+    await page.getByLabel('Subject', { exact: true }).fill('nobody-matches-this');
+    await page.getByText('No admin actions match these filters.').waitFor();
   });
 
   it('when an admin opens Change Password and Delete, then the dialogs say what is wrong and a deleted agent leaves the list', async () => {

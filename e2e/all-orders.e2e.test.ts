@@ -1,7 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { APIRequestContext, Page } from 'playwright-core';
-import { logIn, seriousViolations, submitLogin, useE2E } from './harness';
+import { logIn, readMail, seriousViolations, submitLogin, useE2E } from './harness';
 
 /**
  * Orders and revenue in the browser (issue 12): a package order a logged-in agent just paid shows
@@ -99,6 +100,18 @@ describe('orders and revenue', () => {
       await page.getByText(/net over the last 90 days/).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
 
+      // Export CSV (issue 22): the orders the filter keeps, the buyer named.
+      await page.getByLabel('Buyer', { exact: true }).fill(email);
+      await page.waitForURL((url) => url.searchParams.get('q') === email);
+      await page.locator('tr[data-order-id]').first().waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^warmline-orders-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = (await readFile(await download.path())).toString('utf8').trimEnd().split('\r\n');
+      expect(csv).toHaveLength(2);
+      expect(csv[1]).toContain(orderId);
+      expect(csv[1]).toContain(email);
+      expect(csv[1]).toContain('2220.00,50.00,partially-refunded');
+
       // The agent's side of the same books.
       await agentPage.goto('/dashboard?view=my-orders');
       await agentPage.getByRole('heading', { name: 'My Orders', level: 1 }).waitFor();
@@ -141,8 +154,29 @@ describe('orders and revenue', () => {
     await page.getByLabel('Show').selectOption('');
     await page.getByRole('heading', { name: 'All orders' }).waitFor();
     const toComplete = page.locator(`tr[data-order-id="${completeId}"]`);
+    // Completing asks first, says what the agent is sent, and takes a note (issue 22).
     await toComplete.getByRole('button', { name: /Mark completed/i }).click();
+    const confirm = page.getByRole('dialog', { name: 'Mark Order Completed?' });
+    await confirm.getByText(/cannot be undone/).waitFor();
+    const preview = await confirm.getByTestId('email-preview').textContent();
+    expect(preview).toContain(system.customer.email);
+    expect(preview).toContain('Your WarmLine live transfers are complete');
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Not Yet' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await toComplete.getByText('Paid', { exact: true }).count()).toBe(1);
+    await toComplete.getByRole('button', { name: /Mark completed/i }).click();
+    await confirm.getByLabel(/Note to/).fill('Thanks for a great month of calls!');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: `test-results/mark-completed-dialog-${width}.png` });
+    }
+    await confirm.getByRole('button', { name: 'Mark Completed and E-mail' }).click();
+    await confirm.waitFor({ state: 'detached' });
     await toComplete.getByText('Completed', { exact: true }).waitFor();
+    await expect
+      .poll(async () => (await readMail(system.mailDir)).some((m) => m.includes('live transfers are complete') && m.includes('Thanks for a great month of calls!')), { timeout: 20_000 })
+      .toBe(true);
 
     const toCancel = page.locator(`tr[data-order-id="${cancelId}"]`);
     await toCancel.getByRole('button', { name: /Cancel order/ }).click();

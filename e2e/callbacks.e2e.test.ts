@@ -59,7 +59,7 @@ describe('vendor call-backs', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'I have copied the key' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const keyRow = page.getByTestId('vendor-key').filter({ has: page.getByRole('rowheader', { name: vendor }) });
+    const keyRow = page.getByTestId('vendor-key').filter({ has: page.getByText(vendor, { exact: true }) });
     await keyRow.waitFor();
     expect(await keyRow.textContent()).toContain('Never');
     expect(await keyRow.textContent()).not.toContain(key);
@@ -127,7 +127,8 @@ describe('vendor call-backs', () => {
       expect(await card.textContent()).toContain('(512) 555-0143');
       await card.getByText('Transcript').click();
       await card.getByText(transcript).waitFor();
-      await expect.poll(() => keyRow.locator('td').nth(3).textContent()).toBe('1');
+      // The key's facts: Created, Last used, Calls received.
+      await expect.poll(() => keyRow.locator('dd').nth(2).textContent()).toBe('1');
       expect(await seriousViolations(page)).toEqual([]);
 
       // Delivered to the agent: in My Call-backs with the phone and transcript, one call-back less to come.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { logIn, seriousViolations, useE2E } from './harness';
+import { logIn, readMail, seriousViolations, useE2E } from './harness';
 import { minimalPdf } from './minimal-pdf';
 
 /**
@@ -114,9 +114,29 @@ describe('the partner network', () => {
     expect(download.suggestedFilename()).toBe('w9-form.pdf');
     expect((await readFile(await download.path())).equals(pdf)).toBe(true);
 
-    // Approved: the badge and the dropdown say so, and stay so after a reload.
+    // Approving asks first, says what the applicant is sent, and takes a note (issue 22).
     await card.getByLabel(`Status of ${business}`).selectOption('approved');
+    const confirm = page.getByRole('dialog', { name: `Approve ${business}?` });
+    const preview = await confirm.getByTestId('email-preview').textContent();
+    expect(preview).toContain('maria@lonestarleads.example');
+    expect(preview).toContain('Your WarmLine partner application is approved');
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Keep Pending' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await card.getByLabel(`Status of ${business}`).inputValue()).toBe('pending');
+    expect(await card.getByTestId('partner-status').textContent()).toBe('Pending');
+    await card.getByLabel(`Status of ${business}`).selectOption('approved');
+    await confirm.getByLabel(/Note to/).fill('Please send your rate card before the call.');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: `test-results/partner-approve-dialog-${width}.png` });
+    }
+    await confirm.getByRole('button', { name: 'Approve and E-mail' }).click();
     await page.getByText('Status updated', { exact: true }).waitFor();
+    await expect
+      .poll(async () => (await readMail(system.mailDir)).some((m) => m.includes('is approved') && m.includes('Please send your rate card before the call.')), { timeout: 20_000 })
+      .toBe(true);
+    // Approved: the badge and the dropdown say so, and stay so after a reload.
     await expect.poll(() => card.getByTestId('partner-status').textContent()).toBe('Approved');
     await page.reload();
     await card.waitFor();

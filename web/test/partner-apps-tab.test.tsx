@@ -155,14 +155,25 @@ describe('the Partner Apps tab', () => {
     expect(await screen.findByText('No rejected applications.')).toBeTruthy();
   });
 
-  it('when a status is chosen for an application, then it is sent and the list is read again', async () => {
+  it('when a status is chosen for an application, then a confirmation says what is e-mailed; Keep sends nothing, confirming sends it with the note and the list is read again', async () => {
     answers[`PATCH /api/affnetwork-signups/${LONE_STAR_ID}/status`] = { status: 200, body: application({ status: 'approved' }) };
     renderTab();
     const select = (await screen.findByLabelText('Status of Lone Star Leads LLC')) as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: 'approved' } });
+    let dialog = screen.getByRole('dialog', { name: 'Approve Lone Star Leads LLC?' });
+    expect(within(dialog).getByTestId('email-preview').textContent).toContain('Maria Gonzales is e-mailed at maria@lonestarleads.example: “Your WarmLine partner application is approved”');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep Pending' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(sent.some((r) => r.method === 'PATCH')).toBe(false);
+    expect((screen.getByLabelText('Status of Lone Star Leads LLC') as HTMLSelectElement).value).toBe('pending');
+
     answers['GET /api/affnetwork-signups?page=1'] = { status: 200, body: [application({ status: 'approved' }), BAYOU], total: 2 };
     fireEvent.change(select, { target: { value: 'approved' } });
-    await waitFor(() => expect(toastText()).toBe('Status updated | Lone Star Leads LLC is approved.'));
-    expect(sent.find((r) => r.method === 'PATCH')).toEqual({ url: `/api/affnetwork-signups/${LONE_STAR_ID}/status`, method: 'PATCH', body: { status: 'approved' } });
+    dialog = screen.getByRole('dialog', { name: 'Approve Lone Star Leads LLC?' });
+    fireEvent.change(within(dialog).getByLabelText(/Note to Maria Gonzales/), { target: { value: '  Welcome aboard!  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve and E-mail' }));
+    await waitFor(() => expect(toastText()).toBe('Status updated | Lone Star Leads LLC is approved. Maria Gonzales has been e-mailed.'));
+    expect(sent.find((r) => r.method === 'PATCH')).toEqual({ url: `/api/affnetwork-signups/${LONE_STAR_ID}/status`, method: 'PATCH', body: { status: 'approved', note: 'Welcome aboard!' } });
     await waitFor(() => expect(within(card('Lone Star Leads LLC')).getByTestId('partner-status').textContent).toBe('Approved'));
     expect((screen.getByLabelText('Status of Lone Star Leads LLC') as HTMLSelectElement).value).toBe('approved');
   });
@@ -172,7 +183,11 @@ describe('the Partner Apps tab', () => {
     renderTab();
     const select = (await screen.findByLabelText('Status of Lone Star Leads LLC')) as HTMLSelectElement;
     fireEvent.change(select, { target: { value: 'rejected' } });
+    const dialog = screen.getByRole('dialog', { name: 'Reject Lone Star Leads LLC?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reject and E-mail' }));
     await waitFor(() => expect(toastText()).toBe('Failed to update application status | The partners service did not answer'));
+    // The dialog stays for another try; closing it leaves the status it has.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep Pending' }));
     expect((screen.getByLabelText('Status of Lone Star Leads LLC') as HTMLSelectElement).value).toBe('pending');
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDate } from './admin-orders';
 
 /** The back office's account side (issue 12): user paging, the audit log, the admin cards. */
 
@@ -19,8 +20,28 @@ export const userListQuery = z.object({
   page: pageParam,
 });
 
-/** GET /api/admin/audit-log?page= */
-export const auditLogQuery = z.object({ page: pageParam });
+/**
+ * GET /api/admin/audit-log?page=&admin=&action=&subject=&from=&to= (filters: issue 22); the same
+ * filters for GET /api/admin/audit-log.csv. `admin` is the username (or part), `action` one dotted
+ * action, `subject` text in the subject's label or id, `from`/`to` inclusive days in BUSINESS_TIMEZONE.
+ */
+export const auditLogQuery = z
+  .object({
+    page: pageParam,
+    admin: z.string({ error: 'admin must be text' }).trim().max(200, 'admin must be at most 200 characters').optional(),
+    action: z
+      .string({ error: 'action must be text' })
+      .trim()
+      .max(100, 'action must be at most 100 characters')
+      .regex(/^([a-z_]+(\.[a-z_]+)+)?$/, "action must be a dotted action such as 'user.price_changed'")
+      .optional(),
+    subject: z.string({ error: 'subject must be text' }).trim().max(300, 'subject must be at most 300 characters').optional(),
+    from: isoDate('from').optional(),
+    to: isoDate('to').optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] });
+/** The audit log's filters (the query without its page). */
+export type AuditLogFilter = Omit<z.infer<typeof auditLogQuery>, 'page'>;
 
 const auditEntry = z.object({
   id: z.uuid(),
@@ -39,7 +60,12 @@ const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-const auditLogPage = z.object({ entries: z.array(auditEntry), total: z.number().int().nonnegative() });
+const auditLogPage = z.object({
+  entries: z.array(auditEntry),
+  total: z.number().int().nonnegative(),
+  /** Every action the log holds, for the filter's choices (issue 22). */
+  actions: z.array(z.string()),
+});
 export type AuditLogPage = z.infer<typeof auditLogPage>;
 
 /**

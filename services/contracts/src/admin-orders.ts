@@ -4,10 +4,25 @@ import { z } from 'zod';
 
 export const REASON_REQUIRED_TO_CANCEL_PAID = 'A reason is required to cancel a paid order (its payment is refunded)';
 
+/** Longest note an admin may add to a change that e-mails a customer. */
+export const ADMIN_NOTE_MAX = 500;
+
+/**
+ * An admin's optional note to the customer with a change that e-mails them (issue 22): it is
+ * quoted in the e-mail and kept as the audit log's reason. Blank is the same as none.
+ */
+export const adminNote = z
+  .string({ error: 'Note must be text' })
+  .trim()
+  .max(ADMIN_NOTE_MAX, `Note must be at most ${ADMIN_NOTE_MAX} characters`)
+  .transform((note) => note || undefined)
+  .optional();
+
 /** PATCH /api/transfer-orders/{id}/status — pending → cancelled; paid → completed; paid → cancelled (refunded). */
 export const transferStatusChangeBody = z.object({
   status: z.enum(['completed', 'cancelled'], { error: "Status must be 'completed' or 'cancelled'" }),
   reason: z.string().trim().min(1, 'Reason must not be empty').max(500, 'Reason must be at most 500 characters').optional(),
+  note: adminNote,
 });
 export type TransferStatusChange = z.infer<typeof transferStatusChangeBody>;
 
@@ -36,7 +51,8 @@ export type OrderProduct = (typeof ORDER_PRODUCTS)[number];
 export const ALL_ORDER_STATUSES = ['pending', 'paid', 'failed', 'refunded', 'partially-refunded', 'cancelled', 'completed'] as const;
 export type AllOrderStatus = (typeof ALL_ORDER_STATUSES)[number];
 
-const isoDate = (field: string) =>
+/** A calendar date in a query string (`from`, `to`: inclusive days on the business's calendar). */
+export const isoDate = (field: string) =>
   z
     .string()
     .max(10, `${field} must be a date like 2026-11-24`)
@@ -60,6 +76,9 @@ export const allOrdersQuery = z
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] });
 export type AllOrdersQuery = z.infer<typeof allOrdersQuery>;
+
+/** The most rows one CSV export of the back office holds (orders, audit log); narrow the filter for more. */
+export const ADMIN_EXPORT_MAX_ROWS = 50_000;
 
 export interface AdminOrderRow {
   id: string;

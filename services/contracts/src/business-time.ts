@@ -22,6 +22,18 @@ export const businessTimezoneSchema = z
   .refine(isTimeZone, { message: 'BUSINESS_TIMEZONE must be an IANA time zone, e.g. America/Chicago' })
   .default(DEFAULT_BUSINESS_TIMEZONE);
 
+/** '11/25/2026, 9:32 AM CST': the app's one US format with the zone named (web/src/lib/us-date.ts), for e-mails. */
+export function usDateTimeIn(at: Date, zone: string): string {
+  return at.toLocaleString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short', timeZone: zone });
+}
+
+/** `at` as 'YYYY-MM-DD HH:MM' on the clock of `zone` (24-hour; for CSV exports, whose header names the zone). */
+export function businessDateTime(at: Date, zone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${businessDate(at, zone)} ${get('hour')}:${get('minute')}`;
+}
+
 /** The calendar date (YYYY-MM-DD) of `at` in `zone`. */
 export function businessDate(at: Date, zone: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);

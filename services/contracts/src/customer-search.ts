@@ -10,8 +10,14 @@ import { z } from 'zod';
 export const SEARCH_TEXT_REQUIRED = 'Search text is required';
 /** At most this many results in all, the exact matches first. */
 export const MAX_SEARCH_RESULTS = 50;
+/** The most a search may ask for (`limit`): the screen's "Show more" asks for 50 more each time (issue 22). */
+export const MAX_SEARCH_LIMIT = 500;
 /** Names of the sources left out of an answer (slow or failing), comma-separated. */
 export const SEARCH_PARTIAL_HEADER = 'x-search-partial';
+/** 'true' when more people match than the answer holds (issue 22: the screen offers "Show more"). */
+export const SEARCH_MORE_HEADER = 'x-search-more';
+
+const SEARCH_LIMIT_MESSAGE = `Limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`;
 
 export const customerSearchQuery = z.object({
   q: z
@@ -19,6 +25,14 @@ export const customerSearchQuery = z.object({
     .trim()
     .min(1, SEARCH_TEXT_REQUIRED)
     .max(200, 'Search text must be at most 200 characters'),
+  /** How many results at most (50 when absent). */
+  limit: z
+    .string({ error: SEARCH_LIMIT_MESSAGE })
+    .max(4, SEARCH_LIMIT_MESSAGE)
+    .regex(/^\d{1,4}$/, SEARCH_LIMIT_MESSAGE)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= MAX_SEARCH_LIMIT, SEARCH_LIMIT_MESSAGE)
+    .optional(),
 });
 
 const CUSTOMER_SEARCH_TYPES = ['survey', 'user', 'partner', 'customer'] as const;
@@ -59,7 +73,7 @@ const customerSearchResultSchema = z.object({
 export type CustomerSearchResult = z.infer<typeof customerSearchResultSchema>;
 
 /** What `GET /internal/search` answers (one owner's part) and `GET /api/search-customers` (all). */
-export const customerSearchAnswerSchema = z.array(customerSearchResultSchema).max(MAX_SEARCH_RESULTS);
+export const customerSearchAnswerSchema = z.array(customerSearchResultSchema).max(MAX_SEARCH_LIMIT);
 
 /** What every owner's search looks for, read the same way by each (gateway, orders, partners). */
 export interface CustomerSearchTerms {

@@ -425,6 +425,8 @@ const emailTransferOrderStatusV1 = z.object({
   status: z.enum(['completed', 'cancelled']),
   totalTransfers: z.number().int().positive(),
   reason: z.string().max(500).optional(),
+  /** The admin's note to the agent (issue 22), quoted in the e-mail. */
+  note: z.string().max(500).optional(),
   /** What goes back to the card when a paid order is cancelled. */
   refundedCents: z.number().int().positive().optional(),
   changedAt: z.iso.datetime(),
@@ -642,6 +644,8 @@ const emailPartnerStatusChangedV1 = z.object({
   businessName: z.string().max(200),
   applicationId: z.uuid(),
   status: z.enum(['pending', 'approved', 'rejected']),
+  /** The admin's note to the applicant (issue 22), quoted in the e-mail. */
+  note: z.string().max(500).optional(),
   changedAt: z.iso.datetime({ offset: true }),
 });
 

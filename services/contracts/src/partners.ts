@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adminNote } from './admin-orders';
 
 /**
  * The partner network (issue 14; spec §2 /affnetwork and Admin → Partner Apps, §3, §4, §5, §7,
@@ -181,4 +182,6 @@ export const partnerApplicationListQuery = z.object({
 /** `PATCH /api/affnetwork-signups/{id}/status`. */
 export const partnerStatusBody = z.object({
   status: z.enum(PARTNER_APPLICATION_STATUSES, { error: 'Status must be pending, approved or rejected' }),
+  /** The admin's note to the applicant, quoted in the decision e-mail and kept in the audit log (issue 22). */
+  note: adminNote,
 });

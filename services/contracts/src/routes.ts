@@ -146,9 +146,11 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'POST', path: '/api/recruiting-requests', owner: 'gateway', access: 'customer', summary: 'Ask for recruiting help', body: recruitingRequestBody },
   // gateway: user administration (spec §7)
   { method: 'GET', path: '/api/users', owner: 'gateway', access: 'admin', summary: 'One page of users (50), filtered by q; the total in X-Total-Count', query: userListQuery },
-  { method: 'GET', path: '/api/search-customers', owner: 'gateway', access: 'admin', summary: 'Find anyone: users, survey responses, paying customers (exact e-mail, phone or username first; at most 50)', query: customerSearchQuery },
+  { method: 'GET', path: '/api/search-customers', owner: 'gateway', access: 'admin', summary: 'Find anyone: users, survey responses, paying customers (exact e-mail, phone or username first; 50 unless ?limit= asks for up to 500; X-Search-More: true when more match)', query: customerSearchQuery },
   { method: 'GET', path: '/api/admin/stats', owner: 'gateway', access: 'admin', summary: 'The admin cards: users, sign-ups this week, revenue this month, open transfer orders' },
-  { method: 'GET', path: '/api/admin/audit-log', owner: 'gateway', access: 'admin', summary: 'Every admin action, newest first, 50 a page', query: auditLogQuery },
+  { method: 'GET', path: '/api/admin/survey-responses/{id}', owner: 'gateway', access: 'admin', summary: "One survey response with every answer of both steps (the customer search's popup)" },
+  { method: 'GET', path: '/api/admin/audit-log', owner: 'gateway', access: 'admin', summary: 'Every admin action, newest first, 50 a page; filtered by admin, action, subject and days', query: auditLogQuery },
+  { method: 'GET', path: '/api/admin/audit-log.csv', owner: 'gateway', access: 'admin', summary: 'The filtered audit log as CSV (times in BUSINESS_TIMEZONE)', query: auditLogQuery },
   { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Disable a user (soft delete: their orders stay, their username is free)' },
   { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password", body: changePasswordBody },
   {
@@ -238,6 +240,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/transfer-orders', owner: 'orders', access: 'admin', summary: 'Every transfer order' },
   { method: 'PATCH', path: '/api/transfer-orders/{id}/status', owner: 'orders', access: 'admin', summary: 'Move a transfer order: pending → cancelled, paid → completed, paid → cancelled (refunded; reason required)', body: transferStatusChangeBody },
   { method: 'GET', path: '/api/admin/orders', owner: 'orders', access: 'admin', summary: 'All Orders: every order of every product, filtered and paged, with totals over the filter', query: allOrdersQuery },
+  { method: 'GET', path: '/api/admin/orders.csv', owner: 'orders', access: 'admin', summary: 'All Orders under the same filters as CSV (times in BUSINESS_TIMEZONE)', query: allOrdersQuery },
   { method: 'GET', path: '/api/admin/revenue', owner: 'orders', access: 'admin', summary: 'Revenue per day by product over the last 30 or 90 days, net of refunds', query: revenueQuery },
   { method: 'GET', path: '/api/my-orders', owner: 'orders', access: 'customer', summary: "My Orders: every order of the logged-in agent, each with its receipt, 25 a page (the answer has the total)", query: myOrdersQuery },
   { method: 'POST', path: '/api/admin/orders/{id}/refund', owner: 'orders', access: 'admin', summary: 'Refund a paid order, whole or in part, with a reason', body: adminRefundBody },

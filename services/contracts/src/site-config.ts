@@ -22,4 +22,9 @@ export interface SiteConfigResponse {
   testimonial: Testimonial;
   /** The external booking widget's address; null when none is configured (the page offers a plain link then). */
   bookingUrl: string | null;
+  /**
+   * BUSINESS_TIMEZONE (contracts/business-time.ts), e.g. 'America/Chicago': the admin screens show
+   * every time on the business's clock, named (issue 22). Absent from older gateways (then UTC).
+   */
+  businessTimeZone?: string;
 }

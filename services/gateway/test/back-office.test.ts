@@ -303,6 +303,71 @@ describe('the audit log', () => {
   });
 });
 
+describe('the audit log, filtered and exported (issue 22)', () => {
+  it('when an admin filters by admin, action, subject and days, then only those entries come, counted, with every action the log holds; the CSV holds the same', async () => {
+    const actor = { id: adminId, username: gw.admin.username };
+    const other = { id: randomUUID(), username: `ops_${randomUUID().slice(0, 6)}` };
+    const tag = randomUUID().slice(0, 8);
+    const day = '2021-03-10';
+    await withTransaction(gw.pool, async (db) => {
+      await recordAdminAction(
+        db,
+        { actor, action: 'user.price_changed', subjectType: 'user', subjectId: randomUUID(), subjectLabel: `Dana ${tag}, "the agent"`, before: { liveTransferPrice: '35.00' }, after: { liveTransferPrice: '30.00' }, reason: '=loyal customer' },
+        new Date(`${day}T15:00:00Z`),
+      );
+      await recordAdminAction(db, { actor: other, action: 'user.deleted', subjectType: 'user', subjectId: randomUUID(), subjectLabel: `Lee ${tag}` }, new Date(`${day}T16:00:00Z`));
+      // 02:00 UTC on the 11th is still the 10th in Chicago.
+      await recordAdminAction(db, { actor, action: 'user.deleted', subjectType: 'user', subjectId: randomUUID(), subjectLabel: `Kim ${tag}` }, new Date('2021-03-11T02:00:00Z'));
+      await recordAdminAction(db, { actor, action: 'user.deleted', subjectType: 'user', subjectId: randomUUID(), subjectLabel: `Max ${tag}` }, new Date('2021-03-12T12:00:00Z'));
+    });
+    const page = async (query: string) => {
+      const answer = await admin.get(`/api/admin/audit-log?${query}`);
+      expect(answer.status, query).toBe(200);
+      return answer.json as AuditLogPage;
+    };
+    const labels = (p: AuditLogPage) => p.entries.map((e) => e.subjectLabel?.split(' ')[0]);
+
+    expect(labels(await page(`subject=${tag}`))).toEqual(['Max', 'Kim', 'Lee', 'Dana']);
+    expect(labels(await page(`subject=${tag}&action=user.deleted`))).toEqual(['Max', 'Kim', 'Lee']);
+    expect(labels(await page(`subject=${tag}&admin=${other.username.toUpperCase()}`))).toEqual(['Lee']);
+    const onDay = await page(`subject=${tag}&from=${day}&to=${day}`);
+    expect(labels(onDay)).toEqual(['Kim', 'Lee', 'Dana']);
+    expect(onDay.total).toBe(3);
+    expect(onDay.actions).toEqual(expect.arrayContaining(['user.deleted', 'user.price_changed']));
+    // A % typed is taken literally.
+    expect((await page('subject=%25%25nothing%25')).total).toBe(0);
+
+    const csv = await admin.get(`/api/admin/audit-log.csv?subject=${tag}&from=${day}&to=${day}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="warmline-audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('When (America/Chicago),Admin,Action,Subject type,Subject,Subject id,Before,After,Reason,Service');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^2021-03-10 20:00,/);
+    expect(lines[3]).toContain(`"Dana ${tag}, ""the agent"""`);
+    // A reason a spreadsheet would run as a formula is defused.
+    expect(lines[3]).toContain(",'=loyal customer,");
+  });
+
+  it('when a filter is not one the log knows, then the answer is 400 saying what is wrong, for the page and the CSV', async () => {
+    const cases: Array<[string, string]> = [
+      ['action=DROP%20TABLE', "action must be a dotted action such as 'user.price_changed'"],
+      ['from=2021-02-30', 'from must be a real date'],
+      ['to=yesterday', 'to must be a date like 2026-11-24'],
+      ['from=2021-03-02&to=2021-03-01', 'from must not be after to'],
+      [`admin=${'a'.repeat(201)}`, 'admin must be at most 200 characters'],
+    ];
+    for (const [query, message] of cases) {
+      for (const path of ['/api/admin/audit-log', '/api/admin/audit-log.csv']) {
+        const answer = await admin.get(`${path}?${query}`);
+        expect(answer.status, `${path}?${query}`).toBe(400);
+        expect(answer.json.error, `${path}?${query}`).toBe(message);
+      }
+    }
+  });
+});
+
 describe('the admin cards', () => {
   it('when orders answers, then the cards count live users, sign-ups of the last 7 days in Chicago, revenue this month and open transfer orders', async () => {
     const { user } = await gw.createAgent();

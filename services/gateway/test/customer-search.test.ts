@@ -109,9 +109,15 @@ async function insertSurveyResponse(p: Person & { leadType?: string; salesperson
   return rows[0]!.id;
 }
 
-async function search(q: string): Promise<{ status: number; results: CustomerSearchResult[]; partial: string | null; json: unknown }> {
-  const answer = await admin.get(`/api/search-customers?q=${encodeURIComponent(q)}`);
-  return { status: answer.status, results: answer.json as CustomerSearchResult[], partial: answer.headers.get('x-search-partial'), json: answer.json };
+async function search(q: string, limit?: string): Promise<{ status: number; results: CustomerSearchResult[]; partial: string | null; more: string | null; json: unknown }> {
+  const answer = await admin.get(`/api/search-customers?q=${encodeURIComponent(q)}${limit === undefined ? '' : `&limit=${limit}`}`);
+  return {
+    status: answer.status,
+    results: answer.json as CustomerSearchResult[],
+    partial: answer.headers.get('x-search-partial'),
+    more: answer.headers.get('x-search-more'),
+    json: answer.json,
+  };
 }
 
 function checkoutCustomer(overrides: Partial<CustomerSearchResult> = {}): CustomerSearchResult {
@@ -271,6 +277,17 @@ describe('GET /api/search-customers, the order of the results', () => {
     expect(new Set(wide.results.map((r) => `${r.type}:${r.id}`)).size).toBe(MAX_SEARCH_RESULTS);
     // Newest first after the exact one: the orders service's customers (just now) lead.
     expect(wide.results.slice(1, 21).every((r) => r.type === 'customer')).toBe(true);
+    // Issue 22: the answer says more match, and a larger limit lists them all.
+    expect(wide.more).toBe('true');
+    const all = await search(tag, '100');
+    expect(all.results).toHaveLength(40 + 15 + 1 + 20);
+    expect(all.more).toBeNull();
+    expect(all.results.slice(0, MAX_SEARCH_RESULTS)).toEqual(wide.results);
+    for (const bad of ['0', '501', 'ten']) {
+      const refused = await search(tag, bad);
+      expect(refused.status, bad).toBe(400);
+      expect((refused.json as { error: string }).error, bad).toBe('Limit must be a whole number from 1 to 500');
+    }
     ordersSearch = { body: [] };
   });
 });
@@ -393,5 +410,37 @@ describe('GET /api/search-customers, who and what may ask', () => {
     expect((await gw.browser().get('/api/search-customers?q=a')).status).toBe(401);
     expect(asked.length).toBe(before);
     expect(askedPartners.filter((a) => a.q === 'a')).toHaveLength(0);
+  });
+});
+
+describe('GET /api/admin/survey-responses/{id} (issue 22: the popup shows both steps)', () => {
+  it('when an admin opens a survey response found by the search, then every answer of both steps comes; an unknown id is 404, a customer 403', async () => {
+    const tag = uniqueTag();
+    const id = await insertSurveyResponse({ email: `${tag}@example.com`, username: tag, leadType: 'Call-Backs' });
+    await gw.pool.query(`UPDATE survey_responses SET timezone = 'CST', total_callbacks = 40, callback_preference = 'Mornings', total_price = 12000 WHERE id = $1`, [id]);
+    expect((await search(tag)).results.map((r) => r.id)).toEqual([id]);
+
+    const answer = await admin.get(`/api/admin/survey-responses/${id}`);
+
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({
+      id,
+      leadType: 'Call-Backs',
+      workingStates: 'TX',
+      timezone: 'CST',
+      totalCallbacks: 40,
+      callbackPreference: 'Mornings',
+      totalPrice: 12000,
+      email: `${tag}@example.com`,
+    });
+    for (const unknown of [randomUUID(), 'not-an-id']) {
+      const missing = await admin.get(`/api/admin/survey-responses/${unknown}`);
+      expect(missing.status, unknown).toBe(404);
+      expect(missing.json.error, unknown).toBe('Survey response not found');
+    }
+    const { user, password } = await gw.createAgent();
+    const agent = gw.browser();
+    await agent.login(user.username, password);
+    expect((await agent.get(`/api/admin/survey-responses/${id}`)).status).toBe(403);
   });
 });

@@ -30,6 +30,7 @@ describe('site configuration', () => {
         quote: expect.stringMatching(/^WarmLine transformed our agency\./),
       },
       bookingUrl: null,
+      businessTimeZone: 'America/Chicago',
     });
   });
 
@@ -43,6 +44,7 @@ describe('site configuration', () => {
         TESTIMONIAL_TITLE: 'Insurance Agent, Austin TX',
         TESTIMONIAL_QUOTE: 'Forty transfers a week, every one a real conversation.',
         BOOKING_URL: 'https://booking.example.com/warmline/intro-call',
+        BUSINESS_TIMEZONE: 'America/New_York',
       },
     });
 
@@ -59,6 +61,8 @@ describe('site configuration', () => {
         quote: 'Forty transfers a week, every one a real conversation.',
       },
       bookingUrl: 'https://booking.example.com/warmline/intro-call',
+      // Issue 22: the admin screens show times on the business's clock.
+      businessTimeZone: 'America/New_York',
     });
   });
 

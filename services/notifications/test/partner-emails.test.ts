@@ -207,6 +207,15 @@ describe("the applicant's decision", () => {
     expect(mail.html).toContain('we are not able to offer a partnership at this time');
   });
 
+  it("when the admin added a note, then both decisions quote it as the team's words, as text in the HTML", () => {
+    for (const status of ['approved', 'rejected'] as const) {
+      const mail = partnerStatusChangedEmail(statusChange(status, { note: 'Send us <your> rate card.' }), CONTACT)!;
+      expect(mail.text).toContain('A note from our partnerships team:\nSend us <your> rate card.');
+      expect(mail.html).toContain('<blockquote>Send us &lt;your&gt; rate card.</blockquote>');
+    }
+    expect(partnerStatusChangedEmail(statusChange('approved'), CONTACT)!.text).not.toContain('A note from');
+  });
+
   it('when an application is moved back to pending, then no e-mail is written', () => {
     expect(partnerStatusChangedEmail(statusChange('pending'), CONTACT)).toBeUndefined();
   });

@@ -18,6 +18,7 @@ import { cancelStaleTransferOrders } from './domain/transfer-status';
 import { unavailableDependency } from '@warmline/platform/faults';
 import { transferOrderRoutes } from './http/transfer-order-routes';
 import { httpUsersClient } from './clients/users-client';
+import { fillMissingBuyerDetails } from './domain/order-buyers';
 import { LEAD_SALES_QUEUE, subscriptions } from './events/subscriptions';
 
 /** How often unpaid transfer orders are looked at (they are cancelled 24 hours after they were placed). */
@@ -62,6 +63,7 @@ export async function startOrders(
     });
 
     const ctx: OrdersContext = { pool, provider, log };
+    const users = httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET });
 
     // Lead orders the catalog settled: refunds of leads sold elsewhere, receipts (issue 12).
     // No waiting for the broker: the consumer attaches once it connects.
@@ -69,7 +71,7 @@ export async function startOrders(
       bus,
       pool,
       queue: LEAD_SALES_QUEUE,
-      subscriptions: subscriptions(ctx, { users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }),
+      subscriptions: subscriptions(ctx, { users }),
       log,
     });
     stops.push('consumer', () => consumer.stop());
@@ -88,6 +90,23 @@ export async function startOrders(
       clearInterval(sweeper);
       await sweeping;
     });
+
+    // Orders bought from an account without its details (older aged-lead orders, or the gateway
+    // away at purchase) get their buyer's name and e-mail: at start, then every few minutes.
+    const goneBuyers = new Set<string>();
+    const fillBuyers = () =>
+      fillMissingBuyerDetails(pool, users, { log, gone: goneBuyers }).catch((err: unknown) =>
+        log.warn({ err }, 'filling in the buyers of orders waits for the gateway or PostgreSQL'),
+      );
+    let fillingBuyers: Promise<unknown> = fillBuyers();
+    const buyerFiller = setInterval(() => {
+      fillingBuyers = fillBuyers();
+    }, TRANSFER_SWEEP_MS);
+    buyerFiller.unref();
+    stops.push('buyer details filler', async () => {
+      clearInterval(buyerFiller);
+      await fillingBuyers;
+    });
     const app = createHttpApp({
       service: 'orders',
       log,
@@ -100,11 +119,11 @@ export async function startOrders(
       mount: (a) => {
         a.use(ordersRoutes({ ...ctx, checkoutTokenSecret: config.IDENTITY_SECRET }));
         a.use(myOrdersRoutes(ctx));
-        a.use(internalLeadOrderRoutes(ctx));
+        a.use(internalLeadOrderRoutes({ ...ctx, users }));
         a.use(internalAdminRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE, identitySecret: config.IDENTITY_SECRET }));
         a.use(internalSearchRoutes({ ...ctx, identitySecret: config.IDENTITY_SECRET }));
         a.use(adminOrderRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE }));
-        a.use(transferOrderRoutes({ ...ctx, users: httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET }) }));
+        a.use(transferOrderRoutes({ ...ctx, users }));
       },
     });
     const url = await serve(app, config.ORDERS_PORT, stops, config.INTERNAL_HOST);

@@ -66,6 +66,33 @@ describe('moving transfer orders', () => {
     })).toEqual(['transfer_order.status_changed']);
   });
 
+  it("when an admin completes an order with a note, then the agent's e-mail quotes it and the audit log keeps it as the reason; a blank note is none", async () => {
+    const agent = await system.createAgent({ firstName: 'Nell' });
+    const id = await transferOrder(agent, true);
+    const tooLong = await move(id, { status: 'completed', note: 'x'.repeat(501) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.error).toBe('Note must be at most 500 characters');
+
+    expect((await move(id, { status: 'completed', note: '  Thanks for a great month!  ' })).status).toBe(200);
+
+    const mail = await waitFor('the agent e-mail', async () => (await system.mailTo(agent.email)).find((m) => m.includes('live transfers are complete')));
+    expect(mail).toContain('A note from the WarmLine team:');
+    expect(mail).toContain('Thanks for a great month!');
+    const entry = await waitFor('the audit entry', async () => {
+      const answer = await admin.get('/api/admin/audit-log');
+      return (answer.json.entries as Array<{ subjectId: string; reason: string | null }>).find((e) => e.subjectId === id);
+    });
+    expect(entry.reason).toBe('Note to the agent: Thanks for a great month!');
+
+    const other = await transferOrder(await system.createAgent(), true);
+    expect((await move(other, { status: 'completed', note: '   ' })).status).toBe(200);
+    const plain = await waitFor('the audit entry', async () => {
+      const answer = await admin.get('/api/admin/audit-log');
+      return (answer.json.entries as Array<{ subjectId: string; reason: string | null }>).find((e) => e.subjectId === other);
+    });
+    expect(plain.reason).toBeNull();
+  });
+
   it('when an admin cancels a paid order, then a reason is required, the payment is refunded once and the agent is told when the money returns', async () => {
     const agent = await system.createAgent({ firstName: 'Rhea' });
     const id = await transferOrder(agent, true);

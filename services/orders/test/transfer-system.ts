@@ -26,6 +26,10 @@ import { ORDERS_SCHEMA, startOrders } from '../src/service';
  */
 export interface TransferSystem {
   url: string;
+  /** The orders service's internal address (calls with a signed identity, as the catalog makes them). */
+  ordersUrl: string;
+  /** The gateway's internal listener (where services ask it about users). */
+  gatewayInternalUrl: string;
   ordersPool: Pool;
   gatewayPool: Pool;
   operationsEmail: string;
@@ -112,6 +116,8 @@ export async function startTransferSystem(): Promise<TransferSystem> {
 
     return {
       url,
+      ordersUrl: orders.url,
+      gatewayInternalUrl: `http://127.0.0.1:${internalPort}`,
       ordersPool,
       gatewayPool,
       operationsEmail,

@@ -130,6 +130,19 @@ describe('a status change', () => {
     ]);
   });
 
+  it("carries the admin's note into the applicant's e-mail and the audit entry's reason; a note too long is refused", async () => {
+    const id = await apply();
+    const long = await f.call('PATCH', `/api/affnetwork-signups/${id}/status`, { body: { status: 'rejected', note: 'n'.repeat(501) }, identity: admin });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toBe('Note must be at most 500 characters');
+    const answer = await f.call('PATCH', `/api/affnetwork-signups/${id}/status`, { body: { status: 'rejected', note: ' Volumes too low for now. ' }, identity: admin });
+    expect(answer.status, answer.text).toBe(200);
+    const emails = (await f.outbox('email.partner_status_changed')).filter((e) => e.data.applicationId === id);
+    expect(emails.map((e) => e.data.note)).toEqual(['Volumes too low for now.']);
+    const audits = (await f.outbox('audit.record')).filter((e) => e.data.subjectId === id);
+    expect(audits.map((e) => e.data.reason)).toEqual(['Volumes too low for now.']);
+  });
+
   it('back to pending is published and audited but e-mails nobody; the same status again says nothing', async () => {
     const id = await apply();
     expect((await f.call('PATCH', `/api/affnetwork-signups/${id}/status`, { body: { status: 'rejected' }, identity: admin })).status).toBe(200);

@@ -107,3 +107,11 @@ export function useSiteConfig(): SiteConfigState {
   }, [data]);
   return { data, isError: !data && isError, refetch: askGateway };
 }
+
+/**
+ * The zone the back office shows times in: BUSINESS_TIMEZONE, as the gateway serves it with the
+ * site's settings (issue 22); UTC until known or from an older gateway.
+ */
+export function useBusinessTimeZone(): string {
+  return useSiteConfig().data?.businessTimeZone ?? 'UTC';
+}

@@ -10,9 +10,10 @@ import type { SearchSource } from '../domain/customer-search';
 export function internalSearchSource(options: { name: string; baseUrl: string; identitySecret: string; admin: Identity; correlationId: string }): SearchSource {
   return {
     name: options.name,
-    async search(text, signal) {
+    async search(text, signal, limit) {
       const url = new URL('/internal/search', options.baseUrl);
       url.searchParams.set('q', text);
+      url.searchParams.set('limit', String(limit));
       const response = await fetch(url, {
         headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, options.admin), 'x-request-id': options.correlationId },
         signal,

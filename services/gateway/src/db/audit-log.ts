@@ -1,4 +1,5 @@
 import type { Queryable } from '@warmline/platform';
+import type { AuditLogFilter } from '@warmline/contracts';
 
 /** Queries of `audit_log` (append-only: there is no update or delete here, and the table refuses them). */
 
@@ -35,11 +36,42 @@ export async function insertAuditEntry(db: Queryable, e: NewAuditEntry): Promise
   );
 }
 
-/** One page of the log, newest first, and how many entries there are. */
-export async function listAuditEntries(db: Queryable, page: { limit: number; offset: number }): Promise<{ entries: AuditEntryRecord[]; total: number }> {
-  const [{ rows }, count] = await Promise.all([
-    db.query<AuditEntryRecord>(`SELECT ${COLUMNS} FROM audit_log ORDER BY at DESC, recorded_at DESC, id DESC LIMIT $1 OFFSET $2`, [page.limit, page.offset]),
-    db.query<{ total: string }>('SELECT count(*) AS total FROM audit_log'),
+/** The filter as SQL (issue 22): text matched case-insensitively and literally, days on `timeZone`'s calendar. */
+function whereOf(filter: AuditLogFilter, timeZone: string): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => {
+    let text = sql;
+    for (const value of values) {
+      params.push(value);
+      text = text.replace('?', `$${params.length}`);
+    }
+    where.push(text);
+  };
+  const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (filter.admin) add('actor_username ILIKE ?', contains(filter.admin));
+  if (filter.action) add('action = ?', filter.action);
+  if (filter.subject) add(`(coalesce(subject_label, '') ILIKE ? OR subject_id ILIKE ?)`, contains(filter.subject), contains(filter.subject));
+  if (filter.from) add('at >= (?::date)::timestamp AT TIME ZONE ?', filter.from, timeZone);
+  if (filter.to) add('at < ((?::date + 1)::timestamp AT TIME ZONE ?)', filter.to, timeZone);
+  return { sql: where.length ? ` WHERE ${where.join(' AND ')}` : '', params };
+}
+
+/** One page of the log (of the entries the filter keeps), newest first, how many there are, and every action the log holds. */
+export async function listAuditEntries(
+  db: Queryable,
+  page: { limit: number; offset: number; filter: AuditLogFilter; timeZone: string },
+): Promise<{ entries: AuditEntryRecord[]; total: number; actions: string[] }> {
+  const { sql, params } = whereOf(page.filter, page.timeZone);
+  const n = params.length;
+  const [{ rows }, count, actions] = await Promise.all([
+    db.query<AuditEntryRecord>(`SELECT ${COLUMNS} FROM audit_log${sql} ORDER BY at DESC, recorded_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ]),
+    db.query<{ total: string }>(`SELECT count(*) AS total FROM audit_log${sql}`, params),
+    db.query<{ action: string }>('SELECT DISTINCT action FROM audit_log ORDER BY action'),
   ]);
-  return { entries: rows, total: Number(count.rows[0]?.total ?? 0) };
+  return { entries: rows, total: Number(count.rows[0]?.total ?? 0), actions: actions.rows.map((r) => r.action) };
 }

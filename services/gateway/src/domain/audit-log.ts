@@ -1,4 +1,5 @@
-import { ADMIN_PAGE_SIZE, type AuditLogPage, type CommandData } from '@warmline/contracts';
+import { ADMIN_EXPORT_MAX_ROWS, ADMIN_PAGE_SIZE, businessDateTime, type AuditLogFilter, type AuditLogPage, type CommandData } from '@warmline/contracts';
+import { toCsv } from '@warmline/platform/csv';
 import type { Queryable } from '@warmline/platform';
 import { insertAuditEntry, listAuditEntries } from '../db/audit-log';
 import { SOURCE } from './context';
@@ -67,10 +68,24 @@ export async function storeReportedAction(
   });
 }
 
-export async function auditLogPage(db: Queryable, page: number): Promise<AuditLogPage> {
-  const { entries, total } = await listAuditEntries(db, { limit: ADMIN_PAGE_SIZE, offset: (page - 1) * ADMIN_PAGE_SIZE });
+export async function auditLogPage(db: Queryable, page: number, filter: AuditLogFilter, timeZone: string): Promise<AuditLogPage> {
+  const { entries, total, actions } = await listAuditEntries(db, { limit: ADMIN_PAGE_SIZE, offset: (page - 1) * ADMIN_PAGE_SIZE, filter, timeZone });
   return {
     total,
+    actions,
     entries: entries.map((e) => ({ ...e, at: e.at.toISOString() })),
   };
+}
+
+/**
+ * The entries the filter keeps, newest first, as CSV (issue 22; at most ADMIN_EXPORT_MAX_ROWS):
+ * times on the business's clock, named in the header; before and after as JSON.
+ */
+export async function auditLogCsv(db: Queryable, filter: AuditLogFilter, timeZone: string): Promise<string> {
+  const { entries } = await listAuditEntries(db, { limit: ADMIN_EXPORT_MAX_ROWS, offset: 0, filter, timeZone });
+  const json = (value: Record<string, unknown> | null) => (value ? JSON.stringify(value) : '');
+  return toCsv(
+    [`When (${timeZone})`, 'Admin', 'Action', 'Subject type', 'Subject', 'Subject id', 'Before', 'After', 'Reason', 'Service'],
+    entries.map((e) => [businessDateTime(e.at, timeZone), e.actorUsername, e.action, e.subjectType, e.subjectLabel, e.subjectId, json(e.before), json(e.after), e.reason, e.source]),
+  );
 }

@@ -1,4 +1,4 @@
-import { customerSearchTerms, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
+import { customerSearchTerms, MAX_SEARCH_LIMIT, type CustomerSearchResult } from '@warmline/contracts';
 import type { Logger, Pool } from '@warmline/platform';
 import { searchSurveyResponses, searchUsers, type SurveyMatch, type UserMatch } from '../db/customer-search';
 
@@ -6,19 +6,23 @@ import { searchSurveyResponses, searchUsers, type SurveyMatch, type UserMatch } 
  * The admin's customer search (issue 12): every owner of people asked in parallel — the
  * gateway's users and survey responses, the orders service's paying customers and the partners
  * service's applications — each with its own time limit, so one slow source never holds the answer.
- * Exact matches (e-mail, phone, username) first, then the newest; at most 50 in all.
+ * Exact matches (e-mail, phone, username) first, then the newest; at most `limit` in all (50
+ * unless asked), and whether more match (issue 22: the screen then offers "Show more").
  */
 
 export interface SearchSource {
   /** Named in X-Search-Partial when it is left out. */
   name: string;
-  search(text: string, signal: AbortSignal): Promise<CustomerSearchResult[]>;
+  /** At most `limit` results, the most relevant. */
+  search(text: string, signal: AbortSignal, limit: number): Promise<CustomerSearchResult[]>;
 }
 
 export interface SearchAnswer {
   results: CustomerSearchResult[];
   /** Sources that did not answer in time or failed: their people are missing from this answer. */
   partial: string[];
+  /** More people match than `results` holds. */
+  more: boolean;
 }
 
 const NONE = {
@@ -62,19 +66,16 @@ function personResult(type: 'user' | 'survey', m: UserMatch | SurveyMatch): Cust
 export function accountsSource(pool: Pool): SearchSource {
   return {
     name: 'accounts',
-    async search(text) {
+    async search(text, _signal, limit) {
       const terms = customerSearchTerms(text);
-      const [users, surveys] = await Promise.all([
-        searchUsers(pool, terms, MAX_SEARCH_RESULTS),
-        searchSurveyResponses(pool, terms, MAX_SEARCH_RESULTS),
-      ]);
+      const [users, surveys] = await Promise.all([searchUsers(pool, terms, limit), searchSurveyResponses(pool, terms, limit)]);
       return [...users.map((u) => personResult('user', u)), ...surveys.map((s) => personResult('survey', s))];
     },
   };
 }
 
 /** A source's answer, or a rejection once `ms` have passed (its request is aborted then). */
-async function withinTime(source: SearchSource, text: string, ms: number): Promise<CustomerSearchResult[]> {
+async function withinTime(source: SearchSource, text: string, limit: number, ms: number): Promise<CustomerSearchResult[]> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -84,7 +85,7 @@ async function withinTime(source: SearchSource, text: string, ms: number): Promi
     }, ms);
   });
   try {
-    return await Promise.race([source.search(text, controller.signal), timeout]);
+    return await Promise.race([source.search(text, controller.signal, limit), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -98,8 +99,11 @@ function byRelevance(a: CustomerSearchResult, b: CustomerSearchResult): number {
 export async function searchCustomers(
   deps: { sources: readonly SearchSource[]; timeoutMs: number; log: Logger },
   text: string,
+  limit: number,
 ): Promise<SearchAnswer> {
-  const settled = await Promise.allSettled(deps.sources.map((source) => withinTime(source, text, deps.timeoutMs)));
+  // One more than asked from each source tells whether more match (at the cap, a full answer counts as more).
+  const asked = Math.min(limit + 1, MAX_SEARCH_LIMIT);
+  const settled = await Promise.allSettled(deps.sources.map((source) => withinTime(source, text, asked, deps.timeoutMs)));
   const partial: string[] = [];
   const results: CustomerSearchResult[] = [];
   settled.forEach((outcome, i) => {
@@ -111,5 +115,5 @@ export async function searchCustomers(
     }
   });
   results.sort(byRelevance);
-  return { results: results.slice(0, MAX_SEARCH_RESULTS), partial };
+  return { results: results.slice(0, limit), partial, more: results.length > limit || (limit === MAX_SEARCH_LIMIT && results.length >= limit) };
 }

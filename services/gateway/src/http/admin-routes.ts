@@ -1,10 +1,11 @@
 import { Router } from 'express';
-import { auditLogQuery } from '@warmline/contracts';
-import { parseInput } from '@warmline/platform';
+import { auditLogQuery, businessDate } from '@warmline/contracts';
+import { notFound, parseInput } from '@warmline/platform';
+import { findSurveyResponse } from '../db/survey-responses';
 import { fetchOrderStats } from '../clients/order-stats-client';
 import type { GatewayConfig } from '../config';
 import { adminStats } from '../domain/admin-stats';
-import { auditLogPage } from '../domain/audit-log';
+import { auditLogCsv, auditLogPage } from '../domain/audit-log';
 import type { AccountsContext } from '../domain/context';
 import { currentUser, requireAdmin } from '../edge/access';
 
@@ -32,10 +33,32 @@ export function adminRoutes(ctx: AccountsContext, config: GatewayConfig): Router
   });
 
   router.get('/api/admin/audit-log', async (req, res) => {
-    const { page } = parseInput(auditLogQuery, req.query);
+    const { page, ...filter } = parseInput(auditLogQuery, req.query);
     res.setHeader('cache-control', 'no-store');
-    res.json(await auditLogPage(ctx.pool, page));
+    res.json(await auditLogPage(ctx.pool, page, filter, config.BUSINESS_TIMEZONE));
+  });
+
+  // The filtered log as a file (issue 22); the page number is ignored.
+  router.get('/api/admin/audit-log.csv', async (req, res) => {
+    const { page: _page, ...filter } = parseInput(auditLogQuery, req.query);
+    const csv = await auditLogCsv(ctx.pool, filter, config.BUSINESS_TIMEZONE);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="warmline-audit-log-${businessDate(new Date(), config.BUSINESS_TIMEZONE)}.csv"`);
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.send(csv);
+  });
+
+  // A survey response with every answer of both steps (issue 22: the customer search's popup).
+  router.get('/api/admin/survey-responses/:id', async (req, res) => {
+    const id = String(req.params.id);
+    const response = UUID.test(id) ? await findSurveyResponse(ctx.pool, id.toLowerCase()) : null;
+    if (!response) throw notFound(SURVEY_RESPONSE_NOT_FOUND);
+    res.setHeader('cache-control', 'no-store');
+    res.json(response);
   });
 
   return router;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SURVEY_RESPONSE_NOT_FOUND = 'Survey response not found';

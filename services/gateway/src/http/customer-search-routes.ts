@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { customerSearchQuery, SEARCH_PARTIAL_HEADER } from '@warmline/contracts';
+import { customerSearchQuery, MAX_SEARCH_RESULTS, SEARCH_MORE_HEADER, SEARCH_PARTIAL_HEADER } from '@warmline/contracts';
 import { parseInput } from '@warmline/platform';
 import { internalSearchSource } from '../clients/search-client';
 import type { GatewayConfig } from '../config';
@@ -20,10 +20,10 @@ const INTERNAL_SEARCH_OWNERS: readonly { name: string; baseUrl: (config: Gateway
 export function customerSearchRoutes(ctx: AccountsContext, config: GatewayConfig): Router {
   const router = Router();
   router.get('/api/search-customers', requireAdmin, async (req, res) => {
-    const { q } = parseInput(customerSearchQuery, req.query);
+    const { q, limit } = parseInput(customerSearchQuery, req.query);
     const admin = currentUser(req);
     const identity = { userId: admin.id, username: admin.username, isAdmin: true };
-    const { results, partial } = await searchCustomers(
+    const { results, partial, more } = await searchCustomers(
       {
         sources: [
           accountsSource(ctx.pool),
@@ -35,9 +35,11 @@ export function customerSearchRoutes(ctx: AccountsContext, config: GatewayConfig
         log: ctx.log,
       },
       q,
+      limit ?? MAX_SEARCH_RESULTS,
     );
     // Still the spec's array; which sources are missing from it goes in a header, for the screen to say so.
     if (partial.length) res.setHeader(SEARCH_PARTIAL_HEADER, partial.join(', '));
+    if (more) res.setHeader(SEARCH_MORE_HEADER, 'true');
     res.setHeader('cache-control', 'no-store');
     res.json(results);
   });

@@ -10,6 +10,7 @@ export function siteConfigOf(config: GatewayConfig): SiteConfigResponse {
     ringcloudSupportEmail: config.RINGCLOUD_SUPPORT_EMAIL,
     testimonial: { name: config.TESTIMONIAL_NAME, quote: config.TESTIMONIAL_QUOTE, title: config.TESTIMONIAL_TITLE },
     bookingUrl: config.BOOKING_URL ?? null,
+    businessTimeZone: config.BUSINESS_TIMEZONE,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CommandData } from '@warmline/contracts';
+import { usDateTimeIn, type CommandData } from '@warmline/contracts';
 import { oneLine } from './one-line';
 import type { EmailToSend } from './paid-order-email-parts';
 
@@ -8,15 +8,21 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 /** Card refunds take this long to show on a statement (Stripe's guidance). */
 const REFUND_ARRIVES = 'It usually reaches your card within 5–10 business days.';
 
+/** The admin's note to the customer (issue 22), quoted as the team's words. */
+function teamNoteLines(note: string | undefined): string[] {
+  return note ? ['', 'A note from the WarmLine team:', note] : [];
+}
+
 export function transferOrderStatusEmail(change: CommandData<'email.transfer_order_status'>): EmailToSend {
   const greeting = `Hi ${change.firstName || 'there'},`;
   const ref = `Order reference: ${change.orderId}`;
+  const note = teamNoteLines(change.note);
   if (change.status === 'completed') {
     return {
       to: change.to,
       subject: 'Your WarmLine live transfers are complete',
       template: 'transfer-order-completed',
-      text: [greeting, '', `All ${change.totalTransfers} live transfers of your order have been delivered. Thank you for your business.`, '', ref].join('\n'),
+      text: [greeting, '', `All ${change.totalTransfers} live transfers of your order have been delivered. Thank you for your business.`, ...note, '', ref].join('\n'),
     };
   }
   return {
@@ -26,9 +32,10 @@ export function transferOrderStatusEmail(change: CommandData<'email.transfer_ord
     text: [
       greeting,
       '',
-      `Your order of ${change.totalTransfers} live transfers was cancelled on ${new Date(change.changedAt).toUTCString()}.`,
+      `Your order of ${change.totalTransfers} live transfers was cancelled on ${usDateTimeIn(new Date(change.changedAt), 'UTC')}.`,
       ...(change.reason ? [`Reason: ${change.reason}`] : []),
       ...(change.refundedCents ? ['', `We have refunded ${dollars(change.refundedCents)} to the card you paid with. ${REFUND_ARRIVES}`] : []),
+      ...note,
       '',
       ref,
     ].join('\n'),

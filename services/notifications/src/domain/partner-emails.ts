@@ -121,6 +121,9 @@ export function partnerApplicationNoticeEmail(notice: PartnerApplicationNotice, 
 export function partnerStatusChangedEmail(change: PartnerStatusChanged, contact: PartnerContact): EmailToSend | undefined {
   const greeting = `Hi ${change.contactName.trim() || 'there'},`;
   const reference = `Your reference: ${change.applicationId}`;
+  // The admin's note (issue 22), quoted as the team's words after the decision.
+  const noteText = change.note ? ['A note from our partnerships team:', change.note, ''] : [];
+  const noteHtml = change.note ? [`<p>A note from our partnerships team:</p>\n<blockquote>${htmlText(change.note)}</blockquote>`] : [];
   if (change.status === 'approved') {
     const approved = `Good news: the application of ${change.businessName} to the WarmLine partner network is approved. Welcome aboard!`;
     const next = `Next steps: a partnerships manager will contact you within ${PARTNER_ONBOARDING_BUSINESS_DAYS} business days to set up the integration — how your leads and transfers reach us, the formats, volumes and schedules, and your point of contact.`;
@@ -129,10 +132,11 @@ export function partnerStatusChangedEmail(change: PartnerStatusChanged, contact:
       to: change.to,
       subject: 'Your WarmLine partner application is approved',
       template: PARTNER_APPROVED_TEMPLATE,
-      text: [greeting, '', approved, '', next, '', prepare, '', `Questions before then? Write to ${contact.partnersTeamEmail}.`, '', reference, '', 'The WarmLine partnerships team'].join('\n'),
+      text: [greeting, '', approved, '', ...noteText, next, '', prepare, '', `Questions before then? Write to ${contact.partnersTeamEmail}.`, '', reference, '', 'The WarmLine partnerships team'].join('\n'),
       html: [
         `<p>${escapeHtml(greeting)}</p>`,
         `<p>${escapeHtml(approved)}</p>`,
+        ...noteHtml,
         `<p><strong>${escapeHtml(next)}</strong></p>`,
         `<p>${escapeHtml(prepare)}</p>`,
         `<p>Questions before then? Write to ${mailto(contact.partnersTeamEmail)}.</p>`,
@@ -149,11 +153,12 @@ export function partnerStatusChangedEmail(change: PartnerStatusChanged, contact:
       to: change.to,
       subject: 'Your WarmLine partner application',
       template: PARTNER_REJECTED_TEMPLATE,
-      text: [greeting, '', thanks, '', decision, '', later, '', `If you have questions, write to ${contact.partnersTeamEmail}.`, '', 'We wish you every success,', 'The WarmLine partnerships team'].join('\n'),
+      text: [greeting, '', thanks, '', decision, '', ...noteText, later, '', `If you have questions, write to ${contact.partnersTeamEmail}.`, '', 'We wish you every success,', 'The WarmLine partnerships team'].join('\n'),
       html: [
         `<p>${escapeHtml(greeting)}</p>`,
         `<p>${escapeHtml(thanks)}</p>`,
         `<p>${escapeHtml(decision)}</p>`,
+        ...noteHtml,
         `<p>${escapeHtml(later)}</p>`,
         `<p>If you have questions, write to ${mailto(contact.partnersTeamEmail)}.</p>`,
         '<p>We wish you every success,<br>The WarmLine partnerships team</p>',

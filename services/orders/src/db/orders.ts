@@ -197,6 +197,17 @@ export async function updateBilling(db: Queryable, orderId: string, billing: Bil
   );
 }
 
+/** Orders bought from an account that have no billing e-mail yet, oldest first (skipping accounts known to be gone). */
+export async function ordersMissingBuyerDetails(db: Queryable, skipUserIds: string[], limit: number): Promise<Array<{ id: string; buyerUserId: string }>> {
+  const { rows } = await db.query<{ id: string; buyerUserId: string }>(
+    `SELECT id, buyer_user_id AS "buyerUserId" FROM package_orders
+      WHERE buyer_user_id IS NOT NULL AND billing_email IS NULL AND kind <> 'transfer' AND NOT (buyer_user_id = ANY($1::uuid[]))
+      ORDER BY created_at LIMIT $2`,
+    [skipUserIds, limit],
+  );
+  return rows;
+}
+
 export async function markOrderPaid(db: Queryable, orderId: string): Promise<PackageOrder> {
   const { rows } = await db.query<OrderRecord>(
     `UPDATE package_orders SET status = 'paid', paid_at = now(), failure_message = NULL, updated_at = now()

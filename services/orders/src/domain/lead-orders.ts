@@ -13,6 +13,8 @@ import { findOrder, markLeadOrderCancelled, type PackageOrder, type PaymentInten
 import { findLeadOrderLines, insertLeadOrder } from '../db/lead-orders';
 import type { OrdersContext } from './context';
 import { announceOrderCreated, ensureIntent } from './package-orders';
+import { recordBuyerDetails } from './order-buyers';
+import type { UsersClient } from '../clients/users-client';
 
 export interface CreateLeadOrderInput {
   request: CreateLeadOrderRequest;
@@ -29,7 +31,7 @@ export interface CreateLeadOrderInput {
  * id, so asking again (a retry after a lost answer) returns the same order and client secret.
  */
 export async function createLeadOrder(
-  ctx: OrdersContext,
+  ctx: OrdersContext & { users: UsersClient },
   input: CreateLeadOrderInput,
 ): Promise<{ order: PackageOrder; intent: PaymentIntentRow; replayed: boolean }> {
   const buyerUserId = input.buyer.userId;
@@ -53,7 +55,10 @@ export async function createLeadOrder(
     }
     return inserted;
   });
-  if (!order) {
+  if (order) {
+    // The order names its buyer: the account's details, kept as its billing details (issue 22).
+    await recordBuyerDetails(ctx.pool, ctx.users, { id: order.id, buyerUserId }, { log: ctx.log, correlationId: input.correlationId });
+  } else {
     order = await findOrder(ctx.pool, input.request.orderId);
     if (!order) throw new Error('The lead order was neither inserted nor found');
     replayed = true;

@@ -29,7 +29,7 @@ export async function changeTransferOrderStatus(
   ctx: OrdersContext,
   input: { orderId: string; change: TransferStatusChange; actor: { id: string; username: string }; correlationId: string },
 ): Promise<TransferOrderRecord> {
-  const { status: to, reason } = input.change;
+  const { status: to, reason, note } = input.change;
   const current = await findTransferOrder(ctx.pool, input.orderId);
   if (!current) throw new AppError('NotFound', 'Transfer order not found', 404);
   const refused = REFUSED[`${current.status}>${to}`];
@@ -72,6 +72,7 @@ export async function changeTransferOrderStatus(
         status: to,
         totalTransfers: moved.totalTransfers,
         ...(reason ? { reason } : {}),
+        ...(note ? { note } : {}),
         ...(refundedCents ? { refundedCents } : {}),
         changedAt: new Date().toISOString(),
       },
@@ -89,7 +90,8 @@ export async function changeTransferOrderStatus(
         subjectLabel: `${moved.totalTransfers} transfers for ${moved.firstName} ${moved.lastName} (${moved.email})`.slice(0, 300),
         before: { status: current.status },
         after: { status: to, ...(refundedCents ? { refundedCents } : {}) },
-        ...(reason ? { reason } : {}),
+        // The admin's note to the agent is the entry's reason (with the cancel reason when both).
+        ...(reason || note ? { reason: [reason, note && `Note to the agent: ${note}`].filter(Boolean).join(' — ').slice(0, 500) } : {}),
         at: new Date().toISOString(),
       },
     });

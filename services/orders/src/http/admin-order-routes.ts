@@ -2,7 +2,8 @@ import { Router, type Request } from 'express';
 import { parseInput } from '@warmline/platform/http/validation';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
 import { AppError } from '@warmline/platform/errors';
-import { ADMIN_PAGE_SIZE, adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody, type AllOrdersAnswer, type RefundAnswer, type RevenueAnswer } from '@warmline/contracts';
+import { ADMIN_EXPORT_MAX_ROWS, ADMIN_PAGE_SIZE, adminRefundBody, allOrdersQuery, businessDate, businessDateTime, revenueQuery, transferStatusChangeBody, type AllOrdersAnswer, type RefundAnswer, type RevenueAnswer } from '@warmline/contracts';
+import { toCsv } from '@warmline/platform/csv';
 import { listAllOrders, revenuePerDay } from '../db/all-orders';
 import type { OrdersContext } from '../domain/context';
 import { refundOrder } from '../domain/refunds';
@@ -35,6 +36,23 @@ export function adminOrderRoutes(ctx: OrdersContext & { timeZone: string }): Rou
     const answer: AllOrdersAnswer = await listAllOrders(ctx.pool, { ...filter, timeZone: ctx.timeZone, limit: ADMIN_PAGE_SIZE, offset: (page - 1) * ADMIN_PAGE_SIZE });
     res.setHeader('cache-control', 'no-store');
     res.json(answer);
+  });
+
+  // All Orders under the same filters, as a file (issue 22): every matching order, not one page.
+  router.get('/api/admin/orders.csv', requireAdminIdentity, async (req, res) => {
+    const { page: _page, ...filter } = parseInput(allOrdersQuery, req.query);
+    const { orders } = await listAllOrders(ctx.pool, { ...filter, timeZone: ctx.timeZone, limit: ADMIN_EXPORT_MAX_ROWS, offset: 0 });
+    const zone = ctx.timeZone;
+    const at = (iso: string | null) => (iso ? businessDateTime(new Date(iso), zone) : '');
+    const dollars = (cents: number) => (cents / 100).toFixed(2);
+    const csv = toCsv(
+      ['Order ID', `Created (${zone})`, `Paid (${zone})`, 'Product', 'Buyer', 'Buyer e-mail', 'Description', 'Amount (USD)', 'Refunded (USD)', 'Status', 'Disputed'],
+      orders.map((o) => [o.id, at(o.createdAt), at(o.paidAt), o.product, o.buyerName, o.buyerEmail, o.description, dollars(o.amountCents), dollars(o.refundedCents), o.status, o.disputed ? 'yes' : 'no']),
+    );
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="warmline-orders-${businessDate(new Date(), zone)}.csv"`);
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.send(csv);
   });
 
   router.get('/api/admin/revenue', requireAdminIdentity, async (req, res) => {

@@ -6,6 +6,7 @@ import { requireUserIdentity } from '@warmline/platform/http/identity';
 import { createLeadOrderBody, type CancelLeadOrderResponse, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import { PAID_CALL_BACKS_ORDERS_LIMIT, type PaidCallBacksOrdersAnswer } from '@warmline/contracts/callbacks';
 import type { OrdersContext } from '../domain/context';
+import type { UsersClient } from '../clients/users-client';
 import { cancelLeadOrder, createLeadOrder } from '../domain/lead-orders';
 import { latestTransferOrderStates } from '../db/transfer-orders';
 import { paidCallBacksOrders } from '../db/orders';
@@ -21,7 +22,7 @@ const INTERNAL_PAID_CALL_BACKS_ORDERS_PATH = '/api/internal/my-paid-call-backs-o
  * gateway's forwarding table has no /api/internal route, so only a service holding the
  * identity secret reaches it. The signed identity names the buyer.
  */
-export function internalLeadOrderRoutes(ctx: OrdersContext): Router {
+export function internalLeadOrderRoutes(ctx: OrdersContext & { users: UsersClient }): Router {
   const router = Router();
   router.post(INTERNAL_LEAD_ORDERS_PATH, requireUserIdentity, async (req, res) => {
     const request = parseInput(createLeadOrderBody, req.body);

@@ -13,8 +13,8 @@ import type { OrdersContext } from '../domain/context';
 export function internalSearchRoutes(ctx: OrdersContext & { identitySecret: string }): Router {
   const router = Router();
   router.get('/internal/search', requireForwardedIdentity(ctx.identitySecret), requireAdminIdentity, async (req, res) => {
-    const { q } = parseInput(customerSearchQuery, req.query);
-    const matches = await searchCheckoutCustomers(ctx.pool, customerSearchTerms(q), MAX_SEARCH_RESULTS);
+    const { q, limit } = parseInput(customerSearchQuery, req.query);
+    const matches = await searchCheckoutCustomers(ctx.pool, customerSearchTerms(q), limit ?? MAX_SEARCH_RESULTS);
     res.setHeader('cache-control', 'no-store');
     res.json(matches.map(customerResult));
   });

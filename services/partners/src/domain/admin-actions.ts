@@ -15,6 +15,8 @@ export interface AdminAction {
   subjectLabel: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /** Why, in the admin's words (e.g. their note to the applicant). */
+  reason?: string;
   at: Date;
 }
 
@@ -36,6 +38,7 @@ export async function recordAdminAction(db: Queryable, admin: Admin, correlation
       subjectLabel: entry.subjectLabel.slice(0, 300),
       before: entry.before,
       after: entry.after,
+      ...(entry.reason ? { reason: entry.reason.slice(0, 500) } : {}),
       at: entry.at.toISOString(),
     },
   });

@@ -179,6 +179,8 @@ export async function changeApplicationStatus(
   id: string,
   status: PartnerApplicationStatus,
   correlationId: string,
+  /** The admin's note to the applicant (issue 22): in the decision e-mail and the audit log. */
+  note?: string,
 ): Promise<PartnerApplicationView> {
   const view = await withTransaction(ctx.pool, async (db) => {
     const current = await findApplication(db, id, { forUpdate: true });
@@ -203,6 +205,7 @@ export async function changeApplicationStatus(
           businessName: updated.businessName,
           applicationId: id,
           status,
+          ...(note ? { note } : {}),
           changedAt: at.toISOString(),
         },
       });
@@ -213,6 +216,7 @@ export async function changeApplicationStatus(
       subjectLabel: subjectLabel(updated),
       before: { status: current.status },
       after: { status },
+      ...(note ? { reason: note } : {}),
       at,
     });
     return applicationView(updated, await documentsOf(db, [id]));

@@ -12,8 +12,8 @@ import type { PartnersContext } from '../domain/context';
 export function internalSearchRoutes(ctx: PartnersContext & { identitySecret: string }): Router {
   const router = Router();
   router.get('/internal/search', requireForwardedIdentity(ctx.identitySecret), requireAdminIdentity, async (req, res) => {
-    const { q } = parseInput(customerSearchQuery, req.query);
-    const matches = await searchPartnerApplications(ctx.pool, customerSearchTerms(q), MAX_SEARCH_RESULTS);
+    const { q, limit } = parseInput(customerSearchQuery, req.query);
+    const matches = await searchPartnerApplications(ctx.pool, customerSearchTerms(q), limit ?? MAX_SEARCH_RESULTS);
     res.setHeader('cache-control', 'no-store');
     res.json(matches.map(partnerResult));
   });

@@ -52,9 +52,9 @@ export function partnersRoutes(ctx: PartnersContext): Router {
 
   router.patch('/api/affnetwork-signups/:id/status', async (req, res) => {
     const id = idOf(req, APPLICATION_NOT_FOUND);
-    const { status } = parseInput(partnerStatusBody, req.body);
+    const { status, note } = parseInput(partnerStatusBody, req.body);
     res.setHeader('Cache-Control', 'private, no-store');
-    res.json(await changeApplicationStatus(ctx, adminOf(req), id, status, req.id));
+    res.json(await changeApplicationStatus(ctx, adminOf(req), id, status, req.id, note));
   });
 
   router.delete('/api/affnetwork-signups/:id', async (req, res) => {

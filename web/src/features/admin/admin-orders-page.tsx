@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useBusinessTimeZone } from '../../lib/site-config';
 import { useSearchParams } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import type { TransferOrderRecord, TransferOrderStatus } from '@warmline/contracts/transfers';
@@ -6,13 +7,10 @@ import { AppShell } from '../../components/app-shell';
 import { Button, ButtonLink } from '../../components/button';
 import { LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
-import { toast } from '../../components/toast-store';
-import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { useTransferOrders } from '../transfers/api';
 import { formatDecimalUsd as money, statesLabel, usDate } from '../transfers/order-format';
-import { useMoveTransferOrder } from './api';
-import { CancelTransferDialog } from './order-dialogs';
+import { CancelTransferDialog, CompleteTransferDialog } from './order-dialogs';
 import './admin.css';
 import './admin-orders.css';
 
@@ -113,6 +111,8 @@ function StatCard({ label, value }: { label: string; value: string }) {
 }
 
 function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
+  // Issue 22: the back office's dates are the business's (BUSINESS_TIMEZONE).
+  const zone = useBusinessTimeZone();
   return (
     <table className="orders-table">
       <thead>
@@ -163,7 +163,7 @@ function OrdersTable({ orders }: { orders: TransferOrderRecord[] }) {
             <td data-label="Status">
               <span className={`order-status order-status--${order.status}`}>{STATUS_LABELS[order.status]}</span>
             </td>
-            <td data-label="Date">{usDate(order.createdAt)}</td>
+            <td data-label="Date">{usDate(order.createdAt, zone)}</td>
             <td data-label="Actions">
               <TransferOrderActions order={order} />
             </td>
@@ -190,19 +190,17 @@ function EmailText({ email }: { email: string }) {
 /** The moves an order allows (issue 12): a paid one can be completed or cancelled (refunded), a pending one cancelled. */
 function TransferOrderActions({ order }: { order: TransferOrderRecord }) {
   const [cancelling, setCancelling] = useState(false);
-  const move = useMoveTransferOrder({
-    onSuccess: () => toast({ title: 'Order completed', description: 'The agent has been told.', variant: 'success' }),
-    onError: (e) => toast({ title: 'Failed to update order', description: errorMessage(e, 'Please try again.'), variant: 'destructive' }),
-  });
+  const [completing, setCompleting] = useState(false);
   if (order.status !== 'paid' && order.status !== 'pending') return <span className="orders-table__sub">—</span>;
   const who = `${order.firstName} ${order.lastName}`.trim();
   return (
     <div className="orders-table__actions">
       {order.status === 'paid' ? (
-        <Button className="btn--small" busy={move.isPending} onClick={() => move.mutate({ orderId: order.id, change: { status: 'completed' } })} aria-label={`Mark completed: order of ${who}`}>
+        <Button className="btn--small" onClick={() => setCompleting(true)} aria-label={`Mark completed: order of ${who}`}>
           Mark Completed
         </Button>
       ) : null}
+      {completing ? <CompleteTransferDialog order={order} onClose={() => setCompleting(false)} /> : null}
       <Button variant="secondary" className="btn--small" onClick={() => setCancelling(true)} aria-label={`Cancel order of ${who}`}>
         Cancel
       </Button>

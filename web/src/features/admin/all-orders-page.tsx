@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { useBusinessTimeZone } from '../../lib/site-config';
 import { useSearchParams } from 'react-router-dom';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { ADMIN_PAGE_SIZE } from '@warmline/contracts/admin-accounts';
@@ -11,7 +12,7 @@ import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import { usDate } from '../transfers/order-format';
-import { useAllOrders, useRevenue, type AllOrdersFilter } from './api';
+import { allOrdersCsvUrl, allOrdersFilterFrom, useAllOrders, useRevenue, type AllOrdersFilter } from './api';
 import { calendarDate, canRefund, ORDER_STATUS_LABELS as STATUS_LABELS, PRODUCT_LABELS, totalsFigures, usd, type OrderTotals } from './all-orders-format';
 import { RefundDialog } from './refund-dialog';
 import './admin.css';
@@ -23,14 +24,7 @@ const RevenueChart = lazy(() => import('./revenue-chart'));
 export function AllOrdersPage({ user }: { user: PublicUser }) {
   usePageTitle('All Orders');
   const [params, setParams] = useSearchParams();
-  const filter: AllOrdersFilter = {
-    product: params.get('product') ?? '',
-    status: params.get('status') ?? '',
-    from: params.get('from') ?? '',
-    to: params.get('to') ?? '',
-    q: params.get('q') ?? '',
-    page: Math.max(1, Number(params.get('page')) || 1),
-  };
+  const filter = allOrdersFilterFrom(params);
   const setFilter = (change: Partial<AllOrdersFilter>) => {
     const next = { ...filter, page: 1, ...change };
     const query = new URLSearchParams();
@@ -38,6 +32,8 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
     setParams(query);
   };
   const orders = useAllOrders(filter);
+  // Issue 22: the back office's dates are the business's (BUSINESS_TIMEZONE), as its filters are.
+  const zone = useBusinessTimeZone();
   const [refunding, setRefunding] = useState<AdminOrderRow | null>(null);
   const pages = Math.max(1, Math.ceil((orders.data?.total ?? 0) / ADMIN_PAGE_SIZE));
 
@@ -112,9 +108,16 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
               <TotalsStats totals={orders.data.totals} />
             </ul>
             <section className="card admin-orders__table-card" aria-labelledby="all-orders-title">
-              <h2 id="all-orders-title" className="admin-orders__subtitle">
-                Orders
-              </h2>
+              <div className="admin-orders__table-head">
+                <h2 id="all-orders-title" className="admin-orders__subtitle">
+                  Orders
+                </h2>
+                {orders.data.total > 0 ? (
+                  <a className="btn btn--secondary btn--small" href={allOrdersCsvUrl(filter)} download>
+                    Export CSV
+                  </a>
+                ) : null}
+              </div>
               {orders.data.orders.length === 0 ? (
                 <p className="admin-orders__empty">No orders match.</p>
               ) : (
@@ -149,7 +152,7 @@ export function AllOrdersPage({ user }: { user: PublicUser }) {
                             <span className={`order-status order-status--${o.status}`}>{STATUS_LABELS[o.status]}</span>
                             {o.disputed ? <span className="order-status order-status--disputed">Disputed</span> : null}
                           </td>
-                          <td data-label="Date">{usDate(o.createdAt)}</td>
+                          <td data-label="Date">{usDate(o.createdAt, zone)}</td>
                           <td data-label="Actions">
                             {canRefund(o) ? (
                               <Button variant="secondary" className="btn--small" onClick={() => setRefunding(o)} aria-label={`Refund ${o.description} of ${o.buyerName || o.buyerEmail || 'the buyer'}`}>

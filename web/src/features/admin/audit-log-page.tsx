@@ -1,4 +1,6 @@
 import { useSearchParams } from 'react-router-dom';
+import { useBusinessTimeZone } from '../../lib/site-config';
+import { usDateTime } from '../../lib/us-date';
 import type { PublicUser } from '@warmline/contracts/accounts';
 import { ADMIN_PAGE_SIZE, type AuditEntry } from '@warmline/contracts/admin-accounts';
 import { AppShell } from '../../components/app-shell';
@@ -7,14 +9,12 @@ import { LoadError } from '../../components/load-error';
 import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { usePageTitle } from '../../lib/page-title';
-import { useAuditLog } from './api';
+import { AUDIT_LOG_FILTERS, auditLogCsvUrl, auditLogViewFrom, useAuditLog, type AuditLogFilter } from './api';
 import { describeAction, describeChanges } from './audit-log-format';
 import './admin.css';
 import './audit-log.css';
+import './admin-orders.css';
 
-function when(at: string): string {
-  return new Date(at).toLocaleString('en-US', { dateStyle: 'short', timeStyle: 'short' });
-}
 
 function Changes({ entry }: { entry: AuditEntry }) {
   const changes = describeChanges(entry.before, entry.after);
@@ -38,12 +38,25 @@ function Changes({ entry }: { entry: AuditEntry }) {
  */
 export function AuditLogPage({ user }: { user: PublicUser }) {
   usePageTitle('Audit Log');
-  // The page is in the URL (?page=), so Back and a shared link land on the same rows.
+  // The page and the filters are in the URL, so Back and a shared link land on the same rows.
   const [params, setParams] = useSearchParams();
-  const asked = Number.parseInt(params.get('page') ?? '1', 10);
-  const page = Number.isFinite(asked) && asked >= 1 ? asked : 1;
-  const setPage = (next: number) => setParams(next > 1 ? { page: String(next) } : {});
-  const log = useAuditLog(page);
+  const { page, filter } = auditLogViewFrom(params);
+  const show = (change: Partial<AuditLogFilter> & { page?: number }) => {
+    const next: Record<string, string> = {};
+    for (const key of AUDIT_LOG_FILTERS) {
+      const value = change[key] ?? filter[key];
+      if (value) next[key] = value;
+    }
+    // A new filter starts on its first page.
+    const nextPage = change.page ?? 1;
+    if (nextPage > 1) next.page = String(nextPage);
+    setParams(next);
+  };
+  const setPage = (next: number) => show({ page: next });
+  const filtered = AUDIT_LOG_FILTERS.some((key) => filter[key]);
+  const log = useAuditLog(page, filter);
+  // Issue 22: times on the business's clock (BUSINESS_TIMEZONE), named, as the From/To days are.
+  const zone = useBusinessTimeZone();
   const total = log.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE));
   return (
@@ -55,6 +68,35 @@ export function AuditLogPage({ user }: { user: PublicUser }) {
             ← Admin Panel
           </ButtonLink>
         </div>
+        <form className="card order-filters" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
+          <label className="field">
+            <span className="field__label">Admin</span>
+            <input className="field__input" type="search" value={filter.admin} placeholder="Username" maxLength={200} onChange={(e) => show({ admin: e.target.value })} />
+          </label>
+          <label className="field">
+            <span className="field__label">Action</span>
+            <select className="field__input" value={filter.action} onChange={(e) => show({ action: e.target.value })}>
+              <option value="">Any action</option>
+              {[...new Set([...(log.data?.actions ?? []), ...(filter.action ? [filter.action] : [])])].map((a) => (
+                <option key={a} value={a}>
+                  {describeAction(a)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field__label">Subject</span>
+            <input className="field__input" type="search" value={filter.subject} placeholder="Name, e-mail or id" maxLength={300} onChange={(e) => show({ subject: e.target.value })} />
+          </label>
+          <label className="field">
+            <span className="field__label">From</span>
+            <input className="field__input" type="date" value={filter.from} onChange={(e) => show({ from: e.target.value })} />
+          </label>
+          <label className="field">
+            <span className="field__label">To</span>
+            <input className="field__input" type="date" value={filter.to} onChange={(e) => show({ to: e.target.value })} />
+          </label>
+        </form>
         {log.isPending ? (
           <Spinner label="Loading the audit log…" showLabel />
         ) : log.isError ? (
@@ -64,14 +106,22 @@ export function AuditLogPage({ user }: { user: PublicUser }) {
             <p className="admin-empty">
               There is no page {page}. <ButtonLink to="/admin-audit-log" variant="secondary" className="btn--small">Newest entries</ButtonLink>
             </p>
+          ) : filtered ? (
+            <p className="admin-empty">No admin actions match these filters.</p>
           ) : (
             <p className="admin-empty">No admin actions yet.</p>
           )
         ) : (
           <section className="card audit-log" aria-labelledby="audit-title">
-            <h2 id="audit-title" className="audit-log__title">
-              {total.toLocaleString('en-US')} {total === 1 ? 'action' : 'actions'}, newest first
-            </h2>
+            <div className="admin-orders__table-head">
+              <h2 id="audit-title" className="audit-log__title">
+                {total.toLocaleString('en-US')} {total === 1 ? 'action' : 'actions'}
+                {filtered ? ' matching' : ''}, newest first
+              </h2>
+              <a className="btn btn--secondary btn--small" href={auditLogCsvUrl(filter)} download>
+                Export CSV
+              </a>
+            </div>
             <table className="audit-table">
               <thead>
                 <tr>
@@ -87,7 +137,7 @@ export function AuditLogPage({ user }: { user: PublicUser }) {
                 {log.data.entries.map((e: AuditEntry) => (
                   <tr key={e.id} data-testid="audit-entry">
                     <td data-label="When">
-                      <time dateTime={e.at}>{when(e.at)}</time>
+                      <time dateTime={e.at}>{usDateTime(e.at, zone)}</time>
                     </td>
                     <td data-label="Who">{e.actorUsername}</td>
                     <td data-label="Action">

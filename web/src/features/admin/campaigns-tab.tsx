@@ -1,7 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { createCampaignBody, suggestCampaignSlug, type Campaign, type CreateCampaign } from '@warmline/contracts/campaigns';
-import { formatUsd } from '@warmline/contracts/pricing';
 import { CAMPAIGN_LEAD_TYPES, type SurveyResponseRecord } from '@warmline/contracts/surveys';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
@@ -10,8 +9,8 @@ import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { ApiError, errorMessage } from '../../lib/api';
 import { focusFirstError, validate, type FieldErrors } from '../../lib/form';
-import { usDate } from '../transfers/order-format';
 import { campaignCsvUrl, useCampaignResponses, useCampaigns, useCreateCampaign, useSetCampaignActive } from './campaigns-api';
+import { COMMON_COLUMNS, LEAD_TYPE_COLUMNS, TAIL_COLUMNS } from './survey-response-fields';
 import './campaigns.css';
 
 /** The chosen campaign's slug, kept in the URL beside the shell's `?tab=`. */
@@ -221,39 +220,6 @@ function CampaignList({ campaigns, chosenSlug, onChoose }: { campaigns: Campaign
     </div>
   );
 }
-
-/** The columns every section shows, then those of its lead type (spec §3 "Test-campaign response"). */
-type Column = { label: string; value: (r: SurveyResponseRecord) => string };
-const dash = (value: string | number | null) => (value === null || value === '' ? '—' : String(value));
-const COMMON_COLUMNS: Column[] = [
-  { label: 'Date', value: (r) => usDate(r.createdAt) },
-  { label: 'Name', value: (r) => `${r.firstName} ${r.lastName}`.trim() },
-  { label: 'Agency', value: (r) => r.agencyName },
-  { label: 'Role', value: (r) => r.role },
-  { label: 'Phone', value: (r) => r.phone },
-  { label: 'Email', value: (r) => r.email },
-  { label: 'Username', value: (r) => r.username },
-  { label: 'States', value: (r) => r.workingStates },
-  { label: 'Timezone', value: (r) => dash(r.timezone) },
-];
-const LEAD_TYPE_COLUMNS: Record<string, Column[]> = {
-  'Live Transfers': [
-    { label: 'Total Transfers', value: (r) => dash(r.totalTransfers) },
-    { label: 'Transfers / Day', value: (r) => dash(r.transfersPerDay) },
-    { label: 'Calls / Day', value: (r) => dash(r.callsPerDay) },
-    { label: 'Transfer Hours', value: (r) => dash(r.transferHours) },
-  ],
-  'Call-Backs': [
-    { label: 'Total Callbacks', value: (r) => dash(r.totalCallbacks) },
-    { label: 'Callback Preference', value: (r) => dash(r.callbackPreference) },
-  ],
-  'Aged Leads': [{ label: 'Age Range', value: (r) => (r.ageRange ? `${r.ageRange} days` : '—') }],
-};
-const TAIL_COLUMNS: Column[] = [
-  { label: 'Total Price', value: (r) => (r.totalPrice === null ? '—' : formatUsd(r.totalPrice)) },
-  { label: 'Salesperson', value: (r) => r.salesperson },
-  { label: 'ID', value: (r) => r.id },
-];
 
 function CampaignResponses({ campaign }: { campaign: Campaign }) {
   const responses = useCampaignResponses(campaign.slug);

@@ -1,12 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useBusinessTimeZone } from '../../lib/site-config';
+import { usDate, usDateTime } from '../../lib/us-date';
 import type { CustomerSearchResult } from '@warmline/contracts/customer-search';
-import { SEARCH_TEXT_REQUIRED } from '@warmline/contracts/customer-search';
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_RESULTS, SEARCH_TEXT_REQUIRED } from '@warmline/contracts/customer-search';
 import { Button, ButtonLink } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
+import { LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
-import { useCustomerSearch } from './api';
+import { useCustomerSearch, useSurveyResponse } from './api';
+import { surveyResponseFields } from './survey-response-fields';
 import './customer-search.css';
 
 const TYPE_LABELS: Record<CustomerSearchResult['type'], string> = {
@@ -22,9 +26,6 @@ function resultName(r: CustomerSearchResult): string {
   return r.name ?? (fromParts || null) ?? r.businessName ?? r.mainContact ?? r.username ?? r.email ?? r.contactEmail ?? 'Unnamed';
 }
 
-function shortDate(at: string): string {
-  return new Date(at).toLocaleDateString('en-US');
-}
 
 /**
  * The customer search box of /admin (spec §2): Enter or Search, a Clear button, the results
@@ -42,10 +43,15 @@ export function CustomerSearch({
   const [text, setText] = useState(asked);
   const [blank, setBlank] = useState(false);
   const [details, setDetails] = useState<CustomerSearchResult | null>(null);
-  const search = useCustomerSearch(asked);
+  // "Show more" asks for 50 more each time; a new search starts at 50 again.
+  const [limit, setLimit] = useState(MAX_SEARCH_RESULTS);
+  const search = useCustomerSearch(asked, limit);
 
   // Back/forward changes `asked`: the box shows what the list is for.
-  useEffect(() => setText(asked), [asked]);
+  useEffect(() => {
+    setText(asked);
+    setLimit(MAX_SEARCH_RESULTS);
+  }, [asked]);
 
   // Spec §8's toast, once per failure (the list also says so where the results would be).
   const { isError, error, errorUpdatedAt } = search;
@@ -118,13 +124,25 @@ export function CustomerSearch({
             ) : (
               <>
                 <p className="admin-count" role="status">
-                  {search.data.results.length === 1 ? '1 result' : `${search.data.results.length} results`} for “{asked}”
+                  {search.data.results.length === 1 ? '1 result' : `${search.data.results.length} results`}
+                  {search.data.more ? ' (more match)' : ''} for “{asked}”
                 </p>
                 <ul className="search-results" aria-label={`Results for ${asked}`}>
                   {search.data.results.map((r) => (
                     <SearchResultRow key={`${r.type}-${r.id}`} result={r} onOpenUser={onOpenUser} onShowDetails={setDetails} />
                   ))}
                 </ul>
+                {search.data.more ? (
+                  limit < MAX_SEARCH_LIMIT ? (
+                    <div className="search-more">
+                      <Button variant="secondary" busy={search.isFetching} onClick={() => setLimit((n) => Math.min(n + MAX_SEARCH_RESULTS, MAX_SEARCH_LIMIT))}>
+                        Show more
+                      </Button>
+                    </div>
+                  ) : (
+                    <p className="admin-empty">More than {MAX_SEARCH_LIMIT} people match: add to the search text to narrow it.</p>
+                  )
+                ) : null}
               </>
             )}
           </>
@@ -149,6 +167,8 @@ function SearchResultRow({
   onShowDetails: (r: CustomerSearchResult) => void;
 }) {
   const name = resultName(r);
+  // Issue 22: the back office's dates are the business's (BUSINESS_TIMEZONE).
+  const zone = useBusinessTimeZone();
   const company = r.agencyName ?? r.businessName;
   const email = r.email ?? r.contactEmail;
   const phone = r.phone ?? r.contactPhone;
@@ -161,7 +181,7 @@ function SearchResultRow({
         {r.type === 'user' && r.username ? <span className="search-result__muted"> · @{r.username}</span> : null}
       </span>
       <span className="search-result__contact">
-        {[email, phone, r.leadType, r.salesperson ? `via ${r.salesperson}` : null, shortDate(r.createdAt)].filter(Boolean).join(' · ')}
+        {[email, phone, r.leadType, r.salesperson ? `via ${r.salesperson}` : null, usDate(r.createdAt, zone)].filter(Boolean).join(' · ')}
       </span>
       {r.type === 'user' ? (
         <Button variant="secondary" className="btn--small" onClick={() => onOpenUser(r.username ?? email ?? '')} aria-label={`Open ${name} in User Management`}>
@@ -185,36 +205,40 @@ function SearchResultRow({
   );
 }
 
-/** A survey response or a partner application: every field the search knows, read only. */
+/** A survey response with every answer of both steps, read from the gateway (issue 22). */
+function SurveyAnswers({ result: r }: { result: CustomerSearchResult }) {
+  const response = useSurveyResponse(r.id);
+  if (response.isPending) return <Spinner label="Loading the answers…" showLabel />;
+  if (response.isError) return <LoadError what="the survey answers" error={response.error} onRetry={() => void response.refetch()} />;
+  return <DetailRows rows={surveyResponseFields(response.data)} />;
+}
+
+function DetailRows({ rows }: { rows: Array<[string, string | null]> }) {
+  return (
+    <dl className="result-details">
+      {rows.map(([label, value]) => (
+        <div key={label} className="result-details__row">
+          <dt>{label}</dt>
+          <dd>{value || '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A survey response (both steps) or a partner application (every field the search knows), read only. */
 function ResultDetailsDialog({ result: r, onClose }: { result: CustomerSearchResult; onClose: () => void }) {
-  const rows: Array<[string, string | null]> =
-    r.type === 'partner'
-      ? [
-          ['Business', r.businessName],
-          ['Main contact', r.mainContact],
-          ['E-mail', r.contactEmail],
-          ['Phone', r.contactPhone],
-        ]
-      : [
-          ['Name', [r.firstName, r.lastName].filter(Boolean).join(' ') || r.name],
-          ['Agency', r.agencyName],
-          ['E-mail', r.email],
-          ['Phone', r.phone],
-          ['Lead type', r.leadType],
-          ['Role', r.role],
-          ['Campaign', r.salesperson],
-        ];
-  rows.push([r.type === 'partner' ? 'Applied' : 'Answered', new Date(r.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })]);
+  const zone = useBusinessTimeZone();
+  const rows: Array<[string, string | null]> = [
+    ['Business', r.businessName],
+    ['Main contact', r.mainContact],
+    ['E-mail', r.contactEmail],
+    ['Phone', r.contactPhone],
+    ['Applied', usDateTime(r.createdAt, zone)],
+  ];
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={r.type === 'partner' ? 'Partner application' : 'Survey response'}>
-      <dl className="result-details">
-        {rows.map(([label, value]) => (
-          <div key={label} className="result-details__row">
-            <dt>{label}</dt>
-            <dd>{value || '—'}</dd>
-          </div>
-        ))}
-      </dl>
+      {r.type === 'survey' ? <SurveyAnswers result={r} /> : <DetailRows rows={rows} />}
       <div className="dialog__actions">
         {r.type === 'survey' ? (
           <ButtonLink to="/admin?tab=test-campaigns" variant="secondary" onClick={onClose}>

@@ -42,8 +42,8 @@ function useInvalidateAdmin() {
 export function useSetPartnerStatus() {
   const invalidate = useInvalidateAdmin();
   return useMutation({
-    mutationFn: ({ id, status }: { id: string; status: PartnerApplicationStatus }) =>
-      apiRequest<PartnerApplicationView>(`${applicationUrl(id)}/status`, { method: 'PATCH', body: { status } }),
+    mutationFn: ({ id, status, note }: { id: string; status: PartnerApplicationStatus; note?: string }) =>
+      apiRequest<PartnerApplicationView>(`${applicationUrl(id)}/status`, { method: 'PATCH', body: { status, ...(note ? { note } : {}) } }),
     onSuccess: invalidate,
   });
 }

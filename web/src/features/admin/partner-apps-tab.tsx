@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useBusinessTimeZone } from '../../lib/site-config';
 import { useSearchParams } from 'react-router-dom';
 import {
   PARTNER_APPLICATION_PAGE_SIZE,
@@ -17,6 +18,7 @@ import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { formatBytes } from './lead-import-progress';
 import { useDeletePartnerApplication, usePartnerApplications, useSetPartnerStatus } from './partner-apps-api';
+import { NoteField } from './order-dialogs';
 import './partner-apps.css';
 import { usDateTime } from '../../lib/us-date';
 
@@ -123,18 +125,9 @@ function ApplicationList({ status }: { status: PartnerApplicationStatus | '' }) 
 function PartnerApplicationCard({ application: a, onDelete }: { application: PartnerApplicationView; onDelete: () => void }) {
   const titleId = useId();
   const statusId = useId();
-  const setStatus = useSetPartnerStatus();
-  const changing = setStatus.isPending;
-  const shown = changing && setStatus.variables ? setStatus.variables.status : a.status;
-
-  const change = (status: PartnerApplicationStatus) =>
-    setStatus.mutate(
-      { id: a.id, status },
-      {
-        onSuccess: () => toast({ title: 'Status updated', description: `${a.businessName} is ${STATUS_LABEL[status].toLowerCase()}.`, variant: 'success' }),
-        onError: (error) => toast({ title: 'Failed to update application status', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
-      },
-    );
+  // The status picked in the dropdown, waiting for the admin's confirmation (issue 22).
+  const zone = useBusinessTimeZone();
+  const [asked, setAsked] = useState<PartnerApplicationStatus | null>(null);
 
   return (
     <li className="card partner-app" data-testid="partner-application" aria-labelledby={titleId}>
@@ -144,7 +137,7 @@ function PartnerApplicationCard({ application: a, onDelete }: { application: Par
             {a.businessName}
           </h3>
           <p className="partner-app__meta">
-            Applied {usDateTime(a.createdAt)} · {a.businessType}
+            Applied {usDateTime(a.createdAt, zone)} · {a.businessType}
           </p>
         </div>
         <span className={`partner-status partner-status--${a.status}`} data-testid="partner-status">
@@ -201,12 +194,10 @@ function PartnerApplicationCard({ application: a, onDelete }: { application: Par
           <select
             id={statusId}
             className="field__input field__select"
-            value={shown}
-            disabled={changing}
-            aria-busy={changing || undefined}
+            value={asked ?? a.status}
             aria-label={`Status of ${a.businessName}`}
             onChange={(e) => {
-              if (isStatus(e.target.value) && e.target.value !== a.status) change(e.target.value);
+              if (isStatus(e.target.value) && e.target.value !== a.status) setAsked(e.target.value);
             }}
           >
             {PARTNER_APPLICATION_STATUSES.map((s) => (
@@ -220,7 +211,91 @@ function PartnerApplicationCard({ application: a, onDelete }: { application: Par
           Delete
         </Button>
       </div>
+      {asked ? <StatusChangeDialog application={a} status={asked} onClose={() => setAsked(null)} /> : null}
     </li>
+  );
+}
+
+/** What the applicant receives for each decision, as the notifications service words it. */
+function emailPreview(a: PartnerApplicationView, status: PartnerApplicationStatus): ReactNode {
+  const to = <strong>{a.email}</strong>;
+  if (status === 'approved') {
+    return (
+      <>
+        {a.contactName} is e-mailed at {to}: “Your WarmLine partner application is approved” — welcome to the partner network, and a partnerships manager will
+        contact them within 2 business days to set up the integration.
+      </>
+    );
+  }
+  if (status === 'rejected') {
+    return (
+      <>
+        {a.contactName} is e-mailed at {to}: “Your WarmLine partner application” — a polite no: we cannot offer a partnership at this time, and they are welcome to
+        apply again.
+      </>
+    );
+  }
+  return <>Nothing is e-mailed: {a.contactName} was told on applying that the application is under review.</>;
+}
+
+const CONFIRM_LABEL: Record<PartnerApplicationStatus, string> = {
+  approved: 'Approve and E-mail',
+  rejected: 'Reject and E-mail',
+  pending: 'Move Back to Pending',
+};
+
+/**
+ * A status change asks first (issue 22): approving or rejecting e-mails the applicant at once
+ * and cannot be called back, so the dialog says what will be sent and takes an optional note
+ * that the e-mail quotes and the audit log keeps.
+ */
+function StatusChangeDialog({ application: a, status, onClose }: { application: PartnerApplicationView; status: PartnerApplicationStatus; onClose: () => void }) {
+  const [note, setNote] = useState('');
+  const setStatus = useSetPartnerStatus();
+  const emails = status !== 'pending';
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={status === 'approved' ? `Approve ${a.businessName}?` : status === 'rejected' ? `Reject ${a.businessName}?` : `Move ${a.businessName} back to pending?`}
+      description={`The application is ${STATUS_LABEL[a.status].toLowerCase()} now.${emails ? ' The e-mail goes out at once and cannot be called back.' : ''}`}
+    >
+      <form
+        className="form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          setStatus.mutate(
+            { id: a.id, status, ...(note.trim() ? { note: note.trim() } : {}) },
+            {
+              onSuccess: () => {
+                toast({
+                  title: 'Status updated',
+                  description: `${a.businessName} is ${STATUS_LABEL[status].toLowerCase()}.${emails ? ` ${a.contactName} has been e-mailed.` : ''}`,
+                  variant: 'success',
+                });
+                onClose();
+              },
+              onError: (error) => toast({ title: 'Failed to update application status', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+            },
+          );
+        }}
+      >
+        <p className="dialog__email" data-testid="email-preview">
+          {emailPreview(a, status)}
+          {emails && note.trim() ? ' Your note is quoted in it.' : ''}
+        </p>
+        <NoteField value={note} onChange={setNote} who={a.contactName || 'the applicant'} />
+        <div className="dialog__actions">
+          <DialogClose asChild>
+            <Button variant="secondary">Keep {STATUS_LABEL[a.status]}</Button>
+          </DialogClose>
+          <Button type="submit" variant={status === 'rejected' ? 'danger' : 'primary'} busy={setStatus.isPending}>
+            {CONFIRM_LABEL[status]}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
 

@@ -10,6 +10,8 @@ import { errorMessage } from '../../lib/api';
 import { validate } from '../../lib/form';
 import { fieldMessages, useCreateVendorKey, useRevokeVendorKey, useVendorKeys } from './callback-opportunities-api';
 import { usDateTime } from '../../lib/us-date';
+import { useBusinessTimeZone } from '../../lib/site-config';
+import './vendor-keys.css';
 
 /**
  * Vendor keys (issue 15 §2): an admin makes one per voice-AI vendor, sees it once (only its hash is
@@ -17,6 +19,8 @@ import { usDateTime } from '../../lib/us-date';
  */
 export function VendorKeysSection() {
   const keys = useVendorKeys();
+  // Issue 22: the back office's times are the business's (BUSINESS_TIMEZONE), named.
+  const zone = useBusinessTimeZone();
   const [created, setCreated] = useState<CreatedVendorKey | null>(null);
   const [revoking, setRevoking] = useState<VendorKey | null>(null);
 
@@ -40,54 +44,46 @@ export function VendorKeysSection() {
       ) : keys.data.length === 0 ? (
         <p className="admin-empty">No vendor keys yet.</p>
       ) : (
-        <div className="callbacks-table-wrap">
-          <table className="callbacks-table">
-            <caption className="visually-hidden">Vendor keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Vendor</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Calls received</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id} data-testid="vendor-key">
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.keyHint}…</code>
-                  </td>
-                  <td>
-                    {usDateTime(key.createdAt)}
-                    {key.createdBy ? <span className="callbacks-table__sub">by {key.createdBy}</span> : null}
-                  </td>
-                  <td>{key.lastUsedAt ? usDateTime(key.lastUsedAt) : 'Never'}</td>
-                  <td>{key.callsReceived.toLocaleString('en-US')}</td>
-                  <td>
-                    {key.revokedAt ? (
-                      <span className="callback-status callback-status--revoked">Revoked {usDateTime(key.revokedAt)}</span>
-                    ) : (
-                      <span className="callback-status callback-status--active">Active</span>
-                    )}
-                  </td>
-                  <td>
-                    {key.revokedAt ? null : (
-                      <Button variant="danger" className="btn--small" onClick={() => setRevoking(key)} aria-label={`Revoke the key of ${key.name}`}>
-                        Revoke
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        // A list, not a seven-column table: the section is half the tab wide from 960 px and the
+        // whole of a phone, and each key with its Revoke must fit either (issue 22).
+        <ul className="vendor-keys" aria-label="Vendor keys">
+          {keys.data.map((key) => (
+            <li key={key.id} className="vendor-key" data-testid="vendor-key">
+              <div className="vendor-key__head">
+                <span className="vendor-key__name">
+                  <strong>{key.name}</strong> <code className="vendor-key__hint">{key.keyHint}…</code>
+                </span>
+                {key.revokedAt ? (
+                  <span className="callback-status callback-status--revoked">Revoked {usDateTime(key.revokedAt, zone)}</span>
+                ) : (
+                  <span className="vendor-key__active">
+                    <span className="callback-status callback-status--active">Active</span>
+                    <Button variant="danger" className="btn--small" onClick={() => setRevoking(key)} aria-label={`Revoke the key of ${key.name}`}>
+                      Revoke
+                    </Button>
+                  </span>
+                )}
+              </div>
+              <dl className="vendor-key__facts">
+                <div>
+                  <dt>Created</dt>
+                  <dd>
+                    {usDateTime(key.createdAt, zone)}
+                    {key.createdBy ? ` by ${key.createdBy}` : ''}
+                  </dd>
+                </div>
+                <div>
+                  <dt>Last used</dt>
+                  <dd>{key.lastUsedAt ? usDateTime(key.lastUsedAt, zone) : 'Never'}</dd>
+                </div>
+                <div>
+                  <dt>Calls received</dt>
+                  <dd>{key.callsReceived.toLocaleString('en-US')}</dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
       )}
       {created ? <CreatedKeyDialog created={created} onClose={() => setCreated(null)} /> : null}
       {revoking ? <RevokeKeyDialog vendorKey={revoking} onClose={() => setRevoking(null)} /> : null}

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type UseMutationOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type UseMutationOptions } from '@tanstack/react-query';
 import type {
   CallTransferOrderInput,
   CallTransferOrderResponse,
@@ -33,9 +33,10 @@ export function useCreateTransferOrder(options: MutationOptions<CallTransferOrde
 }
 
 /** Every transfer order with the admin page's four figures (admins only; the server checks). */
+/** The transfer orders' query (the admin route prefetches it, issue 22). */
+export const transferOrdersOptions = () =>
+  queryOptions({ queryKey: transferKeys.list(), queryFn: ({ signal }) => apiRequest<TransferOrdersResponse>('/api/transfer-orders', { signal }) });
+
 export function useTransferOrders() {
-  return useQuery({
-    queryKey: transferKeys.list(),
-    queryFn: ({ signal }) => apiRequest<TransferOrdersResponse>('/api/transfer-orders', { signal }),
-  });
+  return useQuery(transferOrdersOptions());
 }

@@ -1,3 +1,4 @@
+import { usDate as usCalendarDate } from '../../lib/us-date';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { priceTextToCents } from '@warmline/contracts/transfers';
 
@@ -8,8 +9,8 @@ export function formatDecimalUsd(decimal: string): string {
 }
 
 /** Spec §9: dates in US format, e.g. '11/21/2026'. */
-export function usDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' });
+export function usDate(iso: string, timeZone?: string): string {
+  return usCalendarDate(iso, timeZone);
 }
 
 /** Spec §2 admin orders: the first two states, then '+N more'. */
