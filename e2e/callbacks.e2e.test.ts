@@ -65,8 +65,9 @@ describe('vendor call-backs', () => {
     expect(await keyRow.textContent()).not.toContain(key);
     expect(await seriousViolations(page)).toEqual([]);
 
-    // The agent, in a browser of their own: Texas as a call-back state, then two call-backs bought by card.
-    const agentContext = await browser.newContext({ baseURL: system.url, viewport: { width: 1280, height: 800 } });
+    // The agent, in a browser of their own (in Los Angeles; the business runs on Chicago's clock): Texas as a
+    // call-back state, then two call-backs bought by card.
+    const agentContext = await browser.newContext({ baseURL: system.url, viewport: { width: 1280, height: 800 }, timezoneId: 'America/Los_Angeles' });
     try {
       const agent = await agentContext.newPage();
       await logIn(agent, system.customer.username, system.customer.password, '/dashboard');
@@ -147,6 +148,9 @@ describe('vendor call-backs', () => {
       expect(await card.getByRole('button', { name: /^Assign/ }).count()).toBe(0);
       const mine = agent.getByRole('listitem', { name: `${prospect.first} ${prospect.last}` });
       expect(await mine.getByRole('link', { name: '(512) 555-0143' }).getAttribute('href')).toBe('tel:+15125550143');
+      // Times in each person's own zone, named (issue 22): the agent's clock, the admin's business clock.
+      expect(await mine.textContent()).toMatch(/\d{2}\/\d{2}\/\d{4}, \d{1,2}:\d{2} [AP]M P[SD]T/);
+      expect(await card.textContent()).toMatch(/\d{2}\/\d{2}\/\d{4}, \d{1,2}:\d{2} [AP]M C[SD]T/);
       await mine.getByText('Transcript').click();
       await mine.getByText(transcript).waitFor();
       expect(await seriousViolations(agent)).toEqual([]);

@@ -96,7 +96,7 @@ describe('the consent badge in the market', () => {
     const rows = await screen.findAllByRole('row');
     const row = (name: string) => rows.find((r) => r.textContent?.includes(name))!;
     expect(screen.getByRole('columnheader', { name: 'Consent' })).toBeTruthy();
-    expect(row('Lead1').querySelector('.consent-badge')?.textContent).toBe('Consent on file · Jun 3, 2026');
+    expect(row('Lead1').querySelector('.consent-badge')?.textContent).toBe('Consent on file · 06/03/2026');
     expect(row('Lead2').querySelector('.consent-badge')?.textContent).toBe('Consent on file');
     expect(row('Lead3').querySelector('.consent-badge')).toBeNull();
     // Words, not a colour: the cell of a lead without consent says so to a screen reader.
@@ -155,8 +155,8 @@ describe('the consent record in My Leads', () => {
 
 describe('consent wording', () => {
   it('dates the badge by the day the catalog gave, whatever the time zone', () => {
-    expect(formatConsentDate('2026-06-03')).toBe('Jun 3, 2026');
-    expect(formatConsentDate('2026-12-31')).toBe('Dec 31, 2026');
+    expect(formatConsentDate('2026-06-03')).toBe('06/03/2026');
+    expect(formatConsentDate('2026-12-31')).toBe('12/31/2026');
   });
 
   it('links only https certificates', () => {
@@ -167,6 +167,6 @@ describe('consent wording', () => {
   });
 
   it('gives the consent time to the second with its time zone', () => {
-    expect(formatConsentTime('2026-06-03T14:02:19.000Z', 'America/Chicago')).toBe('Jun 3, 2026, 9:02:19 AM CDT');
+    expect(formatConsentTime('2026-06-03T14:02:19.000Z', 'America/Chicago')).toBe('06/03/2026, 9:02:19 AM CDT');
   });
 });

@@ -14,6 +14,7 @@ import {
 import { CallbackOpportunitiesTab } from '../src/features/admin/callback-opportunities-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
+import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
 
 /**
  * The Upload Callback Opportunities tab (issue 15): vendor keys (the new key shown once), the CSV
@@ -102,15 +103,16 @@ function LatestToast() {
   return <output data-testid="toast">{latest?.open ? `${latest.title}${latest.description ? ` | ${latest.description}` : ''}` : ''}</output>;
 }
 
-function renderTab() {
-  render(
+function renderTab(site?: SiteConfig) {
+  const tab = (
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter initialEntries={['/admin?tab=upload-callbacks']}>
         <CallbackOpportunitiesTab />
         <LatestToast />
       </MemoryRouter>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
+  render(site ? <SiteConfigProvider value={site}>{tab}</SiteConfigProvider> : tab);
 }
 
 const toastText = () => screen.getByTestId('toast').textContent;
@@ -328,6 +330,21 @@ describe('the opportunities list', () => {
     fireEvent.change(the.getByLabelText('State of Maria Lopez'), { target: { value: 'TX' } });
     fireEvent.click(the.getByRole('button', { name: 'Set state' }));
     await waitFor(() => expect(sent.find((r) => r.method === 'PATCH')?.body).toEqual({ state: 'TX' }));
+  });
+
+  it('shows the call-back, expiry and creation times on the business clock (BUSINESS_TIMEZONE), naming its zone (issue 22)', async () => {
+    renderTab({
+      supportPhone: '(555) 010-0199',
+      supportEmail: 'support@warmline.local',
+      ringcloudSupportEmail: 'support@ringcloud.local',
+      testimonial: { name: 'Sarah Mitchell', title: 'Agency Owner', quote: 'Great.' },
+      bookingUrl: null,
+      businessTimeZone: 'America/Chicago',
+    });
+    const card = within(await screen.findByRole('listitem', { name: 'Maria Lopez' }));
+    // 21:00 UTC on Nov 26 is 3 PM in Chicago.
+    expect(card.getByText('11/26/2026, 3:00 PM CST')).toBeTruthy();
+    expect(card.getByText('11/29/2026, 3:00 PM CST')).toBeTruthy();
   });
 
   it('filters on the server, exports what the filters match, and assigns to an agent who bought call-backs, shown with balance and states', async () => {

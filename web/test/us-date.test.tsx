@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import type { SiteConfig } from '../src/lib/site-config';
 import { SiteConfigProvider, useBusinessTimeZone } from '../src/lib/site-config';
-import { usDate, usDateTime } from '../src/lib/us-date';
+import { usDate, usDateTime, usTime } from '../src/lib/us-date';
 
 /**
  * Issue 22 item 10: one US format everywhere, every time naming its zone; the back office shows
@@ -31,6 +31,8 @@ describe('US dates and times', () => {
     expect(usDateTime('2026-11-25T15:32:00Z', 'America/New_York')).toBe('11/25/2026, 10:32 AM EST');
     expect(usDate('2026-03-11T02:00:00Z', 'America/Chicago')).toBe('03/10/2026');
     expect(usDate('2026-03-11T02:00:00Z', 'UTC')).toBe('03/11/2026');
+    // A reservation's end: a time of day, its zone named too.
+    expect(usTime('2026-11-25T15:32:00Z', 'America/Chicago')).toBe('9:32 AM CST');
   });
 
   it('when a back-office screen shows a time, then it is in BUSINESS_TIMEZONE as the site settings name it, else UTC', () => {

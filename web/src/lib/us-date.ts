@@ -17,6 +17,11 @@ export function usDateTime(iso: string, timeZone?: string): string {
   });
 }
 
+/** '3:45 PM CST': a time of day today (a reservation's end), zone named like every time. */
+export function usTime(iso: string, timeZone?: string): string {
+  return new Date(iso).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZoneName: 'short', ...(timeZone ? { timeZone } : {}) });
+}
+
 /** '11/25/2026': the calendar date of `iso` in `timeZone` (the browser's zone without it). */
 export function usDate(iso: string, timeZone?: string): string {
   return new Date(iso).toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', ...(timeZone ? { timeZone } : {}) });

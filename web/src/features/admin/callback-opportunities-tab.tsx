@@ -50,6 +50,7 @@ import {
 } from './callback-opportunities-api';
 import { VendorKeysSection } from './vendor-keys-section';
 import './callback-opportunities.css';
+import { useBusinessTimeZone } from '../../lib/site-config';
 
 /** The file an admin may pick, and the bulk call's body: the gateway takes 2 MB for it. */
 const CALLBACK_FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -494,6 +495,7 @@ function OpportunityList() {
 
 function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOpportunity; onAssign: () => void }) {
   const titleId = useId();
+  const zone = useBusinessTimeZone();
   const name = `${o.firstName} ${o.lastName}`.trim();
   return (
     <li className="card callback-card" data-testid="callback-opportunity" aria-labelledby={titleId}>
@@ -522,12 +524,12 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
         </div>
         <div>
           <dt>Callback time</dt>
-          <dd>{o.callbackTime ? usDateTime(o.callbackTime) : 'Any time'}</dd>
+          <dd>{o.callbackTime ? usDateTime(o.callbackTime, zone) : 'Any time'}</dd>
         </div>
         {o.status === 'available' || o.status === 'expired' ? (
           <div>
             <dt>{o.status === 'expired' ? 'Expired' : 'Expires'}</dt>
-            <dd>{usDateTime(o.expiresAt)}</dd>
+            <dd>{usDateTime(o.expiresAt, zone)}</dd>
           </div>
         ) : null}
         {o.callOutcome ? (
@@ -545,13 +547,13 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
         {o.suppressedAt ? (
           <div>
             <dt>Suppressed</dt>
-            <dd>{usDateTime(o.suppressedAt)}</dd>
+            <dd>{usDateTime(o.suppressedAt, zone)}</dd>
           </div>
         ) : null}
         {o.assignedAt ? (
           <div>
             <dt>Assigned</dt>
-            <dd>{usDateTime(o.assignedAt)}</dd>
+            <dd>{usDateTime(o.assignedAt, zone)}</dd>
           </div>
         ) : null}
       </dl>

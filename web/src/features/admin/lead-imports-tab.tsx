@@ -37,6 +37,7 @@ import {
 import { SuppressionsPanel } from './suppressions-panel';
 import './lead-imports.css';
 import { usDateTime } from '../../lib/us-date';
+import { useBusinessTimeZone } from '../../lib/site-config';
 
 /** The import being watched, kept in the URL beside the shell's `?tab=`, so a reload comes back to its bar. */
 const IMPORT_PARAM = 'import';
@@ -533,6 +534,7 @@ function PastImports({
 }
 
 function PastImport({ job, watched, onWatch, onUndo }: { job: LeadImportView; watched: boolean; onWatch: () => void; onUndo: () => void }) {
+  const zone = useBusinessTimeZone();
   const titleId = useId();
   const going = isUnfinished(job.status);
   // Undo withdraws what an ended import loaded; a running one is cancelled first (the server says 409).
@@ -546,7 +548,7 @@ function PastImport({ job, watched, onWatch, onUndo }: { job: LeadImportView; wa
         <StatusBadge job={job} />
       </div>
       <p className="import-row__meta">
-        By {job.startedBy.name} · {usDateTime(job.createdAt)}
+        By {job.startedBy.name} · {usDateTime(job.createdAt, zone)}
       </p>
       <dl className="import-counts import-counts--compact">
         <div>

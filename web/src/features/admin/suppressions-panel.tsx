@@ -13,6 +13,7 @@ import { focusFirstError, validate, type FieldErrors } from '../../lib/form';
 import { usDate } from '../transfers/order-format';
 import { formatCount } from './lead-import-progress';
 import { useAddSuppression, useRemoveSuppression, useSuppressions } from './lead-imports-api';
+import { useBusinessTimeZone } from '../../lib/site-config';
 
 type AddValues = { phone: string; reason: string };
 
@@ -24,6 +25,7 @@ const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n 
  * agents who bought it to stop; removing one lets it be imported again.
  */
 export function SuppressionsPanel() {
+  const zone = useBusinessTimeZone();
   const [q, setQ] = useState('');
   const [draft, setDraft] = useState('');
   const [page, setPage] = useState(1);
@@ -90,7 +92,7 @@ export function SuppressionsPanel() {
                 <div className="suppression-row__who">
                   <strong className="suppression-row__phone">{usPhoneText(s.phone)}</strong>
                   <span className="suppression-row__reason">{s.reason}</span>
-                  <span className="suppression-row__meta">Added {usDate(s.createdAt)}</span>
+                  <span className="suppression-row__meta">Added {usDate(s.createdAt, zone)}</span>
                 </div>
                 <Button variant="secondary" className="btn--small" onClick={() => setRemoving(s)} aria-label={`Remove ${usPhoneText(s.phone)} from the suppression list`}>
                   Remove

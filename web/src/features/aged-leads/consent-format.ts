@@ -1,11 +1,13 @@
+import { usDate } from '../../lib/us-date';
+
 /**
  * How the market and My Leads word a lead's consent. Pure, so the wording is tested without a
  * browser.
  */
 
-/** The market badge's 'Jun 3, 2026' from '2026-06-03': the day as the catalog dated it (UTC), in any time zone. */
+/** The market badge's '06/03/2026' from '2026-06-03': the day as the catalog dated it (UTC), in any time zone. */
 export function formatConsentDate(isoDate: string): string {
-  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  return usDate(`${isoDate}T00:00:00Z`, 'UTC');
 }
 
 /**
@@ -24,8 +26,8 @@ export function certificateUrl(certificate: string): URL | null {
 /** When the prospect consented, to the second and with the buyer's time zone: it is evidence. */
 export function formatConsentTime(iso: string, timeZone?: string): string {
   return new Date(iso).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
     year: 'numeric',
     hour: 'numeric',
     minute: '2-digit',

@@ -5,6 +5,7 @@ import { formatUsd } from '@warmline/contracts/pricing';
 import { ButtonLink } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { ApiError } from '../../lib/api';
+import { usDateTime } from '../../lib/us-date';
 import { SupportEmail } from '../survey/support-email';
 import { usePurchaseReceipt } from './api';
 import { PhoneText } from './phone-text';
@@ -93,7 +94,7 @@ function PaidReceipt({ purchase, email }: { purchase: BulkPurchaseStatusResponse
         </div>
         <div className="lead-receipt__row">
           <dt>Paid on</dt>
-          <dd>{purchase.paidAt ? new Date(purchase.paidAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—'}</dd>
+          <dd>{purchase.paidAt ? usDateTime(purchase.paidAt) : '—'}</dd>
         </div>
       </dl>
       {missing > 0 ? (

@@ -4,6 +4,7 @@ import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/api';
+import { usDate } from '../../lib/us-date';
 import { myLeadsCsvUrl, useMyLeads } from './api';
 import { certificateUrl, formatConsentTime } from './consent-format';
 import { FilterBox } from './filter-box';
@@ -11,7 +12,6 @@ import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
 import './aged-leads.css';
 
-const usDate = (iso: string) => new Date(iso).toLocaleDateString('en-US');
 
 /**
  * My Leads: the leads this agent bought, in full (the consent record too), with the purchase

@@ -4,6 +4,7 @@ import { formatUsd } from '@warmline/contracts/pricing';
 import { Dialog } from '../../components/dialog';
 import { Spinner } from '../../components/spinner';
 import { PaymentForm } from '../payments/payment-form';
+import { usTime } from '../../lib/us-date';
 
 /**
  * The card form for reserved leads. The leads are held for this buyer until `reservedUntil`;
@@ -22,7 +23,7 @@ export function PurchaseDialog({
   onClose(): void;
   onPaid(): void;
 }) {
-  const until = new Date(purchase.reservedUntil).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const until = usTime(purchase.reservedUntil);
   const fullName = `${user.firstName} ${user.lastName}`.trim();
   return (
     <Dialog

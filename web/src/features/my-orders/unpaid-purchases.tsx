@@ -5,14 +5,11 @@ import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
+import { usTime } from '../../lib/us-date';
 import { waitUntilSold } from '../aged-leads/api';
 import { PurchaseDialog } from '../aged-leads/purchase-dialog';
 import { useCancelPurchase, useResumePurchase, useUnpaidPurchases } from './api';
 
-/** '3:45 PM': when a reservation ends, in the agent's own clock. */
-function until(iso: string): string {
-  return new Date(iso).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
-}
 
 /**
  * The agent's unpaid aged-lead purchases (issue 22): a payment dialog closed without paying
@@ -81,7 +78,7 @@ export function UnpaidPurchases({ user, onPaid }: { user: PublicUser; onPaid(ord
                   {what} · {formatUsd(purchase.totalCents)}
                 </span>
                 <span className="orders-table__sub">
-                  Reserved until {until(purchase.reservedUntil)}
+                  Reserved until {usTime(purchase.reservedUntil)}
                   {purchase.heldLeadCount < purchase.leadCount ? ` · ${purchase.heldLeadCount} still held (the others are in a newer purchase)` : ''}
                 </span>
               </div>

@@ -3,6 +3,7 @@ import type { OrderStatusResponse } from '@warmline/contracts/orders';
 import { stateName } from '@warmline/contracts/transfers';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { ApiError, apiRequest } from '../../lib/api';
+import { usDateTime } from '../../lib/us-date';
 import { paymentKeys } from '../payments/api';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,7 +54,7 @@ export function usePaidOrder(orderParam: string | null): PaidOrderView {
 
 function paidOn(iso: string | null): string {
   if (!iso) return '—';
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+  return usDateTime(iso);
 }
 
 /** The receipt on screen: order number, what was bought, the total and when it was paid. */
