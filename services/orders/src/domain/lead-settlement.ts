@@ -51,7 +51,9 @@ export async function settleLeadOrder(
     }
   }
 
-  const buyer = order.billingEmail ? { email: order.billingEmail, name: order.billingName ?? '' } : await buyerContact(deps.users, settle.buyerUserId, handler);
+  // The account that bought them, greeted by first name: a lead order's billing details are a copy of
+  // the account's (issue 22, for All Orders), and the account's e-mail is the one it uses now.
+  const buyer = await buyerContact(deps.users, settle.buyerUserId, handler);
   if (!buyer) return;
   await enqueue(handler.db, {
     type: 'email.leads_receipt',
