@@ -15,6 +15,7 @@ import { CallbackOpportunitiesTab } from '../src/features/admin/callback-opportu
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
+import { TEST_SITE } from './site-config-fixture';
 
 /**
  * The Upload Callback Opportunities tab (issue 15): vendor keys (the new key shown once), the CSV
@@ -333,14 +334,7 @@ describe('the opportunities list', () => {
   });
 
   it('shows the call-back, expiry and creation times on the business clock (BUSINESS_TIMEZONE), naming its zone (issue 22)', async () => {
-    renderTab({
-      supportPhone: '(555) 010-0199',
-      supportEmail: 'support@warmline.local',
-      ringcloudSupportEmail: 'support@ringcloud.local',
-      testimonial: { name: 'Sarah Mitchell', title: 'Agency Owner', quote: 'Great.' },
-      bookingUrl: null,
-      businessTimeZone: 'America/Chicago',
-    });
+    renderTab(TEST_SITE);
     const card = within(await screen.findByRole('listitem', { name: 'Maria Lopez' }));
     // 21:00 UTC on Nov 26 is 3 PM in Chicago.
     expect(card.getByText('11/26/2026, 3:00 PM CST')).toBeTruthy();

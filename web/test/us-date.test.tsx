@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
-import type { SiteConfig } from '../src/lib/site-config';
 import { SiteConfigProvider, useBusinessTimeZone } from '../src/lib/site-config';
 import { usDate, usDateTime, usTime } from '../src/lib/us-date';
+import { TEST_SITE } from './site-config-fixture';
 
 /**
  * Issue 22 item 10: one US format everywhere, every time naming its zone; the back office shows
@@ -10,14 +10,7 @@ import { usDate, usDateTime, usTime } from '../src/lib/us-date';
  */
 afterEach(cleanup);
 
-const SITE: SiteConfig = {
-  supportPhone: '(555) 010-0199',
-  supportEmail: 'support@warmline.local',
-  ringcloudSupportEmail: 'support@ringcloud.local',
-  testimonial: { name: 'Sarah Mitchell', title: 'Agency Owner', quote: 'Great.' },
-  bookingUrl: null,
-  businessTimeZone: 'America/Chicago',
-};
+const SITE = TEST_SITE;
 
 function AdminTime({ at }: { at: string }) {
   const zone = useBusinessTimeZone();
