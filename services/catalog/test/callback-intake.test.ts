@@ -17,7 +17,7 @@ import type { GatewayFixture } from '../../gateway/test/gateway-fixture';
 import { httpGatewayClient } from '../src/clients/gateway-client';
 import { createVendorOpportunity, suppressVendorPhone } from '../src/domain/callbacks';
 import { callBackAgent, startCallBackSystem } from './call-back-system';
-import { callBacksPaid, phoneIn, type CatalogFixture } from './catalog-fixture';
+import { callBacksPaid, phoneIn, vendorCall, type CatalogFixture } from './catalog-fixture';
 
 /**
  * Issue 22: what comes in as a callback opportunity — a suppressed phone never becomes one (or
@@ -46,26 +46,6 @@ function admin(): Identity {
 
 function context() {
   return { log: createLogger('catalog', 'silent'), clock: fx.now, gateway: httpGatewayClient({ baseUrl: gw.internalUrl, identitySecret: fx.config.IDENTITY_SECRET }) };
-}
-
-function vendorCall(overrides: Partial<CommandData<'callback_opportunity.create'>>): CommandData<'callback_opportunity.create'> {
-  return {
-    callbackId: randomUUID(),
-    vendorKeyId: randomUUID(),
-    vendorName: 'Acme Voice',
-    firstName: 'Maria',
-    lastName: 'Lopez',
-    phone: phoneIn('512'),
-    state: null,
-    transcript: 'Prospect: Please call me back tomorrow.',
-    callbackTime: null,
-    callOutcome: 'callback_requested',
-    agentId: 'va-17',
-    leadQuality: 'hot',
-    interestLevel: 'high',
-    receivedAt: new Date().toISOString(),
-    ...overrides,
-  };
 }
 
 /** The catalog's handler of callback_opportunity.create, in its own transaction (as the consumer runs it). */

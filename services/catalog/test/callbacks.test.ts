@@ -25,7 +25,7 @@ import { insertTransferOrder } from '../../orders/src/db/transfer-orders';
 import { insertPackageOrder, markOrderPaid } from '../../orders/src/db/orders';
 import { createVendorOpportunity } from '../src/domain/callbacks';
 import { creditCallBacksOrder } from '../src/domain/my-callbacks';
-import { callBacksPaid, phoneIn, startCatalogFixture, testEnvelope, type CatalogFixture } from './catalog-fixture';
+import { callBacksPaid, phoneIn, startCatalogFixture, testEnvelope, vendorCall, type CatalogFixture } from './catalog-fixture';
 
 /**
  * Callback opportunities and the agents' call-backs (issue 15), against real PostgreSQL and
@@ -85,26 +85,6 @@ async function publish(exchange: string, message: Envelope<unknown>): Promise<vo
       err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(),
     ),
   );
-}
-
-function vendorCall(overrides: Partial<CommandData<'callback_opportunity.create'>> = {}): CommandData<'callback_opportunity.create'> {
-  return {
-    callbackId: randomUUID(),
-    vendorKeyId: randomUUID(),
-    vendorName: 'Acme Voice',
-    firstName: 'Maria',
-    lastName: 'Lopez',
-    phone: phoneIn('512'),
-    state: null,
-    transcript: 'Agent: Hello. Prospect: Please call me back tomorrow after 3 pm.',
-    callbackTime: null,
-    callOutcome: 'callback_requested',
-    agentId: 'va-17',
-    leadQuality: 'hot',
-    interestLevel: 'high',
-    receivedAt: new Date().toISOString(),
-    ...overrides,
-  };
 }
 
 /** Sends the command as the ingestion service's relay would, and waits until it made its opportunity. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
-import { EVENTS_EXCHANGE, type Envelope, type EventData } from '@warmline/contracts';
+import { EVENTS_EXCHANGE, type CommandData, type Envelope, type EventData } from '@warmline/contracts';
 import { createLogger, createPool, parseConfig, type Identity, type Pool } from '@warmline/platform';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { agentIdentity, callService, type Answer, type CallOptions } from '@warmline/platform/testing/calls';
@@ -181,4 +181,27 @@ export function callBacksPaid(buyerUserId: string | null, count: number): Envelo
     paymentIntentId: `pi_${randomUUID()}`,
     paidAt: new Date().toISOString(),
   });
+}
+
+/** The ingestion service's callback_opportunity.create for a vendor's call: a Texas-area prospect, no state, no time. */
+export function vendorCall(
+  overrides: Partial<CommandData<'callback_opportunity.create'>> = {},
+): CommandData<'callback_opportunity.create'> {
+  return {
+    callbackId: randomUUID(),
+    vendorKeyId: randomUUID(),
+    vendorName: 'Acme Voice',
+    firstName: 'Maria',
+    lastName: 'Lopez',
+    phone: phoneIn('512'),
+    state: null,
+    transcript: 'Agent: Hello. Prospect: Please call me back tomorrow after 3 pm.',
+    callbackTime: null,
+    callOutcome: 'callback_requested',
+    agentId: 'va-17',
+    leadQuality: 'hot',
+    interestLevel: 'high',
+    receivedAt: new Date().toISOString(),
+    ...overrides,
+  };
 }

@@ -196,7 +196,7 @@ export async function markContacted(db: Queryable, id: string, userId: string, a
 
 /**
  * Open: available, or assigned (or contacted) within the last `since`. A phone has at most one;
- * the newest, locked. The caller holds the intake lock (domain/callback-intake.ts).
+ * the newest, locked. The caller holds the intake lock (lockCallbackIntake below).
  */
 export async function lockOpenOpportunityOfPhone(db: Queryable, phone: string, since: Date): Promise<CallbackOpportunityRow | null> {
   const { rows } = await db.query<CallbackOpportunityRow>(

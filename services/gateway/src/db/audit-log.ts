@@ -1,5 +1,6 @@
 import type { Queryable } from '@warmline/platform';
 import type { AuditLogFilter } from '@warmline/contracts';
+import { containsPattern, SqlConditions } from '@warmline/platform/db/sql-conditions';
 
 /** Queries of `audit_log` (append-only: there is no update or delete here, and the table refuses them). */
 
@@ -38,23 +39,13 @@ export async function insertAuditEntry(db: Queryable, e: NewAuditEntry): Promise
 
 /** The filter as SQL (issue 22): text matched case-insensitively and literally, days on `timeZone`'s calendar. */
 function whereOf(filter: AuditLogFilter, timeZone: string): { sql: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, ...values: unknown[]) => {
-    let text = sql;
-    for (const value of values) {
-      params.push(value);
-      text = text.replace('?', `$${params.length}`);
-    }
-    where.push(text);
-  };
-  const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  if (filter.admin) add('actor_username ILIKE ?', contains(filter.admin));
-  if (filter.action) add('action = ?', filter.action);
-  if (filter.subject) add(`(coalesce(subject_label, '') ILIKE ? OR subject_id ILIKE ?)`, contains(filter.subject), contains(filter.subject));
-  if (filter.from) add('at >= (?::date)::timestamp AT TIME ZONE ?', filter.from, timeZone);
-  if (filter.to) add('at < ((?::date + 1)::timestamp AT TIME ZONE ?)', filter.to, timeZone);
-  return { sql: where.length ? ` WHERE ${where.join(' AND ')}` : '', params };
+  const conditions = new SqlConditions();
+  if (filter.admin) conditions.add('actor_username ILIKE ?', containsPattern(filter.admin));
+  if (filter.action) conditions.add('action = ?', filter.action);
+  if (filter.subject) conditions.add(`(coalesce(subject_label, '') ILIKE ? OR subject_id ILIKE ?)`, containsPattern(filter.subject), containsPattern(filter.subject));
+  if (filter.from) conditions.add('at >= (?::date)::timestamp AT TIME ZONE ?', filter.from, timeZone);
+  if (filter.to) conditions.add('at < ((?::date + 1)::timestamp AT TIME ZONE ?)', filter.to, timeZone);
+  return { sql: conditions.where, params: conditions.params };
 }
 
 /** One page of the log (of the entries the filter keeps), newest first, how many there are, and every action the log holds. */

@@ -1,5 +1,6 @@
 import type { Queryable } from '@warmline/platform';
 import type { UserRole } from '@warmline/contracts';
+import { containsPattern } from '@warmline/platform/db/sql-conditions';
 
 /** A user as stored, password hash included: never leaves the gateway (see toPublicUser). */
 export interface UserRecord {
@@ -102,7 +103,7 @@ export async function findUsersPage(
          OR email ILIKE $1 ESCAPE '\\' OR username ILIKE $1 ESCAPE '\\'
          OR ($2 <> '' AND regexp_replace(phone, '\\D', '', 'g') LIKE '%' || $2 || '%'))`
     : 'deleted_at IS NULL';
-  const params = text ? [`%${escapeLike(text)}%`, digits.length >= 3 ? digits : ''] : [];
+  const params = text ? [containsPattern(text), digits.length >= 3 ? digits : ''] : [];
   const [{ rows }, count] = await Promise.all([
     db.query<UserRecord>(
       `SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY created_at DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
@@ -111,11 +112,6 @@ export async function findUsersPage(
     db.query<{ total: string }>(`SELECT count(*) AS total FROM users WHERE ${where}`, params),
   ]);
   return { users: rows, total: Number(count.rows[0]?.total ?? 0) };
-}
-
-/** `text` for a LIKE pattern, its own % and _ taken literally. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /**

@@ -3,6 +3,16 @@ import type { Queryable } from '@warmline/platform/db/index';
 
 /** Queries of the vendor_calls table (every call a vendor posted) and vendor_call_keys (every Idempotency-Key it sent). */
 
+/**
+ * The statement that takes these transaction-scoped advisory locks, sent with BEGIN
+ * (withTransaction's `atBegin`, one round trip). Sorted, so two calls sharing locks take them in
+ * the same order and never wait on each other. The keys are numbers, never caller text.
+ */
+export function advisoryLocksStatement(keys: readonly bigint[]): string {
+  const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `SELECT ${sorted.map((k) => `pg_advisory_xact_lock('${k.toString()}'::bigint)`).join(', ')}`;
+}
+
 export interface NewVendorCall {
   id: string;
   vendorKeyId: string;

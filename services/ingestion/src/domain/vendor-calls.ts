@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { callDisposition, parseWorkingStates, WEBHOOK_RECEIVED_MESSAGE, WEBHOOK_REPEAT_MESSAGE, type MessageType, type VendorCall } from '@warmline/contracts';
 import { enqueueAll, type OutgoingMessage } from '@warmline/platform/bus/index';
 import { withTransaction } from '@warmline/platform/db/index';
-import { findEarlierCall, storeCallUnlessRepeat, type NewVendorCall } from '../db/vendor-calls';
+import { advisoryLocksStatement, findEarlierCall, storeCallUnlessRepeat, type NewVendorCall } from '../db/vendor-calls';
 import type { ActiveVendorKey } from '../db/vendor-keys';
 import { SOURCE, type IngestionContext } from './context';
 
@@ -26,12 +26,11 @@ function lockKey(kind: 'phone' | 'idempotency-key', vendorKeyId: string, value: 
   return createHash('sha256').update(`ingestion:vendor-call:${kind}:${vendorKeyId}:${value}`).digest().readBigInt64BE(0);
 }
 
-/** The locks a call takes in BEGIN's round trip, in one order for every call so two never wait on each other. */
-function repeatLocks(vendorKeyId: string, call: VendorCall, idempotencyKey: string | null): string {
+/** The locks a call takes: its prospect's, and its Idempotency-Key's when it has one. */
+function repeatLockKeys(vendorKeyId: string, call: VendorCall, idempotencyKey: string | null): bigint[] {
   const keys = [lockKey('phone', vendorKeyId, call.phone)];
   if (idempotencyKey !== null) keys.push(lockKey('idempotency-key', vendorKeyId, idempotencyKey));
-  keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `SELECT ${keys.map((k) => `pg_advisory_xact_lock('${k.toString()}'::bigint)`).join(', ')}`;
+  return keys;
 }
 
 /** "The same call" for an Idempotency-Key: the call as read (names trimmed, phone as digits, callback_time in UTC), hashed. */
@@ -87,7 +86,7 @@ export async function receiveCall(
     // BEGIN's round trip: their statement comes before the look for an earlier call or key, so
     // that look sees a repeat that committed while this one waited. The keys are numbers
     // computed here, never caller text.
-    { atBegin: repeatLocks(vendor.id, call, idempotencyKey) },
+    { atBegin: advisoryLocksStatement(repeatLockKeys(vendor.id, call, idempotencyKey)) },
   );
 }
 

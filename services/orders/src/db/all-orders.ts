@@ -1,5 +1,6 @@
 import type { Queryable } from '@warmline/platform/db/index';
 import type { AdminOrderRow, AllOrdersQuery, RevenueDay } from '@warmline/contracts';
+import { containsPattern, SqlConditions } from '@warmline/platform/db/sql-conditions';
 
 /**
  * All Orders (issue 12): every payment row (packages, second-brand, aged leads, transfer orders)
@@ -26,27 +27,19 @@ export async function listAllOrders(
   db: Queryable,
   filter: Omit<AllOrdersQuery, 'page'> & { timeZone: string; limit: number; offset: number },
 ): Promise<{ orders: AdminOrderRow[]; total: number; totals: { count: number; paidCents: number; refundedCents: number } }> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, ...values: unknown[]) => {
-    let text = sql;
-    for (const value of values) {
-      params.push(value);
-      text = text.replace('?', `$${params.length}`);
-    }
-    where.push(text);
-  };
-  if (filter.product) add('product = ?', filter.product);
-  if (filter.status) add('status = ?', filter.status);
+  const conditions = new SqlConditions();
+  if (filter.product) conditions.add('product = ?', filter.product);
+  if (filter.status) conditions.add('status = ?', filter.status);
   if (filter.q) {
-    // Case-insensitive, the text taken literally (a % or _ typed is not a wildcard).
-    const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    add(`("buyerEmail" ILIKE ? OR "buyerName" ILIKE ?)`, pattern, pattern);
+    // Case-insensitive, the text taken literally.
+    const pattern = containsPattern(filter.q);
+    conditions.add(`("buyerEmail" ILIKE ? OR "buyerName" ILIKE ?)`, pattern, pattern);
   }
   // Inclusive dates on the business's calendar.
-  if (filter.from) add(`"createdAt" >= (?::date)::timestamp AT TIME ZONE ?`, filter.from, filter.timeZone);
-  if (filter.to) add(`"createdAt" < ((?::date + 1)::timestamp AT TIME ZONE ?)`, filter.to, filter.timeZone);
-  const filtered = `WITH all_orders AS (${ALL_ORDERS}) SELECT * FROM all_orders${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  if (filter.from) conditions.add(`"createdAt" >= (?::date)::timestamp AT TIME ZONE ?`, filter.from, filter.timeZone);
+  if (filter.to) conditions.add(`"createdAt" < ((?::date + 1)::timestamp AT TIME ZONE ?)`, filter.to, filter.timeZone);
+  const { params } = conditions;
+  const filtered = `WITH all_orders AS (${ALL_ORDERS}) SELECT * FROM all_orders${conditions.where}`;
   const [page, totals] = await Promise.all([
     db.query<AdminOrderRow & { createdAt: Date; paidAt: Date | null; paid: boolean }>(
       `${filtered} ORDER BY "createdAt" DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
