@@ -17,7 +17,7 @@ import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType 
  * the catalog's second entry point (services/catalog/src/importer-main.ts), with the catalog's
  * schema and outbox.
  */
-export type BusParticipant = 'gateway' | 'catalog' | 'importer' | 'orders' | 'partners' | 'ingestion' | 'notifications';
+export type BusParticipant = 'gateway' | 'catalog' | 'importer' | 'orders' | 'partners' | 'ingestion' | 'notifications' | 'transfers';
 
 export interface ConsumerQueueManifest {
   /** The queue name without a namespace, e.g. 'notifications.email'. */
@@ -65,6 +65,7 @@ export const consumerQueues = [
       'email.partner_application_notice',
       'email.partner_status_changed',
       'email.callback_assigned',
+      'email.transfer_dispute_decided',
     ],
     purpose: 'Writes the body of every e-mail a service asks for and queues each as one email.send (the one place e-mails are written).',
   },
@@ -92,6 +93,19 @@ export const consumerQueues = [
     consumer: 'catalog',
     messages: ['callback_opportunity.create', 'lead_suppression.add'],
     purpose: "Turns the vendor calls the ingestion service received into callback opportunities (and assigns them to agents with a balance), or puts a do-not-call prospect's phone on the suppression list.",
+  },
+  {
+    queue: 'transfers.payments',
+    consumer: 'transfers',
+    messages: ['payment.succeeded', 'order.claimed', 'payment.refunded', 'user.deleted'],
+    purpose:
+      "Credits an agent's transfer ledger with each paid live-transfer package or transfer order (an anonymous one when its buyer claims it), takes back the unused transfers a refund pays back, and stops routing to a deleted account.",
+  },
+  {
+    queue: 'transfers.mirrors',
+    consumer: 'transfers',
+    messages: ['vendor_key.mirror', 'suppression.mirror'],
+    purpose: "Keeps the transfers service's copies of the vendor keys (their SHA-256, created and revoked) and of the suppression list, so routing checks both in its own database without asking ingestion or the catalog.",
   },
   {
     queue: 'gateway.audit',
@@ -145,7 +159,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.dispute_opened': ['orders'],
   'lead_order.settle': ['catalog'],
   'lead_package.settle': ['catalog'],
-  'audit.record': ['catalog', 'orders', 'partners', 'ingestion'],
+  'audit.record': ['catalog', 'orders', 'partners', 'ingestion', 'transfers'],
   'import.progress': ['importer', 'catalog'],
   'leads.imported': ['importer', 'catalog'],
   'leads.withdrawn': ['catalog'],
@@ -162,6 +176,12 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'callback_opportunity.create': ['ingestion'],
   'lead_suppression.add': ['ingestion'],
   'email.callback_assigned': ['catalog'],
+  'transfer.routed': ['transfers'],
+  'transfer.completed': ['transfers'],
+  'transfer_dispute.decided': ['transfers'],
+  'vendor_key.mirror': ['ingestion'],
+  'suppression.mirror': ['catalog'],
+  'email.transfer_dispute_decided': ['transfers'],
 };
 
 /**

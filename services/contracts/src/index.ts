@@ -21,3 +21,4 @@ export * from './lead-import';
 export * from './partners';
 export * from './callbacks';
 export * from './area-codes';
+export * from './live-transfers';

@@ -17,6 +17,8 @@ const APPLICATION = 'f6a2b4c5-7d8e-4f9a-b1ac-2d3e4f5a6b77';
 const CALLBACK = 'a7b3c5d6-8e9f-4a0b-82bd-3e4f5a6b7c88';
 const VENDOR_KEY = 'b8c4d6e7-9f0a-4b1c-93ce-4f5a6b7c8d99';
 const OPPORTUNITY = 'c9d5e7f8-0a1b-4c2d-a4df-5a6b7c8d9eaa';
+const TRANSFER = 'da16f8a9-1b2c-4d3e-b5e0-6b7c8d9eafbb';
+const DISPUTE = 'eb27a9ba-2c3d-4e4f-86f1-7c8d9eafb0cc';
 const AT = '2025-03-14T15:09:26.000Z';
 
 const paidPackage = {
@@ -150,6 +152,36 @@ export const eventExamples: { [T in EventType]: EventData<T> } = {
     by: 'automatic',
     balanceLeft: 9,
     assignedAt: AT,
+  },
+  'transfer.routed': {
+    transferId: TRANSFER,
+    agentUserId: USER,
+    vendorKeyId: VENDOR_KEY,
+    state: 'TX',
+    leadType: 'Final Expense',
+    routedAt: AT,
+    expiresAt: '2025-03-14T15:10:26.000Z',
+  },
+  'transfer.completed': {
+    transferId: TRANSFER,
+    agentUserId: USER,
+    status: 'charged',
+    connected: true,
+    charged: true,
+    chargedCents: 3700,
+    durationSeconds: 300,
+    state: 'TX',
+    completedAt: '2025-03-14T15:14:40.000Z',
+  },
+  'transfer_dispute.decided': {
+    disputeId: DISPUTE,
+    transferId: TRANSFER,
+    agentUserId: USER,
+    reason: 'not_shopping',
+    decision: 'accepted',
+    by: 'admin',
+    creditedCents: 3700,
+    decidedAt: '2025-03-15T10:00:00.000Z',
   },
 };
 
@@ -353,5 +385,26 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
     transcriptExcerpt: 'AI: Would a licensed agent calling back tomorrow work? Prospect: Yes, after 3pm.',
     balanceLeft: 9,
     assignedAt: AT,
+  },
+  'vendor_key.mirror': {
+    vendorKeyId: VENDOR_KEY,
+    name: 'Acme Voice',
+    keyHash: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    createdAt: AT,
+    revokedAt: null,
+  },
+  'suppression.mirror': { phone: '5125550123', suppressed: true, at: AT },
+  'email.transfer_dispute_decided': {
+    to: 'dana@example.com',
+    firstName: 'Dana',
+    disputeId: DISPUTE,
+    transferId: TRANSFER,
+    prospect: 'John Smith, (512) 555-0123',
+    transferredAt: AT,
+    reasonLabel: 'Prospect not shopping for insurance',
+    decision: 'accepted',
+    decisionReason: null,
+    creditedCents: 3700,
+    balanceAfter: 12,
   },
 };

@@ -395,6 +395,49 @@ const callbackAssignedV1 = z.object({
   assignedAt: z.iso.datetime({ offset: true }),
 });
 
+/**
+ * A live transfer was routed (issue 23): the vendor asked, an agent was chosen and their slot
+ * reserved until `expiresAt`. Thin: ids, the prospect's state, never names or phones.
+ */
+const transferRoutedV1 = z.object({
+  transferId: z.uuid(),
+  agentUserId: z.uuid(),
+  vendorKeyId: z.uuid(),
+  state: z.string().length(2),
+  leadType: z.string().max(100).nullable(),
+  routedAt: z.iso.datetime({ offset: true }),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+
+/**
+ * A routed transfer was settled by the vendor's outcome: charged (more than 120 connected
+ * seconds, one transfer at its credit's price), buffer-protected, not connected, or unbilled
+ * (connected longer but nothing left to charge). Thin: no names or phones.
+ */
+const transferCompletedV1 = z.object({
+  transferId: z.uuid(),
+  agentUserId: z.uuid(),
+  status: z.enum(['not_connected', 'buffer_protected', 'charged', 'unbilled']),
+  connected: z.boolean(),
+  charged: z.boolean(),
+  chargedCents: z.number().int().nonnegative(),
+  durationSeconds: z.number().int().nonnegative(),
+  state: z.string().length(2),
+  completedAt: z.iso.datetime({ offset: true }),
+});
+
+/** An agent's dispute of a charged transfer was decided, at once from the records or by an admin. */
+const transferDisputeDecidedV1 = z.object({
+  disputeId: z.uuid(),
+  transferId: z.uuid(),
+  agentUserId: z.uuid(),
+  reason: z.enum(['wrong_state', 'out_of_hours', 'duplicate', 'wrong_number', 'not_shopping', 'call_dropped']),
+  decision: z.enum(['accepted', 'refused']),
+  by: z.enum(['automatic', 'admin']),
+  creditedCents: z.number().int().nonnegative(),
+  decidedAt: z.iso.datetime({ offset: true }),
+});
+
 export const events = {
   'account.registered': { 1: accountRegisteredV1 },
   'survey.submitted': { 1: surveySubmittedV1 },
@@ -415,6 +458,9 @@ export const events = {
   'partner.status_changed': { 1: partnerStatusChangedV1 },
   'callback.received': { 1: callbackReceivedV1 },
   'callback.assigned': { 1: callbackAssignedV1 },
+  'transfer.routed': { 1: transferRoutedV1 },
+  'transfer.completed': { 1: transferCompletedV1 },
+  'transfer_dispute.decided': { 1: transferDisputeDecidedV1 },
 } as const;
 
 /** Tell an agent their transfer order was completed or cancelled (and, if paid, refunded). */
@@ -696,6 +742,49 @@ const emailCallbackAssignedV1 = z.object({
   assignedAt: z.iso.datetime({ offset: true }),
 });
 
+/**
+ * Keep the transfers service's copy of a vendor key current (issue 23, docs/adr/0031): the
+ * vendor calls the transfers service with the keys admins create in ingestion, so ingestion
+ * sends each key's SHA-256 (never the key) when it is created and again when it is revoked.
+ * A command, not an event: a key's hash is not for the analysts' exchange.
+ */
+const vendorKeyMirrorV1 = z.object({
+  vendorKeyId: z.uuid(),
+  name: z.string().min(1).max(200),
+  keyHash: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: z.iso.datetime({ offset: true }),
+  revokedAt: z.iso.datetime({ offset: true }).nullable(),
+});
+
+/**
+ * Keep the transfers service's copy of the suppression list current (issue 23): the catalog owns
+ * the list; routing must never send a suppressed phone to an agent, in one lookup of its own.
+ * Sent in the transaction that suppresses a phone or takes it off the list.
+ */
+const suppressionMirrorV1 = z.object({
+  phone: z.string().regex(/^\d{10}$/),
+  suppressed: z.boolean(),
+  at: z.iso.datetime({ offset: true }),
+});
+
+/** Tell an agent how their dispute of a charged transfer was decided. */
+const emailTransferDisputeDecidedV1 = z.object({
+  to: z.email(),
+  firstName: z.string().max(200),
+  disputeId: z.uuid(),
+  transferId: z.uuid(),
+  /** The prospect as the agent knows them, e.g. 'Maria Lopez, (512) 555-0143'. */
+  prospect: z.string().max(300),
+  transferredAt: z.iso.datetime({ offset: true }),
+  /** The reason in the agent's words, e.g. 'Wrong state'. */
+  reasonLabel: z.string().max(200),
+  decision: z.enum(['accepted', 'refused']),
+  /** Why it was refused (the record's words or the admin's); null when accepted. */
+  decisionReason: z.string().max(500).nullable(),
+  creditedCents: z.number().int().nonnegative(),
+  balanceAfter: z.number().int().nonnegative(),
+});
+
 export const commands = {
   'email.send': { 1: emailSendV1 },
   'email.password_reset': { 1: emailPasswordResetV1 },
@@ -721,6 +810,9 @@ export const commands = {
   'callback_opportunity.create': { 1: callbackOpportunityCreateV1 },
   'lead_suppression.add': { 1: leadSuppressionAddV1 },
   'email.callback_assigned': { 1: emailCallbackAssignedV1 },
+  'vendor_key.mirror': { 1: vendorKeyMirrorV1 },
+  'suppression.mirror': { 1: suppressionMirrorV1 },
+  'email.transfer_dispute_decided': { 1: emailTransferDisputeDecidedV1 },
 } as const;
 
 export type EventType = keyof typeof events;

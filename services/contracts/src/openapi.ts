@@ -39,6 +39,7 @@ const OWNER_TAGS: Record<RouteOwner, string> = {
   orders: 'Checkouts, payments, live call transfer orders, All Orders, revenue and refunds',
   partners: 'The partner network: applications and their documents',
   ingestion: "The voice-AI vendor's call-back webhook and its API keys",
+  transfers: "Live transfers: the vendor's routing and outcome calls, the agents' My Transfers, balances, disputes and the admin's Transfers tab",
 };
 
 const DESCRIPTION = `The public HTTP API of WarmLine, generated from the route manifest and the schemas the server validates with.

@@ -256,4 +256,32 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'GET /api/my-callbacks': { response: myCallbacksResponse },
   'PATCH /api/my-callbacks/{id}': { examples: { Contacted: { status: 'contacted' } } },
   'PUT /api/my-callbacks-states': { examples: { 'Two states': { states: ['TX', 'OK'] } } },
+  // Live transfers (issue 23)
+  'POST /api/transfers/route': {
+    examples: { 'A prospect in Texas': { call_id: 'call-8842', first_name: 'Maria', last_name: 'Lopez', phone_number: '(512) 555-0143', state: 'TX', lead_type: 'Final Expense' } },
+  },
+  'POST /api/transfers/{transferId}/outcome': {
+    examples: {
+      'Connected for five minutes (charged)': { connected: true, duration_seconds: 300, disposition: 'sold', recording_url: 'https://recordings.example.com/call-8842.mp3' },
+      'Connected for 95 seconds (buffer-protected)': { connected: true, duration_seconds: 95 },
+      'Not connected': { connected: false, duration_seconds: 0 },
+    },
+  },
+  'PUT /api/my-transfers/settings': {
+    examples: {
+      'Weekdays in Texas': {
+        transferPhone: '(512) 555-0143',
+        states: ['TX', 'OK'],
+        timeZone: 'America/Chicago',
+        hours: ['mon', 'tue', 'wed', 'thu', 'fri'].map((day) => ({ day, from: '09:00', to: '17:00' })),
+        dailyCap: 10,
+        atOnce: 1,
+        paused: false,
+      },
+    },
+  },
+  'PATCH /api/my-transfers/pause': { examples: { Pause: { paused: true }, Resume: { paused: false } } },
+  'POST /api/my-transfers/{id}/dispute': { examples: { 'Not shopping': { reason: 'not_shopping', note: 'Said they already bought a policy last week.' }, 'Wrong state': { reason: 'wrong_state' } } },
+  'POST /api/admin/transfer-disputes/{id}': { examples: { Accept: { decision: 'accept' }, Refuse: { decision: 'refuse', reason: 'The recording shows a 6-minute quote conversation.' } } },
+  'POST /api/admin/users/{id}/transfer-credits': { examples: { 'Five goodwill transfers': { transfers: 5, reason: 'Goodwill for the outage on Nov 3' }, 'Take two back': { transfers: -2, reason: 'Credited twice by mistake' } } },
 };

@@ -34,6 +34,18 @@ import { claimOrderBody, createPaymentIntentBody, sandboxConfirmBody } from './o
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
 import { viewAsBody } from './view-as';
+import {
+  adminTransfersQuery,
+  myTransfersQuery,
+  transferCreditAdjustmentBody,
+  transferDisputeBody,
+  transferDisputeDecisionBody,
+  transferDisputeListQuery,
+  transferOutcomeBody,
+  transferPauseBody,
+  transferRouteBody,
+  transferSettingsBody,
+} from './live-transfers';
 
 /**
  * The route manifest (issue 11): every public route of WarmLine — what the browser, Stripe or a
@@ -57,7 +69,7 @@ export type RouteAccess =
   | 'stripe-signature';
 
 /** The service that answers a route: the gateway itself, or the internal service it forwards to. */
-export type RouteOwner = 'gateway' | 'catalog' | 'orders' | 'partners' | 'ingestion';
+export type RouteOwner = 'gateway' | 'catalog' | 'orders' | 'partners' | 'ingestion' | 'transfers';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -261,6 +273,21 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/my-callbacks', owner: 'catalog', access: 'customer', summary: 'My Call-backs: my call-backs, my balance and my states' },
   { method: 'PATCH', path: '/api/my-callbacks/{id}', owner: 'catalog', access: 'customer', summary: "Mark one of my call-backs contacted", body: myCallbackStatusBody },
   { method: 'PUT', path: '/api/my-callbacks-states', owner: 'catalog', access: 'customer', summary: 'Set the states I take call-backs in', body: myCallbackStatesBody },
+  // transfers: live transfers delivered and billed (issue 23); the vendor's two calls see /brightcalldocs
+  { method: 'POST', path: '/api/transfers/route', owner: 'transfers', access: 'vendor-key', summary: 'The vendor asks which agent gets a live transfer (X-API-Key or Authorization: Bearer); reserves the agent for 60 s', body: transferRouteBody },
+  { method: 'POST', path: '/api/transfers/{transferId}/outcome', owner: 'transfers', access: 'vendor-key', summary: 'The vendor reports how a routed transfer went; more than 120 connected seconds charges one transfer', body: transferOutcomeBody },
+  { method: 'GET', path: '/api/my-transfers', owner: 'transfers', access: 'customer', summary: 'My Transfers: my balance, today against my cap, and my transfers, newest first, 50 a page', query: myTransfersQuery },
+  { method: 'GET', path: '/api/my-transfers/export.csv', owner: 'transfers', access: 'customer', summary: 'My Transfers under the same filters as CSV (times in my zone)', query: myTransfersQuery },
+  { method: 'GET', path: '/api/my-transfers/settings', owner: 'transfers', access: 'customer', summary: 'My delivery settings (saved, or suggested from my survey and latest transfer order)' },
+  { method: 'PUT', path: '/api/my-transfers/settings', owner: 'transfers', access: 'customer', summary: 'Save my delivery settings: transfer phone, states, zone, weekly hours, daily cap, at once, paused', body: transferSettingsBody },
+  { method: 'PATCH', path: '/api/my-transfers/pause', owner: 'transfers', access: 'customer', summary: 'Pause or resume my transfers (from the next routing decision)', body: transferPauseBody },
+  { method: 'POST', path: '/api/my-transfers/{id}/dispute', owner: 'transfers', access: 'customer', summary: 'Dispute a charged transfer within 7 days', body: transferDisputeBody },
+  { method: 'GET', path: '/api/admin/transfers', owner: 'transfers', access: 'admin', summary: 'Transfers with their agent, newest first, 50 a page, by date (business day) and status', query: adminTransfersQuery },
+  { method: 'GET', path: '/api/admin/transfer-agents', owner: 'transfers', access: 'admin', summary: "Every agent with transfers or settings: balance, today's count, cap, hours, pause, and why they can take none now" },
+  { method: 'GET', path: '/api/admin/transfer-revenue', owner: 'transfers', access: 'admin', summary: 'Revenue earned by delivered transfers beside cash taken for transfers, per business day over 30 days' },
+  { method: 'GET', path: '/api/admin/transfer-disputes', owner: 'transfers', access: 'admin', summary: 'Transfer disputes, oldest pending first', query: transferDisputeListQuery },
+  { method: 'POST', path: '/api/admin/transfer-disputes/{id}', owner: 'transfers', access: 'admin', summary: 'Accept (the transfer credited back) or refuse (with a reason) a dispute', body: transferDisputeDecisionBody },
+  { method: 'POST', path: '/api/admin/users/{id}/transfer-credits', owner: 'transfers', access: 'admin', summary: "Adjust an agent's transfer balance with a reason (negative takes back, never below zero)", body: transferCreditAdjustmentBody },
 ];
 
 const DEFAULT_PARAM = /[A-Za-z0-9_.-]+/;

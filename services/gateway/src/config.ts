@@ -89,6 +89,7 @@ export const gatewayEnv = {
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
   PARTNERS_URL: z.url().default('http://127.0.0.1:3103'),
   INGESTION_URL: z.url().default('http://127.0.0.1:3104'),
+  TRANSFERS_URL: z.url().default('http://127.0.0.1:3107'),
   /** The business's clock for the admin's days, weeks and months (issue 12). */
   BUSINESS_TIMEZONE: businessTimezoneSchema,
   /** How long the admin cards wait for another service's numbers before showing them as unavailable. */

@@ -21,7 +21,7 @@ export interface ForwardRoute {
 
 /** The internal service that answers each owner of the route manifest. */
 export function ownerTargets(config: GatewayConfig): Record<Exclude<RouteOwner, 'gateway'>, string> {
-  return { catalog: config.CATALOG_URL, orders: config.ORDERS_URL, partners: config.PARTNERS_URL, ingestion: config.INGESTION_URL };
+  return { catalog: config.CATALOG_URL, orders: config.ORDERS_URL, partners: config.PARTNERS_URL, ingestion: config.INGESTION_URL, transfers: config.TRANSFERS_URL };
 }
 
 /** Headers that concern one hop only, or that must never reach an internal service. */

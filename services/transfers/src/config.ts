@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { baseEnv } from '@warmline/platform/config';
+import { businessTimezoneSchema } from '@warmline/contracts';
+
+export const transfersEnv = {
+  ...baseEnv,
+  TRANSFERS_PORT: z.coerce.number().int().min(0).max(65535).default(3107),
+  /** The gateway's internal listener, which owns users: an agent's name, e-mail and survey answers. */
+  GATEWAY_INTERNAL_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('http://127.0.0.1:3100'),
+  /** The orders service: an agent's latest transfer order, to suggest delivery settings. */
+  ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
+  /** The business's clock for the admin's days (the Transfers tab, revenue per day). */
+  BUSINESS_TIMEZONE: businessTimezoneSchema,
+  /** How often reservations past their 60 seconds are released (routing also ignores them at once). */
+  TRANSFER_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+};
+
+export type TransfersConfig = z.infer<z.ZodObject<typeof transfersEnv>>;

@@ -1,0 +1,19 @@
+import type { Pool } from '@warmline/platform/db/index';
+import type { Logger } from '@warmline/platform/log';
+import type { GatewayClient } from '../clients/gateway-client';
+import type { OrdersClient } from '../clients/orders-client';
+
+/** What the use cases of the transfers service work with. */
+export interface TransfersContext {
+  pool: Pool;
+  log: Logger;
+  /** "Now" for routing, reservations, hours, caps and the dispute window (tests move it). */
+  clock: () => Date;
+  /** The business's zone: the admin's days. */
+  businessTimeZone: string;
+  gateway: GatewayClient;
+  orders: OrdersClient;
+}
+
+/** The `source` of every message this service states. */
+export const SOURCE = 'transfers';

@@ -1,0 +1,17 @@
+import type { Subscription } from '@warmline/platform/bus/index';
+import type { TransfersContext } from '../domain/context';
+
+/** The queue of payment outcomes that credit and take back transfers; `<queue>.retry` and `<queue>.dlq` beside it. */
+export const TRANSFER_PAYMENTS_QUEUE = 'transfers.payments';
+/** The queue of the vendor keys' and the suppression list's copies. */
+export const TRANSFER_MIRRORS_QUEUE = 'transfers.mirrors';
+
+/** What the transfers service consumes from orders and the gateway, and which handler runs for it. */
+export function paymentSubscriptions(_ctx: Omit<TransfersContext, 'pool'>): Subscription[] {
+  return [];
+}
+
+/** The vendor keys (from ingestion) and the suppression list (from the catalog), mirrored here for routing. */
+export function mirrorSubscriptions(_ctx: Omit<TransfersContext, 'pool'>): Subscription[] {
+  return [];
+}

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, type Logger } from '@warmline/platform/log';
+import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { ShutdownStack } from '@warmline/platform/lifecycle';
+import type { TransfersConfig } from './config';
+import type { TransfersContext } from './domain/context';
+import { httpGatewayClient, type GatewayClient } from './clients/gateway-client';
+import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
+import { mirrorSubscriptions, paymentSubscriptions, TRANSFER_MIRRORS_QUEUE, TRANSFER_PAYMENTS_QUEUE } from './events/subscriptions';
+import { vendorRoutes } from './http/vendor-routes';
+import { myTransfersRoutes } from './http/my-transfers-routes';
+import { adminTransferRoutes } from './http/admin-routes';
+
+export const TRANSFERS_SCHEMA = 'transfers';
+/** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
+export const TRANSFERS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+
+/** For tests: a clock to move, stand-ins for the gateway and orders. */
+export interface TransfersOptions {
+  clock?: () => Date;
+  gateway?: GatewayClient;
+  orders?: OrdersClient;
+}
+
+export interface RunningTransfers {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The transfers service (issue 23, docs/adr/0031): live transfers delivered and billed. The
+ * vendor asks it where to send each prospect and reports how the call went; it keeps each
+ * agent's ledger of prepaid transfers (credited from paid orders, charged per transfer past the
+ * 120-second buffer), their delivery settings and disputes. Migrates its schema, relays its
+ * outbox (transfer.routed, transfer.completed, transfer_dispute.decided, e-mail and audit
+ * commands), consumes payments and its mirrors, and serves on TRANSFERS_PORT (0 picks a port).
+ */
+export async function startTransfers(
+  config: TransfersConfig,
+  log: Logger = createLogger('transfers', config.LOG_LEVEL),
+  options: TransfersOptions = {},
+): Promise<RunningTransfers> {
+  const stops = new ShutdownStack(log, 'transfers');
+  try {
+    const { pool, bus, readiness } = await openDatabaseAndBus({
+      config,
+      log,
+      stops,
+      schema: TRANSFERS_SCHEMA,
+      migrationsDir: TRANSFERS_MIGRATIONS_DIR,
+      connectionName: 'transfers',
+    });
+    const ctx: TransfersContext = {
+      pool,
+      log,
+      clock: options.clock ?? (() => new Date()),
+      businessTimeZone: config.BUSINESS_TIMEZONE,
+      gateway: options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET }),
+      orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET }),
+    };
+
+    // No waiting for the broker: the consumers attach once it connects, HTTP serves meanwhile.
+    const payments = await startConsumer({ bus, pool, queue: TRANSFER_PAYMENTS_QUEUE, subscriptions: paymentSubscriptions(ctx), log });
+    stops.push('payments consumer', () => payments.stop());
+    const mirrors = await startConsumer({ bus, pool, queue: TRANSFER_MIRRORS_QUEUE, subscriptions: mirrorSubscriptions(ctx), log });
+    stops.push('mirrors consumer', () => mirrors.stop());
+
+    const app = createHttpApp({
+      service: 'transfers',
+      log,
+      identitySecret: config.IDENTITY_SECRET,
+      readiness,
+      metrics: bus.metrics.registry,
+      mount: (a) => {
+        a.use(vendorRoutes(ctx));
+        a.use(myTransfersRoutes(ctx));
+        a.use(adminTransferRoutes(ctx));
+      },
+    });
+    const url = await serve(app, config.TRANSFERS_PORT, stops, config.INTERNAL_HOST);
+    log.info({ url }, 'transfers service started');
+    return { url, stop: stops.stop };
+  } catch (err) {
+    await stops.stop();
+    throw err;
+  }
+}
