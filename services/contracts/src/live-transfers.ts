@@ -409,3 +409,17 @@ export interface AdminTransferAgent {
   idleReasons: IdleReason[];
   lastTransferAt: string | null;
 }
+
+/** One business day of `GET /api/admin/transfer-revenue`: what delivered transfers earned (charged, at their credit's price) beside the cash taken for transfers that day. */
+export interface TransferRevenueDay {
+  /** YYYY-MM-DD in BUSINESS_TIMEZONE. */
+  date: string;
+  earnedCents: number;
+  cashCents: number;
+}
+
+/** `GET /api/admin/transfer-revenue`: per business day over 30 days, and the totals. */
+export interface TransferRevenueAnswer {
+  days: TransferRevenueDay[];
+  totals: { earnedCents: number; cashCents: number };
+}
