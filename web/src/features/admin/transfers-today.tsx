@@ -12,7 +12,7 @@ import { useAdminTransfers } from './transfers-api';
 const isStatus = (value: string): value is TransferStatus => (TRANSFER_STATUSES as readonly string[]).includes(value);
 
 /** Today's date (YYYY-MM-DD) on the business's clock. */
-export function businessToday(zone: string, now = new Date()): string {
+function businessToday(zone: string, now = new Date()): string {
   // en-CA writes dates as YYYY-MM-DD.
   return now.toLocaleDateString('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
 }
