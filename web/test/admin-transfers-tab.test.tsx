@@ -60,7 +60,7 @@ const JANE: AdminTransferAgent = {
   idleReasons: [],
   lastTransferAt: '2026-11-27T16:04:00.000Z',
 };
-const TESS: AdminTransferAgent = { ...JANE, id: TESS_ID, name: 'Tess Rancher', balance: 12, inFlight: 0, today: 10, paused: true, idleReasons: ['paused', 'cap_reached', 'outside_hours'], lastTransferAt: null };
+const TESS: AdminTransferAgent = { ...JANE, id: TESS_ID, name: 'Tess Rancher', hours: (['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const).map((day) => ({ day, from: '00:00', to: '24:00' })), balance: 12, inFlight: 0, today: 10, paused: true, idleReasons: ['paused', 'cap_reached', 'outside_hours'], lastTransferAt: null };
 
 const DISPUTE: AdminDispute = {
   id: DISPUTE_ID,
@@ -136,7 +136,8 @@ describe('the Transfers tab', () => {
     const rows = within(today).getAllByTestId('admin-transfer');
     expect(rows.map((li) => within(li).getByTestId('transfer-status').textContent)).toEqual(['Charged $37.00', 'Buffer protected — not charged']);
     expect(rows[0]!.textContent).toContain('Jane Agent');
-    expect(rows[0]!.textContent).toContain('Maria Lopez, (512) 555-0143, TX');
+    expect(rows[0]!.textContent).toContain('Jane Agent ← Maria Lopez');
+    expect(rows[0]!.textContent).toContain('(512) 555-0143 · TX · 5:00');
     // 16:04 UTC on Chicago's clock.
     expect(within(rows[0]!).getByText('10:04 AM CST')).toBeTruthy();
     expect(rows[1]!.textContent).toContain('Tess Rancher');
@@ -161,6 +162,7 @@ describe('the Transfers tab', () => {
     expect(tess.getByText('Paused')).toBeTruthy();
     expect(tess.getByTestId('agent-idle').textContent).toBe("Can take no transfer now: Paused, Today's cap reached, Outside their hours");
     expect(tess.getByText('Never')).toBeTruthy();
+    expect(tess.getByText('Mon–Sun all day')).toBeTruthy();
   });
 
   it('accepts a dispute, and the queue is read again without it', async () => {

@@ -332,6 +332,7 @@ describe('My Transfers', () => {
     const saved = await screen.findByTestId('transfer-settings');
     expect(within(saved).getByText('Eastern Time')).toBeTruthy();
     expect(within(saved).getByText('(512) 555-0100')).toBeTruthy();
+    expect(within(saved).getByText('Mon–Fri 9:00 AM – 5:00 PM')).toBeTruthy();
     expect(screen.getByTestId('toast').textContent).toBe('Settings saved | Transfers reach you by these settings from the next call.');
   });
 });

@@ -67,12 +67,15 @@ export function TransfersToday({ zone }: { zone: string }) {
             {list.data.transfers.map((t) => (
               <li key={t.id} className="transfers-admin__row" data-testid="admin-transfer">
                 <span className="transfers-admin__time">{usTime(t.routedAt, zone)}</span>
-                <span>
-                  <strong>{t.agent.name}</strong>
-                  <span className="transfers-admin__muted"> ← {`${t.firstName} ${t.lastName}`}, {usPhoneText(t.phone)}, {t.state}</span>
+                <span className="transfers-admin__who">
+                  <strong>{t.agent.name}</strong> ← {`${t.firstName} ${t.lastName}`}
                 </span>
-                <span className="transfers-admin__muted">{durationText(t.durationSeconds)}</span>
-                <TransferStatusBadge transfer={t} />
+                <span className="transfers-admin__muted transfers-admin__call">
+                  <span className="transfers-admin__nowrap">{usPhoneText(t.phone)}</span> · {t.state} · {durationText(t.durationSeconds)}
+                </span>
+                <span className="transfers-admin__status">
+                  <TransferStatusBadge transfer={t} />
+                </span>
               </li>
             ))}
           </ul>

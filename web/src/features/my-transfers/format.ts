@@ -33,12 +33,26 @@ export function clockText(hhmm: string): string {
   return `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
 }
 
-/** Weekly hours in words, a day a line: 'Mon 9:00 AM – 5:00 PM'. */
+const SHORT_DAY = (day: Weekday) => WEEKDAY_NAMES[day].slice(0, 3);
+
+/** One day's ranges in words: '9:00 AM – 5:00 PM', 'all day', several joined with ', '. */
+function rangesText(ranges: ReadonlyArray<{ from: string; to: string }>): string {
+  return ranges.map((r) => (r.from === '00:00' && r.to === '24:00' ? 'all day' : `${clockText(r.from)} – ${clockText(r.to)}`)).join(', ');
+}
+
+/** Weekly hours in words, days in a row with the same hours together: ['Mon–Fri 9:00 AM – 5:00 PM', 'Sat all day']. */
 export function hoursLines(hours: ReadonlyArray<{ day: Weekday; from: string; to: string }>): string[] {
-  return WEEKDAYS.flatMap((day) =>
-    hours
-      .filter((h) => h.day === day)
-      .sort((a, b) => a.from.localeCompare(b.from))
-      .map((h) => `${WEEKDAY_NAMES[day].slice(0, 3)} ${clockText(h.from)} – ${clockText(h.to)}`),
-  );
+  const byDay = WEEKDAYS.map((day) => ({
+    day,
+    text: rangesText(hours.filter((h) => h.day === day).sort((a, b) => a.from.localeCompare(b.from))),
+  }));
+  const lines: string[] = [];
+  for (let i = 0; i < byDay.length; ) {
+    let j = i;
+    while (j + 1 < byDay.length && byDay[j + 1]!.text === byDay[i]!.text) j += 1;
+    const { day, text } = byDay[i]!;
+    if (text) lines.push(`${j > i ? `${SHORT_DAY(day)}–${SHORT_DAY(byDay[j]!.day)}` : SHORT_DAY(day)} ${text}`);
+    i = j + 1;
+  }
+  return lines;
 }

@@ -107,13 +107,13 @@ function TransferRow({ transfer: t, zone, disputing, onDispute }: { transfer: Tr
         <th scope="row" data-label="Prospect" className="transfer-row__name">
           {name}
         </th>
-        <td data-label="Phone">
+        <td data-label="Phone" className="transfer-row__nowrap">
           <a className="link" href={telHref(t.phone)}>
             {usPhoneText(t.phone)}
           </a>
         </td>
-        <td data-label="State">{t.state}</td>
-        <td data-label="Duration">{durationText(t.durationSeconds)}</td>
+        <td data-label="State" className="transfer-row__nowrap">{t.state}</td>
+        <td data-label="Duration" className="transfer-row__nowrap">{durationText(t.durationSeconds)}</td>
         <td data-label="Status">
           <TransferStatusBadge transfer={t} />
         </td>
