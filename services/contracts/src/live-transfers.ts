@@ -410,16 +410,12 @@ export interface AdminTransferAgent {
   lastTransferAt: string | null;
 }
 
-/** One business day of `GET /api/admin/transfer-revenue`: what delivered transfers earned (charged, at their credit's price) beside the cash taken for transfers that day. */
-export interface TransferRevenueDay {
-  /** YYYY-MM-DD in BUSINESS_TIMEZONE. */
-  date: string;
-  earnedCents: number;
-  cashCents: number;
-}
-
-/** `GET /api/admin/transfer-revenue`: per business day over 30 days, and the totals. */
+/**
+ * `GET /api/admin/transfer-revenue`: per business day (YYYY-MM-DD in BUSINESS_TIMEZONE) over 30 days,
+ * what delivered transfers earned (charged, at their credit's price) beside the cash taken for
+ * transfers that day, and the totals.
+ */
 export interface TransferRevenueAnswer {
-  days: TransferRevenueDay[];
+  days: Array<{ date: string; earnedCents: number; cashCents: number }>;
   totals: { earnedCents: number; cashCents: number };
 }

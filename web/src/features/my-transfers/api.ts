@@ -27,10 +27,10 @@ export interface TransferFilters {
  * How often the open log asks again (issue 23 §4: a new transfer shows within seconds of its
  * outcome). React Query pauses it while the tab is hidden, so only a page someone looks at asks.
  */
-export const LOG_POLL_MS = 5_000;
+const LOG_POLL_MS = 5_000;
 
 /** The filters as a query string, e.g. 'status=charged&from=2026-11-01' ('' when none). */
-export function filterQuery(filters: TransferFilters, page?: number): string {
+function filterQuery(filters: TransferFilters, page?: number): string {
   const params = new URLSearchParams();
   if (page !== undefined) params.set('page', String(page));
   if (filters.status) params.set('status', filters.status);
