@@ -18,11 +18,13 @@ import { partnersEnv } from '@warmline/partners/config';
 import { startPartners } from '@warmline/partners/service';
 import { ingestionEnv } from '@warmline/ingestion/config';
 import { startIngestion } from '@warmline/ingestion/service';
+import { transfersEnv } from '@warmline/transfers/config';
+import { startTransfers } from '@warmline/transfers/service';
 import type { Account } from './harness';
 
 /**
  * The whole system in this process, as e2e/harness.ts starts it (gateway, orders with the
- * sandbox payments, catalog, notifications writing .eml files; one database, broker namespace
+ * sandbox payments, catalog, partners, ingestion, transfers, notifications writing .eml files; one database, broker namespace
  * and Redis prefix), but for API tests: no SPA build and no browser, so the route-manifest
  * tests and the fuzzer start in seconds.
  */
@@ -33,6 +35,7 @@ export interface ApiSystem {
   catalogUrl: string;
   partnersUrl: string;
   ingestionUrl: string;
+  transfersUrl: string;
   ordersUrl: string;
   /** The run's database (every service's schema). */
   databaseUrl: string;
@@ -88,6 +91,10 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
     const ingestionConfig = parseConfig(ingestionEnv, { ...env, INGESTION_PORT: '0' });
     const ingestion = await startIngestion(ingestionConfig, createLogger('ingestion', ingestionConfig.LOG_LEVEL));
     stops.push('ingestion', () => ingestion.stop());
+    // Transfers asks the gateway's internal listener for an agent's name and survey, orders for their latest transfer order.
+    const transfersConfig = parseConfig(transfersEnv, { ...env, TRANSFERS_PORT: '0', GATEWAY_INTERNAL_URL: `http://127.0.0.1:${internalPort}`, ORDERS_URL: orders.url });
+    const transfers = await startTransfers(transfersConfig, createLogger('transfers', transfersConfig.LOG_LEVEL));
+    stops.push('transfers', () => transfers.stop());
     const url = `http://127.0.0.1:${port}`;
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
@@ -101,6 +108,7 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
         CATALOG_URL: catalog.url,
         PARTNERS_URL: partners.url,
         INGESTION_URL: ingestion.url,
+        TRANSFERS_URL: transfers.url,
         ...options.gatewayEnv,
       }),
     );
@@ -121,6 +129,7 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
       ordersUrl: orders.url,
       partnersUrl: partners.url,
       ingestionUrl: ingestion.url,
+      transfersUrl: transfers.url,
       databaseUrl: system.db.url,
       admin,
       customer,

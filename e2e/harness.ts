@@ -36,11 +36,14 @@ import { partnersEnv } from '@warmline/partners/config';
 import { startPartners } from '@warmline/partners/service';
 import { ingestionEnv } from '@warmline/ingestion/config';
 import { startIngestion } from '@warmline/ingestion/service';
+import { transfersEnv } from '@warmline/transfers/config';
+import { startTransfers } from '@warmline/transfers/service';
 
 /**
  * The end-to-end harness: the whole system in this process (gateway serving the built SPA,
  * the orders service with the sandbox payment provider, the catalog (aged leads) and its
- * importer worker, the partners service (partner applications), the ingestion service (vendors' calls), the notifications worker writing .eml
+ * importer worker, the partners service (partner applications), the ingestion service (vendors' calls), the transfers service
+ * (live transfers: routing, outcomes, the ledger), the notifications worker writing .eml
  * files), on free ports, with its own database, bus namespace, Redis prefix and mail
  * directory, driven by Debian's Chromium through playwright-core.
  */
@@ -162,9 +165,14 @@ export interface RunningSystem {
 export interface SystemOptions {
   /** More of the gateway's settings (e.g. BOOKING_URL, TRAINING_VIDEOS). */
   gatewayEnv?: Record<string, string>;
+  /**
+   * The transfers service's clock (live transfers are routed only inside the prospect's legal
+   * calling hours, and some hours of the UTC day are outside them in every US state).
+   */
+  transfersClock?: () => Date;
 }
 
-/** Starts gateway + orders + catalog (+ its importer) + partners + ingestion + notifications against the real PostgreSQL, Redis and RabbitMQ. */
+/** Starts gateway + orders + catalog (+ its importer) + partners + ingestion + transfers + notifications against the real PostgreSQL, Redis and RabbitMQ. */
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   await ensureSpaBuilt();
   await requireService('Redis', TEST_REDIS_URL);
@@ -238,6 +246,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     const ingestionConfig = parseConfig(ingestionEnv, { ...shared, INGESTION_PORT: '0' });
     const ingestion = await startIngestion(ingestionConfig, createLogger('ingestion', ingestionConfig.LOG_LEVEL));
     stops.push(() => ingestion.stop());
+    // Transfers asks the gateway's internal listener for an agent's name and survey, orders for their latest transfer order.
+    const transfersConfig = parseConfig(transfersEnv, { ...shared, TRANSFERS_PORT: '0', GATEWAY_INTERNAL_URL: `http://127.0.0.1:${internalPort}`, ORDERS_URL: orders.url });
+    const transfers = await startTransfers(transfersConfig, createLogger('transfers', transfersConfig.LOG_LEVEL), options.transfersClock ? { clock: options.transfersClock } : {});
+    stops.push(() => transfers.stop());
     const gateway = await startGateway(
       parseConfig(gatewayEnv, {
         ...shared,
@@ -251,6 +263,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
         CATALOG_URL: catalog.url,
         PARTNERS_URL: partners.url,
         INGESTION_URL: ingestion.url,
+        TRANSFERS_URL: transfers.url,
         ...options.gatewayEnv,
       }),
     );

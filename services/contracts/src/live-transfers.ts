@@ -409,3 +409,13 @@ export interface AdminTransferAgent {
   idleReasons: IdleReason[];
   lastTransferAt: string | null;
 }
+
+/**
+ * `GET /api/admin/transfer-revenue`: per business day (YYYY-MM-DD in BUSINESS_TIMEZONE) over 30 days,
+ * what delivered transfers earned (charged, at their credit's price) beside the cash taken for
+ * transfers that day, and the totals.
+ */
+export interface TransferRevenueAnswer {
+  days: Array<{ date: string; earnedCents: number; cashCents: number }>;
+  totals: { earnedCents: number; cashCents: number };
+}

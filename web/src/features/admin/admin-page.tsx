@@ -9,16 +9,18 @@ import { CampaignsTabSlot } from './admin-shell-slots';
 import { CustomerSearch } from './customer-search';
 import { LeadImportsTab } from './lead-imports-tab';
 import { PartnerAppsTab } from './partner-apps-tab';
+import { TransfersTab } from './transfers-tab';
 import { UserManagementTab } from './user-management-tab';
 import './admin.css';
 
-/** The five tabs of spec §2, in its order; the current one is `?tab=` in the URL. */
+/** The five tabs of spec §2, in its order, then Transfers (issue 23); the current one is `?tab=` in the URL. */
 const TABS = [
   { id: 'upload-aged-leads', label: 'Upload Aged Leads' },
   { id: 'upload-callbacks', label: 'Upload Callback Opportunities' },
   { id: 'user-management', label: 'User Management' },
   { id: 'partner-apps', label: 'Partner Apps' },
   { id: 'test-campaigns', label: 'Test Campaigns' },
+  { id: 'transfers', label: 'Transfers' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 const DEFAULT_TAB: TabId = 'user-management';
@@ -120,6 +122,8 @@ export function AdminPage({ user }: { user: PublicUser }) {
               <PartnerAppsTab />
             ) : tab === 'upload-callbacks' ? (
               <CallbackOpportunitiesTab />
+            ) : tab === 'transfers' ? (
+              <TransfersTab />
             ) : (
               <CampaignsTabSlot />
             )}

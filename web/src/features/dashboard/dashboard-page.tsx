@@ -8,6 +8,7 @@ import { LeadReceiptView } from '../aged-leads/lead-receipt-view';
 import { MyOrdersView } from '../my-orders/my-orders-view';
 import { BuyCallbacksView } from '../callbacks/buy-callbacks-view';
 import { MyCallbacksView } from '../callbacks/my-callbacks-view';
+import { MyTransfersView } from '../my-transfers/my-transfers-view';
 import { DashboardSidebar } from './dashboard-sidebar';
 import { DEFAULT_VIEW, VIEW_LABELS, viewFromParam, type DashboardView } from './dashboard-views';
 import { BuyCallTransfersView } from '../transfers/buy-call-transfers-view';
@@ -75,9 +76,11 @@ function DashboardContent({
         />
       );
     case 'buy-call-transfers':
-      return <BuyCallTransfersView user={user} />;
+      return <BuyCallTransfersView user={user} onMyTransfers={() => show('my-transfers')} />;
     case 'my-callbacks':
       return <MyCallbacksView onBuy={() => show('buy-callbacks')} />;
+    case 'my-transfers':
+      return <MyTransfersView onBuy={() => show('buy-call-transfers')} />;
     case 'buy-callbacks':
       return <BuyCallbacksView user={user} onPaid={() => show('my-callbacks')} />;
     case 'insurance-recruiting':

@@ -1,7 +1,8 @@
 /**
  * The dashboard's views (spec §4: buy-aged-leads is the default) plus My Leads, the
  * account's password and second factor (issue 11), My Orders (issue 12, not in the spec) and
- * Buy Call-backs / My Call-backs (issue 15; the call-back e-mail links to ?view=my-callbacks). The current
+ * Buy Call-backs / My Call-backs (issue 15; the call-back e-mail links to ?view=my-callbacks) and My
+ * Transfers (issue 23: live transfers delivered, the balance, settings and disputes). The current
  * view lives in the URL (`/dashboard?view=my-leads`), so a reload or a shared link keeps it.
  */
 const DASHBOARD_VIEWS = [
@@ -11,6 +12,7 @@ const DASHBOARD_VIEWS = [
   'insurance-recruiting',
   'my-leads',
   'my-callbacks',
+  'my-transfers',
   'my-orders',
   'facebook-course',
   'training-videos',
@@ -30,6 +32,7 @@ export const VIEW_LABELS: Record<DashboardView, string> = {
   'insurance-recruiting': 'Insurance Recruiting',
   'my-leads': 'My Leads',
   'my-callbacks': 'My Call-backs',
+  'my-transfers': 'My Transfers',
   'my-orders': 'My Orders',
   'facebook-course': 'Facebook Ads Course',
   'training-videos': 'Training Videos',
@@ -41,7 +44,7 @@ export const VIEW_LABELS: Record<DashboardView, string> = {
 /** The sidebar's sections, in order. */
 export const SIDEBAR_SECTIONS: Array<{ title: string; views: DashboardView[] }> = [
   { title: 'Purchase', views: ['buy-aged-leads', 'buy-call-transfers', 'buy-callbacks', 'insurance-recruiting'] },
-  { title: 'Your Leads', views: ['my-leads', 'my-callbacks'] },
+  { title: 'Your Leads', views: ['my-leads', 'my-callbacks', 'my-transfers'] },
   { title: 'Your Orders', views: ['my-orders'] },
   { title: 'Training', views: ['facebook-course', 'training-videos'] },
   { title: 'Support', views: ['support'] },

@@ -14,6 +14,7 @@ import { toast } from '../../components/toast-store';
 import { ApiError, errorMessage } from '../../lib/api';
 import { authKeys } from '../auth/api';
 import { OfferPoints } from '../dashboard/offer-points';
+import { TransferBalanceNote } from '../my-transfers/transfer-balance-note';
 import { useUserSurvey } from '../survey/api';
 import { useCreateTransferOrder } from './api';
 import { readPendingTransferOrder, savePendingTransferOrder, type PendingTransferOrder } from './pending-order';
@@ -56,7 +57,7 @@ const FIELDS = ['totalTransfers', 'callsPerDay', 'transferHours', 'transferPhone
  * payment. 'Back' returns to the intro and 'Back to Form' to the form, both keeping what was
  * typed. The order is priced by the server at the agent's own per-transfer price.
  */
-export function BuyCallTransfersView({ user }: { user: PublicUser }) {
+export function BuyCallTransfersView({ user, onMyTransfers }: { user: PublicUser; onMyTransfers: () => void }) {
   const queryClient = useQueryClient();
   const survey = useUserSurvey();
   const [step, setStep] = useState<Step>('intro');
@@ -159,10 +160,10 @@ export function BuyCallTransfersView({ user }: { user: PublicUser }) {
     );
   }
 
-  return <TransfersIntro user={user} stored={stored} onOrder={() => showStep('form')} />;
+  return <TransfersIntro user={user} stored={stored} onOrder={() => showStep('form')} onMyTransfers={onMyTransfers} />;
 }
 
-function TransfersIntro({ user, stored, onOrder }: { user: PublicUser; stored: PendingTransferOrder | null; onOrder(): void }) {
+function TransfersIntro({ user, stored, onOrder, onMyTransfers }: { user: PublicUser; stored: PendingTransferOrder | null; onOrder(): void; onMyTransfers(): void }) {
   const unitCents = priceTextToCents(user.liveTransferPrice);
   return (
     <section className="dash-view" aria-labelledby="transfers-title">
@@ -173,6 +174,7 @@ function TransfersIntro({ user, stored, onOrder }: { user: PublicUser; stored: P
         <p className="view-header__lead">
           Qualified prospects handed to you live by phone, in the states and hours you choose.
         </p>
+        <TransferBalanceNote onOpen={onMyTransfers} />
       </div>
       <OfferPoints points={POINTS} />
       <div className="card offer-cta transfer-price">
