@@ -409,3 +409,66 @@ export interface AdminTransferAgent {
   idleReasons: IdleReason[];
   lastTransferAt: string | null;
 }
+
+/* ------------------------------------------------------------------ admin answers (issue 23 §6, §7) ---------- */
+
+/** `GET /api/admin/transfers`: the business day's transfers (BUSINESS_TIMEZONE), newest first. */
+export interface AdminTransfersAnswer {
+  /** The business day shown (today when none was asked). */
+  date: string;
+  transfers: AdminTransferView[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** `GET /api/admin/transfer-agents`. */
+export interface AdminTransferAgentsAnswer {
+  agents: AdminTransferAgent[];
+}
+
+/** One dispute in the admin's queue, with its transfer and agent. */
+export interface AdminTransferDispute {
+  id: string;
+  reason: DisputeReason;
+  reasonLabel: string;
+  note: string | null;
+  status: DisputeStatus;
+  openedAt: string;
+  decidedAt: string | null;
+  decisionReason: string | null;
+  transfer: TransferView;
+  agent: { id: string; name: string };
+}
+
+/** `GET /api/admin/transfer-disputes?status=`: pending ones oldest first. */
+export interface AdminTransferDisputesAnswer {
+  disputes: AdminTransferDispute[];
+}
+
+/**
+ * One business day of `GET /api/admin/transfer-revenue` (docs/adr/0032): earned is what the
+ * transfers charged that day were bought at, less those credited back by a dispute decided that
+ * day; cash is what was paid for the order lots credited that day, less what refunds of them
+ * gave back that day.
+ */
+export interface AdminTransferRevenueDay {
+  date: string;
+  chargedTransfers: number;
+  earnedCents: number;
+  cashCents: number;
+  refundedCents: number;
+}
+
+export interface AdminTransferRevenueAnswer {
+  timeZone: string;
+  days: AdminTransferRevenueDay[];
+  totals: { earnedCents: number; cashCents: number; refundedCents: number };
+}
+
+/** `POST /api/admin/users/{id}/transfer-credits`: the agent's balance after the adjustment. */
+export interface TransferCreditAdjustmentAnswer {
+  agentId: string;
+  transfers: number;
+  balance: number;
+}
