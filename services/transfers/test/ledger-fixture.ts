@@ -12,6 +12,7 @@ import { TRANSFER_MIRRORS_QUEUE, TRANSFER_PAYMENTS_QUEUE } from '../src/events/s
 import type { AgentProfile, GatewayClient } from '../src/clients/gateway-client';
 import type { LatestTransferOrder, OrdersClient } from '../src/clients/orders-client';
 import { chargeOneTransfer, lockAgent } from '../src/db/ledger';
+import { localTime } from '../src/domain/hours';
 
 /**
  * The transfers service in-process on a free port for one test file (issue 23, the ledger side):
@@ -206,7 +207,7 @@ export async function insertTransfer(
       t.state ?? 'TX',
       t.status ?? 'routed',
       t.routedAt,
-      t.agentDate ?? t.routedAt.toISOString().slice(0, 10),
+      t.agentDate ?? localTime(t.routedAt, t.agentTimeZone ?? 'America/Chicago').date,
       t.agentStates === undefined ? ['TX'] : t.agentStates,
       t.agentHours === undefined ? JSON.stringify(MON_FRI_9_TO_5) : t.agentHours === null ? null : JSON.stringify(t.agentHours),
       t.agentTimeZone === undefined ? 'America/Chicago' : t.agentTimeZone,
