@@ -452,7 +452,7 @@ export interface AdminTransferDisputesAnswer {
  * day; cash is what was paid for the order lots credited that day, less what refunds of them
  * gave back that day.
  */
-export interface AdminTransferRevenueDay {
+interface AdminTransferRevenueDay {
   date: string;
   chargedTransfers: number;
   earnedCents: number;

@@ -31,7 +31,7 @@ export interface LedgerFixture {
   latestOrders: Map<string, LatestTransferOrder>;
   outages: { gateway: boolean; orders: boolean };
   /** Publishes an event as its producer's relay would, and waits until the payment consumer has handled it. */
-  publish<T>(envelope: Envelope<T>): Promise<void>;
+  publish(envelope: Envelope<unknown>): Promise<void>;
   outbox(type: string): Promise<Envelope<Record<string, unknown>>[]>;
   cleanup(): Promise<void>;
 }

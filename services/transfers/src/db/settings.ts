@@ -16,7 +16,7 @@ export interface AgentSettingsRow {
   deletedAt: Date | null;
 }
 
-export const SETTINGS_COLUMNS = `user_id AS "userId", display_name AS "displayName", transfer_phone AS "transferPhone", states,
+const SETTINGS_COLUMNS = `user_id AS "userId", display_name AS "displayName", transfer_phone AS "transferPhone", states,
   time_zone AS "timeZone", hours, daily_cap AS "dailyCap", at_once AS "atOnce", paused, settings_saved_at AS "settingsSavedAt",
   deleted_at AS "deletedAt"`;
 

@@ -56,7 +56,7 @@ export async function adminTransfers(ctx: TransfersContext, query: { date?: stri
  * Why an agent can take no transfer now, by the rules routing applies (settings, pause, states,
  * hours in their zone, today's cap in their own day, transfers at once). Empty: they can.
  */
-export function idleReasons(agent: AdminAgentRow, now: Date): IdleReason[] {
+function idleReasons(agent: AdminAgentRow, now: Date): IdleReason[] {
   if (!agent.settingsSavedAt || !agent.timeZone) return ['no_settings'];
   const reasons: IdleReason[] = [];
   if (agent.paused) reasons.push('paused');

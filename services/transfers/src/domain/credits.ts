@@ -33,7 +33,7 @@ const TRANSFER_PACKAGE_TIERS: readonly string[] = ['special', 'premium', 'enterp
  * Whether the order buys live transfers: a transfer order, a transfer package, or the second
  * brand's RingCloud Live Transfers — never Call-Backs (WarmLine's or RingCloud's) nor Aged Leads.
  */
-export function isLiveTransferOrder(order: Pick<OrderFacts, 'kind' | 'tier' | 'leadType' | 'description'>): boolean {
+function isLiveTransferOrder(order: Pick<OrderFacts, 'kind' | 'tier' | 'leadType' | 'description'>): boolean {
   if (order.kind === 'transfer') return true;
   if (order.kind !== 'package' || order.tier === null) return false;
   if (TRANSFER_PACKAGE_TIERS.includes(order.tier)) return true;

@@ -3,6 +3,7 @@ import {
   AUTOMATIC_DISPUTE_REASONS,
   DISPUTE_MESSAGES,
   DISPUTE_REASON_LABELS,
+  TRANSFER_NOT_FOUND_MESSAGE,
   TRANSFER_REPEAT_PHONE_DAYS,
   timeZoneName,
   type DisputeReason,
@@ -48,9 +49,9 @@ export async function disputeTransfer(
   const profile = AUTOMATIC_DISPUTE_REASONS.includes(input.reason) ? await profileOf(ctx, agent.userId, { ...agent, isAdmin: false }, correlationId) : null;
   const now = ctx.clock();
   return withTransaction(ctx.pool, async (db) => {
-    if (!(await lockAgent(db, agent.userId))) throw notFound('Transfer not found');
+    if (!(await lockAgent(db, agent.userId))) throw notFound(TRANSFER_NOT_FOUND_MESSAGE);
     const transfer = await lockAgentTransfer(db, transferId, agent.userId);
-    if (!transfer) throw notFound('Transfer not found');
+    if (!transfer) throw notFound(TRANSFER_NOT_FOUND_MESSAGE);
     if (transfer.disputeId) throw conflict(DISPUTE_MESSAGES.already);
     if (transfer.status !== 'charged' || transfer.chargedCents === null) throw conflict(DISPUTE_MESSAGES.notCharged);
     if (!withinDisputeWindow(transfer.routedAt, now)) throw conflict(DISPUTE_MESSAGES.tooLate);

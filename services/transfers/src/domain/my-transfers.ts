@@ -67,12 +67,12 @@ export function withinDisputeWindow(routedAt: Date, now: Date): boolean {
 }
 
 /** 'Charged $37.00', 'Buffer protected — not charged', … */
-export function statusWords(row: Pick<TransferRow, 'status' | 'chargedCents'>): string {
+function statusWords(row: Pick<TransferRow, 'status' | 'chargedCents'>): string {
   if (row.status === 'charged' && row.chargedCents !== null) return `Charged ${formatUsd(row.chargedCents)}`;
   return TRANSFER_STATUS_LABELS[row.status];
 }
 
-export async function transferBalance(ctx: TransfersContext, agentId: string, inFlight: number, balance: number): Promise<TransferBalance> {
+async function transferBalance(ctx: TransfersContext, agentId: string, inFlight: number, balance: number): Promise<TransferBalance> {
   const lots = await openLots(ctx.pool, agentId);
   return {
     transfers: balance,

@@ -48,11 +48,11 @@ const STATE_ZONES: Partial<Record<UsStateCode, AgentTimeZone>> = {
 };
 
 /** The zone of an agent's state ('America/New_York' for the Eastern states and any not listed). */
-export function zoneOfState(state: string): AgentTimeZone {
+function zoneOfState(state: string): AgentTimeZone {
   return STATE_ZONES[state as UsStateCode] ?? 'America/New_York';
 }
 
-export function settingsView(row: AgentSettingsRow): TransferSettingsView | null {
+function settingsView(row: AgentSettingsRow): TransferSettingsView | null {
   if (!row.settingsSavedAt || !row.timeZone || row.dailyCap === null) return null;
   return {
     saved: true,
@@ -120,7 +120,7 @@ const AGENT_ZONES = new Set<string>(AGENT_TIME_ZONES.map((z) => z.zone));
  * order's hours name, else the first state's; the order's hours when they read as a range,
  * else Mon–Fri 9–5; the survey's (else the order's) calls per day as the cap; one at once.
  */
-export function suggestSettings(
+function suggestSettings(
   profile: AgentProfile | null,
   order: LatestTransferOrder | null,
   businessTimeZone: string,

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { myTransfersQuery, transferDisputeBody, transferPauseBody, transferSettingsBody } from '@warmline/contracts';
+import { myTransfersQuery, TRANSFER_NOT_FOUND_MESSAGE, transferDisputeBody, transferPauseBody, transferSettingsBody } from '@warmline/contracts';
 import { notFound, unauthorized } from '@warmline/platform/errors';
 import { requireUserIdentity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
@@ -52,7 +52,7 @@ export function myTransfersRoutes(ctx: TransfersContext): Router {
 
   router.post('/api/my-transfers/:id/dispute', async (req, res) => {
     const id = transferId.safeParse(req.params.id);
-    if (!id.success) throw notFound('Transfer not found');
+    if (!id.success) throw notFound(TRANSFER_NOT_FOUND_MESSAGE);
     const input = parseInput(transferDisputeBody, req.body);
     res.status(201).json(await disputeTransfer(ctx, agentOf(req), id.data.toLowerCase(), input, req.id));
   });
