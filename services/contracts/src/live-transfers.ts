@@ -382,7 +382,7 @@ export interface AdminTransferView extends TransferView {
 }
 
 /** Why an agent with transfers left can take none now (the admin's tab). */
-export const IDLE_REASONS = ['paused', 'outside_hours', 'no_states', 'cap_reached', 'no_settings', 'at_once_limit'] as const;
+export const IDLE_REASONS = ['paused', 'outside_hours', 'no_states', 'cap_reached', 'no_settings', 'at_once_limit', 'no_balance'] as const;
 export type IdleReason = (typeof IDLE_REASONS)[number];
 export const IDLE_REASON_LABELS: Record<IdleReason, string> = {
   paused: 'Paused',
@@ -391,6 +391,7 @@ export const IDLE_REASON_LABELS: Record<IdleReason, string> = {
   cap_reached: "Today's cap reached",
   no_settings: 'No delivery settings',
   at_once_limit: 'On as many transfers as they take at once',
+  no_balance: 'No transfers left',
 };
 
 export interface AdminTransferAgent {

@@ -85,9 +85,13 @@ describe("the day's transfers and the agents", () => {
     const capped = await newAgent('Capped');
     const busy = await newAgent('Busy');
     const unset = await newAgent('Unset', null);
+    const broke = await newAgent('Broke');
     for (const who of [ready, paused, offHours, capped, busy, unset]) await fx.publish(paid(orderFacts(who.userId!, { count: 5, amountCents: 18_500 })));
     for (let i = 0; i < 2; i++) await chargeTransfer(fx.pool, capped.userId!, await insertTransfer(fx.pool, { agentId: capped.userId!, routedAt: new Date(NOW.getTime() - (i + 1) * HOUR) }));
     await insertTransfer(fx.pool, { agentId: busy.userId!, routedAt: new Date(NOW.getTime() - 10_000) });
+    // Neither a call never connected nor a reservation that ran out counts toward the cap (as routing counts).
+    await insertTransfer(fx.pool, { agentId: ready.userId!, routedAt: new Date(NOW.getTime() - HOUR), status: 'not_connected' });
+    await insertTransfer(fx.pool, { agentId: ready.userId!, routedAt: new Date(NOW.getTime() - HOUR) });
 
     const answer = await fx.call('GET', '/api/admin/transfer-agents', { identity: admin });
 
@@ -99,6 +103,7 @@ describe("the day's transfers and the agents", () => {
     expect(byId.get(capped.userId!)).toMatchObject({ balance: 3, today: 2, idleReasons: ['cap_reached'] });
     expect(byId.get(busy.userId!)).toMatchObject({ inFlight: 1, idleReasons: ['at_once_limit'] });
     expect(byId.get(unset.userId!)).toMatchObject({ balance: 5, idleReasons: ['no_settings'] });
+    expect(byId.get(broke.userId!)).toMatchObject({ balance: 0, idleReasons: ['no_balance'] });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { HoursRange } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform/db/index';
+import { COUNTS_TOWARD_CAP } from './my-transfers';
 
 /** An agent as the admin's tab shows them, with today's count in their own zone. */
 export interface AdminAgentRow {
@@ -14,7 +15,7 @@ export interface AdminAgentRow {
   states: string[];
   hours: HoursRange[];
   paused: boolean;
-  settingsSavedAt: Date | null;
+  transferPhone: string | null;
   lastRoutedAt: Date | null;
 }
 
@@ -24,9 +25,10 @@ export async function adminAgents(db: Queryable, now: Date, businessTimeZone: st
     `SELECT a.user_id AS "userId", a.display_name AS "displayName", a.balance,
             (SELECT count(*)::int FROM transfers t WHERE t.agent_id = a.user_id AND t.status = 'routed' AND t.expires_at > $1) AS "inFlight",
             (SELECT count(*)::int FROM transfers t WHERE t.agent_id = a.user_id
-                AND t.agent_date = ($1::timestamptz AT TIME ZONE COALESCE(a.time_zone, $2))::date) AS today,
+                AND t.agent_date = ($1::timestamptz AT TIME ZONE COALESCE(a.time_zone, $2))::date
+                AND ${COUNTS_TOWARD_CAP}) AS today,
             a.daily_cap AS "dailyCap", a.at_once AS "atOnce", a.time_zone AS "timeZone", a.states, a.hours, a.paused,
-            a.settings_saved_at AS "settingsSavedAt", a.last_routed_at AS "lastRoutedAt"
+            a.transfer_phone AS "transferPhone", a.last_routed_at AS "lastRoutedAt"
        FROM agents a
       WHERE a.deleted_at IS NULL AND (a.balance > 0 OR a.settings_saved_at IS NOT NULL)
       ORDER BY a.balance DESC, a.display_name, a.user_id`,

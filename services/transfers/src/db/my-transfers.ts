@@ -70,13 +70,19 @@ export async function listTransfers(db: Queryable, filter: TransferFilter, page:
   return { rows: list.rows, total: count.rows[0]?.total ?? 0 };
 }
 
+/**
+ * The transfers of a day that count against the daily cap, as routing counts them: not those
+ * never connected, nor reservations that ran out. `$1` is now.
+ */
+export const COUNTS_TOWARD_CAP = "t.status <> 'not_connected' AND NOT (t.status = 'routed' AND t.expires_at <= $1)";
+
 /** The agent's balance, what routing holds for them now, and today's count (their own date). */
 export async function agentDay(db: Queryable, agentId: string, agentDate: string, now: Date): Promise<{ balance: number; inFlight: number; today: number }> {
   const { rows } = await db.query<{ balance: number; inFlight: number; today: number }>(
-    `SELECT COALESCE((SELECT balance FROM agents WHERE user_id = $1), 0) AS balance,
-            (SELECT count(*)::int FROM transfers WHERE agent_id = $1 AND status = 'routed' AND expires_at > $3) AS "inFlight",
-            (SELECT count(*)::int FROM transfers WHERE agent_id = $1 AND agent_date = $2) AS today`,
-    [agentId, agentDate, now],
+    `SELECT COALESCE((SELECT balance FROM agents WHERE user_id = $2), 0) AS balance,
+            (SELECT count(*)::int FROM transfers WHERE agent_id = $2 AND status = 'routed' AND expires_at > $1) AS "inFlight",
+            (SELECT count(*)::int FROM transfers t WHERE t.agent_id = $2 AND t.agent_date = $3 AND ${COUNTS_TOWARD_CAP}) AS today`,
+    [now, agentId, agentDate],
   );
   return rows[0]!;
 }

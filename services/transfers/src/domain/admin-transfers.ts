@@ -57,13 +57,15 @@ export async function adminTransfers(ctx: TransfersContext, query: { date?: stri
  * hours in their zone, today's cap in their own day, transfers at once). Empty: they can.
  */
 function idleReasons(agent: AdminAgentRow, now: Date): IdleReason[] {
-  if (!agent.settingsSavedAt || !agent.timeZone) return ['no_settings'];
+  if (!agent.transferPhone || !agent.timeZone) return agent.balance > 0 ? ['no_settings'] : ['no_settings', 'no_balance'];
   const reasons: IdleReason[] = [];
+  if (agent.balance === 0) reasons.push('no_balance');
   if (agent.paused) reasons.push('paused');
   if (agent.states.length === 0) reasons.push('no_states');
   if (!withinHours(agent.hours, agent.timeZone, now)) reasons.push('outside_hours');
   if (agent.dailyCap !== null && agent.today >= agent.dailyCap) reasons.push('cap_reached');
-  if (agent.inFlight >= agent.atOnce) reasons.push('at_once_limit');
+  // Routing holds at most min(balance, at once): with every transfer left reserved they take no more either.
+  if (agent.balance > 0 && agent.inFlight >= Math.min(agent.atOnce, agent.balance)) reasons.push('at_once_limit');
   return reasons;
 }
 
