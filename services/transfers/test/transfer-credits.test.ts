@@ -41,7 +41,7 @@ async function lotsOf(agentId: string) {
 
 describe('credits from paid orders', () => {
   it.each([
-    ['a transfer order at the agent’s own price', { kind: 'transfer' as const, tier: null, unitPriceCents: 3150, description: 'Live call transfers: 10 × $31.50' }],
+    ['a transfer order at the agent’s own price', { kind: 'transfer' as const, tier: 'live-transfers', leadType: 'Live Transfers', unitPriceCents: 3150, description: 'Live call transfers: 10 × $31.50' }],
     ['a Standard/Special package', { tier: 'special', unitPriceCents: 3900 }],
     ['a Premium package', { tier: 'premium', unitPriceCents: 3700 }],
     ['an Enterprise package', { tier: 'enterprise', unitPriceCents: 3500 }],
