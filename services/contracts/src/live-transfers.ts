@@ -382,7 +382,7 @@ export interface AdminTransferView extends TransferView {
 }
 
 /** Why an agent with transfers left can take none now (the admin's tab). */
-export const IDLE_REASONS = ['paused', 'outside_hours', 'no_states', 'cap_reached', 'no_settings', 'at_once_limit'] as const;
+export const IDLE_REASONS = ['paused', 'outside_hours', 'no_states', 'cap_reached', 'no_settings', 'at_once_limit', 'no_balance'] as const;
 export type IdleReason = (typeof IDLE_REASONS)[number];
 export const IDLE_REASON_LABELS: Record<IdleReason, string> = {
   paused: 'Paused',
@@ -391,6 +391,7 @@ export const IDLE_REASON_LABELS: Record<IdleReason, string> = {
   cap_reached: "Today's cap reached",
   no_settings: 'No delivery settings',
   at_once_limit: 'On as many transfers as they take at once',
+  no_balance: 'No transfers left',
 };
 
 export interface AdminTransferAgent {
@@ -410,12 +411,65 @@ export interface AdminTransferAgent {
   lastTransferAt: string | null;
 }
 
+/* ------------------------------------------------------------------ admin answers (issue 23 §6, §7) ---------- */
+
+/** `GET /api/admin/transfers`: the business day's transfers (BUSINESS_TIMEZONE), newest first. */
+export interface AdminTransfersAnswer {
+  /** The business day shown (today when none was asked). */
+  date: string;
+  transfers: AdminTransferView[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** `GET /api/admin/transfer-agents`. */
+export interface AdminTransferAgentsAnswer {
+  agents: AdminTransferAgent[];
+}
+
+/** One dispute in the admin's queue, with its transfer and agent. */
+export interface AdminTransferDispute {
+  id: string;
+  reason: DisputeReason;
+  reasonLabel: string;
+  note: string | null;
+  status: DisputeStatus;
+  openedAt: string;
+  decidedAt: string | null;
+  decisionReason: string | null;
+  transfer: TransferView;
+  agent: { id: string; name: string };
+}
+
+/** `GET /api/admin/transfer-disputes?status=`: pending ones oldest first. */
+export interface AdminTransferDisputesAnswer {
+  disputes: AdminTransferDispute[];
+}
+
 /**
- * `GET /api/admin/transfer-revenue`: per business day (YYYY-MM-DD in BUSINESS_TIMEZONE) over 30 days,
- * what delivered transfers earned (charged, at their credit's price) beside the cash taken for
- * transfers that day, and the totals.
+ * One business day of `GET /api/admin/transfer-revenue` (docs/adr/0032): earned is what the
+ * transfers charged that day were bought at, less those credited back by a dispute decided that
+ * day; cash is what was paid for the order lots credited that day, less what refunds of them
+ * gave back that day.
  */
-export interface TransferRevenueAnswer {
-  days: Array<{ date: string; earnedCents: number; cashCents: number }>;
-  totals: { earnedCents: number; cashCents: number };
+interface AdminTransferRevenueDay {
+  date: string;
+  chargedTransfers: number;
+  earnedCents: number;
+  cashCents: number;
+  refundedCents: number;
+}
+
+export interface AdminTransferRevenueAnswer {
+  timeZone: string;
+  days: AdminTransferRevenueDay[];
+  totals: { earnedCents: number; cashCents: number; refundedCents: number };
+}
+
+/** `POST /api/admin/users/{id}/transfer-credits`: the agent's balance after the adjustment. */
+export interface TransferCreditAdjustmentAnswer {
+  agentId: string;
+  transfers: number;
+  balance: number;
 }

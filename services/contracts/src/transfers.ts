@@ -426,6 +426,10 @@ export interface BuyerProfile {
    * where an agent takes call-backs until they choose). Absent from answers of older gateways.
    */
   workingStates?: string[];
+  /** The latest survey's time zone answer (issue 23); absent when it had none. */
+  surveyTimeZone?: 'PST' | 'MST' | 'CST' | 'EST';
+  /** The latest survey's transfers per day (else calls per day), when positive (issue 23). */
+  callsPerDay?: number;
 }
 
 /* ------------------------------------------------------- insurance recruiting ---------- */

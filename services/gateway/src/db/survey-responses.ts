@@ -65,6 +65,23 @@ export async function findLatestSurveyOfUser(db: Queryable, userId: string): Pro
   return row ? { ...row, createdAt: row.createdAt.toISOString() } : null;
 }
 
+/**
+ * What the user's latest survey says about delivering transfers (issue 23: the transfers service
+ * suggests delivery settings from it): working states, time zone, and transfers or calls per day.
+ */
+export async function findLatestSurveyDeliveryAnswers(
+  db: Queryable,
+  userId: string,
+): Promise<{ workingStates: string; timezone: string | null; transfersPerDay: number | null; callsPerDay: number | null } | null> {
+  const { rows } = await db.query<{ workingStates: string; timezone: string | null; transfersPerDay: number | null; callsPerDay: number | null }>(
+    `SELECT working_states AS "workingStates", timezone, transfers_per_day AS "transfersPerDay", calls_per_day AS "callsPerDay"
+       FROM survey_responses WHERE user_id = $1
+      ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [userId],
+  );
+  return rows[0] ?? null;
+}
+
 /** Every answer of a response (both steps), as spec §3 "Test-campaign response" names them. */
 const RESPONSE_COLUMNS = `id, first_name AS "firstName", last_name AS "lastName", agency_name AS "agencyName", role, phone,
             email, username, lead_type AS "leadType", working_states AS "workingStates",

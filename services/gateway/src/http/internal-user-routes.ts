@@ -1,8 +1,8 @@
 import { Router, type Request } from 'express';
-import { recognisedStates, type BuyerProfile } from '@warmline/contracts';
+import { recognisedStates, SURVEY_TIMEZONES, type BuyerProfile } from '@warmline/contracts';
 import { AppError, IDENTITY_HEADER, verifyIdentity, type Pool } from '@warmline/platform';
 import { findUserById } from '../db/users';
-import { findLatestSurveyOfUser } from '../db/survey-responses';
+import { findLatestSurveyDeliveryAnswers } from '../db/survey-responses';
 
 const INTERNAL_USERS_PATH = '/internal/users/:id';
 
@@ -28,8 +28,12 @@ export function internalUserRoutes(options: { pool: Pool; identitySecret: string
     }
     const user = await findUserById(options.pool, id.toLowerCase());
     if (!user) throw new AppError('NotFound', 'User not found', 404);
-    // The catalog delivers call-backs in these states until the agent chooses their own.
-    const survey = await findLatestSurveyOfUser(options.pool, user.id);
+    // The catalog delivers call-backs in these states until the agent chooses their own; the
+    // transfers service suggests delivery settings from the survey's zone and daily count.
+    const survey = await findLatestSurveyDeliveryAnswers(options.pool, user.id);
+    const zone = SURVEY_TIMEZONES.find((z) => z === survey?.timezone?.trim().toUpperCase());
+    // Transfers per day when the survey asked it, else calls per day; 0 says nothing.
+    const perDay = survey?.transfersPerDay || survey?.callsPerDay || null;
     const answer: BuyerProfile = {
       id: user.id,
       username: user.username,
@@ -39,6 +43,8 @@ export function internalUserRoutes(options: { pool: Pool; identitySecret: string
       phone: user.phone,
       liveTransferPrice: Number(user.liveTransferPrice).toFixed(2),
       workingStates: recognisedStates(survey?.workingStates),
+      ...(zone ? { surveyTimeZone: zone } : {}),
+      ...(perDay ? { callsPerDay: perDay } : {}),
     };
     res.setHeader('cache-control', 'no-store');
     res.json(answer);

@@ -11,6 +11,7 @@ import { disputeOpenedEmail, leadsReceiptEmail } from '../domain/refund-emails';
 import { leadOptOutEmail } from '../domain/lead-opt-out-emails';
 import { partnerApplicationNoticeEmail, partnerApplicationReceivedEmail, partnerStatusChangedEmail } from '../domain/partner-emails';
 import { callbackAssignedEmail } from '../domain/callback-emails';
+import { transferDisputeDecidedEmail } from '../domain/transfer-dispute-emails';
 
 const SOURCE = 'notifications';
 
@@ -87,5 +88,7 @@ export function emailRequestSubscriptions(teams: TeamInboxes, site: SiteLinks): 
     subscribe('email.partner_status_changed', renderInto<'email.partner_status_changed'>((change) => [partnerStatusChangedEmail(change, teams)])),
     // Vendor call-backs (issue 15): the agent who received one, with a link to My Call-backs.
     subscribe('email.callback_assigned', renderInto<'email.callback_assigned'>((notice) => [callbackAssignedEmail(notice, site)])),
+    // Live transfers (issue 23): the agent whose dispute was decided, with a link to My Transfers.
+    subscribe('email.transfer_dispute_decided', renderInto<'email.transfer_dispute_decided'>((notice) => [transferDisputeDecidedEmail(notice, site)])),
   ];
 }

@@ -8,12 +8,14 @@ import { PAID_CALL_BACKS_ORDERS_LIMIT, type PaidCallBacksOrdersAnswer } from '@w
 import type { OrdersContext } from '../domain/context';
 import type { UsersClient } from '../clients/users-client';
 import { cancelLeadOrder, createLeadOrder } from '../domain/lead-orders';
-import { latestTransferOrderStates } from '../db/transfer-orders';
+import { latestTransferOrderDelivery, latestTransferOrderStates } from '../db/transfer-orders';
 import { paidCallBacksOrders } from '../db/orders';
 
 const INTERNAL_LEAD_ORDERS_PATH = '/api/internal/lead-orders';
 /** The states of the signed agent's latest transfer order (the catalog's call-backs start there). */
 const INTERNAL_TRANSFER_STATES_PATH = '/api/internal/my-transfer-states';
+/** The delivery details of the signed agent's latest transfer order (the transfers service suggests settings from them). */
+const INTERNAL_LATEST_TRANSFER_ORDER_PATH = '/api/internal/my-latest-transfer-order';
 /** The signed buyer's paid Call-Backs orders (My Call-backs shows those not credited yet, issue 22). */
 const INTERNAL_PAID_CALL_BACKS_ORDERS_PATH = '/api/internal/my-paid-call-backs-orders';
 
@@ -53,6 +55,12 @@ export function internalLeadOrderRoutes(ctx: OrdersContext & { users: UsersClien
     if (!agent?.userId) throw new Error('requireUserIdentity let a request without identity through');
     res.setHeader('cache-control', 'no-store');
     res.json({ states: await latestTransferOrderStates(ctx.pool, agent.userId) });
+  });
+  router.get(INTERNAL_LATEST_TRANSFER_ORDER_PATH, requireUserIdentity, async (req, res) => {
+    const agent = req.identity;
+    if (!agent?.userId) throw new Error('requireUserIdentity let a request without identity through');
+    res.setHeader('cache-control', 'no-store');
+    res.json({ order: await latestTransferOrderDelivery(ctx.pool, agent.userId) });
   });
   router.get(INTERNAL_PAID_CALL_BACKS_ORDERS_PATH, requireUserIdentity, async (req, res) => {
     const buyer = req.identity;

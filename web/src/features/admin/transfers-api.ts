@@ -4,7 +4,7 @@ import type {
   AdminTransferView,
   DisputeReason,
   DisputeStatus,
-  TransferRevenueAnswer,
+  AdminTransferRevenueAnswer,
   TransferStatus,
 } from '@warmline/contracts/live-transfers';
 import { apiRequest } from '../../lib/api';
@@ -85,7 +85,7 @@ export function usePendingDisputes() {
 export function useTransferRevenue() {
   return useQuery({
     queryKey: transferAdminKeys.revenue(),
-    queryFn: ({ signal }) => apiRequest<TransferRevenueAnswer>('/api/admin/transfer-revenue', { signal }),
+    queryFn: ({ signal }) => apiRequest<AdminTransferRevenueAnswer>('/api/admin/transfer-revenue', { signal }),
   });
 }
 

@@ -1,0 +1,149 @@
+import {
+  TRANSFER_DISPUTE_DAYS,
+  TRANSFER_STATUS_LABELS,
+  TRANSFERS_PAGE_SIZE,
+  formatUsd,
+  timeZoneName,
+  type MyTransfersAnswer,
+  type MyTransfersQuery,
+  type TransferBalance,
+  type TransferDay,
+  type TransferView,
+} from '@warmline/contracts';
+import { toCsv } from '@warmline/platform/csv';
+import { openLots } from '../db/ledger';
+import { agentDay, listTransfers, type TransferRow } from '../db/my-transfers';
+import { findAgentSettings, type AgentSettingsRow } from '../db/settings';
+import type { TransfersContext } from './context';
+import { localTime, nextHours, withinHours } from './hours';
+import type { Agent } from './settings';
+
+/**
+ * My Transfers (issue 23 §5): the agent's balance by price, today against their cap in their
+ * own zone, and the log of their transfers only, newest first.
+ */
+
+const DAY_MS = 86_400_000;
+/** The most rows one CSV export holds (the log is paged; a year of a busy agent fits). */
+const CSV_ROWS_LIMIT = 20_000;
+
+/** The agent's zone: their saved one, else the business's (before any settings). */
+function zoneOf(ctx: TransfersContext, settings: AgentSettingsRow | null): string {
+  return settings?.timeZone ?? ctx.businessTimeZone;
+}
+
+export function transferView(row: TransferRow, now: Date): TransferView {
+  return {
+    id: row.id,
+    routedAt: row.routedAt.toISOString(),
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phone: row.phone,
+    state: row.state,
+    leadType: row.leadType,
+    durationSeconds: row.durationSeconds,
+    status: row.status,
+    chargedCents: row.status === 'charged' || row.status === 'disputed' || row.status === 'credited' ? row.chargedCents : null,
+    transcript: row.transcript,
+    recordingUrl: row.recordingUrl,
+    disposition: row.disposition,
+    dispute:
+      row.disputeId && row.disputeReason && row.disputeStatus && row.openedAt
+        ? {
+            id: row.disputeId,
+            reason: row.disputeReason,
+            status: row.disputeStatus,
+            decisionReason: row.decisionReason,
+            openedAt: row.openedAt.toISOString(),
+            decidedAt: row.decidedAt?.toISOString() ?? null,
+          }
+        : null,
+    disputable: row.status === 'charged' && !row.disputeId && withinDisputeWindow(row.routedAt, now),
+  };
+}
+
+export function withinDisputeWindow(routedAt: Date, now: Date): boolean {
+  return now.getTime() - routedAt.getTime() <= TRANSFER_DISPUTE_DAYS * DAY_MS;
+}
+
+/** 'Charged $37.00', 'Buffer protected — not charged', … */
+function statusWords(row: Pick<TransferRow, 'status' | 'chargedCents'>): string {
+  if (row.status === 'charged' && row.chargedCents !== null) return `Charged ${formatUsd(row.chargedCents)}`;
+  return TRANSFER_STATUS_LABELS[row.status];
+}
+
+async function transferBalance(ctx: TransfersContext, agentId: string, inFlight: number, balance: number): Promise<TransferBalance> {
+  const lots = await openLots(ctx.pool, agentId);
+  return {
+    transfers: balance,
+    inFlight,
+    lots: lots.map((l) => ({ unitCents: l.unitCents, transfersLeft: l.remaining, creditedAt: l.creditedAt.toISOString(), source: l.source })),
+  };
+}
+
+export async function myTransfers(ctx: TransfersContext, agent: Agent, query: MyTransfersQuery): Promise<MyTransfersAnswer> {
+  const now = ctx.clock();
+  const settings = await findAgentSettings(ctx.pool, agent.userId);
+  const zone = zoneOf(ctx, settings);
+  const date = localTime(now, zone).date;
+  const [day, page] = await Promise.all([
+    agentDay(ctx.pool, agent.userId, date, now),
+    listTransfers(
+      ctx.pool,
+      { agentId: agent.userId, timeZone: zone, ...(query.status ? { status: query.status } : {}), ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) },
+      { limit: TRANSFERS_PAGE_SIZE, offset: (query.page - 1) * TRANSFERS_PAGE_SIZE },
+    ),
+  ]);
+  const hours = settings?.hours ?? [];
+  const today: TransferDay = {
+    date,
+    timeZone: zone,
+    timeZoneName: timeZoneName(zone),
+    count: day.today,
+    cap: settings?.dailyCap ?? null,
+    paused: settings?.paused ?? false,
+    withinHours: withinHours(hours, zone, now),
+    nextHours: nextHours(hours, zone, now),
+  };
+  return {
+    balance: await transferBalance(ctx, agent.userId, day.inFlight, day.balance),
+    today,
+    transfers: page.rows.map((r) => transferView(r, now)),
+    total: page.total,
+    page: query.page,
+    pageSize: TRANSFERS_PAGE_SIZE,
+  };
+}
+
+/** The filtered log as CSV, times in the agent's zone (named in the header). */
+export async function myTransfersCsv(ctx: TransfersContext, agent: Agent, query: MyTransfersQuery): Promise<{ csv: string; total: number; rows: number }> {
+  const settings = await findAgentSettings(ctx.pool, agent.userId);
+  const zone = zoneOf(ctx, settings);
+  const { rows, total } = await listTransfers(
+    ctx.pool,
+    { agentId: agent.userId, timeZone: zone, ...(query.status ? { status: query.status } : {}), ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) },
+    { limit: CSV_ROWS_LIMIT, offset: 0 },
+  );
+  const header = [`Time (${timeZoneName(zone)})`, 'Transfer ID', 'First name', 'Last name', 'Phone', 'State', 'Lead type', 'Duration (seconds)', 'Status', 'Charged', 'Disposition', 'Recording'];
+  const csv = toCsv(
+    header,
+    rows.map((r) => {
+      const local = localTime(r.routedAt, zone);
+      return [
+        `${local.date} ${local.hhmm}`,
+        r.id,
+        r.firstName,
+        r.lastName,
+        r.phone,
+        r.state,
+        r.leadType,
+        r.durationSeconds,
+        statusWords(r),
+        r.chargedCents !== null && r.status !== 'credited' ? formatUsd(r.chargedCents) : '',
+        r.disposition,
+        r.recordingUrl,
+      ];
+    }),
+  );
+  return { csv, total, rows: rows.length };
+}
