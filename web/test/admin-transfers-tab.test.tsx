@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import { ADJUSTMENT_BELOW_ZERO_MESSAGE, type AdminTransferAgent, type AdminTransferView, type TransferRevenueAnswer } from '@warmline/contracts/live-transfers';
+import { ADJUSTMENT_BELOW_ZERO_MESSAGE, type AdminTransferAgent, type AdminTransferView, type AdminTransferRevenueAnswer } from '@warmline/contracts/live-transfers';
 import { TransfersTab } from '../src/features/admin/transfers-tab';
 import type { AdminDispute } from '../src/features/admin/transfers-api';
 import { useToasts } from '../src/components/toast-store';
@@ -72,12 +72,13 @@ const DISPUTE: AdminDispute = {
   transfer: adminTransfer({ status: 'disputed', disputable: false }),
 };
 
-const REVENUE: TransferRevenueAnswer = {
+const REVENUE: AdminTransferRevenueAnswer = {
+  timeZone: 'America/Chicago',
   days: [
-    { date: '2026-11-26', earnedCents: 7400, cashCents: 222000 },
-    { date: '2026-11-27', earnedCents: 3700, cashCents: 0 },
+    { date: '2026-11-26', chargedTransfers: 2, earnedCents: 7400, cashCents: 222000, refundedCents: 0 },
+    { date: '2026-11-27', chargedTransfers: 1, earnedCents: 3700, cashCents: 0, refundedCents: 0 },
   ],
-  totals: { earnedCents: 11100, cashCents: 222000 },
+  totals: { earnedCents: 11100, cashCents: 222000, refundedCents: 0 },
 };
 
 type Answer = { status: number; body: unknown };
