@@ -2,7 +2,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { TRANSFER_ROUTE_PATH, transferOutcomePath, VENDOR_KEY_PREFIX, type HoursRange, type TransferOutcomeInput, type TransferRouteInput } from '@warmline/contracts';
 import { createLogger, createPool, parseConfig, type Pool } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
+import { waitFor } from '@warmline/platform/testing/index';
 import { callService, type Answer } from '@warmline/platform/testing/calls';
+import { readyz } from '@warmline/platform/testing/outage';
 import { startTestSystem, type TestSystem } from '@warmline/platform/testing/system';
 import { transfersEnv } from '../src/config';
 import { creditLot, ensureAgent, lockAgent } from '../src/db/ledger';
@@ -29,7 +31,7 @@ export interface TransfersFixture {
   /** Credits `transfers` at `unitCents` to the agent, as a paid order would. */
   credit(agentId: string, transfers: number, unitCents?: number): Promise<void>;
   suppress(phone: string, suppressed?: boolean, at?: Date): Promise<void>;
-  route(key: string | null, body: Partial<TransferRouteInput> | Record<string, unknown>, headers?: Record<string, string>): Promise<Answer>;
+  route(key: string | null, body: Partial<TransferRouteInput> | Record<string, unknown> | string, headers?: Record<string, string>): Promise<Answer>;
   outcome(key: string | null, transferId: string, body: Partial<TransferOutcomeInput> | Record<string, unknown>): Promise<Answer>;
   balance(agentId: string): Promise<number>;
   cleanup(): Promise<void>;
@@ -59,11 +61,13 @@ export async function startTransfersFixture(start: string = NOON_CHICAGO): Promi
     const config = parseConfig(transfersEnv, { ...system.env, TRANSFERS_PORT: '0', BUSINESS_TIMEZONE: 'America/Chicago' });
     const transfers = await startTransfers(config, createLogger('transfers', process.env.TRANSFERS_TEST_LOG ?? 'silent'), { clock: () => now });
     stops.push('transfers', transfers.stop);
+    // The service declares the manifest's queues once its bus is up.
+    await waitFor('the transfers service connected to the broker', async () => (await readyz(transfers.url)).body.checks?.rabbitmq === 'ok', { timeoutMs: 20_000 });
     const pool = createPool(system.db.url, TRANSFERS_SCHEMA, 20);
     stops.push('pool', () => pool.end());
     const call = (method: string, path: string, key: string | null, body: unknown, headers: Record<string, string> = {}) =>
       callService(transfers.url, method, path, {
-        rawBody: JSON.stringify(body),
+        rawBody: typeof body === 'string' ? body : JSON.stringify(body),
         headers: { 'content-type': 'application/json', ...(key === null ? {} : { 'x-api-key': key }), ...headers },
       });
     let phoneSeq = 0;

@@ -1,4 +1,8 @@
+import { createHash, randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COMMANDS_EXCHANGE, type CommandData } from '@warmline/contracts';
+import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { activeVendorKeyId } from '../src/db/mirrors';
 import { mirrorSuppression, mirrorVendorKey } from '../src/events/mirrors';
 import { ledgerMismatches } from '../src/db/ledger';
@@ -30,6 +34,27 @@ describe('the vendor key', () => {
     expect((await f.route(revoked.key, prospect())).status).toBe(200);
     await f.revokeKey(revoked);
     expect(await f.route(revoked.key, prospect())).toMatchObject({ status: 401, body: unauthorized });
+  });
+
+  it('a key mirrored through the broker (as ingestion sends it) works at the next call', async () => {
+    const text = `wlv_${randomUUID().replace(/-/g, '')}`;
+    const data: CommandData<'vendor_key.mirror'> = {
+      vendorKeyId: randomUUID(),
+      name: 'Through the broker',
+      keyHash: createHash('sha256').update(text).digest('hex'),
+      createdAt: new Date().toISOString(),
+      revokedAt: null,
+    };
+    const envelope = { id: randomUUID(), type: 'vendor_key.mirror', version: 1, occurredAt: new Date().toISOString(), source: 'ingestion', correlationId: randomUUID(), data };
+    const connection = await amqp.connect(TEST_AMQP_URL);
+    try {
+      const channel = await connection.createConfirmChannel();
+      channel.publish(`${f.system.namespace}.${COMMANDS_EXCHANGE}`, 'vendor_key.mirror', Buffer.from(JSON.stringify(envelope)), { persistent: true, contentType: 'application/json', messageId: envelope.id });
+      await channel.waitForConfirms();
+    } finally {
+      await connection.close();
+    }
+    await waitFor('the key mirrored', async () => (await f.route(text, prospect())).status === 200, { timeoutMs: 20_000 });
   });
 
   it('a revoke mirrored before its create leaves the key revoked', async () => {
