@@ -37,7 +37,7 @@ export interface TransfersFixture {
   cleanup(): Promise<void>;
 }
 
-export interface AgentSettings {
+interface AgentSettings {
   displayName?: string;
   transferPhone?: string;
   states?: string[];
