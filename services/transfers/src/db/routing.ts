@@ -62,27 +62,37 @@ export async function earlierDecisionAndSuppression(
  * their own day under the cap, not paused or deleted, under their at-once limit, and not sent
  * this phone within the repeat window. An expired reservation no longer counts as in flight;
  * today's count leaves out calls that never connected and reservations that lapsed.
+ *
+ * The cheap conditions (indexed state, balance, pause) pick and order the agents in a subquery
+ * kept apart (OFFSET 0); the rest are checked on them in that order only until the LIMIT is
+ * met, so a state with thousands of agents costs a few dozen checks, not thousands.
  */
-const ELIGIBLE = `
+function eligibleSql(tail: string): string {
+  return `
   SELECT a.user_id AS "userId", a.display_name AS "displayName", a.transfer_phone AS "transferPhone",
-         a.last_routed_at AS "lastRoutedAt", (($1::timestamptz AT TIME ZONE a.time_zone)::date)::text AS "agentDate"
-    FROM agents a
-   WHERE ($5::uuid IS NULL OR a.user_id = $5::uuid)
-     AND a.balance > 0 AND NOT a.paused AND a.deleted_at IS NULL
-     AND a.states @> ARRAY[$2::text] AND a.transfer_phone IS NOT NULL AND a.time_zone IS NOT NULL
-     AND EXISTS (
-       SELECT 1 FROM jsonb_array_elements(a.hours) h,
-              LATERAL (SELECT to_char($1::timestamptz AT TIME ZONE a.time_zone, 'HH24:MI') COLLATE "C" AS hhmm,
-                              lower(to_char($1::timestamptz AT TIME ZONE a.time_zone, 'Dy')) AS day) l
-        WHERE h->>'day' = l.day AND (h->>'from') COLLATE "C" <= l.hhmm AND l.hhmm < (h->>'to') COLLATE "C")
-     AND NOT EXISTS (
-       SELECT 1 FROM transfers p WHERE p.phone = $3 AND p.agent_id = a.user_id AND p.routed_at > $4 AND p.status <> 'not_connected')
+         (($1::timestamptz AT TIME ZONE a.time_zone)::date)::text AS "agentDate"
+    FROM (SELECT user_id, display_name, transfer_phone, time_zone, hours, balance, at_once, daily_cap FROM agents
+           WHERE ($5::uuid IS NULL OR user_id = $5::uuid)
+             AND balance > 0 AND NOT paused AND deleted_at IS NULL
+             AND states @> ARRAY[$2::text] AND transfer_phone IS NOT NULL AND time_zone IS NOT NULL
+           ORDER BY last_routed_at ASC NULLS FIRST, user_id
+          OFFSET 0) a
+   CROSS JOIN LATERAL (SELECT $1::timestamptz AT TIME ZONE a.time_zone AS local) l
+   WHERE EXISTS (
+       SELECT 1 FROM jsonb_array_elements(a.hours) h
+        WHERE h->>'day' = lower(to_char(l.local, 'Dy'))
+          AND (h->>'from') COLLATE "C" <= to_char(l.local, 'HH24:MI') COLLATE "C"
+          AND to_char(l.local, 'HH24:MI') COLLATE "C" < (h->>'to') COLLATE "C")
      AND (SELECT count(*) FROM transfers f WHERE f.agent_id = a.user_id AND f.status = 'routed' AND f.expires_at > $1)
          < LEAST(a.balance, a.at_once)
      AND (a.daily_cap IS NULL OR (
        SELECT count(*) FROM transfers d
-        WHERE d.agent_id = a.user_id AND d.agent_date = ($1::timestamptz AT TIME ZONE a.time_zone)::date
-          AND d.status <> 'not_connected' AND NOT (d.status = 'routed' AND d.expires_at <= $1)) < a.daily_cap)`;
+        WHERE d.agent_id = a.user_id AND d.agent_date = l.local::date
+          AND d.status <> 'not_connected' AND NOT (d.status = 'routed' AND d.expires_at <= $1)) < a.daily_cap)
+     AND NOT EXISTS (
+       SELECT 1 FROM transfers p WHERE p.phone = $3 AND p.agent_id = a.user_id AND p.routed_at > $4 AND p.status <> 'not_connected')
+  ${tail}`;
+}
 
 export interface RoutingAsk {
   now: Date;
@@ -96,7 +106,7 @@ const askParams = (ask: RoutingAsk, agentId: string | null) => [ask.now, ask.sta
 /** Up to `limit` eligible agents, the longest waiting (never routed first) first, ties by id. No locks. */
 export async function eligibleCandidates(db: Queryable, ask: RoutingAsk, limit: number): Promise<string[]> {
   const { rows } = await db.query<{ userId: string }>(
-    `SELECT e."userId" FROM (${ELIGIBLE}) e ORDER BY e."lastRoutedAt" ASC NULLS FIRST, e."userId" LIMIT ${Math.trunc(limit)}`,
+    eligibleSql(`LIMIT ${Math.trunc(limit)}`),
     askParams(ask, null),
   );
   return rows.map((r) => r.userId);
@@ -138,7 +148,7 @@ export async function reserveAgent(
   transfer: NewTransfer,
 ): Promise<{ displayName: string; transferPhone: string } | null> {
   const { rows } = await db.query<{ displayName: string; transferPhone: string }>(
-    `WITH e AS (${ELIGIBLE}),
+    `WITH e AS (${eligibleSql('')}),
      inserted AS (
        INSERT INTO transfers (id, vendor_key_id, call_id, agent_id, first_name, last_name, phone, state, lead_type, status, routed_at, expires_at, agent_date)
        SELECT $6, $7, $8, e."userId", $9, $10, $3, $2, $11, 'routed', $1, $12, e."agentDate"::date FROM e
