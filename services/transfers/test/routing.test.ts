@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { HoursRange } from '@warmline/contracts';
+import { eligibleCandidates } from '../src/db/routing';
+import { withinHours } from '../src/domain/hours';
 import { ALL_WEEK, NOON_CHICAGO, prospect, startTransfersFixture, type TransfersFixture } from './transfers-fixture';
 
 /** Issue 23 §3: each routing rule alone. Every test starts with no agent but its own. */
@@ -65,6 +68,27 @@ describe('an agent is eligible when', () => {
     expect(await routed(ny())).toMatchObject({ routed: false, reason: 'no_agent_available' });
     f.setNow('2026-11-02T14:30:00Z');
     expect(await routed(ny())).toMatchObject({ routed: true, agent });
+  });
+
+  it('the database’s reading of their hours agrees with domain/hours.ts at every half hour around both DST changes', async () => {
+    const hours: HoursRange[] = [
+      { day: 'sun', from: '00:30', to: '03:30' },
+      { day: 'sun', from: '22:00', to: '24:00' },
+      { day: 'mon', from: '00:00', to: '01:00' },
+      { day: 'sat', from: '23:30', to: '24:00' },
+    ];
+    const agent = await f.agent({ states: ['NY'], timeZone: 'America/New_York', hours });
+    await f.credit(agent, 1);
+    const seen = new Set<boolean>();
+    for (const start of ['2026-03-07T12:00:00Z', '2026-10-31T12:00:00Z']) {
+      for (let step = 0; step < 96; step++) {
+        const at = new Date(new Date(start).getTime() + step * 30 * 60_000);
+        const found = await eligibleCandidates(f.pool, { now: at, state: 'NY', phone: '2125550000', repeatSince: at }, 5);
+        expect({ at: at.toISOString(), eligible: found.includes(agent) }).toEqual({ at: at.toISOString(), eligible: withinHours(hours, 'America/New_York', at) });
+        seen.add(found.includes(agent));
+      }
+    }
+    expect([...seen].sort()).toEqual([false, true]);
   });
 
   it('today’s transfers in their own day are under their cap', async () => {
