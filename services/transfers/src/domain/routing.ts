@@ -34,6 +34,8 @@ import { SOURCE, type TransfersContext } from './context';
 const CANDIDATES_PER_LOOK = 20;
 const LOOKS = 3;
 const DAY_MS = 86_400_000;
+const DEADLOCK = '40P01';
+const RETRIES = 3;
 
 /** The vendor asked without a state and the phone's area code names none. */
 export class StateUnknown extends Error {}
@@ -46,9 +48,17 @@ function agentNameOf(displayName: string): string {
 export async function routeTransfer(ctx: TransfersContext, vendorKeyId: string, ask: TransferRouteRequest, correlationId: string): Promise<TransferRouteAnswer> {
   const state = ask.state ?? stateOfAreaCode(ask.phone_number);
   if (!state) throw new StateUnknown();
-  return withTransaction(ctx.pool, (db) => decide(ctx, db, vendorKeyId, { ...ask, state }, correlationId), {
-    atBegin: callLockStatement(vendorKeyId, ask.call_id),
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await withTransaction(ctx.pool, (db) => decide(ctx, db, vendorKeyId, { ...ask, state }, correlationId), {
+        atBegin: callLockStatement(vendorKeyId, ask.call_id),
+      });
+    } catch (err) {
+      // Two decisions each waiting for an agent the other holds: PostgreSQL ends one; it decides again.
+      if (attempt >= RETRIES || (err as { code?: string }).code !== DEADLOCK) throw err;
+      ctx.log.warn({ attempt }, 'a routing decision met a deadlock; deciding again');
+    }
+  }
 }
 
 async function decide(
