@@ -15,6 +15,7 @@ import { importRoutes } from './http/import-routes';
 import { suppressionRoutes } from './http/suppression-routes';
 import { LEAD_PAYMENTS_QUEUE, subscriptions } from './events/subscriptions';
 import { LEAD_SUPPRESSIONS_QUEUE, leadSuppressionSubscriptions } from './events/lead-suppressions';
+import { mirrorEarlierSuppressions } from './domain/suppressions';
 import { httpGatewayClient, type GatewayClient } from './clients/gateway-client';
 import { callbackRoutes } from './http/callback-routes';
 import { CALLBACKS_QUEUE, callbackSubscriptions } from './events/callbacks';
@@ -78,6 +79,10 @@ export async function startCatalog(
       timeZone: config.BUSINESS_TIMEZONE,
       maxImportBytes: config.LEAD_IMPORT_MAX_BYTES,
     };
+
+    // Phones suppressed before the transfers service (issue 23) get their copy sent once; the relay delivers it.
+    const mirrored = await mirrorEarlierSuppressions(ctx);
+    if (mirrored > 0) log.info({ mirrored }, 'sent the transfers service its copy of the earlier suppression list');
 
     const gateway = options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET });
     const callbacks: CallbackContext = { ...ctx, gateway };

@@ -22,3 +22,4 @@ export * from './partners';
 export * from './callbacks';
 export * from './area-codes';
 export * from './live-transfers';
+export * from './calling-hours';

@@ -8,6 +8,7 @@ import type { IngestionConfig } from './config';
 import type { IngestionContext } from './domain/context';
 import { vendorKeyRoutes } from './http/vendor-key-routes';
 import { webhookRoutes } from './http/webhook-routes';
+import { mirrorEarlierVendorKeys } from './domain/vendor-keys';
 
 export const INGESTION_SCHEMA = 'ingestion';
 /** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
@@ -46,6 +47,9 @@ export async function startIngestion(
       poolSize: config.INGESTION_DB_POOL_SIZE,
     });
     const ctx: IngestionContext = { pool, log, clock: options.clock ?? (() => new Date()) };
+    // Keys made before the transfers service (issue 23) get their copy sent once; the relay delivers it.
+    const mirrored = await mirrorEarlierVendorKeys(ctx);
+    if (mirrored > 0) log.info({ mirrored }, 'sent the transfers service its copies of earlier vendor keys');
 
     const app = createHttpApp({
       service: 'ingestion',

@@ -73,8 +73,9 @@ export async function startTransfers(
       identitySecret: config.IDENTITY_SECRET,
       readiness,
       metrics: bus.metrics.registry,
+      // The vendor's calls read their own bodies and answer in the webhook's shape (issue 23).
+      mountBeforeBodyParsing: (a) => a.use(vendorRoutes(ctx, config.IDENTITY_SECRET)),
       mount: (a) => {
-        a.use(vendorRoutes(ctx));
         a.use(myTransfersRoutes(ctx));
         a.use(adminTransferRoutes(ctx));
       },

@@ -37,7 +37,7 @@ export { lockLeadLoads } from './lead-batch-load';
 /** Adds the phone; null when it is already on the list (the list is unchanged). */
 export async function insertSuppression(db: Queryable, s: SuppressionRow): Promise<SuppressionRow | null> {
   const { rows } = await db.query<Row>(
-    `INSERT INTO lead_suppressions (phone, reason, created_by_user_id, created_at) VALUES ($1, $2, $3, $4)
+    `INSERT INTO lead_suppressions (phone, reason, created_by_user_id, created_at, mirrored_at) VALUES ($1, $2, $3, $4, $4)
      ON CONFLICT (phone) DO NOTHING
      RETURNING phone, reason, created_by_user_id, created_at`,
     [s.phone, s.reason, s.createdByUserId, s.createdAt],
@@ -117,4 +117,19 @@ export async function leadsBoughtWithPhone(db: Queryable, buyerUserId: string, p
     [buyerUserId, phone],
   );
   return rows.map((r) => ({ id: r.id, name: r.name, phone: r.phone, soldAt: r.sold_at }));
+}
+
+/**
+ * Phones suppressed before their copies were sent (mirrored_at NULL), locked and marked sent:
+ * the caller queues their suppression.mirror in the same transaction. SKIP LOCKED: two replicas
+ * starting at once each send a phone at most once between them.
+ */
+export async function claimUnmirroredSuppressions(db: Queryable, at: Date): Promise<Array<{ phone: string; createdAt: Date }>> {
+  const { rows } = await db.query<{ phone: string; createdAt: Date }>(
+    `WITH claimed AS (SELECT phone FROM lead_suppressions WHERE mirrored_at IS NULL ORDER BY created_at, phone FOR UPDATE SKIP LOCKED)
+     UPDATE lead_suppressions s SET mirrored_at = $1 FROM claimed WHERE s.phone = claimed.phone
+     RETURNING s.phone, s.created_at AS "createdAt"`,
+    [at],
+  );
+  return rows;
 }

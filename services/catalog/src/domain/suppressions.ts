@@ -7,7 +7,7 @@ import {
   type SuppressionPage,
   type SuppressionView,
 } from '@warmline/contracts';
-import { enqueue } from '@warmline/platform/bus/index';
+import { enqueue, enqueueAll, type OutgoingMessage } from '@warmline/platform/bus/index';
 import { withTransaction, type PoolClient, type Queryable } from '@warmline/platform/db/index';
 import { badRequest, conflict, notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
@@ -22,6 +22,7 @@ import {
 import { recordAdminAction, type Admin } from './admin-actions';
 import {
   buyersOfPhone,
+  claimUnmirroredSuppressions,
   deleteSuppression,
   findSuppression,
   insertSuppression,
@@ -105,6 +106,8 @@ export async function addToSuppressionList(
   await lockCallbackIntake(db);
   const row = await insertSuppression(db, { phone, reason: input.reason, createdByUserId: by.userId, createdAt: at });
   if (!row) return null;
+  // Routing of live transfers (issue 23) reads its own copy of the list.
+  await enqueueAll(db, [mirrorMessage(phone, true, at, correlationId)]);
   const withdrawn = await withdrawUnsoldLeads(db, { phone }, 'suppressed', at);
   // Its available callback opportunities leave the market as its leads do (issue 22).
   const callbacksWithdrawn = await withdrawOpportunitiesOfPhone(db, phone, at);
@@ -138,17 +141,36 @@ export async function addToSuppressionList(
 export async function removeSuppression(ctx: CatalogContext, admin: Admin, phoneText: string, correlationId: string): Promise<void> {
   const phone = phoneOf(phoneText);
   await withTransaction(ctx.pool, async (db) => {
+    const at = ctx.clock();
     const removed = await deleteSuppression(db, phone);
     if (!removed) throw notFound('Phone is not on the suppression list');
+    await enqueueAll(db, [mirrorMessage(phone, false, at, correlationId)]);
     await audit(db, admin, correlationId, {
       action: 'lead_suppression.removed',
       phone,
       before: { reason: removed.reason, suppressedAt: removed.createdAt.toISOString() },
       after: null,
-      at: ctx.clock(),
+      at,
     });
   });
   ctx.log.info('phone taken off the suppression list');
+}
+
+/** The transfers service's copy of one change of the list (docs/adr/0031): the newest `at` wins there. */
+function mirrorMessage(phone: string, suppressed: boolean, at: Date, correlationId: string): OutgoingMessage<'suppression.mirror'> {
+  return { type: 'suppression.mirror', source: SOURCE, correlationId, data: { phone, suppressed, at: at.toISOString() } };
+}
+
+/**
+ * Sends the copies of phones suppressed before the transfers service existed, once (at start-up;
+ * a second replica starting at the same time skips the phones the first has claimed). The number sent.
+ */
+export async function mirrorEarlierSuppressions(ctx: Pick<CatalogContext, 'pool' | 'clock'>): Promise<number> {
+  return withTransaction(ctx.pool, async (db) => {
+    const phones = await claimUnmirroredSuppressions(db, ctx.clock());
+    await enqueueAll(db, phones.map((p) => mirrorMessage(p.phone, true, p.createdAt, `suppression-backfill-${p.phone}`)));
+    return phones.length;
+  });
 }
 
 export async function listSuppressionPage(ctx: CatalogContext, query: { q: string; page: number }): Promise<SuppressionPage> {

@@ -31,8 +31,8 @@ export async function insertVendorKey(
   row: { id: string; name: string; keyHash: string; keyHint: string; at: Date; createdById: string; createdBy: string },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO vendor_keys (id, name, key_hash, key_hint, created_at, created_by_id, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO vendor_keys (id, name, key_hash, key_hint, created_at, created_by_id, created_by, mirrored_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $5)`,
     [row.id, row.name, row.keyHash, row.keyHint, row.at, row.createdById, row.createdBy],
   );
 }
@@ -59,4 +59,28 @@ export async function findActiveKeyByHash(db: Queryable, keyHash: string): Promi
 /** Moves last_used_at forward (never back). */
 export async function touchVendorKey(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query('UPDATE vendor_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)', [id, at]);
+}
+
+/** A key as the transfers service's copy holds it (vendor_key.mirror). */
+export interface MirroredVendorKey {
+  id: string;
+  name: string;
+  keyHash: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/**
+ * Keys made before their copies were sent (mirrored_at NULL), locked and marked sent: the
+ * caller queues their vendor_key.mirror in the same transaction. SKIP LOCKED: two replicas
+ * starting at once each send a key at most once between them.
+ */
+export async function claimUnmirroredKeys(db: Queryable, at: Date): Promise<MirroredVendorKey[]> {
+  const { rows } = await db.query<MirroredVendorKey>(
+    `WITH claimed AS (SELECT id FROM vendor_keys WHERE mirrored_at IS NULL ORDER BY created_at, id FOR UPDATE SKIP LOCKED)
+     UPDATE vendor_keys k SET mirrored_at = $1 FROM claimed WHERE k.id = claimed.id
+     RETURNING k.id, k.name, k.key_hash AS "keyHash", k.created_at AS "createdAt", k.revoked_at AS "revokedAt"`,
+    [at],
+  );
+  return rows;
 }

@@ -1,18 +1,21 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { VENDOR_KEY_PREFIX, type CreatedVendorKey, type VendorKey } from '@warmline/contracts';
+import { enqueueAll, type OutgoingMessage } from '@warmline/platform/bus/index';
 import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { notFound } from '@warmline/platform/errors';
 import {
+  claimUnmirroredKeys,
   findActiveKeyByHash,
   insertVendorKey,
   listVendorKeys as listVendorKeyRows,
   revokeVendorKey as revokeVendorKeyRow,
   touchVendorKey,
   type ActiveVendorKey,
+  type MirroredVendorKey,
   type VendorKeyRow,
 } from '../db/vendor-keys';
 import { recordAdminAction, type Admin } from './admin-actions';
-import type { IngestionContext } from './context';
+import { SOURCE, type IngestionContext } from './context';
 
 /**
  * Vendor keys (issue 15, docs/adr/0019): an admin creates one per voice-AI vendor and sees it
@@ -50,7 +53,9 @@ export async function createVendorKey(ctx: IngestionContext, admin: Admin, name:
   const keyHint = key.slice(0, VENDOR_KEY_PREFIX.length + 4);
   const at = ctx.clock();
   await withTransaction(ctx.pool, async (db) => {
-    await insertVendorKey(db, { id, name, keyHash: hashVendorKey(key), keyHint, at, createdById: admin.userId, createdBy: admin.username });
+    const keyHash = hashVendorKey(key);
+    await insertVendorKey(db, { id, name, keyHash, keyHint, at, createdById: admin.userId, createdBy: admin.username });
+    await enqueueAll(db, [mirrorMessage({ id, name, keyHash, createdAt: at, revokedAt: null }, correlationId)]);
     await recordAdminAction(db, admin, correlationId, {
       action: 'vendor_key.created',
       subjectId: id,
@@ -71,14 +76,16 @@ export async function listVendorKeys(ctx: IngestionContext): Promise<VendorKey[]
 export async function revokeVendorKey(ctx: IngestionContext, admin: Admin, id: string, correlationId: string): Promise<void> {
   const at = ctx.clock();
   await withTransaction(ctx.pool, async (db) => {
-    const { rows } = await db.query<{ name: string; keyHint: string; revokedAt: Date | null }>(
-      'SELECT name, key_hint AS "keyHint", revoked_at AS "revokedAt" FROM vendor_keys WHERE id = $1 FOR UPDATE',
+    const { rows } = await db.query<{ name: string; keyHint: string; keyHash: string; createdAt: Date; revokedAt: Date | null }>(
+      'SELECT name, key_hint AS "keyHint", key_hash AS "keyHash", created_at AS "createdAt", revoked_at AS "revokedAt" FROM vendor_keys WHERE id = $1 FOR UPDATE',
       [id],
     );
     const key = rows[0];
     if (!key) throw notFound(VENDOR_KEY_NOT_FOUND);
     if (key.revokedAt) return;
     await revokeVendorKeyRow(db, id, at);
+    // The transfers service stops the key at its next call once its copy says so.
+    await enqueueAll(db, [mirrorMessage({ id, name: key.name, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: at }, correlationId)]);
     await recordAdminAction(db, admin, correlationId, {
       action: 'vendor_key.revoked',
       subjectId: id,
@@ -87,6 +94,37 @@ export async function revokeVendorKey(ctx: IngestionContext, admin: Admin, id: s
       after: { revokedAt: at.toISOString() },
       at,
     });
+  });
+}
+
+/**
+ * The transfers service's copy of a key (issue 23, docs/adr/0031): its SHA-256, never the key,
+ * sent in the transaction that creates or revokes it.
+ */
+function mirrorMessage(key: MirroredVendorKey, correlationId: string): OutgoingMessage<'vendor_key.mirror'> {
+  return {
+    type: 'vendor_key.mirror',
+    source: SOURCE,
+    correlationId,
+    data: {
+      vendorKeyId: key.id,
+      name: key.name,
+      keyHash: key.keyHash,
+      createdAt: key.createdAt.toISOString(),
+      revokedAt: key.revokedAt?.toISOString() ?? null,
+    },
+  };
+}
+
+/**
+ * Sends the copies of keys made before the transfers service existed, once (at start-up; a
+ * second replica starting at the same time skips the keys the first has claimed). The number sent.
+ */
+export async function mirrorEarlierVendorKeys(ctx: IngestionContext): Promise<number> {
+  return withTransaction(ctx.pool, async (db) => {
+    const keys = await claimUnmirroredKeys(db, ctx.clock());
+    await enqueueAll(db, keys.map((key) => mirrorMessage(key, `vendor-key-backfill-${key.id}`)));
+    return keys.length;
   });
 }
 

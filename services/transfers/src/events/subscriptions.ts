@@ -1,6 +1,7 @@
 import { subscribe, type Subscription } from '@warmline/platform/bus/index';
 import type { TransfersContext } from '../domain/context';
 import { agentDeletedHandler, transferOrderClaimedHandler, transferOrderPaidHandler, transferOrderRefundedHandler } from './payments';
+import { mirrorSuppression, mirrorVendorKey } from './mirrors';
 
 /** The queue of payment outcomes that credit and take back transfers; `<queue>.retry` and `<queue>.dlq` beside it. */
 export const TRANSFER_PAYMENTS_QUEUE = 'transfers.payments';
@@ -20,5 +21,8 @@ export function paymentSubscriptions(ctx: Omit<TransfersContext, 'pool'>): Subsc
 
 /** The vendor keys (from ingestion) and the suppression list (from the catalog), mirrored here for routing. */
 export function mirrorSubscriptions(_ctx: Omit<TransfersContext, 'pool'>): Subscription[] {
-  return [];
+  return [
+    subscribe('vendor_key.mirror', async (key, { db }) => mirrorVendorKey(db, key)),
+    subscribe('suppression.mirror', async (change, { db }) => mirrorSuppression(db, change)),
+  ];
 }

@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import type { RouteRefusalReason } from '@warmline/contracts';
+import type { Queryable } from '@warmline/platform/db/index';
+
+/**
+ * Routing's queries (issue 23 §3, docs/adr/0031). Eligibility is one SQL expression, used twice:
+ * to list candidates without locks, and again for the chosen agent after their row is locked
+ * (a new statement, so it sees every decision committed before the lock was granted).
+ */
+
+/**
+ * The transaction-scoped advisory lock on one vendor key's call_id, sent with BEGIN: two copies
+ * of one call decide one after the other, the second reading the first's decision. The key is a
+ * number made from the ids, never caller text.
+ */
+export function callLockStatement(vendorKeyId: string, callId: string): string {
+  const key = createHash('sha256').update(`${vendorKeyId}\u0000${callId}`).digest().readBigInt64BE(0);
+  return `SELECT pg_advisory_xact_lock('${key.toString()}'::bigint)`;
+}
+
+export type EarlierDecision =
+  | { routed: true; transferId: string; agentName: string; transferPhone: string; expiresAt: Date }
+  | { routed: false; reason: RouteRefusalReason };
+
+/** What was decided before for this call (routed or refused), and whether the phone is suppressed: one round trip. */
+export async function earlierDecisionAndSuppression(
+  db: Queryable,
+  vendorKeyId: string,
+  callId: string,
+  phone: string,
+): Promise<{ earlier: EarlierDecision | null; suppressed: boolean }> {
+  const { rows } = await db.query<{
+    transferId: string | null;
+    agentName: string | null;
+    transferPhone: string | null;
+    expiresAt: Date | null;
+    reason: RouteRefusalReason | null;
+    suppressed: boolean;
+  }>(
+    `SELECT t.id AS "transferId", a.display_name AS "agentName", a.transfer_phone AS "transferPhone", t.expires_at AS "expiresAt",
+            r.reason, COALESCE((SELECT s.suppressed FROM suppressed_phones s WHERE s.phone = $3), false) AS suppressed
+       FROM (SELECT 1) one
+       LEFT JOIN transfers t ON t.vendor_key_id = $1 AND t.call_id = $2
+       LEFT JOIN agents a ON a.user_id = t.agent_id
+       LEFT JOIN route_refusals r ON r.vendor_key_id = $1 AND r.call_id = $2`,
+    [vendorKeyId, callId, phone],
+  );
+  const row = rows[0]!;
+  let earlier: EarlierDecision | null = null;
+  if (row.transferId) {
+    earlier = { routed: true, transferId: row.transferId, agentName: row.agentName ?? '', transferPhone: row.transferPhone ?? '', expiresAt: row.expiresAt! };
+  } else if (row.reason) {
+    earlier = { routed: false, reason: row.reason };
+  }
+  return { earlier, suppressed: row.suppressed };
+}
+
+/**
+ * The agents who may take this prospect now ($1 now, $2 state, $3 phone, $4 the repeat window's
+ * start; $5 one agent or null for all): balance beyond their live reservations, the state, now
+ * inside their weekly hours in their zone (DST by PostgreSQL's zone data), today's transfers in
+ * their own day under the cap, not paused or deleted, under their at-once limit, and not sent
+ * this phone within the repeat window. An expired reservation no longer counts as in flight;
+ * today's count leaves out calls that never connected and reservations that lapsed.
+ *
+ * The cheap conditions (indexed state, balance, pause) pick and order the agents in a subquery
+ * kept apart (OFFSET 0); the rest are checked on them in that order only until the LIMIT is
+ * met, so a state with thousands of agents costs a few dozen checks, not thousands.
+ */
+function eligibleSql(tail: string): string {
+  return `
+  SELECT a.user_id AS "userId", a.display_name AS "displayName", a.transfer_phone AS "transferPhone",
+         (($1::timestamptz AT TIME ZONE a.time_zone)::date)::text AS "agentDate"
+    FROM (SELECT user_id, display_name, transfer_phone, time_zone, hours, balance, at_once, daily_cap FROM agents
+           WHERE ($5::uuid IS NULL OR user_id = $5::uuid)
+             AND balance > 0 AND NOT paused AND deleted_at IS NULL
+             AND states @> ARRAY[$2::text] AND transfer_phone IS NOT NULL AND time_zone IS NOT NULL
+           ORDER BY last_routed_at ASC NULLS FIRST, user_id
+          OFFSET 0) a
+   CROSS JOIN LATERAL (SELECT $1::timestamptz AT TIME ZONE a.time_zone AS local) l
+   WHERE EXISTS (
+       SELECT 1 FROM jsonb_array_elements(a.hours) h
+        WHERE h->>'day' = lower(to_char(l.local, 'Dy'))
+          AND (h->>'from') COLLATE "C" <= to_char(l.local, 'HH24:MI') COLLATE "C"
+          AND to_char(l.local, 'HH24:MI') COLLATE "C" < (h->>'to') COLLATE "C")
+     AND (SELECT count(*) FROM transfers f WHERE f.agent_id = a.user_id AND f.status = 'routed' AND f.expires_at > $1)
+         < LEAST(a.balance, a.at_once)
+     AND (a.daily_cap IS NULL OR (
+       SELECT count(*) FROM transfers d
+        WHERE d.agent_id = a.user_id AND d.agent_date = l.local::date
+          AND d.status <> 'not_connected' AND NOT (d.status = 'routed' AND d.expires_at <= $1)) < a.daily_cap)
+     AND NOT EXISTS (
+       SELECT 1 FROM transfers p WHERE p.phone = $3 AND p.agent_id = a.user_id AND p.routed_at > $4 AND p.status <> 'not_connected')
+  ${tail}`;
+}
+
+export interface RoutingAsk {
+  now: Date;
+  state: string;
+  phone: string;
+  repeatSince: Date;
+}
+
+const askParams = (ask: RoutingAsk, agentId: string | null) => [ask.now, ask.state, ask.phone, ask.repeatSince, agentId];
+
+/** Up to `limit` eligible agents, the longest waiting (never routed first) first, ties by id. No locks. */
+export async function eligibleCandidates(db: Queryable, ask: RoutingAsk, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ userId: string }>(
+    eligibleSql(`LIMIT ${Math.trunc(limit)}`),
+    askParams(ask, null),
+  );
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * Locks the first of these agents nobody else is deciding for (SKIP LOCKED), or with `wait`
+ * the first one, waiting for its lock; its id, or null.
+ */
+export async function lockCandidate(db: Queryable, agentIds: readonly string[], wait: boolean): Promise<string | null> {
+  if (agentIds.length === 0) return null;
+  const { rows } = await db.query<{ userId: string }>(
+    `SELECT user_id AS "userId" FROM agents WHERE user_id = ANY($1::uuid[])
+      ORDER BY array_position($1::uuid[], user_id) LIMIT 1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`,
+    [wait ? agentIds.slice(0, 1) : agentIds],
+  );
+  return rows[0]?.userId ?? null;
+}
+
+export interface NewTransfer {
+  id: string;
+  vendorKeyId: string;
+  callId: string;
+  firstName: string;
+  lastName: string;
+  leadType: string | null;
+  expiresAt: Date;
+}
+
+/**
+ * With the agent's row locked: if they are still eligible, inserts the transfer (routed, their
+ * slot held until expiresAt, their own date) and moves their rotation clock, in one statement.
+ * Null when they are no longer eligible.
+ */
+export async function reserveAgent(
+  db: Queryable,
+  ask: RoutingAsk,
+  agentId: string,
+  transfer: NewTransfer,
+): Promise<{ displayName: string; transferPhone: string } | null> {
+  const { rows } = await db.query<{ displayName: string; transferPhone: string }>(
+    `WITH e AS (${eligibleSql('')}),
+     inserted AS (
+       INSERT INTO transfers (id, vendor_key_id, call_id, agent_id, first_name, last_name, phone, state, lead_type, status, routed_at, expires_at, agent_date)
+       SELECT $6, $7, $8, e."userId", $9, $10, $3, $2, $11, 'routed', $1, $12, e."agentDate"::date FROM e
+       RETURNING agent_id),
+     rotated AS (UPDATE agents SET last_routed_at = $1 WHERE user_id = (SELECT agent_id FROM inserted))
+     SELECT e."displayName", e."transferPhone" FROM e JOIN inserted ON inserted.agent_id = e."userId"`,
+    [...askParams(ask, agentId), transfer.id, transfer.vendorKeyId, transfer.callId, transfer.firstName, transfer.lastName, transfer.leadType, transfer.expiresAt],
+  );
+  return rows[0] ?? null;
+}
+
+/** Records that no agent got this call, so a repeat of its call_id answers the same. */
+export async function recordRefusal(
+  db: Queryable,
+  refusal: { vendorKeyId: string; callId: string; reason: RouteRefusalReason; phone: string; state: string; at: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO route_refusals (vendor_key_id, call_id, reason, phone, state, at) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (vendor_key_id, call_id) DO NOTHING`,
+    [refusal.vendorKeyId, refusal.callId, refusal.reason, refusal.phone, refusal.state, refusal.at],
+  );
+}
