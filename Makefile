@@ -76,7 +76,9 @@ lint: typecheck
 # aged-lead importer (infra/bench/lead-import.ts), and the event pipeline: outbox → relay → consumer
 # beside a bare amqplib confirm loop (infra/bench/event-pipeline.ts: its own database and namespace),
 # and the vendor webhook's ingestion rate through the gateway against a bare INSERT loop
-# (infra/bench/callback-ingestion.ts: a fresh database, dropped after). Last, Lighthouse (mobile
+# (infra/bench/callback-ingestion.ts: a fresh database, dropped after), and live-transfer routing
+# and outcomes through the gateway with 5,000 agents (infra/bench/transfer-routing.ts, issue 23;
+# skipped until that file exists). Last, Lighthouse (mobile
 # preset, /usr/bin/chromium) on /, /pricing and /premium-pricing served by the gateway from the
 # build (infra/bench/lighthouse.ts: a fresh database, dropped after).
 bench: build services
@@ -85,6 +87,7 @@ bench: build services
 	npx tsx infra/bench/lead-import.ts
 	npx tsx infra/bench/event-pipeline.ts
 	npx tsx infra/bench/callback-ingestion.ts
+	@if [ -f infra/bench/transfer-routing.ts ]; then npx tsx infra/bench/transfer-routing.ts; else echo "bench: infra/bench/transfer-routing.ts not here yet; skipped"; fi
 	npx tsx infra/bench/lighthouse.ts
 
 # Issue 10's fault run (infra/chaos/run.ts): every service on its own database, namespace and

@@ -129,7 +129,7 @@ export async function plan(isolation: Isolation, base: NodeJS.ProcessEnv): Promi
   }
   // Services the gateway may forward to that this system does not run yet: a closed port here,
   // never the development one.
-  for (const missing of ['PARTNERS_URL', 'INGESTION_URL']) {
+  for (const missing of ['PARTNERS_URL', 'INGESTION_URL', 'TRANSFERS_URL']) {
     if (!entries.some((e) => `${e.entry.name.toUpperCase()}_URL` === missing)) env[missing] = `http://127.0.0.1:${await freePort()}`;
   }
   const gateway = entries.find((e) => e.entry.name === 'gateway');
