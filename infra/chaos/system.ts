@@ -134,6 +134,9 @@ export async function plan(isolation: Isolation, base: NodeJS.ProcessEnv): Promi
   }
   const gateway = entries.find((e) => e.entry.name === 'gateway');
   if (!gateway) throw new Error('infra/services.json has no gateway');
+  // The catalog and the transfers service name the gateway's internal listener GATEWAY_INTERNAL_URL
+  // (orders: GATEWAY_URL, set above); its default is the development gateway's 3100.
+  env.GATEWAY_INTERNAL_URL = `http://127.0.0.1:${gateway.internalPort ?? gateway.port}`;
   const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
   env.PUBLIC_URL = gatewayUrl;
   return { entries, env, gatewayUrl };
