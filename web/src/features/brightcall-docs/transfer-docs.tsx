@@ -214,9 +214,9 @@ export function TransferDocs({ origin }: { origin: string }) {
 
       <section aria-labelledby="transfer-examples">
         <h2 id="transfer-examples">Transfer examples</h2>
-        <h3>Route a prospect</h3>
+        <h3>Route a prospect with curl</h3>
         <CopyBlock text={routeCurlCommand(origin)} label="Copy route curl command" testId="transfer-route-curl" />
-        <h3>Report the outcome</h3>
+        <h3>Report its outcome with curl</h3>
         <CopyBlock text={outcomeCurlCommand(origin)} label="Copy outcome curl command" testId="transfer-outcome-curl" />
       </section>
     </>
