@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { EXPECTED_EMAILS, tallyEmails, type LoggedEmail } from './emails';
-import { LOAD_EMAIL_DOMAIN } from './load';
+import { LOAD_EMAIL_DOMAIN, type ClientTransfer } from './load';
 import { sleep } from './system';
 
 /**
@@ -34,6 +34,8 @@ export interface Integrity {
     outboxRows: number;
     vendorCalls: number;
     callbackOpportunities: number;
+    transfersRouted: number;
+    transfersCharged: number;
   };
 }
 
@@ -43,6 +45,10 @@ export interface ClientView {
   acceptedCalls: string[];
   /** Vendor calls whose retry (same Idempotency-Key) named another call than the first answer. */
   repeatMismatches: string[];
+  /** Live transfers answered routed, each with the outcome answer it got (issue 23). */
+  transfers: ClientTransfer[];
+  /** Routes or outcomes whose repeat was answered differently from the first time. */
+  transferRepeatMismatches: string[];
 }
 
 export const lostCount = (i: Integrity) => i.unpublished.reduce((n, u) => n + u.count, 0) + i.missing.reduce((n, f) => n + f.count, 0);
@@ -119,6 +125,41 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[], client: ClientVi
   );
   const [{ sold } = { sold: 0 }] = await rows<{ sold: number }>(pool, 'SELECT count(*)::int AS sold FROM catalog.aged_leads WHERE sold_at IS NOT NULL');
 
+  // Live transfers (issue 23): every routed answer stored, every outcome answered stored with its
+  // status; no transfer charged twice; every agent's balance the sum of its ledger rows and of its
+  // lots' remaining (the SELECT of services/transfers/src/db/ledger.ts ledgerMismatches()).
+  const answered = client.transfers;
+  const unstoredTransfers = await rows<{ id: string }>(
+    pool,
+    `SELECT a.id FROM unnest($1::text[]) AS a(id) LEFT JOIN transfers.transfers t ON t.id::text = a.id WHERE t.id IS NULL`,
+    [answered.map((t) => t.transferId)],
+  );
+  const settled = answered.filter((t) => t.outcome !== undefined);
+  const outcomesNotStored = await rows<{ id: string }>(
+    pool,
+    `SELECT a.id FROM unnest($1::text[], $2::text[]) AS a(id, status) JOIN transfers.transfers t ON t.id::text = a.id
+      WHERE t.status IS DISTINCT FROM a.status`,
+    [settled.map((t) => t.transferId), settled.map((t) => t.outcome!.status)],
+  );
+  const chargedTwice = await rows<{ id: string }>(
+    pool,
+    `SELECT transfer_id::text AS id FROM transfers.ledger_entries WHERE kind = 'charge' GROUP BY transfer_id HAVING count(*) > 1`,
+  );
+  const ledgerMismatches = await rows<{ id: string }>(
+    pool,
+    `SELECT agent_id AS id FROM (
+       SELECT a.user_id::text AS agent_id, a.balance,
+              COALESCE((SELECT sum(transfers) FROM transfers.ledger_entries e WHERE e.agent_id = a.user_id), 0)::int AS entries,
+              COALESCE((SELECT sum(remaining) FROM transfers.credit_lots l WHERE l.agent_id = a.user_id), 0)::int AS lots
+       FROM transfers.agents a) x
+     WHERE balance <> entries OR balance <> lots`,
+  );
+  const completedTwice = await outboxTwice('transfers', 'transfer.completed', 'transferId');
+  const [{ routed, charged } = { routed: 0, charged: 0 }] = await rows<{ routed: number; charged: number }>(
+    pool,
+    `SELECT count(*)::int AS routed, count(*) FILTER (WHERE status = 'charged')::int AS charged FROM transfers.transfers`,
+  );
+
   // E-mails, tied to sign-ups and orders by what the log and the .eml files hold.
   const emails = await rows<LoggedEmail>(
     pool,
@@ -143,6 +184,8 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[], client: ClientVi
       finding('e-mails missing (sign-ups and paid orders)', short),
       finding('vendor calls answered 200 but not stored', unstoredCalls.map((r) => r.id)),
       finding('vendor call-backs that never became an opportunity', callsWithoutOpportunity.map((r) => r.id)),
+      finding('live transfers answered routed but not stored', unstoredTransfers.map((r) => r.id)),
+      finding('transfer outcomes answered but stored with another status', outcomesNotStored.map((r) => r.id)),
     ],
     doubled: [
       finding('leads sold twice', soldTwice.map((r) => r.id)),
@@ -152,6 +195,10 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[], client: ClientVi
       finding('e-mails sent twice (same recipient and subject for one sign-up or order)', doubledEmails),
       finding('vendor calls received twice (callback.received per call)', callReceivedTwice.map((r) => r.id)),
       finding('vendor calls whose retry was stored as another call', client.repeatMismatches),
+      finding('transfers charged twice (charge ledger rows per transfer)', chargedTwice.map((r) => r.id)),
+      finding('transfer ledgers not equal to their rows (balance vs ledger entries vs lots)', ledgerMismatches.map((r) => r.id)),
+      finding('transfers completed twice (transfer.completed per transfer)', completedTwice.map((r) => r.id)),
+      finding('transfer routes or outcomes whose repeat was answered differently', client.transferRepeatMismatches),
     ],
     totals: {
       signUps: signUps.length,
@@ -163,6 +210,8 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[], client: ClientVi
       outboxRows,
       vendorCalls: calls,
       callbackOpportunities: opportunities,
+      transfersRouted: routed,
+      transfersCharged: charged,
     },
   };
 }

@@ -1,16 +1,37 @@
 import { randomUUID } from 'node:crypto';
-import { quotePackage } from '@warmline/contracts';
+import {
+  quotePackage,
+  TRANSFER_BUFFER_SECONDS,
+  TRANSFER_ROUTE_PATH,
+  transferOutcomePath,
+  type TransferOutcomeAnswer,
+  type TransferOutcomeInput,
+  type TransferRouteAnswer,
+  type TransferStatus,
+} from '@warmline/contracts';
 import { sleep } from './system';
+import { callablePlaces } from './transfers';
 
 /**
  * The steady mixed load: a few virtual users, each doing one thing at a time through the
  * gateway as a browser would (JSON bodies with X-Requested-With for CSRF, the session cookie):
  * survey sign-ups, logins, aged-lead purchases and package payments with the sandbox card —
- * and the voice-AI vendor posting call outcomes to its webhook with its key (issue 15).
+ * and the voice-AI vendor posting call outcomes to its webhook with its key (issue 15), and
+ * routing live transfers and reporting their outcomes (issue 23).
  * Every request is recorded with its start time, latency and status (0 = no answer).
  */
 
-export type Action = 'sign-up' | 'login' | 'market' | 'lead purchase' | 'lead payment' | 'package intent' | 'package payment' | 'vendor call';
+export type Action =
+  | 'sign-up'
+  | 'login'
+  | 'market'
+  | 'lead purchase'
+  | 'lead payment'
+  | 'package intent'
+  | 'package payment'
+  | 'vendor call'
+  | 'transfer route'
+  | 'transfer outcome';
 
 export interface Sample {
   at: number;
@@ -35,6 +56,15 @@ export interface LoadOptions {
   demoAgent?: { username: string; password: string };
   /** The vendor's key for POST /api/callbacks/brightcall; without one the load posts no calls. */
   vendorKey?: string;
+  /** The vendor's key for the live-transfer calls (the seed's, in both ingestion and the transfers mirror); without one, none. */
+  transferKey?: string;
+}
+
+/** A transfer the vendor was told was routed, and the outcome answer it got (none when it got no 200). */
+export interface ClientTransfer {
+  transferId: string;
+  callId: string;
+  outcome?: { status: TransferStatus; charged: boolean; chargedCents: number };
 }
 
 /** What a purchase left behind, for the effect checks (the database is the truth; this is the client's view). */
@@ -128,8 +158,9 @@ const MIX: Array<[Step, number]> = [
   ['buyLeads', 3],
   ['payPackage', 3],
   ['vendorCall', 2],
+  ['vendorTransfer', 3],
 ];
-type Step = 'signUp' | 'logIn' | 'buyLeads' | 'payPackage' | 'vendorCall';
+type Step = 'signUp' | 'logIn' | 'buyLeads' | 'payPackage' | 'vendorCall' | 'vendorTransfer';
 
 function pickStep(): Step {
   const total = MIX.reduce((n, [, w]) => n + w, 0);
@@ -149,6 +180,12 @@ export class Load {
   readonly acceptedCalls: string[] = [];
   /** Calls whose repeat (same Idempotency-Key) was answered with another callback_id than the first. */
   readonly repeatMismatches: string[] = [];
+  /** Every transfer answered routed, with its outcome's answer: each must be stored, each outcome with its status. */
+  readonly transfers: ClientTransfer[] = [];
+  /** Routes and outcomes whose repeat (same call_id, same outcome) was answered differently from the first. */
+  readonly transferRepeatMismatches: string[] = [];
+  /** Route answers by reason ('routed' or the refusal's), for the report. */
+  readonly routeAnswers = new Map<string, number>();
   private readonly accounts: Account[] = [];
   private stopped = false;
   private running: Array<Promise<void>> = [];
@@ -200,6 +237,8 @@ export class Load {
         return this.payPackage(vu);
       case 'vendorCall':
         return this.options.vendorKey ? this.vendorCall(vu, this.options.vendorKey) : this.payPackage(vu);
+      case 'vendorTransfer':
+        return this.options.transferKey ? this.vendorTransfer(vu, this.options.transferKey) : this.payPackage(vu);
     }
   }
 
@@ -310,6 +349,60 @@ export class Load {
     const callbackId = String(answer.json.callback_id);
     if (first !== undefined && first !== callbackId) this.repeatMismatches.push(callbackId);
     this.acceptedCalls.push(callbackId);
+  }
+
+  /**
+   * The vendor routes one prospect (in a zone where it is now inside calling hours, when there is
+   * one) and reports the outcome around the 120-second buffer. No answer or a 5xx is sent again
+   * with the same call_id (or the same outcome), as the docs tell the vendor; one outcome in ten
+   * is sent twice on purpose. A repeat must answer what the first answer said.
+   */
+  private async vendorTransfer(vu: VirtualUser, key: string): Promise<void> {
+    const tag = this.nextTag();
+    const vendor = new Browser(this, vu.id);
+    const headers = { 'x-api-key': key };
+    // At night in every US zone there is none: the prospect is in Texas, and is refused for the hour.
+    const places = callablePlaces(new Date());
+    const place = places.length > 0 ? pick(places) : { state: 'TX', areaCode: '512' };
+    const body = {
+      call_id: `chaos-transfer-${tag}`,
+      first_name: 'Chaos',
+      last_name: `Prospect ${tag}`,
+      phone_number: `${place.areaCode}${String(2_000_000 + ((this.sequence * 7919) % 7_000_000)).padStart(7, '0')}`,
+      state: place.state,
+      lead_type: 'Final Expense',
+    };
+    const route = () => vendor.request('transfer route', 'POST', TRANSFER_ROUTE_PATH, body, headers);
+    let answer = await route();
+    const first = answer.status === 200 ? JSON.stringify(answer.json) : undefined;
+    if (answer.status >= 500 || answer.status === 0) {
+      await sleep(1000);
+      answer = await route();
+    }
+    if (answer.status !== 200) return;
+    if (first !== undefined && first !== JSON.stringify(answer.json)) this.transferRepeatMismatches.push(`route ${body.call_id}`);
+    const decision = answer.json as unknown as TransferRouteAnswer;
+    const reason = decision.routed ? 'routed' : String(decision.reason);
+    this.routeAnswers.set(reason, (this.routeAnswers.get(reason) ?? 0) + 1);
+    if (!decision.routed) return;
+    const transfer: ClientTransfer = { transferId: decision.transfer_id, callId: body.call_id };
+    this.transfers.push(transfer);
+
+    const roll = Math.random();
+    const seconds = roll < 0.15 ? 0 : roll < 0.25 ? pick([TRANSFER_BUFFER_SECONDS - 1, TRANSFER_BUFFER_SECONDS, TRANSFER_BUFFER_SECONDS + 1]) : roll < 0.55 ? 30 + Math.floor(Math.random() * 90) : 121 + Math.floor(Math.random() * 400);
+    const outcome: TransferOutcomeInput = seconds === 0 ? { connected: false, duration_seconds: 0 } : { connected: true, duration_seconds: seconds, disposition: 'quoted' };
+    const report = () => vendor.request('transfer outcome', 'POST', transferOutcomePath(decision.transfer_id), outcome, headers);
+    let settled = await report();
+    if (settled.status >= 500 || settled.status === 0) {
+      await sleep(1000);
+      settled = await report();
+    } else if (settled.status === 200 && Math.random() < 0.1) {
+      const again = await report();
+      if (again.status === 200 && JSON.stringify(again.json) !== JSON.stringify(settled.json)) this.transferRepeatMismatches.push(`outcome ${decision.transfer_id}`);
+    }
+    if (settled.status !== 200) return;
+    const result = settled.json as unknown as TransferOutcomeAnswer;
+    transfer.outcome = { status: result.status, charged: result.charged, chargedCents: result.charged_cents };
   }
 
   /**

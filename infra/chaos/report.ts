@@ -59,7 +59,7 @@ const seconds = (from: number | null | undefined, to: number | null | undefined)
 const exitText = (exits: ProcessExit[]) =>
   exits.length === 0 ? 'none' : `**${exits.map((e) => `${e.name} (${e.signal ?? `exit ${String(e.code)}`})`).join(', ')}**`;
 
-const ACTIONS: Action[] = ['sign-up', 'login', 'market', 'lead purchase', 'lead payment', 'package intent', 'package payment', 'vendor call'];
+const ACTIONS: Action[] = ['sign-up', 'login', 'market', 'lead purchase', 'lead payment', 'package intent', 'package payment', 'vendor call', 'transfer route', 'transfer outcome'];
 
 function actionTable(samples: Sample[]): string[] {
   const lines = ['| request | sent | 2xx/3xx | 4xx | 5xx | no answer | p50 ms | p95 ms | max ms |', '|---|---|---|---|---|---|---|---|---|'];
@@ -149,7 +149,8 @@ export function markdown(facts: RunFacts, windows: Window[], samples: Sample[], 
   out.push(
     `After the load: ${integrity.totals.signUps} sign-ups, ${integrity.totals.packageOrdersPaid} package orders and ${integrity.totals.leadOrdersPaid} lead orders paid, ` +
       `${integrity.totals.leadsSold} leads sold, ${integrity.totals.emails} e-mails logged (${integrity.totals.emailsUnattributed} not tied to this load, e.g. the seed's), ${integrity.totals.outboxRows} outbox rows, ` +
-      `${integrity.totals.vendorCalls} vendor calls stored and ${integrity.totals.callbackOpportunities} call-back opportunities made from them.`,
+      `${integrity.totals.vendorCalls} vendor calls stored and ${integrity.totals.callbackOpportunities} call-back opportunities made from them, ` +
+      `${integrity.totals.transfersRouted} live transfers routed and ${integrity.totals.transfersCharged} of them charged.`,
     '',
     '| check | count |',
     '|---|---|',

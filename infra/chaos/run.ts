@@ -16,6 +16,7 @@
  * Isolation (see system.ts): CHAOS_DATABASE_URL (default …/warmline_chaos, recreated each run),
  * a unique BUS_NAMESPACE and REDIS_PREFIX, var/chaos/<run>/ for logs, mail and samples.
  */
+import { randomBytes } from 'node:crypto';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,7 @@ import { serviceMigrations } from '../scripts/migrations';
 import { drainAndCheck } from './checks';
 import { canInject, faultSpec, FAULT_NAMES, injectFault, type FaultName, type FaultResult } from './faults';
 import { Load } from './load';
+import { setUpTransferAgents } from './transfers';
 import { otherUsersOfTheServers } from './preflight';
 import { markdown, passed, writeSection, type Window } from './report';
 import {
@@ -45,6 +47,8 @@ import {
 } from './system';
 
 const say = (line: string) => process.stdout.write(`chaos: ${line}\n`);
+/** Agents every state, all day: with the demo agent, enough that routes are rarely refused for want of one. */
+const CHAOS_TRANSFER_AGENTS = 4;
 const refuse = (line: string): never => {
   process.stderr.write(`chaos: ${line}\n`);
   process.exit(2);
@@ -119,6 +123,8 @@ const baseEnv: NodeJS.ProcessEnv = {
   ADMIN_PASSWORD: process.env.ADMIN_PASSWORD || `chaos-${runId}-admin`,
   DEMO_AGENT_USERNAME: process.env.DEMO_AGENT_USERNAME || 'demo.agent',
   DEMO_AGENT_PASSWORD: process.env.DEMO_AGENT_PASSWORD || `chaos-${runId}-agent`,
+  // The seed registers it in ingestion and in the transfers service's mirror; the load routes with it.
+  DEMO_VENDOR_KEY: process.env.DEMO_VENDOR_KEY || `wlv_chaos_${runId}_${randomBytes(12).toString('hex')}`,
 };
 if (!baseEnv.IDENTITY_SECRET || !baseEnv.SESSION_SECRET) refuse('IDENTITY_SECRET and SESSION_SECRET are not set: run through `make chaos` (infra/scripts/env.sh)');
 
@@ -156,6 +162,9 @@ runScript('migrate.ts', scriptEnv, setupLog);
 runScript('seed.ts', scriptEnv, setupLog);
 // A fuller market than the seed's, so the virtual users rarely want the same lead.
 runScript('seed-leads.ts', scriptEnv, setupLog, ['--count', '5000']);
+// Live transfers: agents who can take one at any hour, with settings and balances (the seed's demo agent too).
+const transferAgents = await setUpTransferAgents(isolation.databaseUrl, runId, CHAOS_TRANSFER_AGENTS);
+say(`${transferAgents.length} transfer agents with settings and balances, and the seed's demo agent`);
 
 processes = startAll(p, isolation, (exit) => {
   exits.push(exit);
@@ -184,6 +193,7 @@ load = new Load({
   runId,
   demoAgent: { username: baseEnv.DEMO_AGENT_USERNAME!, password: baseEnv.DEMO_AGENT_PASSWORD! },
   vendorKey: await createVendorKey(p.gatewayUrl, { username: baseEnv.ADMIN_USERNAME!, password: baseEnv.ADMIN_PASSWORD! }),
+  transferKey: baseEnv.DEMO_VENDOR_KEY!,
 });
 const loadStart = Date.now();
 load.start();
@@ -218,7 +228,14 @@ say(`load stopped after ${((loadEnd - loadStart) / 1000).toFixed(0)} s: ${load.s
 const pool = new pg.Pool({ connectionString: isolation.databaseUrl, max: 2 });
 const schemas = (await serviceMigrations()).map((m) => m.schema);
 say(`waiting for the outboxes to drain and every effect to arrive (at most ${drainSeconds} s)`);
-const { integrity, drainedAfterMs } = await drainAndCheck(pool, schemas, { acceptedCalls: load.acceptedCalls, repeatMismatches: load.repeatMismatches }, drainSeconds * 1000, say);
+const { integrity, drainedAfterMs } = await drainAndCheck(
+  pool,
+  schemas,
+  { acceptedCalls: load.acceptedCalls, repeatMismatches: load.repeatMismatches, transfers: load.transfers, transferRepeatMismatches: load.transferRepeatMismatches },
+  drainSeconds * 1000,
+  say,
+);
+say(`live transfers: route answers ${[...load.routeAnswers].map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}`);
 
 const environment = await describeEnvironment(pool);
 await pool.end();

@@ -129,11 +129,14 @@ export async function plan(isolation: Isolation, base: NodeJS.ProcessEnv): Promi
   }
   // Services the gateway may forward to that this system does not run yet: a closed port here,
   // never the development one.
-  for (const missing of ['PARTNERS_URL', 'INGESTION_URL']) {
+  for (const missing of ['PARTNERS_URL', 'INGESTION_URL', 'TRANSFERS_URL']) {
     if (!entries.some((e) => `${e.entry.name.toUpperCase()}_URL` === missing)) env[missing] = `http://127.0.0.1:${await freePort()}`;
   }
   const gateway = entries.find((e) => e.entry.name === 'gateway');
   if (!gateway) throw new Error('infra/services.json has no gateway');
+  // The catalog and the transfers service name the gateway's internal listener GATEWAY_INTERNAL_URL
+  // (orders: GATEWAY_URL, set above); its default is the development gateway's 3100.
+  env.GATEWAY_INTERNAL_URL = `http://127.0.0.1:${gateway.internalPort ?? gateway.port}`;
   const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
   env.PUBLIC_URL = gatewayUrl;
   return { entries, env, gatewayUrl };

@@ -25,6 +25,8 @@ SESSION_SECRET=$(random_hex 32)
 ADMIN_USERNAME=admin
 ADMIN_PASSWORD=$(random_hex 9)
 DEMO_AGENT_PASSWORD=$(random_hex 9)
+# The demo voice-AI vendor's key: make seed registers it, npm run simulate:vendor calls with it.
+DEMO_VENDOR_KEY=wlv_$(random_hex 24)
 # Test payments (Stripe's test card numbers) for the local demo, which runs in development.
 # docker-compose runs in production, where orders also needs ALLOW_TEST_PAYMENTS=true for
 # the sandbox: never written here; set it yourself on purpose, or set STRIPE_SECRET_KEY,
@@ -38,7 +40,7 @@ fi
 # root user), unused by `make start`. Added to a file written before they existed; existing
 # values stay.
 COMPOSE_SECRETS=(POSTGRES_PASSWORD REDIS_PASSWORD RABBITMQ_ADMIN_PASSWORD RABBITMQ_GATEWAY_PASSWORD
-  RABBITMQ_CATALOG_PASSWORD RABBITMQ_IMPORTER_PASSWORD RABBITMQ_PARTNERS_PASSWORD RABBITMQ_INGESTION_PASSWORD RABBITMQ_ORDERS_PASSWORD
+  RABBITMQ_CATALOG_PASSWORD RABBITMQ_IMPORTER_PASSWORD RABBITMQ_PARTNERS_PASSWORD RABBITMQ_INGESTION_PASSWORD RABBITMQ_TRANSFERS_PASSWORD RABBITMQ_ORDERS_PASSWORD
   RABBITMQ_NOTIFICATIONS_PASSWORD RABBITMQ_ANALYST_PASSWORD MINIO_ROOT_USER MINIO_ROOT_PASSWORD)
 missing=()
 for key in "${COMPOSE_SECRETS[@]}"; do
@@ -53,6 +55,15 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     done
   } >>"$ENV_FILE"
   echo "env: added ${missing[*]} to $ENV_FILE" >&2
+fi
+
+# The demo vendor's key (issue 23), added to a file written before it existed.
+if ! grep -q '^DEMO_VENDOR_KEY=' "$ENV_FILE"; then
+  {
+    echo "# The demo voice-AI vendor's key: make seed registers it, npm run simulate:vendor calls with it (added $(date -u +%Y-%m-%dT%H:%M:%SZ))."
+    echo "DEMO_VENDOR_KEY=wlv_$(random_hex 24)"
+  } >>"$ENV_FILE"
+  echo "env: added DEMO_VENDOR_KEY to $ENV_FILE" >&2
 fi
 
 [[ $# -eq 0 ]] && { echo "$ENV_FILE"; exit 0; }

@@ -60,6 +60,10 @@ announce() {
   Demo logins (from var/local.env unless set in your shell):
     admin       ${ADMIN_USERNAME:-<ADMIN_USERNAME not set>} / ${ADMIN_PASSWORD:-<ADMIN_PASSWORD not set>}
     demo agent  ${DEMO_AGENT_USERNAME:-demo.agent} / ${DEMO_AGENT_PASSWORD:-<DEMO_AGENT_PASSWORD not set>}
+    vendor key  ${DEMO_VENDOR_KEY:-<DEMO_VENDOR_KEY not set>}
+
+  Live transfers to the demo agent's My Transfers, as the vendor would send them:
+    npm run simulate:vendor -- --calls 20
 
   Ctrl-C stops every service.
 

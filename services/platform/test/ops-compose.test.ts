@@ -215,13 +215,21 @@ describe('docker-compose.yml', () => {
 
   it('when resolved, then the gateway forwards to each service at its compose name and port of infra/services.json', () => {
     const services = resolvedConfig();
-    for (const owner of ['catalog', 'orders', 'partners', 'ingestion']) {
+    for (const owner of ['catalog', 'orders', 'partners', 'ingestion', 'transfers']) {
       const entry = listed.find((s) => s.name === owner);
       expect(entry, `${owner} is not in infra/services.json`).toBeDefined();
       const url = urlOf(services.gateway, `${owner.toUpperCase()}_URL`);
       expect(url.host, `${owner.toUpperCase()}_URL`).toBe(`${owner}:${entry!.port}`);
       expect(services[owner], owner).toBeDefined();
     }
+  });
+
+  it('when resolved, then the transfers service reaches the gateway\'s internal listener and orders at their compose names, on the business clock', () => {
+    const services = resolvedConfig();
+    const gateway = listed.find((s) => s.name === 'gateway') as { internalPort?: number } | undefined;
+    expect(urlOf(services.transfers, 'GATEWAY_INTERNAL_URL').host).toBe(`gateway:${gateway?.internalPort}`);
+    expect(urlOf(services.transfers, 'ORDERS_URL').host).toBe(`orders:${listed.find((s) => s.name === 'orders')?.port}`);
+    expect(services.transfers?.environment?.BUSINESS_TIMEZONE).toBe(services.gateway?.environment?.BUSINESS_TIMEZONE);
   });
 
   it('when resolved, then the team inboxes reach the notifications worker from the environment, unset by default', () => {

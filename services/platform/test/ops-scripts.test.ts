@@ -89,6 +89,22 @@ describe('infra/scripts/env.sh', () => {
     expect(config.status).toBe(0);
   });
 
+  it('when run, then it writes a demo vendor key once (make seed registers it) and adds one to a file written before it existed', async () => {
+    const printKey = ['bash', '-c', 'printf "%s" "$DEMO_VENDOR_KEY"'];
+    const file = path.join(dir, 'vendor-key.env');
+    const first = run('infra/scripts/env.sh', printKey, { WARMLINE_ENV_FILE: file });
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^wlv_[0-9a-f]{48}$/);
+    expect(run('infra/scripts/env.sh', printKey, { WARMLINE_ENV_FILE: file }).stdout).toBe(first.stdout);
+
+    const older = path.join(dir, 'older-without-vendor-key.env');
+    await writeFile(older, 'IDENTITY_SECRET=old-identity\nADMIN_PASSWORD=old-admin-pw\n', { mode: 0o600 });
+    const added = run('infra/scripts/env.sh', printKey, { WARMLINE_ENV_FILE: older });
+    expect(added.stdout).toMatch(/^wlv_[0-9a-f]{48}$/);
+    expect(added.stdout).not.toBe(first.stdout);
+    expect((await readFile(older, 'utf8')).startsWith('IDENTITY_SECRET=old-identity\nADMIN_PASSWORD=old-admin-pw\n')).toBe(true);
+  });
+
   it('when a variable is already set in the shell, then the shell value wins over the file', () => {
     const file = path.join(dir, 'shell-wins.env');
     const result = run('infra/scripts/env.sh', printEnv, { WARMLINE_ENV_FILE: file, ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'from-the-shell' });

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import {
   CALLBACK_WEBHOOK_PATH,
   OPPORTUNITY_OUTCOMES,
@@ -18,6 +17,8 @@ import {
 } from '@warmline/contracts/callbacks';
 import { SiteFooter, SiteHeader } from '../../components/site-header';
 import { usePageTitle } from '../../lib/page-title';
+import { CopyBlock } from './copy-block';
+import { TransferDocs, TRANSFER_DOCS_TOC } from './transfer-docs';
 import './brightcall-docs.css';
 
 /** The page's title (the placeholder's, kept: the spec names the page only by its route). */
@@ -97,6 +98,10 @@ export function BrightcallDocsPage() {
             Post the outcome of each call your voice AI makes to WarmLine. A prospect who asks to be called back becomes a callback opportunity that we
             deliver to an insurance agent.
           </p>
+          <p className="webhook-docs__lead">
+            For live transfers, ask WarmLine which agent takes each qualified prospect, then say how the transfer went: see{' '}
+            <a href="#live-transfers">Live transfers</a>. Both use the same vendor key.
+          </p>
 
           <nav aria-label="On this page" className="webhook-docs__toc">
             <a href="#endpoint">Endpoint</a>
@@ -107,6 +112,11 @@ export function BrightcallDocsPage() {
             <a href="#rate-limit">Rate limit</a>
             <a href="#answers">Answers</a>
             <a href="#example">Example</a>
+            {TRANSFER_DOCS_TOC.map((t) => (
+              <a key={t.id} href={`#${t.id}`}>
+                {t.label}
+              </a>
+            ))}
           </nav>
 
           <section aria-labelledby="endpoint">
@@ -238,38 +248,11 @@ export function BrightcallDocsPage() {
             <h2 id="example">Example</h2>
             <CopyBlock text={curl} label="Copy curl command" />
           </section>
+
+          <TransferDocs origin={origin} />
         </article>
       </main>
       <SiteFooter />
-    </div>
-  );
-}
-
-function CopyBlock({ text, label }: { text: string; label: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  return (
-    <div className="webhook-docs__copy">
-      <pre className="webhook-docs__code" data-testid="curl-command" tabIndex={0}>
-        <code>{text}</code>
-      </pre>
-      <button
-        type="button"
-        className="btn btn--secondary btn--small"
-        onClick={async () => {
-          try {
-            await navigator.clipboard.writeText(text);
-            setState('copied');
-          } catch {
-            // No clipboard here (an insecure origin, a refused permission): the command is selectable text.
-            setState('failed');
-          }
-        }}
-      >
-        {state === 'copied' ? 'Copied' : label}
-      </button>
-      <span role="status" className="webhook-docs__copy-status">
-        {state === 'failed' ? 'Copying did not work here: select the command and copy it by hand.' : ''}
-      </span>
     </div>
   );
 }
