@@ -68,7 +68,7 @@ export const DISPUTE_REASON_LABELS: Record<DisputeReason, string> = {
 /** Decided at once from the records; the others wait for an admin. */
 export const AUTOMATIC_DISPUTE_REASONS: readonly DisputeReason[] = ['wrong_state', 'out_of_hours', 'duplicate'];
 
-export const DISPUTE_STATUSES = ['pending', 'accepted', 'refused'] as const;
+const DISPUTE_STATUSES = ['pending', 'accepted', 'refused'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 
 /* ------------------------------------------------------------------ delivery settings ---------- */
@@ -102,7 +102,7 @@ export function timeZoneName(zone: string): string {
 }
 
 export const MAX_DAILY_CAP = 1000;
-export const MAX_AT_ONCE = 20;
+const MAX_AT_ONCE = 20;
 
 export const TRANSFER_SETTINGS_MESSAGES = {
   transferPhone: 'Transfer phone must be 10 digits with the area code, e.g. (512) 555-0143',
@@ -382,7 +382,7 @@ export interface AdminTransferView extends TransferView {
 }
 
 /** Why an agent with transfers left can take none now (the admin's tab). */
-export const IDLE_REASONS = ['paused', 'outside_hours', 'no_states', 'cap_reached', 'no_settings', 'at_once_limit', 'no_balance'] as const;
+const IDLE_REASONS = ['paused', 'outside_hours', 'no_states', 'cap_reached', 'no_settings', 'at_once_limit', 'no_balance'] as const;
 export type IdleReason = (typeof IDLE_REASONS)[number];
 export const IDLE_REASON_LABELS: Record<IdleReason, string> = {
   paused: 'Paused',

@@ -11,8 +11,6 @@ export const transfersEnv = {
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
   /** The business's clock for the admin's days (the Transfers tab, revenue per day). */
   BUSINESS_TIMEZONE: businessTimezoneSchema,
-  /** How often reservations past their 60 seconds are released (routing also ignores them at once). */
-  TRANSFER_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
 };
 
 export type TransfersConfig = z.infer<z.ZodObject<typeof transfersEnv>>;

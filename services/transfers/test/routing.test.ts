@@ -28,6 +28,20 @@ async function routed(body = prospect()): Promise<{ routed: boolean; transfer_id
 
 const settle = (transferId: string | undefined, connected = true) => f.outcome(key, String(transferId), { connected, duration_seconds: connected ? 200 : 0 });
 
+describe('a routed transfer', () => {
+  it('keeps the states, hours and zone the agent had when it was routed (a dispute is decided by them)', async () => {
+    const agent = await f.agent({ states: ['OK', 'TX'], timeZone: 'America/Denver' });
+    await f.credit(agent, 1);
+    const first = await routed();
+    await f.pool.query("UPDATE agents SET states = '{FL}', time_zone = 'America/New_York', hours = '[]' WHERE user_id = $1", [agent]);
+    const { rows } = await f.pool.query<{ agent_states: string[]; agent_hours: HoursRange[]; agent_time_zone: string }>(
+      'SELECT agent_states, agent_hours, agent_time_zone FROM transfers WHERE id = $1',
+      [first.transfer_id],
+    );
+    expect(rows[0]).toEqual({ agent_states: ['OK', 'TX'], agent_hours: ALL_WEEK, agent_time_zone: 'America/Denver' });
+  });
+});
+
 describe('an agent is eligible when', () => {
   it('their balance minus their live reservations is positive (a lapsed or settled reservation frees it)', async () => {
     const agent = await f.agent({ atOnce: 10 });

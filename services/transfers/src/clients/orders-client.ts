@@ -17,7 +17,7 @@ export interface LatestTransferOrder {
 }
 
 /** Answered by orders at GET /api/internal/my-latest-transfer-order (never public: no /api/internal route is forwarded). */
-export const LATEST_TRANSFER_ORDER_PATH = '/api/internal/my-latest-transfer-order';
+const LATEST_TRANSFER_ORDER_PATH = '/api/internal/my-latest-transfer-order';
 
 const latestTransferOrderAnswer = z.object({
   order: z

@@ -70,8 +70,9 @@ export async function earlierDecisionAndSuppression(
 function eligibleSql(tail: string): string {
   return `
   SELECT a.user_id AS "userId", a.display_name AS "displayName", a.transfer_phone AS "transferPhone",
-         (($1::timestamptz AT TIME ZONE a.time_zone)::date)::text AS "agentDate"
-    FROM (SELECT user_id, display_name, transfer_phone, time_zone, hours, balance, at_once, daily_cap FROM agents
+         (($1::timestamptz AT TIME ZONE a.time_zone)::date)::text AS "agentDate",
+         a.states AS "agentStates", a.hours AS "agentHours", a.time_zone AS "agentTimeZone"
+    FROM (SELECT user_id, display_name, transfer_phone, time_zone, hours, states, balance, at_once, daily_cap FROM agents
            WHERE ($5::uuid IS NULL OR user_id = $5::uuid)
              AND balance > 0 AND NOT paused AND deleted_at IS NULL
              AND states @> ARRAY[$2::text] AND transfer_phone IS NOT NULL AND time_zone IS NOT NULL
@@ -138,7 +139,8 @@ export interface NewTransfer {
 
 /**
  * With the agent's row locked: if they are still eligible, inserts the transfer (routed, their
- * slot held until expiresAt, their own date) and moves their rotation clock, in one statement.
+ * slot held until expiresAt, their own date, and their states, hours and zone at this moment, by
+ * which a dispute of it is decided) and moves their rotation clock, in one statement.
  * Null when they are no longer eligible.
  */
 export async function reserveAgent(
@@ -150,8 +152,10 @@ export async function reserveAgent(
   const { rows } = await db.query<{ displayName: string; transferPhone: string }>(
     `WITH e AS (${eligibleSql('')}),
      inserted AS (
-       INSERT INTO transfers (id, vendor_key_id, call_id, agent_id, first_name, last_name, phone, state, lead_type, status, routed_at, expires_at, agent_date)
-       SELECT $6, $7, $8, e."userId", $9, $10, $3, $2, $11, 'routed', $1, $12, e."agentDate"::date FROM e
+       INSERT INTO transfers (id, vendor_key_id, call_id, agent_id, first_name, last_name, phone, state, lead_type, status, routed_at, expires_at, agent_date,
+                              agent_states, agent_hours, agent_time_zone)
+       SELECT $6, $7, $8, e."userId", $9, $10, $3, $2, $11, 'routed', $1, $12, e."agentDate"::date,
+              e."agentStates", e."agentHours", e."agentTimeZone" FROM e
        RETURNING agent_id),
      rotated AS (UPDATE agents SET last_routed_at = $1 WHERE user_id = (SELECT agent_id FROM inserted))
      SELECT e."displayName", e."transferPhone" FROM e JOIN inserted ON inserted.agent_id = e."userId"`,
