@@ -21,12 +21,12 @@ const WIDTHS = [390, 1280] as const;
 const AGENT_ROUTES = ['/transfer-checkout', '/account-security'];
 const ADMIN_ROUTES = ['/admin', '/admin-orders', '/admin-all-orders', '/admin-audit-log'];
 const DASHBOARD_VIEWS = [
-  'buy-aged-leads', 'buy-call-transfers', 'buy-callbacks', 'insurance-recruiting', 'my-leads', 'my-callbacks',
+  'buy-aged-leads', 'buy-call-transfers', 'buy-callbacks', 'insurance-recruiting', 'my-leads', 'my-callbacks', 'my-transfers',
   'my-orders', 'facebook-course', 'training-videos', 'support', 'account',
   // The receipt screen, here for an order that is not there (its paid state is e2e/lead-receipt's).
   `lead-receipt&order=${randomUUID()}`,
 ];
-const ADMIN_TABS = ['upload-aged-leads', 'upload-callbacks', 'user-management', 'partner-apps', 'test-campaigns'];
+const ADMIN_TABS = ['upload-aged-leads', 'upload-callbacks', 'user-management', 'partner-apps', 'test-campaigns', 'transfers'];
 const signedIn = new Set(['/dashboard', ...AGENT_ROUTES, ...ADMIN_ROUTES]);
 /** The public pages, plus a salesperson's referral survey (the seeded demo one). */
 const PUBLIC_PATHS = [...SPA_ROUTES.filter((route) => !signedIn.has(route)), '/john'];

@@ -75,8 +75,8 @@ describe('the role matrix, from the route manifest', () => {
   // Defence in depth: an internal service checks the signed identity itself, whatever the gateway did.
   for (const route of protectedRoutes.filter((r) => r.owner !== 'gateway')) {
     it(`when ${label(route)} reaches ${route.owner} directly with an anonymous${route.access === 'admin' ? ' or a customer’s' : ''} signed identity, then ${route.owner} refuses it`, async () => {
-      const base = { catalog: system.catalogUrl, orders: system.ordersUrl, partners: system.partnersUrl, ingestion: system.ingestionUrl }[
-        route.owner as 'catalog' | 'orders' | 'partners' | 'ingestion'
+      const base = { catalog: system.catalogUrl, orders: system.ordersUrl, partners: system.partnersUrl, ingestion: system.ingestionUrl, transfers: system.transfersUrl }[
+        route.owner as 'catalog' | 'orders' | 'partners' | 'ingestion' | 'transfers'
       ];
       const direct = new ApiClient(base);
       const path = samplePath(route, system.salespersonSlug);
