@@ -2,9 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import { ADJUSTMENT_BELOW_ZERO_MESSAGE, type AdminTransferAgent, type AdminTransferView, type AdminTransferRevenueAnswer } from '@warmline/contracts/live-transfers';
+import { ADJUSTMENT_BELOW_ZERO_MESSAGE, type AdminTransferAgent, type AdminTransferView, type AdminTransferRevenueAnswer, type AdminTransferDispute } from '@warmline/contracts/live-transfers';
 import { TransfersTab } from '../src/features/admin/transfers-tab';
-import type { AdminDispute } from '../src/features/admin/transfers-api';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider } from '../src/lib/site-config';
@@ -62,12 +61,15 @@ const JANE: AdminTransferAgent = {
 };
 const TESS: AdminTransferAgent = { ...JANE, id: TESS_ID, name: 'Tess Rancher', hours: (['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const).map((day) => ({ day, from: '00:00', to: '24:00' })), balance: 12, inFlight: 0, today: 10, paused: true, idleReasons: ['paused', 'cap_reached', 'outside_hours'], lastTransferAt: null };
 
-const DISPUTE: AdminDispute = {
+const DISPUTE: AdminTransferDispute = {
   id: DISPUTE_ID,
   reason: 'not_shopping',
+  reasonLabel: 'Prospect not shopping for insurance',
   note: 'Said she already bought a policy.',
   status: 'pending',
   openedAt: '2026-11-27T16:30:00.000Z',
+  decidedAt: null,
+  decisionReason: null,
   agent: { id: JANE_ID, name: 'Jane Agent' },
   transfer: adminTransfer({ status: 'disputed', disputable: false }),
 };
@@ -92,8 +94,8 @@ beforeEach(() => {
       status: 200,
       body: { transfers: [adminTransfer(), adminTransfer({ id: 'tr_2', firstName: 'Ana', lastName: 'Diaz', status: 'buffer_protected', chargedCents: null, durationSeconds: 95, agent: { id: TESS_ID, name: 'Tess Rancher' } })], total: 2, page: 1, pageSize: 50 },
     },
-    'GET /api/admin/transfer-agents': { status: 200, body: [JANE, TESS] },
-    'GET /api/admin/transfer-disputes?status=pending': { status: 200, body: [DISPUTE] },
+    'GET /api/admin/transfer-agents': { status: 200, body: { agents: [JANE, TESS] } },
+    'GET /api/admin/transfer-disputes?status=pending': { status: 200, body: { disputes: [DISPUTE] } },
     'GET /api/admin/transfer-revenue': { status: 200, body: REVENUE },
   };
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
@@ -173,7 +175,7 @@ describe('the Transfers tab', () => {
     expect(card.getByRole('heading', { name: 'Jane Agent: Prospect not shopping for insurance' })).toBeTruthy();
     expect(card.getByText('“Said she already bought a policy.”')).toBeTruthy();
     expect(card.getByText(/Maria Lopez, \(512\) 555-0143, TX · 5:00/)).toBeTruthy();
-    answers['GET /api/admin/transfer-disputes?status=pending'] = { status: 200, body: [] };
+    answers['GET /api/admin/transfer-disputes?status=pending'] = { status: 200, body: { disputes: [] } };
     fireEvent.click(card.getByRole('button', { name: 'Accept dispute: Jane Agent' }));
     await waitFor(() => expect(sent.find((r) => r.method === 'POST')).toEqual({ url: `/api/admin/transfer-disputes/${DISPUTE_ID}`, method: 'POST', body: { decision: 'accept' } }));
     expect(await screen.findByText('No dispute waits for a decision.')).toBeTruthy();
@@ -211,7 +213,7 @@ describe('the Transfers tab', () => {
     expect(await dialog.findByText(ADJUSTMENT_BELOW_ZERO_MESSAGE)).toBeTruthy();
 
     answers[`POST /api/admin/users/${TESS_ID}/transfer-credits`] = { status: 201, body: { balance: 17 } };
-    answers['GET /api/admin/transfer-agents'] = { status: 200, body: [JANE, { ...TESS, balance: 17 }] };
+    answers['GET /api/admin/transfer-agents'] = { status: 200, body: { agents: [JANE, { ...TESS, balance: 17 }] } };
     fireEvent.change(dialog.getByLabelText(/^Transfers/), { target: { value: '5' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Save adjustment' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

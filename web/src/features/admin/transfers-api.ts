@@ -1,10 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  AdminTransferAgent,
-  AdminTransferView,
-  DisputeReason,
-  DisputeStatus,
+  AdminTransferAgentsAnswer,
+  AdminTransferDisputesAnswer,
   AdminTransferRevenueAnswer,
+  AdminTransfersAnswer,
   TransferStatus,
 } from '@warmline/contracts/live-transfers';
 import { apiRequest } from '../../lib/api';
@@ -26,42 +25,16 @@ const LIVE_POLL_MS = 5_000;
 const AGENTS_POLL_MS = 10_000;
 const DISPUTES_POLL_MS = 15_000;
 
-export interface AdminTransfersPage {
-  transfers: AdminTransferView[];
-  total: number;
-}
-
-/** A pending dispute as the queue shows it: the agent's reason and note, and the transfer disputed. */
-export interface AdminDispute {
-  id: string;
-  reason: DisputeReason;
-  note: string | null;
-  status: DisputeStatus;
-  openedAt: string;
-  agent?: { id: string; name: string } | undefined;
-  transfer?: Partial<AdminTransferView> | undefined;
-}
-
-/** A list answer, whether the service sends the array itself or `{ [key]: [...] }` beside its total. */
-function listOf<T>(body: unknown, key: string): T[] {
-  if (Array.isArray(body)) return body as T[];
-  if (body && typeof body === 'object' && Array.isArray((body as Record<string, unknown>)[key])) return (body as Record<string, T[]>)[key]!;
-  return [];
-}
-
 /** One day's transfers with their agent (the business's day), newest first, 50 a page. */
 export function useAdminTransfers(date: string, status: TransferStatus | '', page: number) {
   return useQuery({
     queryKey: transferAdminKeys.list(date, status, page),
     placeholderData: keepPreviousData,
     refetchInterval: LIVE_POLL_MS,
-    queryFn: async ({ signal }): Promise<AdminTransfersPage> => {
+    queryFn: ({ signal }) => {
       const params = new URLSearchParams({ date, page: String(page) });
       if (status) params.set('status', status);
-      const body = await apiRequest<unknown>(`/api/admin/transfers?${params}`, { signal });
-      const transfers = listOf<AdminTransferView>(body, 'transfers');
-      const total = body && typeof body === 'object' && 'total' in body && typeof body.total === 'number' ? body.total : transfers.length;
-      return { transfers, total };
+      return apiRequest<AdminTransfersAnswer>(`/api/admin/transfers?${params}`, { signal });
     },
   });
 }
@@ -70,7 +43,7 @@ export function useTransferAgents() {
   return useQuery({
     queryKey: transferAdminKeys.agents(),
     refetchInterval: AGENTS_POLL_MS,
-    queryFn: async ({ signal }) => listOf<AdminTransferAgent>(await apiRequest<unknown>('/api/admin/transfer-agents', { signal }), 'agents'),
+    queryFn: async ({ signal }) => (await apiRequest<AdminTransferAgentsAnswer>('/api/admin/transfer-agents', { signal })).agents,
   });
 }
 
@@ -78,7 +51,7 @@ export function usePendingDisputes() {
   return useQuery({
     queryKey: transferAdminKeys.disputes(),
     refetchInterval: DISPUTES_POLL_MS,
-    queryFn: async ({ signal }) => listOf<AdminDispute>(await apiRequest<unknown>('/api/admin/transfer-disputes?status=pending', { signal }), 'disputes'),
+    queryFn: async ({ signal }) => (await apiRequest<AdminTransferDisputesAnswer>('/api/admin/transfer-disputes?status=pending', { signal })).disputes,
   });
 }
 

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { DISPUTE_MESSAGES, DISPUTE_REASON_LABELS } from '@warmline/contracts/live-transfers';
+import { DISPUTE_MESSAGES, type AdminTransferDispute } from '@warmline/contracts/live-transfers';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 import { LoadError } from '../../components/load-error';
@@ -10,7 +10,7 @@ import { usPhoneText } from '../../lib/phone-text';
 import { usDateTime } from '../../lib/us-date';
 import { durationText } from '../my-transfers/format';
 import { TransferStatusBadge } from '../my-transfers/transfer-status-badge';
-import { useDecideDispute, usePendingDisputes, type AdminDispute } from './transfers-api';
+import { useDecideDispute, usePendingDisputes } from './transfers-api';
 
 /** The disputes waiting for an admin, oldest first: Accept (the transfer credited back) or Refuse with a reason. */
 export function TransferDisputes({ zone }: { zone: string }) {
@@ -38,15 +38,15 @@ export function TransferDisputes({ zone }: { zone: string }) {
   );
 }
 
-function DisputeCard({ dispute: d, zone }: { dispute: AdminDispute; zone: string }) {
+function DisputeCard({ dispute: d, zone }: { dispute: AdminTransferDispute; zone: string }) {
   const [refusing, setRefusing] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
   const decide = useDecideDispute();
   const titleId = useId();
   const t = d.transfer;
-  const prospect = t?.firstName || t?.lastName ? `${t.firstName ?? ''} ${t.lastName ?? ''}`.trim() : null;
-  const who = d.agent?.name ?? t?.agent?.name ?? 'An agent';
+  const prospect = `${t.firstName} ${t.lastName}`.trim();
+  const who = d.agent.name || 'An agent';
 
   const send = (decision: 'accept' | 'refuse') => {
     if (decision === 'refuse' && !reason.trim()) {
@@ -70,16 +70,14 @@ function DisputeCard({ dispute: d, zone }: { dispute: AdminDispute; zone: string
   return (
     <li className="transfers-admin__dispute" aria-labelledby={titleId} data-testid="transfer-dispute">
       <h4 id={titleId} className="transfers-admin__agent-name">
-        {who}: {DISPUTE_REASON_LABELS[d.reason] ?? d.reason}
+        {who}: {d.reasonLabel}
       </h4>
       <p className="transfers-admin__muted">
         Opened {usDateTime(d.openedAt, zone)}
-        {prospect ? ` · ${prospect}` : ''}
-        {t?.phone ? `, ${usPhoneText(t.phone)}` : ''}
-        {t?.state ? `, ${t.state}` : ''}
-        {t?.durationSeconds !== undefined ? ` · ${durationText(t.durationSeconds)}` : ''}
+        {prospect ? ` · ${prospect}` : ''}, {usPhoneText(t.phone)}, {t.state}
+        {t.durationSeconds !== null ? ` · ${durationText(t.durationSeconds)}` : ''}
       </p>
-      {t?.status ? <TransferStatusBadge transfer={{ status: t.status, chargedCents: t.chargedCents ?? null }} /> : null}
+      <TransferStatusBadge transfer={t} />
       {d.note ? <p className="transfers-admin__note">“{d.note}”</p> : null}
       {refusing ? (
         <TextField
