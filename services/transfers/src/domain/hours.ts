@@ -42,7 +42,8 @@ export function withinHours(hours: readonly HoursRange[], zone: string, at: Date
 }
 
 /**
- * The hours now running or next to start, as words ('Mon 9:00 AM – 5:00 PM Central Time'),
+ * The hours now running or next to start, as words ('Mon 9:00 AM – 5:00 PM Central Time',
+ * 'Fri all day Central Time'),
  * looking a week ahead; null when there are no hours.
  */
 export function nextHours(hours: readonly HoursRange[], zone: string, at: Date): string | null {
@@ -55,13 +56,16 @@ export function nextHours(hours: readonly HoursRange[], zone: string, at: Date):
       .filter((h) => h.day === day && (offset > 0 || h.to > now.hhmm))
       .sort((a, b) => a.from.localeCompare(b.from));
     const next = candidates[0];
-    if (next) return `${capitalise(day)} ${clock12(next.from)} – ${clock12(next.to)} ${timeZoneName(zone)}`;
+    if (!next) continue;
+    const span = next.from === '00:00' && next.to === '24:00' ? 'all day' : `${clock12(next.from)} – ${clock12(next.to)}`;
+    return `${capitalise(day)} ${span} ${timeZoneName(zone)}`;
   }
   return null;
 }
 
-/** '09:00' → '9:00 AM', '24:00' → '12:00 AM'. */
+/** '09:00' → '9:00 AM', '24:00' (the end of a day) → 'midnight'. */
 export function clock12(hhmm: string): string {
+  if (hhmm === '24:00') return 'midnight';
   const [h, m] = hhmm.split(':').map(Number) as [number, number];
   const hour = h % 12 === 0 ? 12 : h % 12;
   return `${hour}:${String(m).padStart(2, '0')} ${h % 24 < 12 ? 'AM' : 'PM'}`;
