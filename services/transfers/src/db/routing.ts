@@ -106,10 +106,12 @@ const askParams = (ask: RoutingAsk, agentId: string | null) => [ask.now, ask.sta
 
 /** Up to `limit` eligible agents, the longest waiting (never routed first) first, ties by id. No locks. */
 export async function eligibleCandidates(db: Queryable, ask: RoutingAsk, limit: number): Promise<string[]> {
-  const { rows } = await db.query<{ userId: string }>(
-    eligibleSql(`LIMIT ${Math.trunc(limit)}`),
-    askParams(ask, null),
-  );
+  // A named statement: PostgreSQL plans this long query once per connection, not on every decision.
+  const { rows } = await db.query<{ userId: string }>({
+    name: 'transfers.eligible-candidates',
+    text: eligibleSql('LIMIT $6'),
+    values: [...askParams(ask, null), Math.trunc(limit)],
+  });
   return rows.map((r) => r.userId);
 }
 
