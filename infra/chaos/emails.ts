@@ -94,7 +94,11 @@ export async function tallyEmails(emails: LoggedEmail[], markers: Set<string>): 
   const candidate = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[\w.+-]+@[\w.-]+/gi;
   for (const email of emails) {
     const text = await searchableText(email);
-    const found = new Set((text.match(candidate) ?? []).map((m) => m.toLowerCase().replace(/\.+$/, '')).filter((m) => markers.has(m)));
+    const named = new Set((text.match(candidate) ?? []).map((m) => m.toLowerCase().replace(/\.+$/, '')).filter((m) => markers.has(m)));
+    // An order's e-mail belongs to that order, even when it also names its buyer's address (a
+    // receipt does): two receipts of one buyer for two orders of the same amount are not a double.
+    const orders = [...named].filter((m) => !m.includes('@'));
+    const found = orders.length > 0 ? new Set(orders) : named;
     if (found.size === 0) unattributed += 1;
     for (const marker of found) {
       count.set(marker, (count.get(marker) ?? 0) + 1);
