@@ -116,6 +116,15 @@ export const TRANSFER_SETTINGS_MESSAGES = {
 } as const;
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/**
+ * A date or time whose year PostgreSQL can hold and a person could mean: the ISO formats accept
+ * year 0000, which PostgreSQL refuses (a 500 instead of a 400, found by the route fuzzer).
+ */
+const saneYear = (text: string) => {
+  const year = Number(text.slice(0, 4));
+  return year >= 1900 && year <= 2999;
+};
 const IS_STATE = new Set<string>(US_STATE_CODES);
 
 /** Ten digits (a leading 1 and punctuation are dropped); null when it is not a US phone. */
@@ -232,8 +241,16 @@ export const transferOutcomeBody = z
       .int('duration_seconds must be a whole number of seconds')
       .min(0, 'duration_seconds must be a whole number of seconds')
       .max(86_400, 'duration_seconds must be at most 86400 (one day)'),
-    answered_at: z.iso.datetime({ offset: true, error: 'answered_at must be an ISO 8601 time, e.g. 2026-11-27T15:04:05Z' }).max(40, 'answered_at must be an ISO 8601 time').optional(),
-    ended_at: z.iso.datetime({ offset: true, error: 'ended_at must be an ISO 8601 time, e.g. 2026-11-27T15:06:05Z' }).max(40, 'ended_at must be an ISO 8601 time').optional(),
+    answered_at: z.iso
+      .datetime({ offset: true, error: 'answered_at must be an ISO 8601 time, e.g. 2026-11-27T15:04:05Z' })
+      .max(40, 'answered_at must be an ISO 8601 time')
+      .refine(saneYear, 'answered_at must be a time between the years 1900 and 2999')
+      .optional(),
+    ended_at: z.iso
+      .datetime({ offset: true, error: 'ended_at must be an ISO 8601 time, e.g. 2026-11-27T15:06:05Z' })
+      .max(40, 'ended_at must be an ISO 8601 time')
+      .refine(saneYear, 'ended_at must be a time between the years 1900 and 2999')
+      .optional(),
     recording_url: z.url({ protocol: /^https?$/, error: 'recording_url must be an http(s) URL' }).max(2000, 'recording_url must be at most 2000 characters').optional(),
     transcript: z.string().max(100_000, 'transcript must be at most 100000 characters').optional(),
     disposition: z.string().trim().max(100, 'disposition must be at most 100 characters').optional(),
@@ -256,7 +273,10 @@ export const TRANSFER_NOT_FOUND_MESSAGE = 'Transfer not found';
 
 /* ------------------------------------------------------------------ My Transfers ---------- */
 
-const dateText = z.iso.date({ error: 'Dates must be YYYY-MM-DD' }).max(10, 'Dates must be YYYY-MM-DD');
+const dateText = z.iso
+  .date({ error: 'Dates must be YYYY-MM-DD' })
+  .max(10, 'Dates must be YYYY-MM-DD')
+  .refine(saneYear, 'Dates must be YYYY-MM-DD between the years 1900 and 2999');
 
 /** `GET /api/my-transfers?page=&status=&from=&to=` (and its CSV). */
 export const myTransfersQuery = z.object({
