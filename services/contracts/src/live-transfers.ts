@@ -122,6 +122,8 @@ const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
  * year 0000, which PostgreSQL refuses (a 500 instead of a 400, found by the route fuzzer).
  */
 const saneYear = (text: string) => {
+  // Text that is no date at all has its format error already; one message is enough.
+  if (!/^\d{4}-/.test(text)) return true;
   const year = Number(text.slice(0, 4));
   return year >= 1900 && year <= 2999;
 };
