@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { unzipSync } from 'fflate';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evidencePackSchema, type EvidencePack } from '@warmline/contracts';
 import type { Identity } from '@warmline/platform';
-import { download, pdfTextRuns, type Download } from '@warmline/platform/testing/documents';
+import { download, pdfPageCount, pdfTextRuns, unzipFiles, type Download } from '@warmline/platform/testing/documents';
 import { insertCallbackOpportunities } from '../src/db/callback-opportunities';
 import type { NewAgedLead } from '../src/db/leads';
 import { agent, phoneIn, startCatalogFixture, vendorCall, type CatalogFixture } from './catalog-fixture';
@@ -122,6 +120,7 @@ describe('the evidence pack of a bought lead', () => {
       sale: { orderId: aliceOrderId, priceCents: 250, price: '$2.50', soldAt, buyer: { userId: alice.userId, name: null } },
       vendorCall: null,
       currentSuppression: { suppressed: false, since: null },
+      currentDncRegistry: { registryDate: null, match: false, statement: 'No national DNC registry upload covers this area code now.' },
     });
     expect(Date.parse(pack.generatedAt)).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -134,13 +133,13 @@ describe('the evidence pack of a bought lead', () => {
     expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="evidence-lead-${checked.id}.zip"`);
     expect(answer.headers.get('cache-control')).toBe('private, no-store');
     expect(Buffer.from(answer.bytes).toString('latin1')).toContain(CERTIFICATE);
-    const files = unzipSync(answer.bytes);
+    const files = unzipFiles(answer.bytes);
     expect(Object.keys(files).sort()).toEqual(['evidence.json', 'evidence.pdf']);
     const pack = evidencePackSchema.parse(JSON.parse(new TextDecoder().decode(files['evidence.json'])));
     expect(pack.consent.certificate).toBe(CERTIFICATE);
     const pdf = files['evidence.pdf']!;
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
-    expect((await PDFDocument.load(pdf)).getPageCount()).toBeGreaterThanOrEqual(1);
+    expect(await pdfPageCount(pdf)).toBeGreaterThanOrEqual(1);
     const text = pdfTextRuns(pdf).join('');
     expect(text).toContain(CERTIFICATE);
     expect(text).toContain('203.0.113.42');
@@ -220,6 +219,24 @@ describe('the evidence pack of a bought lead', () => {
       since: String(suppressed.body.createdAt),
       statement: expect.stringMatching(/^Opted out since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: do not call\.$/),
     });
+  });
+});
+
+describe('the DNC registry now', () => {
+  it("when a registry upload lists the phone after the sale, then the pack shows it beside the check at sale, which stays as it was", async () => {
+    const upload = randomUUID();
+    await fx.pool.query(
+      `INSERT INTO dnc_registry_uploads (id, file_name, status, registry_date, created_by_user_id, created_at) VALUES ($1, '512.txt', 'done', '2026-11-26', $2, now())`,
+      [upload, admin.userId],
+    );
+    await fx.pool.query(`INSERT INTO dnc_registry_area_codes (area_code, upload_id, registry_date) VALUES ('512', $1, '2026-11-26')`, [upload]);
+    await fx.pool.query('INSERT INTO dnc_registry_numbers (phone, upload_id) VALUES ($1, $2)', [checked.phone, upload]);
+
+    const pack = packOf(await get(`/api/my-leads/${checked.id}/evidence?format=json`, alice));
+
+    expect(pack.checksAtSale.dncRegistry).toMatchObject({ registryDate: '2026-11-20', match: false });
+    expect(pack.currentDncRegistry).toEqual({ registryDate: '2026-11-26', match: true, statement: 'On the national DNC registry as of its newest upload, of 2026-11-26.' });
+    expect(pdfTextRuns((await get(`/api/my-leads/${checked.id}/evidence?format=pdf`, alice)).bytes).join(' ')).toContain('On the national DNC registry as of its newest upload, of 2026-11-26.');
   });
 });
 

@@ -9,10 +9,10 @@ import { formatUsd } from './pricing';
  * lawyer-readable document (evidencePackDocument) that the services turn into a PDF.
  */
 
-export const EVIDENCE_KINDS = ['lead', 'callback', 'transfer'] as const;
+const EVIDENCE_KINDS = ['lead', 'callback', 'transfer'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
-export const EVIDENCE_FORMATS = ['zip', 'json', 'pdf'] as const;
+const EVIDENCE_FORMATS = ['zip', 'json', 'pdf'] as const;
 export type EvidenceFormat = (typeof EVIDENCE_FORMATS)[number];
 
 /** `GET …/{id}/evidence?format=zip|json|pdf` (zip, or JSON for an Accept: application/json client, when absent). */
@@ -92,6 +92,8 @@ export const evidencePackSchema = z.object({
     .nullable(),
   /** The phone on the suppression list now, at download time. */
   currentSuppression: z.object({ suppressed: z.boolean(), since: isoTime.nullable(), statement: z.string() }),
+  /** The national DNC registry's answer now, where the service that answers for the pack keeps the registry (leads, call-backs); null otherwise. */
+  currentDncRegistry: z.object({ registryDate: z.string().nullable(), match: z.boolean(), statement: z.string() }).nullable(),
 });
 export type EvidencePack = z.infer<typeof evidencePackSchema>;
 
@@ -121,7 +123,7 @@ export interface EvidenceDocument {
 const KIND_WORDS: Record<EvidenceKind, string> = { lead: 'aged lead', callback: 'call-back', transfer: 'live transfer' };
 
 /** '2026-11-27 19:10:21 UTC': one unambiguous zone for a document read anywhere. */
-export function evidenceTime(iso: string | null): string {
+function evidenceTime(iso: string | null): string {
   if (!iso) return 'not recorded';
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? iso : `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
@@ -190,7 +192,13 @@ export function evidencePackDocument(pack: EvidencePack): EvidenceDocument {
       ],
     });
   }
-  sections.push({ heading: 'Suppression status at download', lines: [{ label: 'Now', value: currentSuppression.statement }] });
+  sections.push({
+    heading: 'Suppression status at download',
+    lines: [
+      { label: 'Now', value: currentSuppression.statement },
+      ...(pack.currentDncRegistry ? [{ label: 'DNC registry now', value: pack.currentDncRegistry.statement }] : []),
+    ],
+  });
   return {
     title: 'WarmLine consent evidence pack',
     subtitle: `${KIND_WORDS[pack.kind]} ${pack.id}: ${prospect.name}, ${phoneText(prospect.phone)}`,
@@ -215,6 +223,11 @@ export function dncRegistryStatement(registryDate: string | null, match: boolean
 
 export function currentSuppressionStatement(since: string | null): string {
   return since ? `Opted out since ${evidenceTime(since)}: do not call.` : 'Not on the suppression list at the time this pack was generated.';
+}
+
+export function currentDncRegistryStatement(registryDate: string | null, match: boolean): string {
+  if (registryDate === null) return 'No national DNC registry upload covers this area code now.';
+  return match ? `On the national DNC registry as of its newest upload, of ${registryDate}.` : `Not on the national DNC registry as of its newest upload, of ${registryDate}.`;
 }
 
 /** '$2.50', or null when nothing was charged. */

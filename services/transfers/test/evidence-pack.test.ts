@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evidencePackSchema, type EvidencePack } from '@warmline/contracts';
 import type { Identity } from '@warmline/platform';
-import { download, pdfTextRuns, type Download } from '@warmline/platform/testing/documents';
+import { download, pdfTextRuns, unzipFiles, type Download } from '@warmline/platform/testing/documents';
 import { prospect, startTransfersFixture, type TransfersFixture } from './transfers-fixture';
 
 /**
@@ -76,6 +75,7 @@ describe("a transfer's evidence pack", () => {
         outcome: "Charged (vendor's disposition: sold)",
       },
       currentSuppression: { suppressed: false, since: null },
+      currentDncRegistry: null,
     });
     expect(pack.consent.statement).toContain('kept by the vendor');
   });
@@ -85,7 +85,7 @@ describe("a transfer's evidence pack", () => {
 
     expect(answer.headers.get('content-type')).toBe('application/zip');
     expect(answer.headers.get('content-disposition')).toBe(`attachment; filename="evidence-transfer-${transferId}.zip"`);
-    const files = unzipSync(answer.bytes);
+    const files = unzipFiles(answer.bytes);
     expect(Object.keys(files).sort()).toEqual(['evidence.json', 'evidence.pdf']);
     expect(evidencePackSchema.parse(JSON.parse(new TextDecoder().decode(files['evidence.json']))).vendorCall?.durationSeconds).toBe(312);
     const runs = pdfTextRuns(files['evidence.pdf']!);

@@ -1,4 +1,5 @@
 import {
+  currentDncRegistryStatement,
   currentSuppressionStatement,
   dncRegistryStatement,
   EVIDENCE_NOT_FOUND_MESSAGE,
@@ -7,6 +8,7 @@ import {
   type EvidencePack,
 } from '@warmline/contracts';
 import { notFound } from '@warmline/platform/errors';
+import { registryChecksOf } from '../db/dnc-registry';
 import { deliveredCallbackEvidence, soldLeadEvidence } from '../db/evidence';
 import { findSuppression } from '../db/suppressions';
 import type { CallbackContext } from './callbacks';
@@ -51,6 +53,7 @@ export async function leadEvidencePack(ctx: CallbackContext, id: string, holder:
     },
     vendorCall: null,
     currentSuppression: await currentSuppression(ctx, lead.phone),
+    currentDncRegistry: await currentDncRegistry(ctx, lead.phone),
   };
 }
 
@@ -96,6 +99,7 @@ export async function callbackEvidencePack(ctx: CallbackContext, id: string, hol
       callbackTime: callback.callbackTime?.toISOString() ?? null,
     },
     currentSuppression: await currentSuppression(ctx, callback.phone),
+    currentDncRegistry: await currentDncRegistry(ctx, callback.phone),
   };
 }
 
@@ -110,6 +114,12 @@ async function currentSuppression(ctx: CallbackContext, phone: string): Promise<
   const suppression = await findSuppression(ctx.pool, phone);
   const since = suppression?.createdAt.toISOString() ?? null;
   return { suppressed: since !== null, since, statement: currentSuppressionStatement(since) };
+}
+
+/** The registry's answer at download: what changed since the sale shows beside the check at sale. */
+async function currentDncRegistry(ctx: CallbackContext, phone: string): Promise<EvidencePack['currentDncRegistry']> {
+  const check = (await registryChecksOf(ctx.pool, [phone])).get(phone) ?? { checkedOn: null, onRegistry: false };
+  return { registryDate: check.checkedOn, match: check.onRegistry, statement: currentDncRegistryStatement(check.checkedOn, check.onRegistry) };
 }
 
 /** The buyer's name as the gateway knows it; the pack is still given (with the user id) when it cannot say. */

@@ -1,4 +1,6 @@
 import { inflateSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
+import { PDFDocument } from 'pdf-lib';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '../http/identity';
 import { TEST_IDENTITY_SECRET } from './index';
 
@@ -49,4 +51,14 @@ export function pdfTextRuns(pdf: Uint8Array): string[] {
     }
   }
   return runs;
+}
+
+/** The files of a zip, by name. */
+export function unzipFiles(zip: Uint8Array): Record<string, Uint8Array> {
+  return unzipSync(zip);
+}
+
+/** How many pages a PDF has, read by pdf-lib (which refuses a broken file). */
+export async function pdfPageCount(pdf: Uint8Array): Promise<number> {
+  return (await PDFDocument.load(pdf)).getPageCount();
 }

@@ -66,5 +66,7 @@ export async function transferEvidencePack(ctx: TransfersContext, id: string, ho
       callbackTime: null,
     },
     currentSuppression: { suppressed: since !== null, since, statement: currentSuppressionStatement(since) },
+    // The registry is the catalog's; this service keeps no copy of it.
+    currentDncRegistry: null,
   };
 }
