@@ -51,6 +51,14 @@ describe('the PDF writer', () => {
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.join('')).toBe(long);
   });
+  it('when a value is one 100,000-character word (a transcript without spaces), then it is cut into lines quickly and nothing is lost', async () => {
+    const blob = 'abcdefghij'.repeat(10_000);
+    const started = Date.now();
+    const pdf = await renderPdf({ title: 'T', sections: [{ heading: 'H', lines: [{ label: 'Transcript', value: blob }] }] });
+
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(pdfTextRuns(pdf).filter((r) => /^[a-j]+$/.test(r)).join('')).toBe(blob);
+  });
 });
 
 describe('the stored zip', () => {

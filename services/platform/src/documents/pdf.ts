@@ -133,9 +133,10 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
       }
       if (line !== '') lines.push(line);
       line = word;
-      while (!fits(line)) {
-        let cut = line.length - 1;
-        while (cut > 1 && !fits(line.slice(0, cut))) cut--;
+      // Longer than any line can hold: cut without measuring the whole remainder.
+      const most = Math.ceil(width / (size * NARROWEST_GLYPH_EM));
+      while (line.length > most || !fits(line)) {
+        const cut = longestFittingPrefix(line, fits, most);
         lines.push(line.slice(0, cut));
         line = line.slice(cut);
       }
@@ -143,6 +144,24 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
     lines.push(line);
   }
   return lines;
+}
+
+/** Helvetica's narrowest glyph (the straight quote) is 0.191 em: no line holds more characters than the width over this. */
+const NARROWEST_GLYPH_EM = 0.19;
+
+/**
+ * How many characters of `text` fit, at least one: a binary search over prefixes no longer than
+ * `most`, so a transcript of one 100,000-character "word" is cut in time linear in its length.
+ */
+function longestFittingPrefix(text: string, fits: (s: string) => boolean, most: number): number {
+  let low = 1;
+  let high = Math.min(text.length, most);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(text.slice(0, mid))) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 /**
