@@ -23,7 +23,7 @@ export interface RouteDoc {
   /** The success answer, where the contracts describe it with zod. */
   response?: z.ZodType;
   /** The media type of the success answer; JSON when not given ('.csv' paths are CSV). */
-  responseType?: 'application/json' | 'text/csv' | 'text/html' | 'application/octet-stream';
+  responseType?: 'application/json' | 'text/csv' | 'text/html' | 'application/octet-stream' | 'application/zip';
   /** A description of the success answer, when more than 'OK' helps. */
   responseDescription?: string;
   /** An example of the success answer. */
@@ -74,6 +74,13 @@ const agedLeadRow = {
   consentIp: '203.0.113.24',
   ageRange: '30-60',
   price: '4.50',
+};
+
+/** Every evidence pack route: a download, zip unless ?format= (or Accept: application/json) asks for one part. */
+const EVIDENCE_DOC: RouteDoc = {
+  responseType: 'application/zip',
+  responseDescription: 'evidence-<kind>-<id>.zip holding evidence.pdf and evidence.json (stored); ?format=json answers the JSON, ?format=pdf the PDF',
+  queryExample: { format: 'zip' },
 };
 
 export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
@@ -284,4 +291,11 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'POST /api/my-transfers/{id}/dispute': { examples: { 'Not shopping': { reason: 'not_shopping', note: 'Said they already bought a policy last week.' }, 'Wrong state': { reason: 'wrong_state' } } },
   'POST /api/admin/transfer-disputes/{id}': { examples: { Accept: { decision: 'accept' }, Refuse: { decision: 'refuse', reason: 'The recording shows a 6-minute quote conversation.' } } },
   'POST /api/admin/users/{id}/transfer-credits': { examples: { 'Five goodwill transfers': { transfers: 5, reason: 'Goodwill for the outage on Nov 3' }, 'Take two back': { transfers: -2, reason: 'Credited twice by mistake' } } },
+  // The consent evidence pack (issue 24 §4): a zip by default; ?format=json answers the pack's JSON (its schema below).
+  'GET /api/my-leads/{id}/evidence': EVIDENCE_DOC,
+  'GET /api/my-callbacks/{id}/evidence': EVIDENCE_DOC,
+  'GET /api/my-transfers/{id}/evidence': EVIDENCE_DOC,
+  'GET /api/admin/leads/{id}/evidence': EVIDENCE_DOC,
+  'GET /api/admin/callback-opportunities/{id}/evidence': EVIDENCE_DOC,
+  'GET /api/admin/transfers/{id}/evidence': EVIDENCE_DOC,
 };

@@ -34,6 +34,7 @@ import { claimOrderBody, createPaymentIntentBody, sandboxConfirmBody } from './o
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
 import { viewAsBody } from './view-as';
+import { evidencePackQuery } from './evidence-pack';
 import {
   adminTransfersQuery,
   myTransfersQuery,
@@ -288,6 +289,13 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/admin/transfer-disputes', owner: 'transfers', access: 'admin', summary: 'Transfer disputes, oldest pending first', query: transferDisputeListQuery },
   { method: 'POST', path: '/api/admin/transfer-disputes/{id}', owner: 'transfers', access: 'admin', summary: 'Accept (the transfer credited back) or refuse (with a reason) a dispute', body: transferDisputeDecisionBody },
   { method: 'POST', path: '/api/admin/users/{id}/transfer-credits', owner: 'transfers', access: 'admin', summary: "Adjust an agent's transfer balance with a reason (negative takes back, never below zero)", body: transferCreditAdjustmentBody },
+  // The consent evidence pack (issue 24 §4, docs/adr/0035): one download of a PDF and its JSON in a zip (format=json|pdf for one alone).
+  { method: 'GET', path: '/api/my-leads/{id}/evidence', owner: 'catalog', access: 'customer', summary: "The consent evidence pack of one of my leads: consent record, do-not-call checks at sale, sale record (zip of PDF and JSON)", query: evidencePackQuery },
+  { method: 'GET', path: '/api/my-callbacks/{id}/evidence', owner: 'catalog', access: 'customer', summary: "The consent evidence pack of one of my call-backs, with the vendor's call record (zip of PDF and JSON)", query: evidencePackQuery },
+  { method: 'GET', path: '/api/my-transfers/{id}/evidence', owner: 'transfers', access: 'customer', summary: "The consent evidence pack of one of my transfers, with the vendor's call record (zip of PDF and JSON)", query: evidencePackQuery },
+  { method: 'GET', path: '/api/admin/leads/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any sold lead (zip of PDF and JSON)', query: evidencePackQuery },
+  { method: 'GET', path: '/api/admin/callback-opportunities/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any delivered call-back (zip of PDF and JSON)', query: evidencePackQuery },
+  { method: 'GET', path: '/api/admin/transfers/{id}/evidence', owner: 'transfers', access: 'admin', summary: 'The consent evidence pack of any routed transfer (zip of PDF and JSON)', query: evidencePackQuery },
 ];
 
 const DEFAULT_PARAM = /[A-Za-z0-9_.-]+/;

@@ -12,6 +12,7 @@ import { mirrorSubscriptions, paymentSubscriptions, TRANSFER_MIRRORS_QUEUE, TRAN
 import { vendorRoutes } from './http/vendor-routes';
 import { myTransfersRoutes } from './http/my-transfers-routes';
 import { adminTransferRoutes } from './http/admin-routes';
+import { transferEvidenceRoutes } from './http/evidence-routes';
 
 export const TRANSFERS_SCHEMA = 'transfers';
 /** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
@@ -78,6 +79,7 @@ export async function startTransfers(
       mount: (a) => {
         a.use(myTransfersRoutes(ctx));
         a.use(adminTransferRoutes(ctx));
+        a.use(transferEvidenceRoutes(ctx));
       },
     });
     const url = await serve(app, config.TRANSFERS_PORT, stops, config.INTERNAL_HOST);

@@ -49,6 +49,7 @@ import {
   type OpportunityFilter,
 } from './callback-opportunities-api';
 import { VendorKeysSection } from './vendor-keys-section';
+import { EvidenceLink } from '../compliance/evidence-link';
 import './callback-opportunities.css';
 import { useBusinessTimeZone } from '../../lib/site-config';
 
@@ -564,6 +565,7 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
           <p>{o.transcript}</p>
         </details>
       ) : null}
+      {o.assignedAt ? <EvidenceLink kind="callback" admin id={o.id} name={name} /> : null}
       {o.status === 'available' ? (
         <div className="callback-card__actions">
           <Button variant="secondary" className="btn--small" onClick={onAssign} aria-label={`Assign ${name}`}>

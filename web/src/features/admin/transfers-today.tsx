@@ -8,6 +8,7 @@ import { usTime } from '../../lib/us-date';
 import { durationText } from '../my-transfers/format';
 import { TransferStatusBadge } from '../my-transfers/transfer-status-badge';
 import { useAdminTransfers } from './transfers-api';
+import { EvidenceLink } from '../compliance/evidence-link';
 
 const isStatus = (value: string): value is TransferStatus => (TRANSFER_STATUSES as readonly string[]).includes(value);
 
@@ -76,6 +77,7 @@ export function TransfersToday({ zone }: { zone: string }) {
                 <span className="transfers-admin__status">
                   <TransferStatusBadge transfer={t} />
                 </span>
+                <EvidenceLink kind="transfer" admin id={t.id} name={`${t.firstName} ${t.lastName}`} />
               </li>
             ))}
           </ul>

@@ -10,6 +10,7 @@ import { certificateUrl, formatConsentTime } from './consent-format';
 import { FilterBox } from './filter-box';
 import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
+import { EvidenceLink } from '../compliance/evidence-link';
 import './aged-leads.css';
 
 
@@ -124,6 +125,7 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       </td>
       <td data-label="Consent" className="lead-table__consent">
         <ConsentRecord lead={lead} />
+        <EvidenceLink kind="lead" id={lead.id} name={lead.name} />
       </td>
       <td data-label="Purchased" className="lead-table__nowrap">
         {usDate(lead.purchasedAt)}

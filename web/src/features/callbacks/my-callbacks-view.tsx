@@ -12,6 +12,7 @@ import { useMarkContacted, useMyCallbacks, useSetMyCallbackStates } from './api'
 import { usPhoneText } from '../../lib/phone-text';
 import { outcomeText, telHref } from './format';
 import { usDateTime } from '../../lib/us-date';
+import { EvidenceLink } from '../compliance/evidence-link';
 import './callbacks.css';
 
 const isStateCode = (s: string): s is UsStateCode => (US_STATE_CODES as readonly string[]).includes(s);
@@ -196,6 +197,7 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
           <p>{c.transcript}</p>
         </details>
       ) : null}
+      <EvidenceLink kind="callback" id={c.id} name={c.fullName} />
       {c.status === 'assigned' ? (
         <div className="my-callbacks__actions">
           <Button

@@ -9,6 +9,7 @@ import { exportUrl, type TransferFilters } from './api';
 import { DisputeForm, DisputeOutcome } from './dispute-form';
 import { durationText } from './format';
 import { TransferStatusBadge } from './transfer-status-badge';
+import { EvidenceLink } from '../compliance/evidence-link';
 
 const isStatus = (value: string): value is TransferStatus => (TRANSFER_STATUSES as readonly string[]).includes(value);
 
@@ -118,6 +119,7 @@ function TransferRow({ transfer: t, zone, disputing, onDispute }: { transfer: Tr
           <TransferStatusBadge transfer={t} />
         </td>
         <td className="transfer-row__actions">
+          <EvidenceLink kind="transfer" id={t.id} name={name} />
           {t.disputable && !disputing ? (
             <Button variant="secondary" className="btn--small" aria-label={`Dispute: ${name}`} onClick={() => onDispute(true)}>
               Dispute
