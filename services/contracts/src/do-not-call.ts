@@ -8,7 +8,7 @@
  * Where an opt-out came from: an admin's entry, the vendor's call (a call-back webhook's or a
  * transfer outcome's `dnc`), or an admin's upload of a list of opted-out phones.
  */
-export const OPT_OUT_SOURCES = ['admin', 'vendor', 'import'] as const;
+const OPT_OUT_SOURCES = ['admin', 'vendor', 'import'] as const;
 export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 
 export const OPT_OUT_SOURCE_LABELS: Record<OptOutSource, string> = {
