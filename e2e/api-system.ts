@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger, createPool, parseConfig } from '@warmline/platform';
 import { freePort } from '@warmline/platform/testing/index';
+import { proxyFor, type ProxiedDependency } from '@warmline/platform/testing/outage';
 import { startTestSystem } from '@warmline/platform/testing/system';
 import { gatewayEnv } from '@warmline/gateway/config';
 import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
@@ -39,6 +40,10 @@ export interface ApiSystem {
   ordersUrl: string;
   /** The run's database (every service's schema). */
   databaseUrl: string;
+  /** Where notifications writes each e-mail as a .eml file. */
+  mailDir: string;
+  /** With `brokerProxy`: every service's way to RabbitMQ, for the test to cut and restore. */
+  broker: ProxiedDependency | null;
   admin: Account;
   customer: Account;
   /** A salesperson whose referral survey is open. */
@@ -53,13 +58,22 @@ export interface ApiSystemOptions {
   ordersEnv?: Record<string, string>;
   /** The services' log level (default silent); 'error' shows what a 500 was. */
   logLevel?: string;
+  /** Every service reaches RabbitMQ through one TCP proxy the test can cut (an outage). */
+  brokerProxy?: boolean;
 }
 
 export async function startApiSystem(options: ApiSystemOptions = {}): Promise<ApiSystem> {
   const system = await startTestSystem({ databasePrefix: 'wl_api', redis: true });
   const { stops } = system;
-  const env = { ...system.env, LOG_LEVEL: options.logLevel ?? 'silent' };
+  const env: Record<string, string> = { ...system.env, LOG_LEVEL: options.logLevel ?? 'silent' };
+  let broker: ProxiedDependency | null = null;
   try {
+    if (options.brokerProxy) {
+      broker = await proxyFor(env.AMQP_URL ?? '');
+      env.AMQP_URL = broker.url;
+      const proxied = broker;
+      stops.push('broker proxy', () => proxied.proxy.close());
+    }
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'warmline-api-'));
     stops.push('work dir', () => rm(workDir, { recursive: true, force: true }));
     const mailDir = path.join(workDir, 'mail');
@@ -131,6 +145,8 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
       ingestionUrl: ingestion.url,
       transfersUrl: transfers.url,
       databaseUrl: system.db.url,
+      mailDir,
+      broker,
       admin,
       customer,
       salespersonSlug: DEMO_SALESPERSON.slug,

@@ -39,6 +39,7 @@ function adminTransfer(overrides: Partial<AdminTransferView> = {}): AdminTransfe
     disposition: null,
     dispute: null,
     disputable: true,
+    optedOutAt: null,
     agent: { id: JANE_ID, name: 'Jane Agent' },
     ...overrides,
   };

@@ -50,6 +50,7 @@ const MINE: MyCallbacks = {
       interestLevel: 'high',
       status: 'assigned',
       assignedAt: '2026-11-25T21:05:00.000Z',
+      optedOutAt: null,
     },
     {
       id: DONE_ID,
@@ -63,6 +64,8 @@ const MINE: MyCallbacks = {
       interestLevel: null,
       status: 'contacted',
       assignedAt: '2026-11-24T21:05:00.000Z',
+      // Issue 24: the prospect opted out after the call-back was delivered.
+      optedOutAt: '2026-11-26T18:00:00.000Z',
     },
   ],
 };
@@ -123,6 +126,11 @@ describe('My Call-backs', () => {
     expect(ana.getByText('Contacted')).toBeTruthy();
     expect(ana.getByText('Any time')).toBeTruthy();
     expect(ana.queryByRole('button', { name: /Mark/ })).toBeNull();
+    // An opted-out phone is marked and is no longer a call link.
+    expect(ana.getByTestId('do-not-call').textContent).toBe('Do not call — opted out on 11/26/2026');
+    expect(ana.queryByRole('link', { name: '(305) 555-0100' })).toBeNull();
+    expect(ana.getByText('(305) 555-0100')).toBeTruthy();
+    expect(maria.queryByTestId('do-not-call')).toBeNull();
   });
 
   it('when 12 call-backs were just paid and are not credited yet, then they show as on their way, and the view asks again by itself until they are in the balance (issue 22)', async () => {

@@ -40,6 +40,7 @@ function transfer(overrides: Partial<TransferView> = {}): TransferView {
     disposition: 'transferred',
     dispute: null,
     disputable: true,
+    optedOutAt: null,
     ...overrides,
   };
 }

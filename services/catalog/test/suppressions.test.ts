@@ -108,6 +108,7 @@ describe('suppressing a phone', () => {
     expect(answer.body).toEqual({
       phone,
       reason: 'Asked the vendor to stop all calls',
+      source: 'admin',
       createdAt: expect.any(String),
       createdByUserId: by.userId,
       leadsWithdrawn: 1,
@@ -248,6 +249,8 @@ describe('the list', () => {
     expect((first.body.suppressions as unknown[])[0]).toEqual({
       phone: newestFirst[0],
       reason: `Reason ${phones.length - 1}`,
+      // Rows written without a source are an admin's (the column's default).
+      source: 'admin',
       createdAt: new Date(t0 - 60_000).toISOString(),
       createdByUserId: by.userId,
     });
@@ -395,5 +398,84 @@ describe('through the gateway', () => {
     expect((await agentBrowser.get('/api/admin/suppressions')).status).toBe(403);
     expect((await agentBrowser.post('/api/admin/suppressions', { phone: phoneIn(freshAreaCode()), reason: 'x' }, csrf)).status).toBe(403);
     expect((await agentBrowser.delete(`/api/admin/suppressions/${phone}`)).status).toBe(403);
+  });
+});
+
+describe('do not call, marked where the phone is held (issue 24)', () => {
+  it("when a bought lead's phone opts out, then My Leads and its CSV mark it 'Do not call — opted out on …' and other leads stay unmarked", async () => {
+    const area = freshAreaCode();
+    const phone = phoneIn(area);
+    const dana = await customer('Dana');
+    const [optedOut, kept] = await fx.addLeads([
+      { ageDays: 40, phone, name: 'Opted Out' },
+      { ageDays: 41, phone: phoneIn(area), name: 'Still Callable' },
+    ]);
+    await fx.buy(dana.identity, [optedOut!.id, kept!.id]);
+    const before = await fx.call('GET', '/api/my-leads', { identity: dana.identity });
+    expect((before.body.leads as Array<{ optedOutAt: string | null }>).map((l) => l.optedOutAt)).toEqual([null, null]);
+
+    const suppressed = await fx.call('POST', '/api/admin/suppressions', { body: { phone, reason: 'Asked to stop' }, identity: admin() });
+    expect(suppressed.status).toBe(201);
+
+    const after = await fx.call('GET', '/api/my-leads', { identity: dana.identity });
+    const byId = new Map((after.body.leads as Array<{ id: string; optedOutAt: string | null }>).map((l) => [l.id, l.optedOutAt]));
+    expect(byId.get(optedOut!.id)).toBe(suppressed.body.createdAt);
+    expect(byId.get(kept!.id)).toBeNull();
+    const csv = await fx.call('GET', '/api/my-leads/export.csv', { identity: dana.identity });
+    expect(csv.status).toBe(200);
+    const [header, ...rows] = csv.text.trim().split('\r\n');
+    expect(header!.split(',').at(-1)).toBe('Do Not Call');
+    const optedOutRow = rows.find((r) => r.includes('Opted Out'))!;
+    expect(optedOutRow.endsWith(`Do not call — opted out on ${String(suppressed.body.createdAt).slice(0, 10)}`)).toBe(true);
+    expect(rows.find((r) => r.includes('Still Callable'))!.endsWith(',')).toBe(true);
+  });
+
+  it('when an admin uploads an opt-out list, then each phone goes on the list as imported, a phone already listed keeps its first opt-out, and a line that is no phone is reported by its number', async () => {
+    const area = freshAreaCode();
+    const [listed, fresh1, fresh2] = [phoneIn(area), phoneIn(area), phoneIn(area)];
+    const by = admin();
+    expect((await fx.call('POST', '/api/admin/suppressions', { body: { phone: listed, reason: 'By phone' }, identity: by })).status).toBe(201);
+    const [forSale] = await fx.addLeads([{ ageDays: 40, phone: fresh1 }]);
+
+    const answer = await fx.call('POST', '/api/admin/suppressions/import', {
+      body: { fileName: 'acme-opt-outs.csv', lines: ['Phone', typed(listed), `+1 ${typed(fresh1)}`, 'not a phone', fresh2, fresh2], reason: 'Acme opt-out list' },
+      identity: by,
+    });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ added: 2, alreadyListed: 1, invalid: [{ line: 4, message: 'Phone must be 10 digits with the area code, e.g. (512) 555-0143' }] });
+    const { rows } = await fx.pool.query<{ phone: string; source: string; reason: string }>(
+      'SELECT phone, source, reason FROM lead_suppressions WHERE phone = ANY($1::text[]) ORDER BY phone',
+      [[listed, fresh1, fresh2]],
+    );
+    expect(new Map(rows.map((r) => [r.phone, [r.source, r.reason]]))).toEqual(
+      new Map([
+        [listed, ['admin', 'By phone']],
+        [fresh1, ['import', 'Acme opt-out list (acme-opt-outs.csv)']],
+        [fresh2, ['import', 'Acme opt-out list (acme-opt-outs.csv)']],
+      ]),
+    );
+    // Its leads left the market as for one phone.
+    expect(await marketIds(area)).not.toContain(forSale!.id);
+    const page = await fx.call('GET', `/api/admin/suppressions?q=${fresh2}`, { identity: by });
+    expect(page.body.suppressions).toEqual([expect.objectContaining({ phone: fresh2, source: 'import' })]);
+  });
+
+  it('when an opt-out list is empty, too long or has no reason, then the answer is 400 saying so and nothing is added', async () => {
+    const phone = phoneIn(freshAreaCode());
+    const by = admin();
+    const post = (body: unknown) => fx.call('POST', '/api/admin/suppressions/import', { body, identity: by });
+    const empty = await post({ fileName: 'a.csv', lines: [], reason: 'x' });
+    expect(empty.status).toBe(400);
+    expect(JSON.stringify(empty.body)).toContain('The file has no phone numbers');
+    const long = await post({ fileName: 'a.csv', lines: Array.from({ length: 1001 }, () => phone), reason: 'x' });
+    expect(long.status).toBe(400);
+    expect(JSON.stringify(long.body)).toContain('At most 1,000 phone numbers per file');
+    const noReason = await post({ fileName: 'a.csv', lines: [phone], reason: ' ' });
+    expect(noReason.status).toBe(400);
+    expect(JSON.stringify(noReason.body)).toContain('Reason is required');
+    const customerTries = await fx.call('POST', '/api/admin/suppressions/import', { body: { fileName: 'a.csv', lines: [phone], reason: 'x' }, identity: agent('nosy') });
+    expect(customerTries.status).toBe(403);
+    expect((await fx.pool.query('SELECT 1 FROM lead_suppressions WHERE phone = $1', [phone])).rows).toEqual([]);
   });
 });

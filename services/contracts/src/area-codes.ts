@@ -81,3 +81,9 @@ export function areaCodeProblem(phone: string): string | null {
   const code = phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').slice(0, 3);
   return `Area code ${code} is not a US geographic area code (toll-free and non-geographic numbers are refused)`;
 }
+
+/** '5125550134' → '(512) 555-0134': a whole US number as people read it (anything else as it is). */
+export function formatUsPhone(phoneDigits: string): string {
+  if (!/^\d{10}$/.test(phoneDigits)) return phoneDigits;
+  return `(${phoneDigits.slice(0, 3)}) ${phoneDigits.slice(3, 6)}-${phoneDigits.slice(6)}`;
+}

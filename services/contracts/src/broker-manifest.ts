@@ -92,7 +92,7 @@ export const consumerQueues = [
     queue: 'catalog.callbacks',
     consumer: 'catalog',
     messages: ['callback_opportunity.create', 'lead_suppression.add'],
-    purpose: "Turns the vendor calls the ingestion service received into callback opportunities (and assigns them to agents with a balance), or puts a do-not-call prospect's phone on the suppression list.",
+    purpose: "Turns the vendor calls the ingestion service received into callback opportunities (and assigns them to agents with a balance), or puts a do-not-call prospect's phone on the suppression list (a vendor call's or a live transfer's 'dnc' outcome).",
   },
   {
     queue: 'transfers.payments',
@@ -104,8 +104,9 @@ export const consumerQueues = [
   {
     queue: 'transfers.mirrors',
     consumer: 'transfers',
-    messages: ['vendor_key.mirror', 'suppression.mirror'],
-    purpose: "Keeps the transfers service's copies of the vendor keys (their SHA-256, created and revoked) and of the suppression list, so routing checks both in its own database without asking ingestion or the catalog.",
+    messages: ['vendor_key.mirror', 'suppression.mirror', 'transfer_opt_out.notify_agent'],
+    purpose:
+      "Keeps the transfers service's copies of the vendor keys (their SHA-256, created and revoked) and of the suppression list, so routing checks both in its own database without asking ingestion or the catalog; tells each agent who received a transfer of a phone that opted out to stop calling it (their e-mail from the gateway, then email.lead_opt_out).",
   },
   {
     queue: 'gateway.audit',
@@ -164,7 +165,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'leads.imported': ['importer', 'catalog'],
   'leads.withdrawn': ['catalog'],
   'import.run': ['catalog'],
-  'email.lead_opt_out': ['catalog'],
+  'email.lead_opt_out': ['catalog', 'transfers'],
   'partner.applied': ['partners'],
   'partner.status_changed': ['partners'],
   'email.partner_application_received': ['partners'],
@@ -174,13 +175,14 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'callback.received': ['ingestion'],
   'callback.assigned': ['catalog'],
   'callback_opportunity.create': ['ingestion'],
-  'lead_suppression.add': ['ingestion'],
+  'lead_suppression.add': ['ingestion', 'transfers'],
   'email.callback_assigned': ['catalog'],
   'transfer.routed': ['transfers'],
   'transfer.completed': ['transfers'],
   'transfer_dispute.decided': ['transfers'],
   'vendor_key.mirror': ['ingestion'],
   'suppression.mirror': ['catalog'],
+  'transfer_opt_out.notify_agent': ['transfers'],
   'email.transfer_dispute_decided': ['transfers'],
 };
 

@@ -485,6 +485,8 @@ const myCallbackSchema = z.object({
   interestLevel: z.string().nullable(),
   status: z.enum(['assigned', 'contacted']),
   assignedAt: z.iso.datetime({ offset: true }),
+  /** When the phone opted out since it was delivered, or null: 'Do not call — opted out on …' (issue 24). */
+  optedOutAt: z.iso.datetime({ offset: true }).nullable(),
 });
 export type MyCallback = z.infer<typeof myCallbackSchema>;
 

@@ -160,6 +160,8 @@ export interface PurchasedLead {
   priceCents: number;
   purchasedAt: string;
   orderId: string;
+  /** ISO time the phone opted out (went on the suppression list), or null: shown as 'Do not call — opted out on …' (issue 24). */
+  optedOutAt: string | null;
 }
 
 export type MyLeadsResponse = LeadPage<PurchasedLead>;

@@ -24,3 +24,4 @@ export * from './area-codes';
 export * from './live-transfers';
 export * from './calling-hours';
 export * from './evidence-pack';
+export * from './do-not-call';

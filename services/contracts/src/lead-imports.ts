@@ -1,3 +1,4 @@
+import type { OptOutSource } from './do-not-call';
 import { z } from 'zod';
 
 /**
@@ -81,6 +82,34 @@ export const suppressionBody = z.object({
     .max(500, 'Reason must be at most 500 characters'),
 });
 
+/** The most phones one opt-out list upload adds (a longer list goes in several files). */
+export const SUPPRESSION_IMPORT_MAX_PHONES = 1000;
+
+/**
+ * `POST /api/admin/suppressions/import` (issue 24): a list of phones that opted out, as an admin
+ * receives it from a lead vendor or a complaint desk; the browser reads the file (one phone a
+ * line, or a CSV whose first column is the phone) and sends each line as it was.
+ */
+export const suppressionImportBody = z.object({
+  fileName: z.string().trim().min(1, 'File name is required').max(255, 'File name must be at most 255 characters'),
+  lines: z
+    .array(z.string().max(200, 'Each line must be at most 200 characters'), { error: 'Choose a file with one phone number a line' })
+    .min(1, 'The file has no phone numbers')
+    .max(SUPPRESSION_IMPORT_MAX_PHONES, `At most ${SUPPRESSION_IMPORT_MAX_PHONES.toLocaleString('en-US')} phone numbers per file`),
+  reason: z
+    .string({ error: 'Reason is required' })
+    .trim()
+    .min(1, 'Reason is required')
+    .max(500, 'Reason must be at most 500 characters'),
+});
+
+/** What an opt-out list upload did: each line that is not a phone says why, by its line number (1 = the first). */
+export interface SuppressionImportResult {
+  added: number;
+  alreadyListed: number;
+  invalid: Array<{ line: number; message: string }>;
+}
+
 /** `GET /api/admin/suppressions?q=&page=`. */
 export const suppressionListQuery = z.object({
   q: z.string().trim().max(40, 'Search must be at most 40 characters').optional().default(''),
@@ -91,6 +120,8 @@ export interface SuppressionView {
   /** Ten digits. */
   phone: string;
   reason: string;
+  /** Where the opt-out came from (issue 24). */
+  source: OptOutSource;
   createdAt: string;
   createdByUserId: string;
 }

@@ -309,6 +309,8 @@ export interface TransferView {
   dispute: { id: string; reason: DisputeReason; status: DisputeStatus; decisionReason: string | null; openedAt: string; decidedAt: string | null } | null;
   /** Whether the agent can dispute it now (charged, within TRANSFER_DISPUTE_DAYS, none yet). */
   disputable: boolean;
+  /** When the prospect opted out, or null: 'Do not call — opted out on …' (issue 24). */
+  optedOutAt: string | null;
 }
 
 /** The transfers an agent has left, by the price they were bought at (oldest first: the next charged). */

@@ -393,7 +393,8 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
     createdAt: AT,
     revokedAt: null,
   },
-  'suppression.mirror': { phone: '5125550123', suppressed: true, at: AT },
+  'suppression.mirror': { phone: '5125550123', suppressed: true, at: AT, reason: 'Asked not to be called again' },
+  'transfer_opt_out.notify_agent': { agentUserId: USER, phone: '5125550123', reason: 'Asked not to be called again', suppressedAt: AT },
   'email.transfer_dispute_decided': {
     to: 'dana@example.com',
     firstName: 'Dana',

@@ -632,10 +632,18 @@ const emailLeadOptOutV1 = z
       .array(z.object({ opportunityId: z.uuid(), name: z.string().max(201), phone: z.string().max(20), deliveredAt: z.iso.datetime({ offset: true }) }))
       .max(100)
       .optional(),
+    /** Issue 24: live transfers of the phone the agent received (the transfers service's notice). */
+    transfers: z
+      .array(z.object({ transferId: z.uuid(), name: z.string().max(201), phone: z.string().max(20), routedAt: z.iso.datetime({ offset: true }) }))
+      .max(100)
+      .optional(),
     reason: z.string().max(500),
     at: z.iso.datetime({ offset: true }),
   })
-  .refine((notice) => notice.leads.length + (notice.callbacks?.length ?? 0) > 0, 'A notice names at least one lead or call-back');
+  .refine(
+    (notice) => notice.leads.length + (notice.callbacks?.length ?? 0) + (notice.transfers?.length ?? 0) > 0,
+    'A notice names at least one lead, call-back or transfer',
+  );
 
 /**
  * Tell one buyer of a suppressed phone's leads to stop contacting it (catalog → itself). The
@@ -719,13 +727,18 @@ const callbackOpportunityCreateV1 = z.object({
 });
 
 /** A prospect told the vendor's voice AI not to call again: the phone goes on the suppression list (ingestion → catalog). */
-const leadSuppressionAddV1 = z.object({
-  phone: z.string().regex(/^\d{10}$/),
-  /** Why, as the suppression list shows it, e.g. "Vendor call outcome 'dnc' (Acme Voice)". */
-  reason: z.string().min(1).max(500),
-  callbackId: z.uuid(),
-  requestedAt: z.iso.datetime({ offset: true }),
-});
+const leadSuppressionAddV1 = z
+  .object({
+    phone: z.string().regex(/^\d{10}$/),
+    /** Why, as the suppression list shows it, e.g. "Vendor call outcome 'dnc' (Acme Voice)". */
+    reason: z.string().min(1).max(500),
+    /** The vendor's call-back webhook call that asked (ingestion). */
+    callbackId: z.uuid().optional(),
+    /** Issue 24: the live transfer whose outcome asked (transfers). */
+    transferId: z.uuid().optional(),
+    requestedAt: z.iso.datetime({ offset: true }),
+  })
+  .refine((c) => c.callbackId !== undefined || c.transferId !== undefined, 'A suppression request names its vendor call or transfer');
 
 /** Tell an agent a call-back was delivered to them: who to call, when, and what was said. */
 const emailCallbackAssignedV1 = z.object({
@@ -765,6 +778,21 @@ const suppressionMirrorV1 = z.object({
   phone: z.string().regex(/^\d{10}$/),
   suppressed: z.boolean(),
   at: z.iso.datetime({ offset: true }),
+  /** Issue 24: why, as the suppression list says it (for the transfer agents' notice); absent from older copies. */
+  reason: z.string().max(500).optional(),
+});
+
+/**
+ * Issue 24: tell one agent who received a transfer of a phone that has since opted out to stop
+ * calling it (transfers → itself, from suppression.mirror). The handler reads the agent's e-mail
+ * from the gateway and asks for email.lead_opt_out naming the transfers; once per agent and opt-out.
+ */
+const transferOptOutNotifyAgentV1 = z.object({
+  agentUserId: z.uuid(),
+  /** Ten digits. */
+  phone: z.string().regex(/^[2-9]\d{9}$/),
+  reason: z.string().max(500),
+  suppressedAt: z.iso.datetime({ offset: true }),
 });
 
 /** Tell an agent how their dispute of a charged transfer was decided. */
@@ -812,6 +840,7 @@ export const commands = {
   'email.callback_assigned': { 1: emailCallbackAssignedV1 },
   'vendor_key.mirror': { 1: vendorKeyMirrorV1 },
   'suppression.mirror': { 1: suppressionMirrorV1 },
+  'transfer_opt_out.notify_agent': { 1: transferOptOutNotifyAgentV1 },
   'email.transfer_dispute_decided': { 1: emailTransferDisputeDecidedV1 },
 } as const;
 

@@ -184,6 +184,9 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'POST /api/admin/bulk-aged-leads': { status: 201, examples: { 'Two leads': { leads: [agedLeadRow, { ...agedLeadRow, name: 'James Smith', phone: '(214) 555-0102', email: 'james.smith@example.com', zip: '75201' }] } } },
   'GET /api/admin/suppressions': { queryExample: { q: '512555', page: '1' } },
   'POST /api/admin/suppressions': { status: 201, examples: { 'An opt-out': { phone: '(512) 555-0188', reason: 'Asked not to be called again' } } },
+  'POST /api/admin/suppressions/import': {
+    examples: { 'A vendor\'s opt-out list': { fileName: 'acme-opt-outs.csv', lines: ['Phone', '(512) 555-0188', '2145550123'], reason: 'Acme Leads opt-out list, November' } },
+  },
   'DELETE /api/admin/suppressions/{phone}': { status: 204 },
   // partners
   'POST /api/affnetwork-signup': { status: 201, requestTypes: ['multipart/form-data'], throttled: true },

@@ -29,7 +29,7 @@ import { myOrdersQuery } from './my-orders';
 import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery } from './catalog';
 import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
 import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
-import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionListQuery } from './lead-imports';
+import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionImportBody, suppressionListQuery } from './lead-imports';
 import { claimOrderBody, createPaymentIntentBody, sandboxConfirmBody } from './orders';
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
@@ -226,6 +226,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   },
   { method: 'GET', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'The suppression list (phones that opted out), newest first', query: suppressionListQuery },
   { method: 'POST', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'Suppress a phone: off sale at once, never imported again, its buyers told to stop', body: suppressionBody },
+  { method: 'POST', path: '/api/admin/suppressions/import', owner: 'catalog', access: 'admin', summary: 'Add a list of opted-out phones (one a line), each recorded as imported', body: suppressionImportBody },
   { method: 'DELETE', path: '/api/admin/suppressions/{phone}', owner: 'catalog', access: 'admin', summary: 'Take a phone off the suppression list (its withdrawn leads stay withdrawn)' },
   // partners: the partner network (issue 14)
   {

@@ -54,6 +54,18 @@ describe('the opt-out notice', () => {
     expect(mail.text).toContain('The call-back stays in My Call-backs');
   });
 
+  it('when a live transfer an agent received opted out (issue 24), then the notice names the transfer, says it was received, and where it stays marked', () => {
+    const mail = leadOptOutEmail(
+      optOut({ leads: [], transfers: [{ transferId: randomUUID(), name: 'Maria Lopez', phone: '(512) 555-6167', routedAt: '2026-11-20T18:00:00.000Z' }] }),
+      CONTACT,
+    );
+
+    expect(mail.subject).toBe('Stop contacting a live transfer: the number opted out');
+    expect(mail.text).toContain('A live transfer you received from us has a phone number that has opted out');
+    expect(mail.text).toContain('- Maria Lopez, (512) 555-6167, transferred to you November 20, 2026');
+    expect(mail.text).toContain('The transfer stays in My Transfers on your dashboard for your records, marked Do not call.');
+  });
+
   it('when a buyer bought several leads with the number, then one notice lists them all', () => {
     const mail = leadOptOutEmail(
       optOut({

@@ -112,10 +112,10 @@ describe('My Transfers', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toContain('text/csv');
     const lines = answer.text.trim().split('\r\n');
-    expect(lines[0]).toBe('Time (Central Time),Transfer ID,First name,Last name,Phone,State,Lead type,Duration (seconds),Status,Charged,Disposition,Recording');
+    expect(lines[0]).toBe('Time (Central Time),Transfer ID,First name,Last name,Phone,State,Lead type,Duration (seconds),Status,Charged,Disposition,Recording,Do Not Call');
     expect(lines).toHaveLength(14);
     // One hour before noon in Chicago.
-    expect(lines[2]).toMatch(/^2026-11-25 11:00,[0-9a-f-]{36},Maria,Lopez,\d{10},TX,,300,Charged \$37\.00,\$37\.00,,$/);
+    expect(lines[2]).toMatch(/^2026-11-25 11:00,[0-9a-f-]{36},Maria,Lopez,\d{10},TX,,300,Charged \$37\.00,\$37\.00,,,$/);
   });
 
   it('when another agent or nobody asks, then they see only their own or get 401', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSFER_OUTCOME_CONFLICT_MESSAGE } from '@warmline/contracts';
+import { outboxEnvelopes } from '@warmline/platform/testing/system';
 import { ledgerMismatches } from '../src/db/ledger';
 import { prospect, startTransfersFixture, type TransfersFixture } from './transfers-fixture';
 
@@ -127,5 +128,24 @@ describe('settling', () => {
     const { rows } = await f.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger_entries WHERE agent_id = $1 AND kind = 'charge'", [agentId]);
     expect(rows[0]!.n).toBe(10);
     expect(await ledgerMismatches(f.pool)).toEqual([]);
+  });
+});
+
+describe("a 'dnc' outcome (issue 24)", () => {
+  it("when the prospect said not to call again, then the phone is asked onto the suppression list once, naming the transfer and the vendor; other dispositions ask nothing", async () => {
+    const { transferId } = await routedTransfer();
+    const { rows } = await f.pool.query<{ phone: string }>('SELECT phone FROM transfers WHERE id = $1', [transferId]);
+    const body = { connected: true, duration_seconds: 200, disposition: ' DNC ' };
+    expect((await f.outcome(key.key, transferId, body)).status).toBe(200);
+    // The vendor repeats itself: the same answer, no second request.
+    expect((await f.outcome(key.key, transferId, body)).status).toBe(200);
+    const asked = (await outboxEnvelopes(f.pool, 'lead_suppression.add')).filter((e) => e.data.transferId === transferId);
+    expect(asked.map((e) => e.data)).toEqual([
+      { phone: rows[0]!.phone, reason: "Transfer outcome 'DNC' (BrightCall)", transferId, requestedAt: f.now().toISOString() },
+    ]);
+
+    const other = await routedTransfer();
+    expect((await f.outcome(key.key, other.transferId, { connected: true, duration_seconds: 200, disposition: 'sold' })).status).toBe(200);
+    expect((await outboxEnvelopes(f.pool, 'lead_suppression.add')).filter((e) => e.data.transferId === other.transferId)).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMANDS_EXCHANGE, type CommandData } from '@warmline/contracts';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { activeVendorKeyId } from '../src/db/mirrors';
-import { mirrorSuppression, mirrorVendorKey } from '../src/events/mirrors';
+import { changeSuppressionCopy } from '../src/domain/opt-outs';
+import { mirrorVendorKey } from '../src/events/mirrors';
 import { ledgerMismatches } from '../src/db/ledger';
 import { NOON_CHICAGO, prospect, startTransfersFixture, type TransfersFixture } from './transfers-fixture';
 
@@ -70,10 +71,10 @@ describe('the vendor key', () => {
 
   it('the suppression list copy keeps the newest change whatever order they arrive in', async () => {
     const state = async () => (await f.pool.query('SELECT suppressed FROM suppressed_phones WHERE phone = $1', ['5125550111'])).rows[0]?.suppressed;
-    await mirrorSuppression(f.pool, { phone: '5125550111', suppressed: false, at: '2026-11-27T12:00:00Z' });
-    await mirrorSuppression(f.pool, { phone: '5125550111', suppressed: true, at: '2026-11-27T11:00:00Z' });
+    await changeSuppressionCopy(f.pool, { phone: '5125550111', suppressed: false, at: '2026-11-27T12:00:00Z' }, 'test');
+    await changeSuppressionCopy(f.pool, { phone: '5125550111', suppressed: true, at: '2026-11-27T11:00:00Z' }, 'test');
     expect(await state()).toBe(false);
-    await mirrorSuppression(f.pool, { phone: '5125550111', suppressed: true, at: '2026-11-27T13:00:00Z' });
+    await changeSuppressionCopy(f.pool, { phone: '5125550111', suppressed: true, at: '2026-11-27T13:00:00Z' }, 'test');
     expect(await state()).toBe(true);
   });
 });

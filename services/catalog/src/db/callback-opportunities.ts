@@ -172,9 +172,16 @@ export async function expireCallbackOpportunities(db: Queryable, now: Date): Pro
 }
 
 /** An agent's call-backs, the latest delivered first. */
-export async function callbacksOfAgent(db: Queryable, userId: string): Promise<CallbackOpportunityRow[]> {
-  const { rows } = await db.query<CallbackOpportunityRow>(
-    `SELECT ${COLUMNS} FROM callback_opportunities
+/** A call-back as its agent sees it: with when its phone opted out since (issue 24), or null. */
+export interface AgentCallbackRow extends CallbackOpportunityRow {
+  optedOutAt: Date | null;
+}
+
+const OPTED_OUT_AT = `(SELECT s.created_at FROM lead_suppressions s WHERE s.phone = callback_opportunities.phone) AS "optedOutAt"`;
+
+export async function callbacksOfAgent(db: Queryable, userId: string): Promise<AgentCallbackRow[]> {
+  const { rows } = await db.query<AgentCallbackRow>(
+    `SELECT ${COLUMNS}, ${OPTED_OUT_AT} FROM callback_opportunities
       WHERE assigned_user_id = $1 AND status IN ('assigned', 'contacted')
       ORDER BY assigned_at DESC, id DESC LIMIT 1000`,
     [userId],
@@ -183,10 +190,10 @@ export async function callbacksOfAgent(db: Queryable, userId: string): Promise<C
 }
 
 /** The agent marks one of their own call-backs contacted; null when it is not theirs. */
-export async function markContacted(db: Queryable, id: string, userId: string, at: Date): Promise<CallbackOpportunityRow | null> {
-  const { rows } = await db.query<CallbackOpportunityRow>(
+export async function markContacted(db: Queryable, id: string, userId: string, at: Date): Promise<AgentCallbackRow | null> {
+  const { rows } = await db.query<AgentCallbackRow>(
     `UPDATE callback_opportunities SET status = 'contacted', contacted_at = COALESCE(contacted_at, $3)
-      WHERE id = $1 AND assigned_user_id = $2 AND status IN ('assigned', 'contacted') RETURNING ${COLUMNS}`,
+      WHERE id = $1 AND assigned_user_id = $2 AND status IN ('assigned', 'contacted') RETURNING ${COLUMNS}, ${OPTED_OUT_AT}`,
     [id, userId, at],
   );
   return rows[0] ?? null;

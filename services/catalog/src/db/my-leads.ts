@@ -21,6 +21,8 @@ export interface PurchasedRow {
   priceCents: number;
   soldAt: Date;
   orderId: string;
+  /** When the phone went on the suppression list, or null (issue 24: the buyer must stop calling). */
+  optedOutAt: Date | null;
 }
 
 const MATCHES = `($2::boolean OR state = ANY($3::text[]) OR area_code = ANY($4::text[]) OR zip = ANY($5::text[]))`;
@@ -64,10 +66,12 @@ export async function purchasedLeads(
     sold_price_cents: number;
     sold_at: Date;
     sold_order_id: string;
+    opted_out_at: Date | null;
   }>(
     // host(): the address alone, without the /32 or /128 an inet's text would carry.
     `SELECT id, name, phone, email, state, zip, form_fill_time, source, consent, consent_certificate, consent_time,
-            host(consent_ip) AS consent_ip, sold_age_range, sold_price_cents, sold_at, sold_order_id
+            host(consent_ip) AS consent_ip, sold_age_range, sold_price_cents, sold_at, sold_order_id,
+            (SELECT s.created_at FROM lead_suppressions s WHERE s.phone = aged_leads.phone) AS opted_out_at
        FROM aged_leads
       WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES}
       ORDER BY sold_at DESC, id DESC ${paging}`,
@@ -90,5 +94,6 @@ export async function purchasedLeads(
     priceCents: r.sold_price_cents,
     soldAt: r.sold_at,
     orderId: r.sold_order_id,
+    optedOutAt: r.opted_out_at,
   }));
 }

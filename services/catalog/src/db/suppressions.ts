@@ -1,3 +1,4 @@
+import type { OptOutSource } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform/db/index';
 
 /**
@@ -9,6 +10,8 @@ import type { Queryable } from '@warmline/platform/db/index';
 export interface SuppressionRow {
   phone: string;
   reason: string;
+  /** Where the opt-out came from (issue 24). */
+  source: OptOutSource;
   createdByUserId: string;
   createdAt: Date;
 }
@@ -16,13 +19,17 @@ export interface SuppressionRow {
 interface Row {
   phone: string;
   reason: string;
+  source: OptOutSource;
   created_by_user_id: string;
   created_at: Date;
 }
 
+const COLUMNS = 'phone, reason, source, created_by_user_id, created_at';
+
 const toSuppression = (r: Row): SuppressionRow => ({
   phone: r.phone,
   reason: r.reason,
+  source: r.source,
   createdByUserId: r.created_by_user_id,
   createdAt: r.created_at,
 });
@@ -37,10 +44,10 @@ export { lockLeadLoads } from './lead-batch-load';
 /** Adds the phone; null when it is already on the list (the list is unchanged). */
 export async function insertSuppression(db: Queryable, s: SuppressionRow): Promise<SuppressionRow | null> {
   const { rows } = await db.query<Row>(
-    `INSERT INTO lead_suppressions (phone, reason, created_by_user_id, created_at, mirrored_at) VALUES ($1, $2, $3, $4, $4)
+    `INSERT INTO lead_suppressions (phone, reason, source, created_by_user_id, created_at, mirrored_at) VALUES ($1, $2, $3, $4, $5, $5)
      ON CONFLICT (phone) DO NOTHING
-     RETURNING phone, reason, created_by_user_id, created_at`,
-    [s.phone, s.reason, s.createdByUserId, s.createdAt],
+     RETURNING ${COLUMNS}`,
+    [s.phone, s.reason, s.source, s.createdByUserId, s.createdAt],
   );
   return rows[0] ? toSuppression(rows[0]) : null;
 }
@@ -48,14 +55,14 @@ export async function insertSuppression(db: Queryable, s: SuppressionRow): Promi
 /** Takes the phone off the list; what it was, or null when it was not there. */
 export async function deleteSuppression(db: Queryable, phone: string): Promise<SuppressionRow | null> {
   const { rows } = await db.query<Row>(
-    'DELETE FROM lead_suppressions WHERE phone = $1 RETURNING phone, reason, created_by_user_id, created_at',
+    `DELETE FROM lead_suppressions WHERE phone = $1 RETURNING ${COLUMNS}`,
     [phone],
   );
   return rows[0] ? toSuppression(rows[0]) : null;
 }
 
 export async function findSuppression(db: Queryable, phone: string): Promise<SuppressionRow | null> {
-  const { rows } = await db.query<Row>('SELECT phone, reason, created_by_user_id, created_at FROM lead_suppressions WHERE phone = $1', [phone]);
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM lead_suppressions WHERE phone = $1`, [phone]);
   return rows[0] ? toSuppression(rows[0]) : null;
 }
 
@@ -69,7 +76,7 @@ export async function listSuppressions(
   page: { offset: number; limit: number },
 ): Promise<{ rows: SuppressionRow[]; total: number }> {
   const { rows } = await db.query<Row & { total: number }>(
-    `SELECT phone, reason, created_by_user_id, created_at, count(*) OVER ()::int AS total
+    `SELECT ${COLUMNS}, count(*) OVER ()::int AS total
        FROM lead_suppressions
       WHERE strpos(phone, $1) > 0
       ORDER BY created_at DESC, phone DESC

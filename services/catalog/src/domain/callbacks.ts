@@ -205,7 +205,7 @@ export async function suppressVendorPhone(
   command: CommandData<'lead_suppression.add'>,
   correlationId: string,
 ): Promise<void> {
-  const done = await addToSuppressionList(db, VENDOR_CALL_SUPPRESSOR, { phone: command.phone, reason: command.reason, at: ctx.clock() }, correlationId);
+  const done = await addToSuppressionList(db, VENDOR_CALL_SUPPRESSOR, { phone: command.phone, reason: command.reason, source: 'vendor', at: ctx.clock() }, correlationId);
   if (!done) ctx.log.info({ callbackId: command.callbackId }, 'the phone was on the suppression list already');
   else {
     ctx.log.info(

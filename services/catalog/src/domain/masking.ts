@@ -25,7 +25,4 @@ export function maskPhone(phoneDigits: string): string {
 }
 
 /** '5125550134' → '(512) 555-0134', for the buyer's own leads. */
-export function formatPhone(phoneDigits: string): string {
-  if (!/^\d{10}$/.test(phoneDigits)) return phoneDigits;
-  return `(${phoneDigits.slice(0, 3)}) ${phoneDigits.slice(3, 6)}-${phoneDigits.slice(6)}`;
-}
+export { formatUsPhone as formatPhone } from '@warmline/contracts/area-codes';

@@ -20,7 +20,7 @@ import {
   takeBack,
   type CallbackCreditRow,
 } from '../db/callback-balances';
-import { callbacksOfAgent, markContacted, type CallbackOpportunityRow } from '../db/callback-opportunities';
+import { callbacksOfAgent, markContacted, type AgentCallbackRow } from '../db/callback-opportunities';
 import { inReadSnapshot } from '../db/snapshot';
 import { assignAvailableCallbacks } from './callback-assignment';
 import type { CallbackContext } from './callbacks';
@@ -190,7 +190,7 @@ export async function takeBackRefundedCallBacks(
   await takeBackRefunded(db, deps, credit, refund.refundedTotalCents);
 }
 
-function myCallbackView(row: CallbackOpportunityRow): MyCallback {
+function myCallbackView(row: AgentCallbackRow): MyCallback {
   return {
     id: row.id,
     fullName: `${row.firstName} ${row.lastName}`,
@@ -203,6 +203,7 @@ function myCallbackView(row: CallbackOpportunityRow): MyCallback {
     interestLevel: row.interestLevel,
     status: row.status === 'contacted' ? 'contacted' : 'assigned',
     assignedAt: (row.assignedAt ?? row.createdAt).toISOString(),
+    optedOutAt: row.optedOutAt?.toISOString() ?? null,
   };
 }
 

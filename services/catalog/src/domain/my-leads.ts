@@ -1,4 +1,5 @@
 import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type PurchasedLead } from '@warmline/contracts/catalog';
+import { DO_NOT_CALL_CSV_COLUMN, doNotCallCsvCell } from '@warmline/contracts/do-not-call';
 import { countPurchasedLeads, purchasedLeads, type PurchasedRow } from '../db/my-leads';
 import { inReadSnapshot } from '../db/snapshot';
 import type { CatalogContext } from './context';
@@ -39,6 +40,7 @@ function toPurchasedLead(row: PurchasedRow): PurchasedLead {
     priceCents: row.priceCents,
     purchasedAt: row.soldAt.toISOString(),
     orderId: row.orderId,
+    optedOutAt: row.optedOutAt?.toISOString() ?? null,
   };
 }
 
@@ -63,6 +65,8 @@ export const MY_LEADS_CSV_HEADER = [
   'Consent Certificate',
   'Consent Time (UTC)',
   'Consent IP',
+  // Issue 24: 'Do not call — opted out on 2026-11-27' when the phone opted out since.
+  DO_NOT_CALL_CSV_COLUMN,
 ];
 
 /**
@@ -92,6 +96,7 @@ export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string,
       r.consentCertificate,
       r.consentTime?.toISOString() ?? null,
       r.consentIp,
+      doNotCallCsvCell(r.optedOutAt),
     ]),
   );
 }

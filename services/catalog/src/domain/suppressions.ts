@@ -3,7 +3,9 @@ import {
   SUPPRESSION_PAGE_SIZE,
   normaliseUsPhone,
   type CommandData,
+  type OptOutSource,
   type SuppressionCreated,
+  type SuppressionImportResult,
   type SuppressionPage,
   type SuppressionView,
 } from '@warmline/contracts';
@@ -68,7 +70,7 @@ export async function suppressPhone(
   const phone = phoneOf(input.phone);
   const created = await withTransaction(ctx.pool, async (db) => {
     const at = ctx.clock();
-    const done = await addToSuppressionList(db, admin, { phone, reason: input.reason, at }, correlationId);
+    const done = await addToSuppressionList(db, admin, { phone, reason: input.reason, source: 'admin', at }, correlationId);
     if (!done) throw conflict('Phone is already on the suppression list');
     const { row, leadsWithdrawn, buyersNotified, callbacksWithdrawn } = done;
     await audit(db, admin, correlationId, {
@@ -97,17 +99,17 @@ export const VENDOR_CALL_SUPPRESSOR: Admin = { userId: '00000000-0000-0000-0000-
 export async function addToSuppressionList(
   db: PoolClient,
   by: Admin,
-  input: { phone: string; reason: string; at: Date },
+  input: { phone: string; reason: string; source: OptOutSource; at: Date },
   correlationId: string,
 ): Promise<{ row: SuppressionRow; leadsWithdrawn: number; buyersNotified: number; callbacksWithdrawn: number } | null> {
   const { phone, at } = input;
   await lockLeadLoads(db);
   // Issue 22: after any opportunity being made for the phone has committed; none is made after.
   await lockCallbackIntake(db);
-  const row = await insertSuppression(db, { phone, reason: input.reason, createdByUserId: by.userId, createdAt: at });
+  const row = await insertSuppression(db, { phone, reason: input.reason, source: input.source, createdByUserId: by.userId, createdAt: at });
   if (!row) return null;
   // Routing of live transfers (issue 23) reads its own copy of the list.
-  await enqueueAll(db, [mirrorMessage(phone, true, at, correlationId)]);
+  await enqueueAll(db, [mirrorMessage(phone, true, at, correlationId, row.reason)]);
   const withdrawn = await withdrawUnsoldLeads(db, { phone }, 'suppressed', at);
   // Its available callback opportunities leave the market as its leads do (issue 22).
   const callbacksWithdrawn = await withdrawOpportunitiesOfPhone(db, phone, at);
@@ -137,6 +139,53 @@ export async function addToSuppressionList(
   return { row, leadsWithdrawn: withdrawn.length, buyersNotified: buyers.length, callbacksWithdrawn };
 }
 
+/** A header line of an opt-out list ('Phone', 'phone_number', …): not a phone, not an error. */
+const HEADER_LINE = /^\s*"?[a-z _-]*phone[a-z _-]*"?\s*(,.*)?$/i;
+
+/**
+ * An opt-out list (issue 24): every phone on it goes on the list at once, in one transaction,
+ * each recorded as imported with the admin's reason and the file's name; its leads and
+ * call-backs are withdrawn and their holders told as for one phone. A line that is no phone is
+ * reported by its number; a phone already on the list keeps its first opt-out.
+ */
+export async function importSuppressions(
+  ctx: CatalogContext,
+  admin: Admin,
+  input: { fileName: string; lines: string[]; reason: string },
+  correlationId: string,
+): Promise<SuppressionImportResult> {
+  const invalid: SuppressionImportResult['invalid'] = [];
+  const phones = new Set<string>();
+  input.lines.forEach((line, i) => {
+    // The phone is the line, or a CSV line's first column.
+    const text = (line.split(',')[0] ?? '').replace(/"/g, '').trim();
+    if (text === '' || (i === 0 && HEADER_LINE.test(line))) return;
+    const phone = normaliseUsPhone(text);
+    if (phone) phones.add(phone);
+    else invalid.push({ line: i + 1, message: PHONE_RULE_MESSAGE });
+  });
+  const reason = `${input.reason} (${input.fileName})`.slice(0, 500);
+  const result = await withTransaction(ctx.pool, async (db) => {
+    const at = ctx.clock();
+    let added = 0;
+    for (const phone of phones) {
+      if (await addToSuppressionList(db, admin, { phone, reason, source: 'import', at }, correlationId)) added += 1;
+    }
+    await recordAdminAction(db, admin, correlationId, {
+      action: 'lead_suppression.imported',
+      subjectType: 'lead_suppression_import',
+      subjectId: correlationId,
+      subjectLabel: `${added} opted-out ${added === 1 ? 'phone' : 'phones'} from ${input.fileName}`.slice(0, 200),
+      before: null,
+      after: { fileName: input.fileName, added, alreadyListed: phones.size - added, invalidLines: invalid.length },
+      at,
+    });
+    return { added, alreadyListed: phones.size - added, invalid };
+  });
+  ctx.log.info({ added: result.added, alreadyListed: result.alreadyListed, invalid: invalid.length }, 'opt-out list imported');
+  return result;
+}
+
 /** Withdrawn leads stay withdrawn: the phone may be sold again only from a new import. */
 export async function removeSuppression(ctx: CatalogContext, admin: Admin, phoneText: string, correlationId: string): Promise<void> {
   const phone = phoneOf(phoneText);
@@ -157,8 +206,9 @@ export async function removeSuppression(ctx: CatalogContext, admin: Admin, phone
 }
 
 /** The transfers service's copy of one change of the list (docs/adr/0031): the newest `at` wins there. */
-function mirrorMessage(phone: string, suppressed: boolean, at: Date, correlationId: string): OutgoingMessage<'suppression.mirror'> {
-  return { type: 'suppression.mirror', source: SOURCE, correlationId, data: { phone, suppressed, at: at.toISOString() } };
+function mirrorMessage(phone: string, suppressed: boolean, at: Date, correlationId: string, reason?: string): OutgoingMessage<'suppression.mirror'> {
+  // The reason goes with a suppression: the transfers service's notice to its agents says it (issue 24).
+  return { type: 'suppression.mirror', source: SOURCE, correlationId, data: { phone, suppressed, at: at.toISOString(), ...(reason ? { reason } : {}) } };
 }
 
 /**
@@ -186,7 +236,7 @@ export async function listSuppressionPage(ctx: CatalogContext, query: { q: strin
 }
 
 function suppressionView(row: SuppressionRow): SuppressionView {
-  return { phone: row.phone, reason: row.reason, createdAt: row.createdAt.toISOString(), createdByUserId: row.createdByUserId };
+  return { phone: row.phone, reason: row.reason, source: row.source, createdAt: row.createdAt.toISOString(), createdByUserId: row.createdByUserId };
 }
 
 async function audit(

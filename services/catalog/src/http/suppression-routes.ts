@@ -1,10 +1,10 @@
 import { Router, type Request } from 'express';
-import { suppressionBody, suppressionListQuery } from '@warmline/contracts';
+import { suppressionBody, suppressionImportBody, suppressionListQuery } from '@warmline/contracts';
 import { unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
 import type { CatalogContext } from '../domain/context';
-import { listSuppressionPage, removeSuppression, suppressPhone, type Admin } from '../domain/suppressions';
+import { importSuppressions, listSuppressionPage, removeSuppression, suppressPhone, type Admin } from '../domain/suppressions';
 
 /**
  * The suppression list's admin routes (issue 13). The gateway lets only admins through; the
@@ -24,6 +24,11 @@ export function suppressionRoutes(ctx: CatalogContext): Router {
   router.post('/api/admin/suppressions', async (req, res) => {
     const body = parseInput(suppressionBody, req.body);
     res.status(201).json(await suppressPhone(ctx, adminOf(req), body, req.id));
+  });
+
+  router.post('/api/admin/suppressions/import', async (req, res) => {
+    const body = parseInput(suppressionImportBody, req.body);
+    res.json(await importSuppressions(ctx, adminOf(req), body, req.id));
   });
 
   router.delete('/api/admin/suppressions/:phone', async (req, res) => {

@@ -32,12 +32,20 @@ export async function activeVendorKeyId(db: Queryable, keyHash: string): Promise
  * Puts a phone on (or takes it off) the copy of the list; the newest change wins whatever order
  * the changes arrive in, and at the same instant a suppression wins (the safe side).
  */
-export async function applySuppression(db: Queryable, change: { phone: string; suppressed: boolean; at: Date }): Promise<void> {
-  await db.query(
+export async function applySuppression(db: Queryable, change: { phone: string; suppressed: boolean; at: Date }): Promise<{ applied: boolean }> {
+  const { rowCount } = await db.query(
     `INSERT INTO suppressed_phones (phone, suppressed, changed_at) VALUES ($1, $2, $3)
      ON CONFLICT (phone) DO UPDATE SET suppressed = EXCLUDED.suppressed, changed_at = EXCLUDED.changed_at
      WHERE suppressed_phones.changed_at < EXCLUDED.changed_at
         OR (suppressed_phones.changed_at = EXCLUDED.changed_at AND EXCLUDED.suppressed)`,
     [change.phone, change.suppressed, change.at],
   );
+  // Applied: this change is now the copy's state (older or repeated changes leave it as it was).
+  return { applied: (rowCount ?? 0) > 0 };
+}
+
+/** When the phone opted out, if the copy says it is suppressed now. */
+export async function suppressedSince(db: Queryable, phone: string): Promise<Date | null> {
+  const { rows } = await db.query<{ changed_at: Date }>('SELECT changed_at FROM suppressed_phones WHERE phone = $1 AND suppressed', [phone]);
+  return rows[0]?.changed_at ?? null;
 }

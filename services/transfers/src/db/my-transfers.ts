@@ -26,13 +26,16 @@ export interface TransferRow {
   decisionReason: string | null;
   openedAt: Date | null;
   decidedAt: Date | null;
+  /** When the prospect's phone opted out (the copy of the suppression list), or null (issue 24). */
+  optedOutAt: Date | null;
 }
 
 export const TRANSFER_COLUMNS = `t.id, t.agent_id AS "agentId", a.display_name AS "agentName", t.routed_at AS "routedAt",
   t.first_name AS "firstName", t.last_name AS "lastName", t.phone, t.state, t.lead_type AS "leadType",
   t.duration_seconds AS "durationSeconds", t.status, t.charged_cents AS "chargedCents", t.transcript,
   t.recording_url AS "recordingUrl", t.disposition, d.id AS "disputeId", d.reason AS "disputeReason",
-  d.status AS "disputeStatus", d.note AS "disputeNote", d.decision_reason AS "decisionReason", d.opened_at AS "openedAt", d.decided_at AS "decidedAt"`;
+  d.status AS "disputeStatus", d.note AS "disputeNote", d.decision_reason AS "decisionReason", d.opened_at AS "openedAt", d.decided_at AS "decidedAt",
+  (SELECT sp.changed_at FROM suppressed_phones sp WHERE sp.phone = t.phone AND sp.suppressed) AS "optedOutAt"`;
 
 export const TRANSFER_FROM = 'transfers t JOIN agents a ON a.user_id = t.agent_id LEFT JOIN transfer_disputes d ON d.transfer_id = t.id';
 

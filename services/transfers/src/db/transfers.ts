@@ -14,6 +14,8 @@ export interface TransferForOutcome {
   state: string;
   firstName: string;
   lastName: string;
+  /** Ten digits. */
+  phone: string;
   outcomeFingerprint: string | null;
   chargedCents: number | null;
 }
@@ -21,7 +23,7 @@ export interface TransferForOutcome {
 /** The transfer, locked (call with its agent locked first: the ledger's order). */
 export async function lockTransfer(db: Queryable, transferId: string): Promise<TransferForOutcome> {
   const { rows } = await db.query<TransferForOutcome>(
-    `SELECT status, state, first_name AS "firstName", last_name AS "lastName",
+    `SELECT status, state, first_name AS "firstName", last_name AS "lastName", phone,
             outcome_fingerprint AS "outcomeFingerprint", charged_cents AS "chargedCents"
        FROM transfers WHERE id = $1 FOR UPDATE`,
     [transferId],

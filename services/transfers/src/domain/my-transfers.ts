@@ -2,6 +2,8 @@ import {
   TRANSFER_DISPUTE_DAYS,
   TRANSFER_STATUS_LABELS,
   TRANSFERS_PAGE_SIZE,
+  DO_NOT_CALL_CSV_COLUMN,
+  doNotCallCsvCell,
   formatUsd,
   timeZoneName,
   type MyTransfersAnswer,
@@ -59,6 +61,7 @@ export function transferView(row: TransferRow, now: Date): TransferView {
           }
         : null,
     disputable: row.status === 'charged' && !row.disputeId && withinDisputeWindow(row.routedAt, now),
+    optedOutAt: row.optedOutAt?.toISOString() ?? null,
   };
 }
 
@@ -124,7 +127,7 @@ export async function myTransfersCsv(ctx: TransfersContext, agent: Agent, query:
     { agentId: agent.userId, timeZone: zone, ...(query.status ? { status: query.status } : {}), ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) },
     { limit: CSV_ROWS_LIMIT, offset: 0 },
   );
-  const header = [`Time (${timeZoneName(zone)})`, 'Transfer ID', 'First name', 'Last name', 'Phone', 'State', 'Lead type', 'Duration (seconds)', 'Status', 'Charged', 'Disposition', 'Recording'];
+  const header = [`Time (${timeZoneName(zone)})`, 'Transfer ID', 'First name', 'Last name', 'Phone', 'State', 'Lead type', 'Duration (seconds)', 'Status', 'Charged', 'Disposition', 'Recording', DO_NOT_CALL_CSV_COLUMN];
   const csv = toCsv(
     header,
     rows.map((r) => {
@@ -142,6 +145,7 @@ export async function myTransfersCsv(ctx: TransfersContext, agent: Agent, query:
         r.chargedCents !== null && r.status !== 'credited' ? formatUsd(r.chargedCents) : '',
         r.disposition,
         r.recordingUrl,
+        doNotCallCsvCell(r.optedOutAt),
       ];
     }),
   );

@@ -3,6 +3,7 @@ import {
   TRANSFER_BUFFER_SECONDS,
   TRANSFER_NOT_FOUND_MESSAGE,
   TRANSFER_OUTCOME_CONFLICT_MESSAGE,
+  callDisposition,
   type TransferOutcome,
   type TransferOutcomeAnswer,
   type TransferStatus,
@@ -11,6 +12,7 @@ import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction } from '@warmline/platform/db/index';
 import { conflict, notFound } from '@warmline/platform/errors';
 import { chargeOneTransfer, lockAgent } from '../db/ledger';
+import { vendorNameOf } from '../db/opt-outs';
 import { agentOfTransfer, lockTransfer, settleTransfer, type Settlement } from '../db/transfers';
 import { SOURCE, type TransfersContext } from './context';
 
@@ -106,6 +108,22 @@ export async function reportOutcome(
         completedAt: now.toISOString(),
       },
     });
+    if (callDisposition(outcome.disposition) === 'suppress') {
+      // Issue 24: the prospect said not to call again: the phone goes on the suppression list (the
+      // catalog's), which withdraws it everywhere and sends this service its copy and the notices.
+      const vendor = (await vendorNameOf(db, vendorKeyId)) ?? 'the vendor';
+      await enqueue(db, {
+        type: 'lead_suppression.add',
+        source: SOURCE,
+        correlationId,
+        data: {
+          phone: transfer.phone,
+          reason: `Transfer outcome '${outcome.disposition?.trim()}' (${vendor})`.slice(0, 500),
+          transferId,
+          requestedAt: now.toISOString(),
+        },
+      });
+    }
     return answerOf(transferId, status, charge?.unitCents ?? null);
   });
 }

@@ -1,9 +1,9 @@
 import type { CommandData } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform/db/index';
-import { applySuppression, upsertVendorKey } from '../db/mirrors';
+import { upsertVendorKey } from '../db/mirrors';
 
 /**
- * vendor_key.mirror and suppression.mirror (docs/adr/0031): the copies routing reads in its own
+ * vendor_key.mirror (suppression.mirror: domain/opt-outs.ts; docs/adr/0031): the copies routing reads in its own
  * database. Both are idempotent and order-free, so a redelivered or reordered command is harmless.
  */
 
@@ -15,8 +15,4 @@ export async function mirrorVendorKey(db: Queryable, key: CommandData<'vendor_ke
     createdAt: new Date(key.createdAt),
     revokedAt: key.revokedAt ? new Date(key.revokedAt) : null,
   });
-}
-
-export async function mirrorSuppression(db: Queryable, change: CommandData<'suppression.mirror'>): Promise<void> {
-  await applySuppression(db, { phone: change.phone, suppressed: change.suppressed, at: new Date(change.at) });
 }

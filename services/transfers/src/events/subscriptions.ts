@@ -1,7 +1,8 @@
 import { subscribe, type Subscription } from '@warmline/platform/bus/index';
 import type { TransfersContext } from '../domain/context';
 import { agentDeletedHandler, transferOrderClaimedHandler, transferOrderPaidHandler, transferOrderRefundedHandler } from './payments';
-import { mirrorSuppression, mirrorVendorKey } from './mirrors';
+import { changeSuppressionCopy, noticeAgentOfOptOut } from '../domain/opt-outs';
+import { mirrorVendorKey } from './mirrors';
 
 /** The queue of payment outcomes that credit and take back transfers; `<queue>.retry` and `<queue>.dlq` beside it. */
 export const TRANSFER_PAYMENTS_QUEUE = 'transfers.payments';
@@ -20,9 +21,13 @@ export function paymentSubscriptions(ctx: Omit<TransfersContext, 'pool'>): Subsc
 }
 
 /** The vendor keys (from ingestion) and the suppression list (from the catalog), mirrored here for routing. */
-export function mirrorSubscriptions(_ctx: Omit<TransfersContext, 'pool'>): Subscription[] {
+export function mirrorSubscriptions(ctx: Omit<TransfersContext, 'pool'>): Subscription[] {
   return [
     subscribe('vendor_key.mirror', async (key, { db }) => mirrorVendorKey(db, key)),
-    subscribe('suppression.mirror', async (change, { db }) => mirrorSuppression(db, change)),
+    subscribe('suppression.mirror', async (change, { db, envelope }) => changeSuppressionCopy(db, change, envelope.correlationId)),
+    // Issue 24: the agents who received a transfer of a phone that opted out, told once each.
+    subscribe('transfer_opt_out.notify_agent', async (notice, { db, envelope, log }) =>
+      noticeAgentOfOptOut(db, { gateway: ctx.gateway, log, clock: ctx.clock }, notice, envelope.correlationId),
+    ),
   ];
 }

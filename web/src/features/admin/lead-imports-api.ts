@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { VIEW_AS_HEADER } from '@warmline/contracts/view-as-names';
 import type {
+  SuppressionImportResult,
   LeadImportCreated,
   LeadImportPage,
   LeadImportView,
@@ -182,6 +183,16 @@ export function useAddSuppression() {
   const invalidate = useInvalidateAfterSuppression();
   return useMutation({
     mutationFn: (body: { phone: string; reason: string }) => apiRequest<SuppressionCreated>('/api/admin/suppressions', { method: 'POST', body }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Issue 24: an opt-out list, its lines as the file has them. */
+export function useImportSuppressions() {
+  const invalidate = useInvalidateAfterSuppression();
+  return useMutation({
+    mutationFn: (body: { fileName: string; lines: string[]; reason: string }) =>
+      apiRequest<SuppressionImportResult>('/api/admin/suppressions/import', { method: 'POST', body }),
     onSuccess: invalidate,
   });
 }

@@ -14,6 +14,8 @@ import { usDate } from '../transfers/order-format';
 import { formatCount } from './lead-import-progress';
 import { useAddSuppression, useRemoveSuppression, useSuppressions } from './lead-imports-api';
 import { useBusinessTimeZone } from '../../lib/site-config';
+import { OPT_OUT_SOURCE_LABELS } from '@warmline/contracts/do-not-call';
+import { OptOutListUpload } from './opt-out-list-upload';
 
 type AddValues = { phone: string; reason: string };
 
@@ -55,6 +57,7 @@ export function SuppressionsPanel() {
         and the agents who bought it are told to stop calling.
       </p>
       <AddSuppressionForm />
+      <OptOutListUpload />
 
       <form className="admin-filter suppressions__search" role="search" aria-label="Search the suppression list" onSubmit={search}>
         <label className="visually-hidden" htmlFor="suppression-search">
@@ -92,7 +95,9 @@ export function SuppressionsPanel() {
                 <div className="suppression-row__who">
                   <strong className="suppression-row__phone">{usPhoneText(s.phone)}</strong>
                   <span className="suppression-row__reason">{s.reason}</span>
-                  <span className="suppression-row__meta">Added {usDate(s.createdAt, zone)}</span>
+                  <span className="suppression-row__meta">
+                    {OPT_OUT_SOURCE_LABELS[s.source]} · added {usDate(s.createdAt, zone)}
+                  </span>
                 </div>
                 <Button variant="secondary" className="btn--small" onClick={() => setRemoving(s)} aria-label={`Remove ${usPhoneText(s.phone)} from the suppression list`}>
                   Remove

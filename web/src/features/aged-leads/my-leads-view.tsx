@@ -11,6 +11,7 @@ import { FilterBox } from './filter-box';
 import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
 import { EvidenceLink } from '../compliance/evidence-link';
+import { DoNotCallPhone } from '../compliance/do-not-call-phone';
 import './aged-leads.css';
 
 
@@ -106,9 +107,9 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
         {lead.name}
       </td>
       <td data-label="Phone">
-        <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
+        <DoNotCallPhone href={`tel:+1${lead.phone.replace(/\D/g, '')}`} optedOutAt={lead.optedOutAt}>
           <PhoneText phone={lead.phone} />
-        </a>
+        </DoNotCallPhone>
       </td>
       <td data-label="Email" className="lead-table__email">
         {lead.email ? (

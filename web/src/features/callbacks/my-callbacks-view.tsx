@@ -13,6 +13,7 @@ import { usPhoneText } from '../../lib/phone-text';
 import { outcomeText, telHref } from './format';
 import { usDateTime } from '../../lib/us-date';
 import { EvidenceLink } from '../compliance/evidence-link';
+import { DoNotCallPhone } from '../compliance/do-not-call-phone';
 import './callbacks.css';
 
 const isStateCode = (s: string): s is UsStateCode => (US_STATE_CODES as readonly string[]).includes(s);
@@ -162,9 +163,9 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
         </h2>
         <span className={`my-callback__status my-callback__status--${c.status}`}>{c.status === 'contacted' ? 'Contacted' : 'To call'}</span>
       </div>
-      <a className="my-callback__phone link" href={telHref(c.phone)}>
+      <DoNotCallPhone linkClassName="my-callback__phone link" href={telHref(c.phone)} optedOutAt={c.optedOutAt}>
         {usPhoneText(c.phone)}
-      </a>
+      </DoNotCallPhone>
       <dl className="my-callback__facts">
         <div>
           <dt>Call back</dt>

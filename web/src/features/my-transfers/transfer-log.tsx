@@ -10,6 +10,7 @@ import { DisputeForm, DisputeOutcome } from './dispute-form';
 import { durationText } from './format';
 import { TransferStatusBadge } from './transfer-status-badge';
 import { EvidenceLink } from '../compliance/evidence-link';
+import { DoNotCallPhone } from '../compliance/do-not-call-phone';
 
 const isStatus = (value: string): value is TransferStatus => (TRANSFER_STATUSES as readonly string[]).includes(value);
 
@@ -109,9 +110,9 @@ function TransferRow({ transfer: t, zone, disputing, onDispute }: { transfer: Tr
           {name}
         </th>
         <td data-label="Phone" className="transfer-row__nowrap">
-          <a className="link" href={telHref(t.phone)}>
+          <DoNotCallPhone href={telHref(t.phone)} optedOutAt={t.optedOutAt}>
             {usPhoneText(t.phone)}
-          </a>
+          </DoNotCallPhone>
         </td>
         <td data-label="State" className="transfer-row__nowrap">{t.state}</td>
         <td data-label="Duration" className="transfer-row__nowrap">{durationText(t.durationSeconds)}</td>
