@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MyLeadReturn } from './lead-returns';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from './pricing';
 import type { PaymentProviderName } from './orders';
 
@@ -160,6 +161,8 @@ export interface PurchasedLead {
   priceCents: number;
   purchasedAt: string;
   orderId: string;
+  /** Its return, if the buyer returned it (issue 24); null when never returned. */
+  leadReturn: MyLeadReturn | null;
 }
 
 export type MyLeadsResponse = LeadPage<PurchasedLead>;

@@ -5,23 +5,32 @@ import type { CatalogContext } from './context';
 import { toCsv } from '@warmline/platform/csv';
 import { canMatch, parseLeadFilter } from './lead-filter';
 import { formatPhone } from './masking';
+import { returnsOfLeads, type LeadReturnRow } from '../db/lead-returns';
+import { myReturnView } from './lead-returns';
 
 /**
  * My Leads: the leads this buyer bought, with every detail, the purchase date and the price
  * paid, filtered with the market's filter rule. Only ever the caller's own.
  */
-export async function listMyLeads(ctx: CatalogContext, buyerUserId: string, query: { page: number; filter: string }): Promise<MyLeadsResponse> {
+export async function listMyLeads(
+  ctx: CatalogContext,
+  buyerUserId: string,
+  query: { page: number; filter: string; view?: 'active' | 'returned' },
+): Promise<MyLeadsResponse> {
+  // Issue 24: a returned lead leaves the active list; view=returned lists those.
+  const view = query.view ?? 'active';
   const filter = parseLeadFilter(query.filter);
   const answer = (leads: PurchasedLead[], total: number): MyLeadsResponse => ({ leads, total, page: query.page, pageSize: AGED_LEAD_PAGE_SIZE });
   if (!canMatch(filter)) return answer([], 0);
   return inReadSnapshot(ctx.pool, async (db) => {
-    const total = await countPurchasedLeads(db, buyerUserId, filter);
-    const rows = await purchasedLeads(db, buyerUserId, filter, { offset: (query.page - 1) * AGED_LEAD_PAGE_SIZE, limit: AGED_LEAD_PAGE_SIZE });
-    return answer(rows.map(toPurchasedLead), total);
+    const total = await countPurchasedLeads(db, buyerUserId, filter, view);
+    const rows = await purchasedLeads(db, buyerUserId, filter, { offset: (query.page - 1) * AGED_LEAD_PAGE_SIZE, limit: AGED_LEAD_PAGE_SIZE }, view);
+    const returns = await returnsOfLeads(db, rows.map((r) => r.id));
+    return answer(rows.map((r) => toPurchasedLead(r, returns.get(r.id))), total);
   });
 }
 
-function toPurchasedLead(row: PurchasedRow): PurchasedLead {
+function toPurchasedLead(row: PurchasedRow, leadReturn: LeadReturnRow | undefined): PurchasedLead {
   return {
     id: row.id,
     name: row.name,
@@ -39,6 +48,7 @@ function toPurchasedLead(row: PurchasedRow): PurchasedLead {
     priceCents: row.priceCents,
     purchasedAt: row.soldAt.toISOString(),
     orderId: row.orderId,
+    leadReturn: leadReturn ? myReturnView(leadReturn) : null,
   };
 }
 
