@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEAD_RETURN_MESSAGES, LEAD_RETURN_WINDOW_MS, type CommandData, type Identity } from '@warmline/contracts';
-import { createLogger } from '@warmline/platform';
+import { LEAD_RETURN_MESSAGES, LEAD_RETURN_WINDOW_MS, type CommandData } from '@warmline/contracts';
+import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
 import { waitFor } from '@warmline/platform/testing/index';
 import { refundReturnedLead } from '@warmline/orders/domain/lead-return-refunds';

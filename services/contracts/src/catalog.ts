@@ -51,6 +51,14 @@ export const leadListQuery = z.object({
   filter: filterParam.optional().default(''),
 });
 
+/** `GET /api/my-leads?view=` (issue 24): the active leads (default) or the returned ones. */
+const MY_LEADS_VIEWS = ['active', 'returned'] as const;
+export type MyLeadsView = (typeof MY_LEADS_VIEWS)[number];
+/** `GET /api/my-leads?page=&filter=&view=`: the market's list query, and which of the buyer's leads. */
+export const myLeadsQuery = leadListQuery.extend({
+  view: z.enum(MY_LEADS_VIEWS, { error: `view must be one of ${MY_LEADS_VIEWS.join(', ')}` }).optional().default('active'),
+});
+
 /** `GET /api/my-leads/export.csv?filter=…`. */
 export const leadExportQuery = z.object({ filter: filterParam.optional().default('') });
 
@@ -161,8 +169,8 @@ export interface PurchasedLead {
   priceCents: number;
   purchasedAt: string;
   orderId: string;
-  /** Its return, if the buyer returned it (issue 24); null when never returned. */
-  leadReturn: MyLeadReturn | null;
+  /** Its return, if the buyer returned it (issue 24); null when never returned (the catalog always says; optional for older callers). */
+  leadReturn?: MyLeadReturn | null;
 }
 
 export type MyLeadsResponse = LeadPage<PurchasedLead>;

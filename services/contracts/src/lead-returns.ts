@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { leadListQuery } from './catalog';
 
 /**
  * Lead returns (issue 24 item 5, docs/adr/0034): a buyer gives back an aged lead bought in the
@@ -9,7 +8,7 @@ import { leadListQuery } from './catalog';
  */
 
 /** How long after a purchase its leads may be returned: until `sold_at + 10 × 24 h`, inclusive. */
-export const LEAD_RETURN_WINDOW_DAYS = 10;
+const LEAD_RETURN_WINDOW_DAYS = 10;
 export const LEAD_RETURN_WINDOW_MS = LEAD_RETURN_WINDOW_DAYS * 24 * 60 * 60 * 1000;
 
 /** An agent's return rate above this (returns ÷ leads bought in the last 30 days) is flagged to the admin, not enforced. */
@@ -66,7 +65,6 @@ export const leadReturnBody = z
     note: z.string().trim().max(1000, 'note must be at most 1000 characters').optional(),
   })
   .strict();
-export type LeadReturnInput = z.input<typeof leadReturnBody>;
 
 /** A lead's return as its buyer sees it (in My Leads and as the answer of the return). */
 export interface MyLeadReturn {
@@ -91,13 +89,10 @@ export interface MyLeadReturn {
   message: string;
 }
 
-/** `GET /api/my-leads?view=`: the active leads (default) or the returned ones. */
-export const MY_LEADS_VIEWS = ['active', 'returned'] as const;
-export type MyLeadsView = (typeof MY_LEADS_VIEWS)[number];
-/** `GET /api/my-leads?page=&filter=&view=`: the market's list query, and which of the buyer's leads. */
-export const myLeadsQuery = leadListQuery.extend({
-  view: z.enum(MY_LEADS_VIEWS, { error: `view must be one of ${MY_LEADS_VIEWS.join(', ')}` }).optional().default('active'),
-});
+/** The idempotency key of a returned lead's refund at orders: one refund per lead, whatever asks twice. */
+export function leadReturnRefundKey(leadId: string): string {
+  return `lead-return:${leadId}`;
+}
 
 /* ---------------------------------------------------------------- admin ---------- */
 
@@ -122,7 +117,6 @@ export const leadReturnDecisionBody = z
   })
   .strict()
   .refine((d) => d.decision === 'accept' || (d.reason !== undefined && d.reason.length > 0), { message: LEAD_RETURN_MESSAGES.refuseReason, path: ['reason'] });
-export type LeadReturnDecisionInput = z.input<typeof leadReturnDecisionBody>;
 
 export const LEAD_RETURN_PAGE_SIZE = 50;
 

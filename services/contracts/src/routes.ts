@@ -26,7 +26,7 @@ import { campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { myOrdersQuery } from './my-orders';
-import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery } from './catalog';
+import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery, myLeadsQuery } from './catalog';
 import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
 import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
 import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionListQuery } from './lead-imports';
@@ -34,7 +34,7 @@ import { claimOrderBody, createPaymentIntentBody, sandboxConfirmBody } from './o
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
 import { viewAsBody } from './view-as';
-import { leadReturnBody, leadReturnDecisionBody, leadReturnListQuery, myLeadsQuery } from './lead-returns';
+import { leadReturnBody, leadReturnDecisionBody, leadReturnListQuery } from './lead-returns';
 import {
   adminTransfersQuery,
   myTransfersQuery,

@@ -7,6 +7,7 @@ import {
   LEAD_RETURN_REASON_LABELS,
   LEAD_RETURN_WINDOW_MS,
   leadReturnRate,
+  leadReturnRefundKey,
   returnDollars,
   type AdminLeadReturn,
   type AdminLeadReturnsPage,
@@ -48,9 +49,6 @@ import { formatPhone } from './masking';
  * buyer, so it is never sold again) and asks orders, in the same transaction, to refund its
  * price once (lead_return.refund); orders' payment.refunded tells when the money went back.
  */
-
-/** The idempotency key of a lead's refund: one refund per lead, whatever asks twice. */
-export const leadReturnRefundKey = (leadId: string) => `lead-return:${leadId}`;
 
 export interface Buyer {
   userId: string;
@@ -229,9 +227,10 @@ function buyerMessage(r: LeadReturnRow): string {
  * (the first report; a redelivery changes nothing). Other refunds pass by.
  */
 export async function recordLeadReturnRefunded(db: Queryable, deps: { log: Logger }, refund: EventData<'payment.refunded'>): Promise<void> {
+  const prefix = leadReturnRefundKey('');
   const key = refund.refundKey;
-  if (!key?.startsWith('lead-return:')) return;
-  const leadId = key.slice('lead-return:'.length);
+  if (!key?.startsWith(prefix)) return;
+  const leadId = key.slice(prefix.length);
   if (await recordReturnRefund(db, leadId, refund.amountCents, new Date(refund.refundedAt))) {
     deps.log.info({ leadId, amountCents: refund.amountCents }, 'lead return refunded');
   }

@@ -1,4 +1,4 @@
-import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type PurchasedLead } from '@warmline/contracts/catalog';
+import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type MyLeadsView, type PurchasedLead } from '@warmline/contracts/catalog';
 import { countPurchasedLeads, purchasedLeads, type PurchasedRow } from '../db/my-leads';
 import { inReadSnapshot } from '../db/snapshot';
 import type { CatalogContext } from './context';
@@ -15,7 +15,7 @@ import { myReturnView } from './lead-returns';
 export async function listMyLeads(
   ctx: CatalogContext,
   buyerUserId: string,
-  query: { page: number; filter: string; view?: 'active' | 'returned' },
+  query: { page: number; filter: string; view?: MyLeadsView },
 ): Promise<MyLeadsResponse> {
   // Issue 24: a returned lead leaves the active list; view=returned lists those.
   const view = query.view ?? 'active';

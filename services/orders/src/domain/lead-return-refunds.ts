@@ -1,6 +1,6 @@
 import type { PoolClient } from '@warmline/platform/db/index';
 import type { Logger } from '@warmline/platform/log';
-import type { CommandData } from '@warmline/contracts';
+import { leadReturnRefundKey, type CommandData } from '@warmline/contracts';
 import { findOrder } from '../db/orders';
 import { findRefundByIdempotencyKey } from '../db/refunds';
 import type { OrdersContext } from './context';
@@ -18,7 +18,7 @@ export async function refundReturnedLead(
   command: CommandData<'lead_return.refund'>,
   handler: { db: PoolClient; log: Logger; correlationId: string },
 ): Promise<void> {
-  const idempotencyKey = `lead-return:${command.leadId}`;
+  const idempotencyKey = leadReturnRefundKey(command.leadId);
   if (await findRefundByIdempotencyKey(handler.db, idempotencyKey)) return;
   const order = await findOrder(handler.db, command.orderId);
   if (!order || order.buyerUserId !== command.buyerUserId || order.kind === 'transfer') {
