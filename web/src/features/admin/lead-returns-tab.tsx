@@ -19,6 +19,7 @@ import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
 import { apiRequest, errorMessage } from '../../lib/api';
+import { useBusinessTimeZone } from '../../lib/site-config';
 import { usDateTime } from '../../lib/us-date';
 import './lead-returns-tab.css';
 
@@ -131,13 +132,14 @@ function ReturnCard({ leadReturn: r }: { leadReturn: AdminLeadReturn }) {
     decide.mutate({ decision, ...(decision === 'refuse' ? { reason: reason.trim() } : {}) });
   };
   const rate = r.buyer.returnRate;
+  const zone = useBusinessTimeZone();
   return (
     <li className="lead-returns-admin__card card" aria-labelledby={titleId} data-testid="lead-return">
       <h3 id={titleId} className="lead-returns-admin__name">
         {r.buyer.username}: {r.reasonLabel}
       </h3>
       <p className="lead-returns-admin__muted">
-        {r.lead.name}, {r.lead.phone}, {r.lead.state} · bought {usDateTime(r.purchasedAt)} for {returnDollars(r.priceCents)} · asked {usDateTime(r.requestedAt)}
+        {r.lead.name}, {r.lead.phone}, {r.lead.state} · bought {usDateTime(r.purchasedAt, zone)} for {returnDollars(r.priceCents)} · asked {usDateTime(r.requestedAt, zone)}
       </p>
       <p className="lead-returns-admin__rate">
         Return rate: {rate.returned} of {rate.bought} {rate.bought === 1 ? 'lead' : 'leads'} in {LEAD_RETURN_RATE_DAYS} days ({Math.round(rate.rate * 100)}%)
@@ -147,9 +149,9 @@ function ReturnCard({ leadReturn: r }: { leadReturn: AdminLeadReturn }) {
       {r.note ? <p className="lead-returns-admin__note">“{r.note}”</p> : null}
       {r.status !== 'pending' ? (
         <p className="lead-returns-admin__muted">
-          {r.status === 'accepted' ? 'Accepted' : 'Refused'} {r.decidedAt ? usDateTime(r.decidedAt) : ''} by {r.decidedBy ? r.decidedBy.username : 'the records (automatic)'}
+          {r.status === 'accepted' ? 'Accepted' : 'Refused'} {r.decidedAt ? usDateTime(r.decidedAt, zone) : ''} by {r.decidedBy ? r.decidedBy.username : 'the records (automatic)'}
           {r.decisionReason ? `: ${r.decisionReason}` : ''}
-          {r.status === 'accepted' ? (r.refundedAt ? ` · ${returnDollars(r.refundedCents ?? r.priceCents)} refunded ${usDateTime(r.refundedAt)}` : ' · refund on its way') : ''}
+          {r.status === 'accepted' ? (r.refundedAt ? ` · ${returnDollars(r.refundedCents ?? r.priceCents)} refunded ${usDateTime(r.refundedAt, zone)}` : ' · refund on its way') : ''}
         </p>
       ) : (
         <>

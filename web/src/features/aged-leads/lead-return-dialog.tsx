@@ -29,10 +29,10 @@ export function LeadReturnCell({ lead }: { lead: PurchasedLead }) {
   const shown = answer ?? lead.leadReturn ?? null;
   if (shown && !open) return <LeadReturnStatus leadReturn={shown} />;
   const returnable = Date.now() <= new Date(lead.purchasedAt).getTime() + LEAD_RETURN_WINDOW_MS;
-  if (!returnable && !open) return <span className="lead-table__none">—</span>;
+  if (!returnable && !open) return null;
   return (
     <>
-      <Button variant="secondary" className="btn--small" aria-label={`Return lead: ${lead.name}`} onClick={() => setOpen(true)}>
+      <Button variant="secondary" className="btn--small lead-return-button" aria-label={`Return lead: ${lead.name}`} onClick={() => setOpen(true)}>
         Return
       </Button>
       <LeadReturnDialog lead={lead} open={open} onOpenChange={setOpen} answer={answer} onAnswer={setAnswer} />

@@ -102,7 +102,6 @@ export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
                 <th scope="col" className="lead-table__price">
                   Price paid
                 </th>
-                <th scope="col">Return</th>
               </tr>
             </thead>
             <tbody>
@@ -148,12 +147,11 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       </td>
       <td data-label="Purchased" className="lead-table__nowrap">
         {usDate(lead.purchasedAt)}
+        {/* Issue 24: the return goes with the purchase (its window counts from it). */}
+        <LeadReturnCell lead={lead} />
       </td>
       <td data-label="Price paid" className="lead-table__price">
         {formatUsd(lead.priceCents)}
-      </td>
-      <td data-label="Return">
-        <LeadReturnCell lead={lead} />
       </td>
     </tr>
   );
