@@ -19,6 +19,7 @@ import { mirrorEarlierSuppressions } from './domain/suppressions';
 import { httpGatewayClient, type GatewayClient } from './clients/gateway-client';
 import { callbackRoutes } from './http/callback-routes';
 import { evidenceRoutes } from './http/evidence-routes';
+import { leadReturnRoutes } from './http/lead-return-routes';
 import { CALLBACKS_QUEUE, callbackSubscriptions } from './events/callbacks';
 import { sweepCallbackOpportunities, type CallbackContext } from './domain/callbacks';
 
@@ -141,6 +142,7 @@ export async function startCatalog(
         a.use(suppressionRoutes(ctx));
         a.use(callbackRoutes(callbacks));
         a.use(evidenceRoutes(callbacks));
+        a.use(leadReturnRoutes(ctx));
       },
     });
     const url = await serve(app, config.CATALOG_PORT, stops, config.INTERNAL_HOST);

@@ -72,7 +72,7 @@ export const consumerQueues = [
   {
     queue: 'orders.lead-sales',
     consumer: 'orders',
-    messages: ['lead_order.settle', 'lead_package.settle'],
+    messages: ['lead_order.settle', 'lead_package.settle', 'lead_return.refund'],
     purpose:
       'Refunds the leads of a late-paid lead order that were sold to someone else meanwhile, and what the catalog could not deliver of a RingCloud Aged Leads package; sends the receipt listing the leads bought.',
   },
@@ -184,6 +184,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'suppression.mirror': ['catalog'],
   'transfer_opt_out.notify_agent': ['transfers'],
   'email.transfer_dispute_decided': ['transfers'],
+  'lead_return.refund': ['catalog'],
 };
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MyLeadReturn } from './lead-returns';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from './pricing';
 import type { PaymentProviderName } from './orders';
 
@@ -48,6 +49,14 @@ const filterParam = z
 export const leadListQuery = z.object({
   page: pageParam.optional().default(1),
   filter: filterParam.optional().default(''),
+});
+
+/** `GET /api/my-leads?view=` (issue 24): the active leads (default) or the returned ones. */
+const MY_LEADS_VIEWS = ['active', 'returned'] as const;
+export type MyLeadsView = (typeof MY_LEADS_VIEWS)[number];
+/** `GET /api/my-leads?page=&filter=&view=`: the market's list query, and which of the buyer's leads. */
+export const myLeadsQuery = leadListQuery.extend({
+  view: z.enum(MY_LEADS_VIEWS, { error: `view must be one of ${MY_LEADS_VIEWS.join(', ')}` }).optional().default('active'),
 });
 
 /** `GET /api/my-leads/export.csv?filter=…`. */
@@ -162,6 +171,8 @@ export interface PurchasedLead {
   orderId: string;
   /** ISO time the phone opted out (went on the suppression list), or null: shown as 'Do not call — opted out on …' (issue 24). */
   optedOutAt: string | null;
+  /** Its return, if the buyer returned it (issue 24); null when never returned (the catalog always says; optional for older callers). */
+  leadReturn?: MyLeadReturn | null;
 }
 
 export type MyLeadsResponse = LeadPage<PurchasedLead>;

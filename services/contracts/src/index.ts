@@ -25,3 +25,4 @@ export * from './live-transfers';
 export * from './calling-hours';
 export * from './evidence-pack';
 export * from './do-not-call';
+export * from './lead-returns';

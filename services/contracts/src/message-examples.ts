@@ -408,4 +408,13 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
     creditedCents: 3700,
     balanceAfter: 12,
   },
+  'lead_return.refund': {
+    returnId: DISPUTE,
+    leadId: LEAD_A,
+    orderId: ORDER,
+    buyerUserId: USER,
+    amountCents: 150,
+    reasonLabel: 'Duplicate of a lead I already bought',
+    acceptedAt: AT,
+  },
 };

@@ -307,6 +307,8 @@ const paymentRefundedV1 = z.object({
   /** Who started it: an admin, the system (late payment, cancellation) or the payment provider. */
   initiatedBy: z.enum(['admin', 'system', 'provider']),
   refundedAt: z.iso.datetime(),
+  /** The idempotency key the refund was asked with, when there was one (issue 24: the catalog recognises a lead return's refund by it). */
+  refundKey: z.string().min(1).max(200).optional(),
 });
 
 /**
@@ -813,6 +815,21 @@ const emailTransferDisputeDecidedV1 = z.object({
   balanceAfter: z.number().int().nonnegative(),
 });
 
+/**
+ * An accepted lead return (issue 24, ADR 0034): the catalog asks orders to refund exactly the
+ * lead's price on the order that bought it, initiated by the system, once per lead whatever the
+ * redeliveries (the idempotency key is `lead-return:<leadId>`), never more than the order has left.
+ */
+const leadReturnRefundV1 = z.object({
+  returnId: z.uuid(),
+  leadId: z.uuid(),
+  orderId: z.uuid(),
+  buyerUserId: z.uuid(),
+  amountCents: z.number().int().positive(),
+  reasonLabel: z.string().min(1).max(200),
+  acceptedAt: z.iso.datetime({ offset: true }),
+});
+
 export const commands = {
   'email.send': { 1: emailSendV1 },
   'email.password_reset': { 1: emailPasswordResetV1 },
@@ -842,6 +859,7 @@ export const commands = {
   'suppression.mirror': { 1: suppressionMirrorV1 },
   'transfer_opt_out.notify_agent': { 1: transferOptOutNotifyAgentV1 },
   'email.transfer_dispute_decided': { 1: emailTransferDisputeDecidedV1 },
+  'lead_return.refund': { 1: leadReturnRefundV1 },
 } as const;
 
 export type EventType = keyof typeof events;

@@ -188,6 +188,9 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
     examples: { 'A vendor\'s opt-out list': { fileName: 'acme-opt-outs.csv', lines: ['Phone', '(512) 555-0188', '2145550123'], reason: 'Acme Leads opt-out list, November' } },
   },
   'DELETE /api/admin/suppressions/{phone}': { status: 204 },
+  'POST /api/my-leads/{id}/return': { status: 201, examples: { 'A duplicate': { reason: 'duplicate' }, 'A dead number': { reason: 'disconnected', note: 'Three calls, the line is out of service.' } } },
+  'GET /api/admin/lead-returns': { queryExample: { status: 'pending', page: '1' } },
+  'POST /api/admin/lead-returns/{id}': { examples: { Accept: { decision: 'accept' }, Refuse: { decision: 'refuse', reason: 'The number rang through to the prospect on our test call.' } } },
   // partners
   'POST /api/affnetwork-signup': { status: 201, requestTypes: ['multipart/form-data'], throttled: true },
   'GET /api/affnetwork-signups': { queryExample: { status: 'pending', page: '1' } },

@@ -26,7 +26,7 @@ import { campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { myOrdersQuery } from './my-orders';
-import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery } from './catalog';
+import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery, myLeadsQuery } from './catalog';
 import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
 import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
 import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionImportBody, suppressionListQuery } from './lead-imports';
@@ -35,6 +35,7 @@ import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
 import { viewAsBody } from './view-as';
 import { evidencePackQuery } from './evidence-pack';
+import { leadReturnBody, leadReturnDecisionBody, leadReturnListQuery } from './lead-returns';
 import {
   adminTransfersQuery,
   myTransfersQuery,
@@ -196,7 +197,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/bulk-purchase-leads', owner: 'catalog', access: 'customer', summary: "The buyer's unpaid lead purchases that still hold leads, newest first" },
   { method: 'POST', path: '/api/bulk-purchase-leads/{orderId}/resume', owner: 'catalog', access: 'customer', summary: 'Pay an unpaid lead purchase: the same order and payment as before, while it holds its leads' },
   { method: 'POST', path: '/api/bulk-purchase-leads/{orderId}/cancel', owner: 'catalog', access: 'customer', summary: 'Cancel an unpaid lead purchase: its leads are for sale again at once, and it can no longer be paid' },
-  { method: 'GET', path: '/api/my-leads', owner: 'catalog', access: 'customer', summary: "The buyer's own leads", query: leadListQuery },
+  { method: 'GET', path: '/api/my-leads', owner: 'catalog', access: 'customer', summary: "The buyer's own leads: the active ones, or (view=returned) those returned", query: myLeadsQuery },
   { method: 'GET', path: '/api/my-leads/export.csv', owner: 'catalog', access: 'customer', summary: "The buyer's own leads as CSV", query: leadExportQuery },
   // catalog: aged-lead imports and the suppression list (issue 13)
   {
@@ -228,6 +229,10 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'POST', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'Suppress a phone: off sale at once, never imported again, its buyers told to stop', body: suppressionBody },
   { method: 'POST', path: '/api/admin/suppressions/import', owner: 'catalog', access: 'admin', summary: 'Add a list of opted-out phones (one a line), each recorded as imported', body: suppressionImportBody },
   { method: 'DELETE', path: '/api/admin/suppressions/{phone}', owner: 'catalog', access: 'admin', summary: 'Take a phone off the suppression list (its withdrawn leads stay withdrawn)' },
+  // catalog: lead returns (issue 24, ADR 0034)
+  { method: 'POST', path: '/api/my-leads/{id}/return', owner: 'catalog', access: 'customer', summary: 'Return a lead bought in the last 10 days, once, with a reason: accepted at once when the records prove it, else queued for an admin', body: leadReturnBody },
+  { method: 'GET', path: '/api/admin/lead-returns', owner: 'catalog', access: 'admin', summary: 'The Returns queue by status (pending oldest first), 50 a page, with each buyer\'s return rate', query: leadReturnListQuery },
+  { method: 'POST', path: '/api/admin/lead-returns/{id}', owner: 'catalog', access: 'admin', summary: 'Accept (the lead\'s price refunded once) or refuse (with a reason) a lead return', body: leadReturnDecisionBody },
   // partners: the partner network (issue 14)
   {
     method: 'POST',

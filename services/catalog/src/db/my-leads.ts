@@ -27,13 +27,17 @@ export interface PurchasedRow {
 
 const MATCHES = `($2::boolean OR state = ANY($3::text[]) OR area_code = ANY($4::text[]) OR zip = ANY($5::text[]))`;
 
+/** Which of the buyer's leads (issue 24): not returned, returned, or all (the CSV export). */
+export type PurchasedView = 'active' | 'returned' | 'all';
+const VIEW: Record<PurchasedView, string> = { active: 'AND returned_at IS NULL', returned: 'AND returned_at IS NOT NULL', all: '' };
+
 function filterParams(filter: LeadFilter): unknown[] {
   return [filter.all, filter.states, filter.areaCodes, filter.zips];
 }
 
-export async function countPurchasedLeads(db: Queryable, buyerUserId: string, filter: LeadFilter): Promise<number> {
+export async function countPurchasedLeads(db: Queryable, buyerUserId: string, filter: LeadFilter, view: PurchasedView = 'all'): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM aged_leads WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES}`,
+    `SELECT count(*)::int AS n FROM aged_leads WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES} ${VIEW[view]}`,
     [buyerUserId, ...filterParams(filter)],
   );
   return rows[0]?.n ?? 0;
@@ -45,6 +49,7 @@ export async function purchasedLeads(
   buyerUserId: string,
   filter: LeadFilter,
   page?: { offset: number; limit: number },
+  view: PurchasedView = 'all',
 ): Promise<PurchasedRow[]> {
   const params = [buyerUserId, ...filterParams(filter)];
   const paging = page ? `OFFSET $6 LIMIT $7` : '';
@@ -73,7 +78,7 @@ export async function purchasedLeads(
             host(consent_ip) AS consent_ip, sold_age_range, sold_price_cents, sold_at, sold_order_id,
             (SELECT s.created_at FROM lead_suppressions s WHERE s.phone = aged_leads.phone) AS opted_out_at
        FROM aged_leads
-      WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES}
+      WHERE sold_to_user_id = $1 AND sold_at IS NOT NULL AND ${MATCHES} ${VIEW[view]}
       ORDER BY sold_at DESC, id DESC ${paging}`,
     params,
   );

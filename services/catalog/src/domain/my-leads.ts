@@ -1,28 +1,37 @@
-import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type PurchasedLead } from '@warmline/contracts/catalog';
 import { DO_NOT_CALL_CSV_COLUMN, doNotCallCsvCell } from '@warmline/contracts/do-not-call';
+import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type MyLeadsView, type PurchasedLead } from '@warmline/contracts/catalog';
 import { countPurchasedLeads, purchasedLeads, type PurchasedRow } from '../db/my-leads';
 import { inReadSnapshot } from '../db/snapshot';
 import type { CatalogContext } from './context';
 import { toCsv } from '@warmline/platform/csv';
 import { canMatch, parseLeadFilter } from './lead-filter';
 import { formatPhone } from './masking';
+import { returnsOfLeads, type LeadReturnRow } from '../db/lead-returns';
+import { myReturnView } from './lead-returns';
 
 /**
  * My Leads: the leads this buyer bought, with every detail, the purchase date and the price
  * paid, filtered with the market's filter rule. Only ever the caller's own.
  */
-export async function listMyLeads(ctx: CatalogContext, buyerUserId: string, query: { page: number; filter: string }): Promise<MyLeadsResponse> {
+export async function listMyLeads(
+  ctx: CatalogContext,
+  buyerUserId: string,
+  query: { page: number; filter: string; view?: MyLeadsView },
+): Promise<MyLeadsResponse> {
+  // Issue 24: a returned lead leaves the active list; view=returned lists those.
+  const view = query.view ?? 'active';
   const filter = parseLeadFilter(query.filter);
   const answer = (leads: PurchasedLead[], total: number): MyLeadsResponse => ({ leads, total, page: query.page, pageSize: AGED_LEAD_PAGE_SIZE });
   if (!canMatch(filter)) return answer([], 0);
   return inReadSnapshot(ctx.pool, async (db) => {
-    const total = await countPurchasedLeads(db, buyerUserId, filter);
-    const rows = await purchasedLeads(db, buyerUserId, filter, { offset: (query.page - 1) * AGED_LEAD_PAGE_SIZE, limit: AGED_LEAD_PAGE_SIZE });
-    return answer(rows.map(toPurchasedLead), total);
+    const total = await countPurchasedLeads(db, buyerUserId, filter, view);
+    const rows = await purchasedLeads(db, buyerUserId, filter, { offset: (query.page - 1) * AGED_LEAD_PAGE_SIZE, limit: AGED_LEAD_PAGE_SIZE }, view);
+    const returns = await returnsOfLeads(db, rows.map((r) => r.id));
+    return answer(rows.map((r) => toPurchasedLead(r, returns.get(r.id))), total);
   });
 }
 
-function toPurchasedLead(row: PurchasedRow): PurchasedLead {
+function toPurchasedLead(row: PurchasedRow, leadReturn: LeadReturnRow | undefined): PurchasedLead {
   return {
     id: row.id,
     name: row.name,
@@ -41,6 +50,7 @@ function toPurchasedLead(row: PurchasedRow): PurchasedLead {
     purchasedAt: row.soldAt.toISOString(),
     orderId: row.orderId,
     optedOutAt: row.optedOutAt?.toISOString() ?? null,
+    leadReturn: leadReturn ? myReturnView(leadReturn) : null,
   };
 }
 

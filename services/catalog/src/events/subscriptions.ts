@@ -2,6 +2,7 @@ import { subscribe, type Subscription } from '@warmline/platform/bus/index';
 import type { GatewayClient } from '../clients/gateway-client';
 import type { OrdersClient } from '../clients/orders-client';
 import { creditCallBacksOrder, takeBackRefundedCallBacks } from '../domain/my-callbacks';
+import { recordLeadReturnRefunded } from '../domain/lead-returns';
 import { leadOrderFailedHandler, leadOrderPaidHandler } from './lead-payments';
 import { leadPackagePaidHandler } from './lead-packages';
 
@@ -24,9 +25,10 @@ export function subscriptions(deps: { clock: () => Date; gateway: GatewayClient;
     subscribe('order.claimed', async (claim, handler) => {
       await creditCallBacksOrder(handler.db, { log: handler.log, clock: deps.clock, gateway: deps.gateway, orders: deps.orders }, claim, handler.envelope.correlationId);
     }),
-    // Only a Call-Backs order's refund changes anything here (its buyer's balance).
+    // A Call-Backs order's refund changes its buyer's balance; a lead return's refund is noted on the return.
     subscribe('payment.refunded', async (refund, { db, log }) => {
       await takeBackRefundedCallBacks(db, { log, clock: deps.clock }, refund);
+      await recordLeadReturnRefunded(db, { log }, refund);
     }),
   ];
 }

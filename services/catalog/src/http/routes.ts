@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { badRequest, unauthorized } from '@warmline/platform/errors';
 import { requireUserIdentity, type Identity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
-import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery } from '@warmline/contracts/catalog';
+import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery, myLeadsQuery } from '@warmline/contracts/catalog';
 import type { CatalogContext } from '../domain/context';
 import { availableLeads, listMarketLeads, matchingLeads } from '../domain/market';
 import { exportMyLeadsCsv, listMyLeads } from '../domain/my-leads';
@@ -61,7 +61,7 @@ export function catalogRoutes(ctx: CatalogContext): Router {
   });
 
   router.get('/api/my-leads', async (req, res) => {
-    const query = parseInput(leadListQuery, req.query);
+    const query = parseInput(myLeadsQuery, req.query);
     res.json(await listMyLeads(ctx, buyerOf(req).userId, query));
   });
 

@@ -74,7 +74,15 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
       providerRefundId: refund.id,
       idempotencyKey: request.idempotencyKey,
     });
-    await announceRefund(db, { order, amountCents, refundedTotalCents, reason: request.reason, initiatedBy: request.initiatedBy, correlationId: request.correlationId });
+    await announceRefund(db, {
+      order,
+      amountCents,
+      refundedTotalCents,
+      reason: request.reason,
+      initiatedBy: request.initiatedBy,
+      correlationId: request.correlationId,
+      refundKey: request.idempotencyKey,
+    });
     if (request.notifyBuyer !== false && order.billingEmail) {
       await enqueue(db, {
         type: 'email.refund_issued',
@@ -120,7 +128,16 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
 /** `payment.refunded`, in the transaction that recorded the refund. */
 export async function announceRefund(
   db: Parameters<typeof enqueue>[0],
-  r: { order: PackageOrder; amountCents: number; refundedTotalCents: number; reason: string; initiatedBy: 'admin' | 'system' | 'provider'; correlationId: string },
+  r: {
+    order: PackageOrder;
+    amountCents: number;
+    refundedTotalCents: number;
+    reason: string;
+    initiatedBy: 'admin' | 'system' | 'provider';
+    correlationId: string;
+    /** The key it was asked with, so the asker can recognise its refund (issue 24: a lead return's). */
+    refundKey?: string;
+  },
 ): Promise<void> {
   const data: EventData<'payment.refunded'> = {
     orderId: r.order.id,
@@ -130,6 +147,7 @@ export async function announceRefund(
     reason: r.reason,
     initiatedBy: r.initiatedBy,
     refundedAt: new Date().toISOString(),
+    ...(r.refundKey && r.refundKey.length <= 200 ? { refundKey: r.refundKey } : {}),
   };
   await enqueue(db, { type: 'payment.refunded', data, correlationId: r.correlationId, source: SOURCE });
 }

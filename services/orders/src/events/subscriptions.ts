@@ -3,8 +3,9 @@ import type { UsersClient } from '../clients/users-client';
 import type { OrdersContext } from '../domain/context';
 import { settleLeadOrder } from '../domain/lead-settlement';
 import { settleLeadPackage } from '../domain/lead-package-settlement';
+import { refundReturnedLead } from '../domain/lead-return-refunds';
 
-/** The catalog's settled lead orders and Aged Leads packages; `<queue>.retry` and `<queue>.dlq` beside it. */
+/** The catalog's settled lead orders and Aged Leads packages, and its accepted lead returns; `<queue>.retry` and `<queue>.dlq` beside it. */
 export const LEAD_SALES_QUEUE = 'orders.lead-sales';
 
 /** Everything the orders service consumes, and which handler runs for it. */
@@ -15,6 +16,10 @@ export function subscriptions(ctx: OrdersContext, deps: { users: UsersClient }):
     ),
     subscribe('lead_package.settle', async (settle, { envelope, db, log }) =>
       settleLeadPackage(ctx, deps, settle, { db, log, correlationId: envelope.correlationId }),
+    ),
+    // An accepted lead return (issue 24): its price refunded once.
+    subscribe('lead_return.refund', async (command, { envelope, db, log }) =>
+      refundReturnedLead(ctx, command, { db, log, correlationId: envelope.correlationId }),
     ),
   ];
 }

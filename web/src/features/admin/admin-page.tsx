@@ -8,6 +8,7 @@ import { CallbackOpportunitiesTab } from './callback-opportunities-tab';
 import { CampaignsTabSlot } from './admin-shell-slots';
 import { CustomerSearch } from './customer-search';
 import { LeadImportsTab } from './lead-imports-tab';
+import { LeadReturnsTab } from './lead-returns-tab';
 import { PartnerAppsTab } from './partner-apps-tab';
 import { TransfersTab } from './transfers-tab';
 import { UserManagementTab } from './user-management-tab';
@@ -21,6 +22,7 @@ const TABS = [
   { id: 'partner-apps', label: 'Partner Apps' },
   { id: 'test-campaigns', label: 'Test Campaigns' },
   { id: 'transfers', label: 'Transfers' },
+  { id: 'returns', label: 'Returns' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 const DEFAULT_TAB: TabId = 'user-management';
@@ -124,6 +126,8 @@ export function AdminPage({ user }: { user: PublicUser }) {
               <CallbackOpportunitiesTab />
             ) : tab === 'transfers' ? (
               <TransfersTab />
+            ) : tab === 'returns' ? (
+              <LeadReturnsTab />
             ) : (
               <CampaignsTabSlot />
             )}

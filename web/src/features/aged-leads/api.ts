@@ -7,6 +7,7 @@ import {
   type BulkPurchaseStatusResponse,
   type MarketLeadsResponse,
   type MyLeadsResponse,
+  type MyLeadsView,
 } from '@warmline/contracts/catalog';
 import { apiRequest } from '../../lib/api';
 
@@ -16,7 +17,7 @@ export const agedLeadKeys = {
   market: () => [...agedLeadKeys.all, 'market'] as const,
   marketPage: (page: number, filter: string) => [...agedLeadKeys.market(), page, filter] as const,
   mine: () => [...agedLeadKeys.all, 'mine'] as const,
-  minePage: (page: number, filter: string) => [...agedLeadKeys.mine(), page, filter] as const,
+  minePage: (page: number, filter: string, view: MyLeadsView = 'active') => [...agedLeadKeys.mine(), page, filter, view] as const,
   receipt: (orderId: string) => [...agedLeadKeys.all, 'receipt', orderId] as const,
 };
 
@@ -103,11 +104,12 @@ export function usePurchaseReceipt(orderId: string | null) {
   });
 }
 
-/** One page of the buyer's purchased leads. */
-export function useMyLeads(page: number, filter: string) {
+/** One page of the buyer's purchased leads: the active ones, or (issue 24) those returned. */
+export function useMyLeads(page: number, filter: string, view: MyLeadsView = 'active') {
   return useQuery({
-    queryKey: agedLeadKeys.minePage(page, filter),
-    queryFn: ({ signal }) => apiRequest<MyLeadsResponse>(listUrl('/api/my-leads', page, filter), { signal }),
+    queryKey: agedLeadKeys.minePage(page, filter, view),
+    queryFn: ({ signal }) =>
+      apiRequest<MyLeadsResponse>(view === 'active' ? listUrl('/api/my-leads', page, filter) : `${listUrl('/api/my-leads', page, filter)}&view=returned`, { signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -12,6 +12,7 @@ import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
 import { EvidenceLink } from '../compliance/evidence-link';
 import { DoNotCallPhone } from '../compliance/do-not-call-phone';
+import { LeadReturnCell } from './lead-return-dialog';
 import './aged-leads.css';
 
 
@@ -22,7 +23,9 @@ import './aged-leads.css';
 export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState('');
-  const mine = useMyLeads(page, filter);
+  // Issue 24: returned leads leave the active list; a switch shows them.
+  const [view, setView] = useState<'active' | 'returned'>('active');
+  const mine = useMyLeads(page, filter, view);
   const leads = mine.data?.leads ?? [];
   const total = mine.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / (mine.data?.pageSize ?? 50)));
@@ -47,6 +50,23 @@ export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
         </a>
       </header>
 
+      <div className="my-leads__views" role="group" aria-label="Which leads">
+        {(['active', 'returned'] as const).map((v) => (
+          <Button
+            key={v}
+            variant={view === v ? 'primary' : 'secondary'}
+            className="btn--small"
+            aria-pressed={view === v}
+            onClick={() => {
+              setView(v);
+              setPage(1);
+            }}
+          >
+            {v === 'active' ? 'My leads' : 'Returned'}
+          </Button>
+        ))}
+      </div>
+
       <div className="market__tools">
         <FilterBox value={filter} onChange={changeFilter} label="Filter your leads by state, area code or zip code" />
         <p className="market__count" aria-live="polite">
@@ -65,8 +85,8 @@ export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
         </div>
       ) : leads.length === 0 ? (
         <div className="market__empty">
-          <p>{filter ? 'None of your leads match this filter.' : 'You have not bought any leads yet.'}</p>
-          {filter ? null : <Button onClick={onBrowse}>Buy Aged Leads</Button>}
+          <p>{filter ? 'None of your leads match this filter.' : view === 'returned' ? 'You have not returned any leads.' : 'You have not bought any leads yet.'}</p>
+          {filter || view === 'returned' ? null : <Button onClick={onBrowse}>Buy Aged Leads</Button>}
         </div>
       ) : (
         <div className={mine.isPlaceholderData ? 'lead-table-wrap lead-table-wrap--loading' : 'lead-table-wrap'}>
@@ -130,6 +150,8 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       </td>
       <td data-label="Purchased" className="lead-table__nowrap">
         {usDate(lead.purchasedAt)}
+        {/* Issue 24: the return goes with the purchase (its window counts from it). */}
+        <LeadReturnCell lead={lead} />
       </td>
       <td data-label="Price paid" className="lead-table__price">
         {formatUsd(lead.priceCents)}
