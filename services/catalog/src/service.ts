@@ -18,6 +18,7 @@ import { LEAD_SUPPRESSIONS_QUEUE, leadSuppressionSubscriptions } from './events/
 import { mirrorEarlierSuppressions } from './domain/suppressions';
 import { httpGatewayClient, type GatewayClient } from './clients/gateway-client';
 import { callbackRoutes } from './http/callback-routes';
+import { dncRegistryRoutes } from './http/dnc-registry-routes';
 import { CALLBACKS_QUEUE, callbackSubscriptions } from './events/callbacks';
 import { sweepCallbackOpportunities, type CallbackContext } from './domain/callbacks';
 
@@ -139,6 +140,7 @@ export async function startCatalog(
         a.use(importRoutes(ctx));
         a.use(suppressionRoutes(ctx));
         a.use(callbackRoutes(callbacks));
+        a.use(dncRegistryRoutes(ctx));
       },
     });
     const url = await serve(app, config.CATALOG_PORT, stops, config.INTERNAL_HOST);

@@ -23,3 +23,4 @@ export * from './callbacks';
 export * from './area-codes';
 export * from './live-transfers';
 export * from './calling-hours';
+export * from './dnc-registry';

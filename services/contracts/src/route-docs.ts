@@ -178,6 +178,13 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'GET /api/admin/suppressions': { queryExample: { q: '512555', page: '1' } },
   'POST /api/admin/suppressions': { status: 201, examples: { 'An opt-out': { phone: '(512) 555-0188', reason: 'Asked not to be called again' } } },
   'DELETE /api/admin/suppressions/{phone}': { status: 204 },
+  'POST /api/admin/dnc-registry': {
+    status: 202,
+    requestTypes: ['multipart/form-data', 'text/plain'],
+    responseDescription: 'Accepted: the registry loads in the background; the upload, to follow it',
+    queryExample: { fileName: 'dnc-512.txt' },
+  },
+  'GET /api/admin/dnc-registry': { queryExample: { page: '1' } },
   // partners
   'POST /api/affnetwork-signup': { status: 201, requestTypes: ['multipart/form-data'], throttled: true },
   'GET /api/affnetwork-signups': { queryExample: { status: 'pending', page: '1' } },

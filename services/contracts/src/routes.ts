@@ -34,6 +34,7 @@ import { claimOrderBody, createPaymentIntentBody, sandboxConfirmBody } from './o
 import { SURVEY_SUBMISSION_SCHEMAS } from './surveys';
 import { callTransferOrderBody, recruitingRequestBody } from './transfers';
 import { viewAsBody } from './view-as';
+import { DNC_REGISTRY_MAX_BYTES, dncRegistryListQuery, dncRegistryUploadQuery } from './dnc-registry';
 import {
   adminTransfersQuery,
   myTransfersQuery,
@@ -226,6 +227,18 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'The suppression list (phones that opted out), newest first', query: suppressionListQuery },
   { method: 'POST', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'Suppress a phone: off sale at once, never imported again, its buyers told to stop', body: suppressionBody },
   { method: 'DELETE', path: '/api/admin/suppressions/{phone}', owner: 'catalog', access: 'admin', summary: 'Take a phone off the suppression list (its withdrawn leads stay withdrawn)' },
+  // catalog: the national do-not-call registry (issue 24)
+  {
+    method: 'POST',
+    path: '/api/admin/dnc-registry',
+    owner: 'catalog',
+    access: 'admin',
+    summary: "Upload a national DNC registry file (ten-digit numbers, one a line; multipart field file or the raw body): it replaces the registry of every area code it holds; 202 with the upload",
+    query: dncRegistryUploadQuery,
+    bodyLimit: DNC_REGISTRY_MAX_BYTES,
+  },
+  { method: 'GET', path: '/api/admin/dnc-registry', owner: 'catalog', access: 'admin', summary: 'Registry uploads, newest first, with their date, counts, area codes and progress', query: dncRegistryListQuery },
+  { method: 'GET', path: '/api/admin/dnc-registry/{id}', owner: 'catalog', access: 'admin', summary: "A registry upload's status, counts and progress" },
   // partners: the partner network (issue 14)
   {
     method: 'POST',
