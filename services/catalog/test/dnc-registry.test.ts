@@ -222,6 +222,14 @@ describe('a registry of 1,000,000 numbers', () => {
       [exempt]: { on: firstDate, match: true },
       [clear]: { on: firstDate, match: false },
     });
+
+    const mine = await fx.call('GET', '/api/my-leads', { identity: buyer });
+    const dncOf = Object.fromEntries((mine.body.leads as Array<{ id: string; dnc: unknown }>).map((l) => [l.id, l.dnc]));
+    expect(dncOf).toEqual({ [exempt]: { checkedOn: firstDate, onRegistry: true, outOfDate: false }, [clear]: { checkedOn: firstDate, onRegistry: false, outOfDate: false } });
+    const csv = await fx.call('GET', '/api/my-leads/export.csv', { identity: buyer });
+    const [header, ...lines] = csv.text.trim().split(/\r?\n/);
+    expect(header!.split(',').slice(-2)).toEqual(['DNC Registry', 'DNC Checked On']);
+    expect(lines.map((l) => l.split(',').slice(-2).join(',')).sort()).toEqual([`Not on the registry,${firstDate}`, `On the registry,${firstDate}`]);
   });
 
   it('writes the check on a call-back when it is assigned', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { areaCodeProblem } from './area-codes';
+import { dncCheckSchema } from './dnc-registry';
 import { US_STATE_CODES } from './catalog';
 import { DEFAULT_CALLBACK_PRICE_CENTS } from './pricing';
 import { usStateOfText } from './transfers';
@@ -485,6 +486,8 @@ const myCallbackSchema = z.object({
   interestLevel: z.string().nullable(),
   status: z.enum(['assigned', 'contacted']),
   assignedAt: z.iso.datetime({ offset: true }),
+  /** Issue 24: the national DNC registry's check of the phone now. */
+  dnc: dncCheckSchema,
 });
 export type MyCallback = z.infer<typeof myCallbackSchema>;
 

@@ -165,6 +165,8 @@ export interface PurchasedLead {
   priceCents: number;
   purchasedAt: string;
   orderId: string;
+  /** Issue 24: the national DNC registry's check of the phone now. */
+  dnc: DncCheck;
 }
 
 export type MyLeadsResponse = LeadPage<PurchasedLead>;

@@ -61,6 +61,9 @@ export interface DncCheck {
   outOfDate: boolean;
 }
 
+/** DncCheck as a schema, for answers described with zod. */
+export const dncCheckSchema = z.object({ checkedOn: z.string().nullable(), onRegistry: z.boolean(), outOfDate: z.boolean() });
+
 /** What the catalog's internal check answers for each phone (the transfers service adds outOfDate). */
 export interface DncRegistryCheckAnswer {
   checks: Record<string, { checkedOn: string | null; onRegistry: boolean }>;

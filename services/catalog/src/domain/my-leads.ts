@@ -5,6 +5,9 @@ import type { CatalogContext } from './context';
 import { toCsv } from '@warmline/platform/csv';
 import { canMatch, parseLeadFilter } from './lead-filter';
 import { formatPhone } from './masking';
+import { dncCheckOf } from '@warmline/contracts/dnc-registry';
+import { registryChecksOf, type RegistryCheck } from '../db/dnc-registry';
+import { utcDay } from './market-pages';
 
 /**
  * My Leads: the leads this buyer bought, with every detail, the purchase date and the price
@@ -17,11 +20,15 @@ export async function listMyLeads(ctx: CatalogContext, buyerUserId: string, quer
   return inReadSnapshot(ctx.pool, async (db) => {
     const total = await countPurchasedLeads(db, buyerUserId, filter);
     const rows = await purchasedLeads(db, buyerUserId, filter, { offset: (query.page - 1) * AGED_LEAD_PAGE_SIZE, limit: AGED_LEAD_PAGE_SIZE });
-    return answer(rows.map(toPurchasedLead), total);
+    const checks = await registryChecksOf(db, rows.map((r) => r.phone));
+    const today = utcDay(ctx.clock());
+    return answer(rows.map((r) => ({ ...toPurchasedLead(r), dnc: dncCheckOf(checks.get(r.phone) ?? NOT_CHECKED, today) })), total);
   });
 }
 
-function toPurchasedLead(row: PurchasedRow): PurchasedLead {
+const NOT_CHECKED = { checkedOn: null, onRegistry: false };
+
+function toPurchasedLead(row: PurchasedRow): Omit<PurchasedLead, 'dnc'> {
   return {
     id: row.id,
     name: row.name,
@@ -63,6 +70,9 @@ export const MY_LEADS_CSV_HEADER = [
   'Consent Certificate',
   'Consent Time (UTC)',
   'Consent IP',
+  // Issue 24: the national DNC registry's check of the phone now.
+  'DNC Registry',
+  'DNC Checked On',
 ];
 
 /**
@@ -73,6 +83,7 @@ export const MY_LEADS_CSV_HEADER = [
 export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string, filterText: string): Promise<string> {
   const filter = parseLeadFilter(filterText);
   const rows = canMatch(filter) ? await purchasedLeads(ctx.pool, buyerUserId, filter) : [];
+  const checks = await registryChecksOf(ctx.pool, rows.map((r) => r.phone));
   return toCsv(
     MY_LEADS_CSV_HEADER,
     rows.map((r) => [
@@ -92,8 +103,15 @@ export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string,
       r.consentCertificate,
       r.consentTime?.toISOString() ?? null,
       r.consentIp,
+      ...dncCsvCells(checks.get(r.phone)),
     ]),
   );
+}
+
+/** 'On the registry' / 'Not on the registry' / 'Not checked', and the registry's date. */
+function dncCsvCells(check: RegistryCheck | undefined): [string, string | null] {
+  if (!check?.checkedOn) return ['Not checked', null];
+  return [check.onRegistry ? 'On the registry' : 'Not on the registry', check.checkedOn];
 }
 
 /** Words that begin a family name: 'Juan de la Cruz' → 'de la Cruz', 'Anna Van Buren' → 'Van Buren'. */
