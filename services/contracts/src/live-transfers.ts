@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DncCheck } from './dnc-registry';
 import { US_STATE_CODES, type UsStateCode } from './catalog';
 import { BUFFER_SECONDS } from './pricing';
 
@@ -309,6 +310,11 @@ export interface TransferView {
   dispute: { id: string; reason: DisputeReason; status: DisputeStatus; decisionReason: string | null; openedAt: string; decidedAt: string | null } | null;
   /** Whether the agent can dispute it now (charged, within TRANSFER_DISPUTE_DAYS, none yet). */
   disputable: boolean;
+  /**
+   * Issue 24, My Transfers: the national DNC registry's check of the phone; null when the catalog
+   * did not answer ("DNC check unavailable").
+   */
+  dnc?: DncCheck | null;
 }
 
 /** The transfers an agent has left, by the price they were bought at (oldest first: the next charged). */
