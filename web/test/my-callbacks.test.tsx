@@ -50,6 +50,7 @@ const MINE: MyCallbacks = {
       interestLevel: 'high',
       status: 'assigned',
       assignedAt: '2026-11-25T21:05:00.000Z',
+      dnc: { checkedOn: '2026-11-20', onRegistry: true, outOfDate: false },
     },
     {
       id: DONE_ID,
@@ -63,6 +64,7 @@ const MINE: MyCallbacks = {
       interestLevel: null,
       status: 'contacted',
       assignedAt: '2026-11-24T21:05:00.000Z',
+      dnc: { checkedOn: null, onRegistry: false, outOfDate: true },
     },
   ],
 };

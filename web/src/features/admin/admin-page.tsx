@@ -5,6 +5,7 @@ import { ButtonLink } from '../../components/button';
 import { usePageTitle } from '../../lib/page-title';
 import { AdminCards } from './admin-cards';
 import { CallbackOpportunitiesTab } from './callback-opportunities-tab';
+import { ComplianceTab } from './compliance-tab';
 import { CampaignsTabSlot } from './admin-shell-slots';
 import { CustomerSearch } from './customer-search';
 import { LeadImportsTab } from './lead-imports-tab';
@@ -21,6 +22,7 @@ const TABS = [
   { id: 'partner-apps', label: 'Partner Apps' },
   { id: 'test-campaigns', label: 'Test Campaigns' },
   { id: 'transfers', label: 'Transfers' },
+  { id: 'compliance', label: 'Compliance' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 const DEFAULT_TAB: TabId = 'user-management';
@@ -124,6 +126,8 @@ export function AdminPage({ user }: { user: PublicUser }) {
               <CallbackOpportunitiesTab />
             ) : tab === 'transfers' ? (
               <TransfersTab />
+            ) : tab === 'compliance' ? (
+              <ComplianceTab />
             ) : (
               <CampaignsTabSlot />
             )}

@@ -15,6 +15,7 @@ import { FilterBox, NoFilterMatch } from './filter-box';
 import { CART_LIMIT, cartTotalCents, pageSelectionState } from './lead-selection';
 import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
+import { DncBadge } from '../compliance/dnc-badge';
 import { PurchaseDialog } from './purchase-dialog';
 import { useLeadCart } from './use-lead-cart';
 import './aged-leads.css';
@@ -331,7 +332,8 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
         ) : (
           // No badge; a screen reader moving down the column still hears why the cell is empty.
           <span className="visually-hidden">No consent on file</span>
-        )}
+        )}{' '}
+        <DncBadge dnc={lead.dnc} />
       </td>
       <td data-label="Price" className="lead-table__price">
         {formatUsd(lead.priceCents)}

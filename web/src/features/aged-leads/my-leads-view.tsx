@@ -10,6 +10,7 @@ import { certificateUrl, formatConsentTime } from './consent-format';
 import { FilterBox } from './filter-box';
 import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
+import { DncBadge } from '../compliance/dnc-badge';
 import './aged-leads.css';
 
 
@@ -107,7 +108,8 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       <td data-label="Phone">
         <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
           <PhoneText phone={lead.phone} />
-        </a>
+        </a>{' '}
+        <DncBadge dnc={lead.dnc} />
       </td>
       <td data-label="Email" className="lead-table__email">
         {lead.email ? (

@@ -8,6 +8,7 @@ import { telHref } from '../callbacks/format';
 import { exportUrl, type TransferFilters } from './api';
 import { DisputeForm, DisputeOutcome } from './dispute-form';
 import { durationText } from './format';
+import { DncBadge } from '../compliance/dnc-badge';
 import { TransferStatusBadge } from './transfer-status-badge';
 
 const isStatus = (value: string): value is TransferStatus => (TRANSFER_STATUSES as readonly string[]).includes(value);
@@ -110,7 +111,8 @@ function TransferRow({ transfer: t, zone, disputing, onDispute }: { transfer: Tr
         <td data-label="Phone" className="transfer-row__nowrap">
           <a className="link" href={telHref(t.phone)}>
             {usPhoneText(t.phone)}
-          </a>
+          </a>{' '}
+          <DncBadge dnc={t.dnc} />
         </td>
         <td data-label="State" className="transfer-row__nowrap">{t.state}</td>
         <td data-label="Duration" className="transfer-row__nowrap">{durationText(t.durationSeconds)}</td>
