@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { DncCheck } from '@warmline/contracts/dnc-registry';
 import './dnc-badge.css';
 
@@ -29,4 +30,18 @@ export function DncBadge({ dnc }: { dnc: DncCheck | null | undefined }) {
 export function shortUsDate(day: string): string {
   const [year, month, date] = day.split('-');
   return `${Number(month)}/${Number(date)}/${year}`;
+}
+
+/**
+ * The market's "Hide DNC registry matches" (issue 24): leaves out every lead on the national DNC
+ * registry, those a consent certificate lets WarmLine sell included (docs/adr/0033).
+ */
+export function HideDncMatches({ checked, onChange }: { checked: boolean; onChange: (hide: boolean) => void }) {
+  const id = useId();
+  return (
+    <label htmlFor={id} className="dnc-hide">
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      Hide DNC registry matches
+    </label>
+  );
 }
