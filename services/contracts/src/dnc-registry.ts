@@ -8,20 +8,20 @@ import { z } from 'zod';
 /** The largest registry file accepted (the FTC's largest area codes hold a few million numbers). */
 export const DNC_REGISTRY_MAX_BYTES = 500 * 1024 * 1024;
 /** A check older than this many days is out of date (the TCPA's 31-day registry refresh). */
-export const DNC_CHECK_MAX_AGE_DAYS = 31;
+const DNC_CHECK_MAX_AGE_DAYS = 31;
 /** Uploads listed per page. */
 export const DNC_REGISTRY_PAGE_SIZE = 20;
 /** Phones one internal check may ask about. */
-export const DNC_CHECK_MAX_PHONES = 100;
+const DNC_CHECK_MAX_PHONES = 100;
 
-export const DNC_REGISTRY_VALID_LINE =
+const DNC_REGISTRY_VALID_LINE =
   'one ten-digit US phone number a line, as the registry delivers it (e.g. 5125550143; a leading 1, spaces, dashes, dots or parentheses are ignored)';
 export const DNC_REGISTRY_NO_NUMBER_MESSAGE = `The file has no valid phone number: each line must hold ${DNC_REGISTRY_VALID_LINE}`;
 /** A purchase refused because a lead is on the registry without the consent certificate that exempts it. */
 export const DNC_REGISTRY_NOT_SOLD_MESSAGE =
   'Some leads are on the national do-not-call registry without a consent certificate, so they cannot be sold';
 
-export type DncRegistryUploadStatus = 'queued' | 'running' | 'done' | 'failed';
+type DncRegistryUploadStatus = 'queued' | 'running' | 'done' | 'failed';
 
 export interface DncRegistryUploadView {
   id: string;

@@ -34,7 +34,7 @@ export interface RegistryRunDeps {
 /** Progress is written at most this often (another connection; the load's is busy copying). */
 const PROGRESS_EVERY_LINES = 100_000;
 
-export async function runRegistryUpload(deps: RegistryRunDeps, uploadId: string): Promise<'ended' | 'taken-elsewhere' | 'already-ended'> {
+async function runRegistryUpload(deps: RegistryRunDeps, uploadId: string): Promise<'ended' | 'taken-elsewhere' | 'already-ended'> {
   const client = await deps.pool.connect();
   let locked = false;
   try {
