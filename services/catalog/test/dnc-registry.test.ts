@@ -256,6 +256,15 @@ describe('a registry of 1,000,000 numbers', () => {
       [onIt!.id]: { on: firstDate, match: true },
       [notCovered!.id]: { on: null, match: null },
     });
+
+    // My Call-backs shows the registry's check now, beside each call-back.
+    const mine = await fx.call('GET', '/api/my-callbacks', { identity: buyer });
+    expect(mine.status, mine.text).toBe(200);
+    const dncOf = Object.fromEntries((mine.body.callbacks as Array<{ id: string; dnc: unknown }>).map((c) => [c.id, c.dnc]));
+    expect(dncOf).toEqual({
+      [onIt!.id]: { checkedOn: firstDate, onRegistry: true, outOfDate: false },
+      [notCovered!.id]: { checkedOn: null, onRegistry: false, outOfDate: true },
+    });
   });
 
   it('answers the internal check for up to 100 phones with the signed identity only', async () => {
