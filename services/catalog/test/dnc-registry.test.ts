@@ -336,6 +336,21 @@ describe('a registry of 1,000,000 numbers', () => {
     expect(lead?.dnc).toEqual({ checkedOn: done.registryDate, onRegistry: false, outOfDate: false });
   }, 60_000);
 
+  it('when hundreds of unsold leads are registry matches, then the market still counts and pages without them (probed, not listed by id)', async () => {
+    const before = await market(buyer);
+    // 600 phones of the second 512 upload (5122000100–5122000699), no certificate; 3 clear ones.
+    const blockedLeads = await fx.addLeads(Array.from({ length: 600 }, (_, i) => ({ ageDays: 45 + (i % 60), phone: `512200${String(100 + i).padStart(4, '0')}` })));
+    const clearLeads = await fx.addLeads([0, 1, 2].map((i) => ({ ageDays: 50 + i, phone: `51270000${String(10 + i)}` })));
+    const after = await market(buyer);
+    expect(after.total).toBe(before.total + 3);
+    expect(after.leads).toHaveLength(after.total);
+    const ids = new Set(after.leads.map((l) => l.id));
+    expect(clearLeads.every((l) => ids.has(l.id))).toBe(true);
+    expect(blockedLeads.some((l) => ids.has(l.id))).toBe(false);
+    const matching = await fx.call('GET', `/api/aged-leads/matching?filter=512`, { identity: buyer });
+    expect((matching.body.leads as Array<{ id: string }>).some((l) => blockedLeads.some((b) => b.id === l.id))).toBe(false);
+  });
+
   it('shows a check older than 31 days, or none, as out of date', () => {
     expect(dncCheckOf({ checkedOn: '2026-01-01', onRegistry: true }, '2026-02-01')).toEqual({ checkedOn: '2026-01-01', onRegistry: true, outOfDate: false });
     expect(dncCheckOf({ checkedOn: '2026-01-01', onRegistry: false }, '2026-02-02')).toEqual({ checkedOn: '2026-01-01', onRegistry: false, outOfDate: true });

@@ -141,14 +141,17 @@ export async function marketPage(
     filter: StateOrAreaFilter;
     zipMatchIds: string[];
     excludedIds: string[];
-    hideDncMatches: boolean;
+    /**
+     * Leads the DNC registry hides are left out by a registry probe per lead read (true), or are
+     * among excludedIds already (false: the walks stay index-only). docs/adr/0033.
+     */
+    registryProbe: false | { hideDncMatches: boolean };
   },
 ): Promise<MarketRow[]> {
-  // $1..$5 are shared by every branch: the window, where the page starts, the hidden leads, and
-  // whether the buyer hides every registry match (not only those without a certificate).
-  const params: unknown[] = [p.window.oldestExclusive, p.window.newest, endOfUtcDay(p.startDay), p.excludedIds, p.hideDncMatches];
-  const listed = `sold_at IS NULL AND form_fill_time > $1 AND form_fill_time <= $2 AND form_fill_time < $3 AND id <> ALL($4::uuid[])
-                  AND NOT ${registryHidden('aged_leads', '$5')}`;
+  // $1..$4 are shared by every branch: the window, where the page starts, and the hidden leads.
+  const params: unknown[] = [p.window.oldestExclusive, p.window.newest, endOfUtcDay(p.startDay), p.excludedIds];
+  const probe = p.registryProbe ? ` AND NOT ${registryHidden('aged_leads', String(p.registryProbe.hideDncMatches))}` : '';
+  const listed = `sold_at IS NULL AND form_fill_time > $1 AND form_fill_time <= $2 AND form_fill_time < $3 AND id <> ALL($4::uuid[])${probe}`;
   const add = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;

@@ -113,24 +113,32 @@ async function openListing(db: Queryable, p: { now: Date; viewerId: string; filt
       if (matchesLeadFilter(filter, lead)) hidden.set(day, (hidden.get(day) ?? 0) - 1);
     }
   }
-  // Leads the DNC registry keeps off (docs/adr/0033), counted once even when also held; the
-  // page query leaves them out by itself.
+  // Leads the DNC registry keeps off (docs/adr/0033), counted once even when also held. A few
+  // are left out of the page by id (its walks stay index-only); many, by a registry probe per lead.
   const held = new Set(excludedIds);
+  const registryHiddenIds: string[] = [];
   for (const lead of exceptions) {
-    if (lead.kind !== 'dnc' || held.has(lead.id) || !matchesLeadFilter(filter, lead)) continue;
+    if (lead.kind !== 'dnc' || held.has(lead.id)) continue;
+    registryHiddenIds.push(lead.id);
+    if (!matchesLeadFilter(filter, lead)) continue;
     const day = utcDay(lead.formFillTime);
     hidden.set(day, (hidden.get(day) ?? 0) - 1);
   }
+  const registryProbe = registryHiddenIds.length > MAX_EXCLUDED_BY_ID ? { hideDncMatches } : false;
+  if (!registryProbe) excludedIds.push(...registryHiddenIds);
   const days = combineDayCounts(base, zipOnly, hidden);
   return {
     total: totalOf(days),
     rows: async (offset, limit) => {
       const start = locatePage(days, offset);
       if (!start) return [];
-      return marketPage(db, { window, startDay: start.day, skip: start.skip, limit, filter: stateOrArea, zipMatchIds, excludedIds, hideDncMatches });
+      return marketPage(db, { window, startDay: start.day, skip: start.skip, limit, filter: stateOrArea, zipMatchIds, excludedIds, registryProbe });
     },
   };
 }
+
+/** Registry-hidden leads beyond this many are left out by a probe, not listed by id. */
+const MAX_EXCLUDED_BY_ID = 500;
 
 const toCartLead = (lead: MarketLead): CartLead => ({
   id: lead.id,
