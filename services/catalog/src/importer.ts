@@ -85,8 +85,11 @@ export async function startImporter(
     });
     stops.push('consumer', () => consumer.stop());
 
-    const registry = new RegistryRunner({ pool, blobs, log, clock });
-    stops.push('registry loads', () => registry.stop());
+    const registry = new RegistryRunner({ pool, blobs, log, clock, stopping: () => stopping });
+    stops.push('registry loads', async () => {
+      stopping = true;
+      await registry.stop();
+    });
     const registryConsumer = await startConsumer({ bus, pool, queue: DNC_REGISTRY_QUEUE, subscriptions: [subscribe('dnc_registry.load', async () => registry.wake())], log });
     stops.push('registry consumer', () => registryConsumer.stop());
     registry.wake();

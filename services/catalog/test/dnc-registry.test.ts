@@ -357,3 +357,24 @@ describe('a registry of 1,000,000 numbers', () => {
     expect(dncCheckOf({ checkedOn: null, onRegistry: false }, '2026-02-02')).toEqual({ checkedOn: null, onRegistry: false, outOfDate: true });
   });
 });
+
+describe('a worker that stops mid-file', () => {
+  it('leaves the upload running, and the next worker loads it from the start', async () => {
+    const answer = await uploadStream(registryLines('469', 600_000), 'dnc-469.txt');
+    expect(answer.status, answer.text).toBe(202);
+    const id = String(answer.body.id);
+    await waitFor('the load under way', async () => {
+      const { rows } = await fx.pool.query<{ lines: string }>("SELECT lines_read AS lines FROM dnc_registry_uploads WHERE id = $1 AND status = 'running'", [id]);
+      return Number(rows[0]?.lines ?? 0) > 0;
+    }, { timeoutMs: 60_000, intervalMs: 20 });
+    await importer.stop();
+    const paused = await fx.call('GET', `/api/admin/dnc-registry/${id}`, { identity: admin });
+    expect(paused.body).toMatchObject({ status: 'running', finishedAt: null });
+    const { rows: none } = await fx.pool.query("SELECT 1 FROM dnc_registry_area_codes WHERE area_code = '469'");
+    expect(none).toHaveLength(0);
+
+    importer = await startImporter({ ...fx.config, IMPORTER_PORT: 0, LEAD_IMPORT_BATCH_ROWS: 1_000, LEAD_IMPORT_RECOVERY_SECONDS: 1 }, createLogger('importer', 'silent'), { clock: fx.now });
+    const done = await finished(id);
+    expect(done).toMatchObject({ status: 'done', linesRead: 600_000, numbersLoaded: 600_000, invalidLines: 0, areaCodes: ['469'] });
+  }, 120_000);
+});

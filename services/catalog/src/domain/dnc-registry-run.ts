@@ -29,12 +29,17 @@ export interface RegistryRunDeps {
   blobs: BlobStore;
   log: Logger;
   clock: () => Date;
+  /** True once the worker is shutting down: a load stops where it is, to start again in the next worker. */
+  stopping?: () => boolean;
 }
+
+/** The worker is shutting down: the upload stays running, loaded again from the start later. */
+class RegistryLoadPaused extends Error {}
 
 /** Progress is written at most this often (another connection; the load's is busy copying). */
 const PROGRESS_EVERY_LINES = 100_000;
 
-async function runRegistryUpload(deps: RegistryRunDeps, uploadId: string): Promise<'ended' | 'taken-elsewhere' | 'already-ended'> {
+async function runRegistryUpload(deps: RegistryRunDeps, uploadId: string): Promise<'ended' | 'taken-elsewhere' | 'already-ended' | 'paused'> {
   const client = await deps.pool.connect();
   let locked = false;
   try {
@@ -49,6 +54,7 @@ async function runRegistryUpload(deps: RegistryRunDeps, uploadId: string): Promi
       // The planner's picture of the registry after millions of rows changed (the market's anti-join leans on it).
       await client.query('ANALYZE dnc_registry_numbers').catch((err: unknown) => deps.log.warn({ err, uploadId }, 'could not refresh the registry statistics'));
     } catch (err) {
+      if (err instanceof RegistryLoadPaused) return 'paused';
       if (unavailableDependency(err)) throw err;
       const message = err instanceof BlobNotFoundError ? 'The uploaded file is no longer stored; upload it again' : 'The registry load stopped on an unexpected error; upload the file again';
       deps.log.error({ err, uploadId }, 'DNC registry load failed');
@@ -66,7 +72,7 @@ async function loadRegistry(deps: RegistryRunDeps, client: PoolClient, uploadId:
   await client.query('DROP TABLE IF EXISTS pg_temp.dnc_registry_staging');
   await client.query('CREATE TEMPORARY TABLE dnc_registry_staging (phone text NOT NULL)');
   const source = await deps.blobs.get(fileKey);
-  const lines = new RegistryLines(async (counts) => recordRegistryProgress(deps.pool, uploadId, counts));
+  const lines = new RegistryLines(async (counts) => recordRegistryProgress(deps.pool, uploadId, counts), deps.stopping);
   await pipeline(source, lines, client.query(copyFrom('COPY dnc_registry_staging (phone) FROM STDIN')));
   const counts = lines.counts();
   await client.query('BEGIN');
@@ -92,7 +98,10 @@ class RegistryLines extends Transform {
   private bytesRead = 0;
   private nextProgress = PROGRESS_EVERY_LINES;
 
-  constructor(private readonly progress: (counts: { linesRead: number; invalidLines: number; bytesRead: number }) => Promise<void>) {
+  constructor(
+    private readonly progress: (counts: { linesRead: number; invalidLines: number; bytesRead: number }) => Promise<void>,
+    private readonly stopping: () => boolean = () => false,
+  ) {
     super();
   }
 
@@ -101,6 +110,7 @@ class RegistryLines extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (this.stopping()) return done(new RegistryLoadPaused('worker stopping'));
     this.bytesRead += chunk.length;
     const text = this.rest + chunk.toString('latin1');
     const last = text.lastIndexOf('\n');
