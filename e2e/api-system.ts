@@ -106,7 +106,7 @@ export async function startApiSystem(options: ApiSystemOptions = {}): Promise<Ap
     const ingestion = await startIngestion(ingestionConfig, createLogger('ingestion', ingestionConfig.LOG_LEVEL));
     stops.push('ingestion', () => ingestion.stop());
     // Transfers asks the gateway's internal listener for an agent's name and survey, orders for their latest transfer order.
-    const transfersConfig = parseConfig(transfersEnv, { ...env, TRANSFERS_PORT: '0', GATEWAY_INTERNAL_URL: `http://127.0.0.1:${internalPort}`, ORDERS_URL: orders.url });
+    const transfersConfig = parseConfig(transfersEnv, { ...env, TRANSFERS_PORT: '0', GATEWAY_INTERNAL_URL: `http://127.0.0.1:${internalPort}`, ORDERS_URL: orders.url, CATALOG_URL: catalog.url });
     const transfers = await startTransfers(transfersConfig, createLogger('transfers', transfersConfig.LOG_LEVEL));
     stops.push('transfers', () => transfers.stop());
     const url = `http://127.0.0.1:${port}`;

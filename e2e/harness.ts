@@ -247,7 +247,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     const ingestion = await startIngestion(ingestionConfig, createLogger('ingestion', ingestionConfig.LOG_LEVEL));
     stops.push(() => ingestion.stop());
     // Transfers asks the gateway's internal listener for an agent's name and survey, orders for their latest transfer order.
-    const transfersConfig = parseConfig(transfersEnv, { ...shared, TRANSFERS_PORT: '0', GATEWAY_INTERNAL_URL: `http://127.0.0.1:${internalPort}`, ORDERS_URL: orders.url });
+    const transfersConfig = parseConfig(transfersEnv, { ...shared, TRANSFERS_PORT: '0', GATEWAY_INTERNAL_URL: `http://127.0.0.1:${internalPort}`, ORDERS_URL: orders.url, CATALOG_URL: catalog.url });
     const transfers = await startTransfers(transfersConfig, createLogger('transfers', transfersConfig.LOG_LEVEL), options.transfersClock ? { clock: options.transfersClock } : {});
     stops.push(() => transfers.stop());
     const gateway = await startGateway(

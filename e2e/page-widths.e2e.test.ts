@@ -26,7 +26,7 @@ const DASHBOARD_VIEWS = [
   // The receipt screen, here for an order that is not there (its paid state is e2e/lead-receipt's).
   `lead-receipt&order=${randomUUID()}`,
 ];
-const ADMIN_TABS = ['upload-aged-leads', 'upload-callbacks', 'user-management', 'partner-apps', 'test-campaigns', 'transfers', 'returns'];
+const ADMIN_TABS = ['upload-aged-leads', 'upload-callbacks', 'user-management', 'partner-apps', 'test-campaigns', 'transfers', 'returns', 'compliance'];
 const signedIn = new Set(['/dashboard', ...AGENT_ROUTES, ...ADMIN_ROUTES]);
 /** The public pages, plus a salesperson's referral survey (the seeded demo one). */
 const PUBLIC_PATHS = [...SPA_ROUTES.filter((route) => !signedIn.has(route)), '/john'];

@@ -29,6 +29,7 @@ function marketLead(n: number, consent: Pick<MarketLead, 'consentOnFile' | 'cons
     currentPrice: 2.5,
     priceCents: 250,
     formFillTime: '2026-06-03T14:02:11.000Z',
+    dnc: { checkedOn: '2026-06-01', onRegistry: false, outOfDate: false },
     ...consent,
   };
 }
@@ -52,6 +53,7 @@ function purchasedLead(
     purchasedAt: '2026-07-20T10:00:00.000Z',
     orderId: '5f1c6a0e-7a0b-4f7e-9d5c-0a1b2c3d4e5f',
     optedOutAt: null,
+    dnc: { checkedOn: null, onRegistry: false, outOfDate: true },
     ...consent,
   };
 }

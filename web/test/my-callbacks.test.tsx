@@ -51,6 +51,7 @@ const MINE: MyCallbacks = {
       status: 'assigned',
       assignedAt: '2026-11-25T21:05:00.000Z',
       optedOutAt: null,
+      dnc: { checkedOn: '2026-11-20', onRegistry: true, outOfDate: false },
     },
     {
       id: DONE_ID,
@@ -66,6 +67,7 @@ const MINE: MyCallbacks = {
       assignedAt: '2026-11-24T21:05:00.000Z',
       // Issue 24: the prospect opted out after the call-back was delivered.
       optedOutAt: '2026-11-26T18:00:00.000Z',
+      dnc: { checkedOn: null, onRegistry: false, outOfDate: true },
     },
   ],
 };

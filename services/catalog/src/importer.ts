@@ -11,9 +11,12 @@ import { CATALOG_MIGRATIONS_DIR, CATALOG_SCHEMA } from './service';
 import { importFilesToDelete, markImportFileDeleted, unfinishedLeadImportIds } from './db/lead-imports';
 import { runLeadImport, type ImportRunDeps } from './domain/lead-import-run';
 import { DAY_MS } from './domain/lead-age';
+import { RegistryRunner } from './domain/dnc-registry-run';
 
 /** The importer's queue (ARCHITECTURE §1: `import.run` on warmline.commands). */
 const LEAD_IMPORTS_QUEUE = 'importer.lead-imports';
+/** Issue 24: national DNC registry loads (`dnc_registry.load`). */
+const DNC_REGISTRY_QUEUE = 'importer.dnc-registry';
 
 export interface ImporterOptions {
   clock?: () => Date;
@@ -82,7 +85,19 @@ export async function startImporter(
     });
     stops.push('consumer', () => consumer.stop());
 
-    const recovery = setInterval(() => runner.wake(), config.LEAD_IMPORT_RECOVERY_SECONDS * 1000);
+    const registry = new RegistryRunner({ pool, blobs, log, clock, stopping: () => stopping });
+    stops.push('registry loads', async () => {
+      stopping = true;
+      await registry.stop();
+    });
+    const registryConsumer = await startConsumer({ bus, pool, queue: DNC_REGISTRY_QUEUE, subscriptions: [subscribe('dnc_registry.load', async () => registry.wake())], log });
+    stops.push('registry consumer', () => registryConsumer.stop());
+    registry.wake();
+
+    const recovery = setInterval(() => {
+      runner.wake();
+      registry.wake();
+    }, config.LEAD_IMPORT_RECOVERY_SECONDS * 1000);
     recovery.unref();
     stops.push('recovery scan', async () => clearInterval(recovery));
     runner.wake();
@@ -118,7 +133,7 @@ export async function startImporter(
     });
     const url = await serve(app, config.IMPORTER_PORT, stops, config.INTERNAL_HOST);
     log.info({ url }, 'importer worker started');
-    return { url, drain: () => runner.drain(), deleteExpiredFiles, stop: stops.stop };
+    return { url, drain: async () => Promise.all([runner.drain(), registry.drain()]).then(() => undefined), deleteExpiredFiles, stop: stops.stop };
   } catch (err) {
     await stops.stop();
     throw err;

@@ -20,6 +20,7 @@ import { httpGatewayClient, type GatewayClient } from './clients/gateway-client'
 import { callbackRoutes } from './http/callback-routes';
 import { evidenceRoutes } from './http/evidence-routes';
 import { leadReturnRoutes } from './http/lead-return-routes';
+import { dncRegistryRoutes } from './http/dnc-registry-routes';
 import { CALLBACKS_QUEUE, callbackSubscriptions } from './events/callbacks';
 import { sweepCallbackOpportunities, type CallbackContext } from './domain/callbacks';
 
@@ -143,6 +144,7 @@ export async function startCatalog(
         a.use(callbackRoutes(callbacks));
         a.use(evidenceRoutes(callbacks));
         a.use(leadReturnRoutes(ctx));
+        a.use(dncRegistryRoutes(ctx));
       },
     });
     const url = await serve(app, config.CATALOG_PORT, stops, config.INTERNAL_HOST);

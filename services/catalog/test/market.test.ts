@@ -239,6 +239,7 @@ describe('listing aged leads', () => {
               'consentOnFile',
               'currentAgeRange',
               'currentPrice',
+              'dnc',
               'formFillTime',
               'id',
               'name',

@@ -122,7 +122,7 @@ describe('My Leads', () => {
     expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="warmline-my-leads-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = answer.text.split('\r\n');
     expect(lines[0]).toBe(
-      'Name,Phone,Email,State,Zip,First Name,Last Name,Form Fill Time (UTC),Age Range (days),Source,Price Paid (USD),Purchased At (UTC),Order ID,Lead ID,Consent Certificate,Consent Time (UTC),Consent IP,Do Not Call',
+      'Name,Phone,Email,State,Zip,First Name,Last Name,Form Fill Time (UTC),Age Range (days),Source,Price Paid (USD),Purchased At (UTC),Order ID,Lead ID,Consent Certificate,Consent Time (UTC),Consent IP,Do Not Call,DNC Registry,DNC Checked On',
     );
     expect(lines).toHaveLength(5); // header, 3 leads, and the empty string after the last CRLF
     expect(lines[4]).toBe('');
@@ -135,15 +135,16 @@ describe('My Leads', () => {
     expect(dana).toContain(`,${source.formFillTime.toISOString()},30-60,facebook-lead-form,2.50,`);
     // The consent evidence in readable columns: the certificate, the consent time in UTC and the
     // address, never the free-form record as JSON.
-    expect(dana.endsWith(`,${source.id},${DANA_CERTIFICATE},${DANA_CONSENT_TIME.toISOString()},203.0.113.42,`)).toBe(true);
+    // Issue 24: then Do Not Call (empty: not opted out) and the DNC registry's check (no registry uploaded here).
+    expect(dana.endsWith(`,${source.id},${DANA_CERTIFICATE},${DANA_CONSENT_TIME.toISOString()},203.0.113.42,,Not checked,`)).toBe(true);
     expect(answer.text).not.toMatch(/[{}]|""tcpa""/);
     const formula = lines.find((l) => l.includes(alicesLeads[1]!.id)) as string;
     expect(formula.startsWith(`"'=HYPERLINK(""http://evil.example"")",`)).toBe(true);
     expect(formula).toContain(`,,CA,,"'=HYPERLINK(""http://evil.example"")",,`); // no e-mail, no zip: empty fields; the name split defused too
-    expect(formula.endsWith(`,"'=HYPERLINK(""http://evil.example/cert"")",,2001:db8::7,`)).toBe(true);
+    expect(formula.endsWith(`,"'=HYPERLINK(""http://evil.example/cert"")",,2001:db8::7,,Not checked,`)).toBe(true);
     const ray = lines.find((l) => l.includes(alicesLeads[2]!.id)) as string;
     expect(ray).toMatch(/^Ray Lopez,\(214\) \d{3}-\d{4},ray@example\.com,TX,,Ray,Lopez,/);
-    expect(ray.endsWith(`,${alicesLeads[2]!.id},,,,`)).toBe(true);
+    expect(ray.endsWith(`,${alicesLeads[2]!.id},,,,,Not checked,`)).toBe(true);
     const filtered = await fx.call('GET', '/api/my-leads/export.csv?filter=CA', { identity: alice });
     expect(filtered.text.split('\r\n')).toHaveLength(3);
   });

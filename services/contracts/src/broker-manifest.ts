@@ -83,6 +83,12 @@ export const consumerQueues = [
     purpose: 'Runs aged-lead CSV imports one at a time: streams the stored file, validates each row, loads the good ones with COPY.',
   },
   {
+    queue: 'importer.dnc-registry',
+    consumer: 'importer',
+    messages: ['dnc_registry.load'],
+    purpose: 'Loads uploaded national do-not-call registry files one at a time: streams the stored file into a staging table with COPY, then replaces the registry of its area codes in one transaction.',
+  },
+  {
     queue: 'catalog.lead-suppressions',
     consumer: 'catalog',
     messages: ['lead_suppression.notify_buyer'],
@@ -165,6 +171,7 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'leads.imported': ['importer', 'catalog'],
   'leads.withdrawn': ['catalog'],
   'import.run': ['catalog'],
+  'dnc_registry.load': ['catalog'],
   'email.lead_opt_out': ['catalog', 'transfers'],
   'partner.applied': ['partners'],
   'partner.status_changed': ['partners'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { areaCodeProblem } from './area-codes';
+import { dncCheckSchema } from './dnc-registry';
 import { US_STATE_CODES } from './catalog';
 import { DEFAULT_CALLBACK_PRICE_CENTS } from './pricing';
 import { usStateOfText } from './transfers';
@@ -487,6 +488,8 @@ const myCallbackSchema = z.object({
   assignedAt: z.iso.datetime({ offset: true }),
   /** When the phone opted out since it was delivered, or null: 'Do not call — opted out on …' (issue 24). */
   optedOutAt: z.iso.datetime({ offset: true }).nullable(),
+  /** Issue 24: the national DNC registry's check of the phone now. */
+  dnc: dncCheckSchema,
 });
 export type MyCallback = z.infer<typeof myCallbackSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MyLeadReturn } from './lead-returns';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from './pricing';
 import type { PaymentProviderName } from './orders';
+import { hideDncMatchesParam, type DncCheck } from './dnc-registry';
 
 /**
  * The aged-lead market (spec §2 Dashboard, §3 Aged lead, §4, §5 Lead filter and bulk purchase,
@@ -49,6 +50,8 @@ const filterParam = z
 export const leadListQuery = z.object({
   page: pageParam.optional().default(1),
   filter: filterParam.optional().default(''),
+  // Issue 24: the market hides national DNC registry matches on request (ignored by My Leads).
+  hideDncMatches: hideDncMatchesParam,
 });
 
 /** `GET /api/my-leads?view=` (issue 24): the active leads (default) or the returned ones. */
@@ -92,6 +95,8 @@ export interface MarketLead {
   consentOnFile: boolean;
   /** The UTC date the prospect consented ('2026-06-03'); null when no consent time is on file. */
   consentDate: string | null;
+  /** Issue 24: the national DNC registry's check of the lead's phone (docs/adr/0033). */
+  dnc: DncCheck;
 }
 
 interface LeadPage<T> {
@@ -114,7 +119,7 @@ export type CartLead = Pick<MarketLead, 'id' | 'name' | 'state' | 'zip' | 'actua
  * leads matching the filter, newest first (the market's order), at most
  * BULK_PURCHASE_MAX_LEADS of them; `total` counts them all, so the buyer sees when the limit cut.
  */
-export const matchingLeadsQuery = z.object({ filter: filterParam.optional().default('') });
+export const matchingLeadsQuery = z.object({ filter: filterParam.optional().default(''), hideDncMatches: hideDncMatchesParam });
 
 export interface MatchingLeadsResponse {
   leads: CartLead[];
@@ -173,6 +178,8 @@ export interface PurchasedLead {
   optedOutAt: string | null;
   /** Its return, if the buyer returned it (issue 24); null when never returned (the catalog always says; optional for older callers). */
   leadReturn?: MyLeadReturn | null;
+  /** Issue 24: the national DNC registry's check of the phone now. */
+  dnc: DncCheck;
 }
 
 export type MyLeadsResponse = LeadPage<PurchasedLead>;

@@ -26,3 +26,4 @@ export * from './calling-hours';
 export * from './evidence-pack';
 export * from './do-not-call';
 export * from './lead-returns';
+export * from './dnc-registry';

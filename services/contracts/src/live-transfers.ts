@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DncCheck } from './dnc-registry';
 import { US_STATE_CODES, type UsStateCode } from './catalog';
 import { BUFFER_SECONDS } from './pricing';
 
@@ -311,6 +312,11 @@ export interface TransferView {
   disputable: boolean;
   /** When the prospect opted out, or null: 'Do not call — opted out on …' (issue 24). */
   optedOutAt: string | null;
+  /**
+   * Issue 24, My Transfers: the national DNC registry's check of the phone; null when the catalog
+   * did not answer ("DNC check unavailable").
+   */
+  dnc?: DncCheck | null;
 }
 
 /** The transfers an agent has left, by the price they were bought at (oldest first: the next charged). */

@@ -304,6 +304,7 @@ export const commandExamples: { [T in CommandType]: CommandData<T> } = {
     at: AT,
   },
   'import.run': { importId: IMPORT },
+  'dnc_registry.load': { uploadId: IMPORT },
   'email.lead_opt_out': {
     to: 'dana@example.com',
     name: 'Dana Cole',

@@ -618,6 +618,9 @@ const auditRecordV1 = z.object({
 /** Run an aged-lead import whose file is stored (catalog → its importer worker). */
 const importRunV1 = z.object({ importId: z.uuid() });
 
+/** Load an uploaded national DNC registry file (issue 24): the importer streams it and swaps it in. */
+const dncRegistryLoadV1 = z.object({ uploadId: z.uuid() });
+
 /**
  * Tell a buyer to stop contacting a lead they bought: its phone opted out (the suppression
  * list). A command, not an event: it carries the lead's name and phone for the e-mail.
@@ -847,6 +850,7 @@ export const commands = {
   'lead_package.settle': { 1: leadPackageSettleV1 },
   'audit.record': { 1: auditRecordV1 },
   'import.run': { 1: importRunV1 },
+  'dnc_registry.load': { 1: dncRegistryLoadV1 },
   'email.lead_opt_out': { 1: emailLeadOptOutV1 },
   'email.partner_application_received': { 1: emailPartnerApplicationReceivedV1 },
   'email.partner_application_notice': { 1: emailPartnerApplicationNoticeV1 },

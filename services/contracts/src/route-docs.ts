@@ -191,6 +191,13 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'POST /api/my-leads/{id}/return': { status: 201, examples: { 'A duplicate': { reason: 'duplicate' }, 'A dead number': { reason: 'disconnected', note: 'Three calls, the line is out of service.' } } },
   'GET /api/admin/lead-returns': { queryExample: { status: 'pending', page: '1' } },
   'POST /api/admin/lead-returns/{id}': { examples: { Accept: { decision: 'accept' }, Refuse: { decision: 'refuse', reason: 'The number rang through to the prospect on our test call.' } } },
+  'POST /api/admin/dnc-registry': {
+    status: 202,
+    requestTypes: ['multipart/form-data', 'text/plain'],
+    responseDescription: 'Accepted: the registry loads in the background; the upload, to follow it',
+    queryExample: { fileName: 'dnc-512.txt' },
+  },
+  'GET /api/admin/dnc-registry': { queryExample: { page: '1' } },
   // partners
   'POST /api/affnetwork-signup': { status: 201, requestTypes: ['multipart/form-data'], throttled: true },
   'GET /api/affnetwork-signups': { queryExample: { status: 'pending', page: '1' } },

@@ -36,6 +36,7 @@ import { callTransferOrderBody, recruitingRequestBody } from './transfers';
 import { viewAsBody } from './view-as';
 import { evidencePackQuery } from './evidence-pack';
 import { leadReturnBody, leadReturnDecisionBody, leadReturnListQuery } from './lead-returns';
+import { DNC_REGISTRY_MAX_BYTES, dncRegistryListQuery, dncRegistryUploadQuery } from './dnc-registry';
 import {
   adminTransfersQuery,
   myTransfersQuery,
@@ -233,6 +234,18 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'POST', path: '/api/my-leads/{id}/return', owner: 'catalog', access: 'customer', summary: 'Return a lead bought in the last 10 days, once, with a reason: accepted at once when the records prove it, else queued for an admin', body: leadReturnBody },
   { method: 'GET', path: '/api/admin/lead-returns', owner: 'catalog', access: 'admin', summary: 'The Returns queue by status (pending oldest first), 50 a page, with each buyer\'s return rate', query: leadReturnListQuery },
   { method: 'POST', path: '/api/admin/lead-returns/{id}', owner: 'catalog', access: 'admin', summary: 'Accept (the lead\'s price refunded once) or refuse (with a reason) a lead return', body: leadReturnDecisionBody },
+  // catalog: the national do-not-call registry (issue 24)
+  {
+    method: 'POST',
+    path: '/api/admin/dnc-registry',
+    owner: 'catalog',
+    access: 'admin',
+    summary: "Upload a national DNC registry file (ten-digit numbers, one a line; multipart field file or the raw body): it replaces the registry of every area code it holds; 202 with the upload",
+    query: dncRegistryUploadQuery,
+    bodyLimit: DNC_REGISTRY_MAX_BYTES,
+  },
+  { method: 'GET', path: '/api/admin/dnc-registry', owner: 'catalog', access: 'admin', summary: 'Registry uploads, newest first, with their date, counts, area codes and progress', query: dncRegistryListQuery },
+  { method: 'GET', path: '/api/admin/dnc-registry/{id}', owner: 'catalog', access: 'admin', summary: "A registry upload's status, counts and progress" },
   // partners: the partner network (issue 14)
   {
     method: 'POST',

@@ -9,6 +9,8 @@ export const transfersEnv = {
   GATEWAY_INTERNAL_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('http://127.0.0.1:3100'),
   /** The orders service: an agent's latest transfer order, to suggest delivery settings. */
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
+  /** The catalog service: the national DNC registry's check of an agent's transfers (issue 24). */
+  CATALOG_URL: z.url().default('http://127.0.0.1:3101'),
   /** The business's clock for the admin's days (the Transfers tab, revenue per day). */
   BUSINESS_TIMEZONE: businessTimezoneSchema,
 };

@@ -8,6 +8,7 @@ import type { TransfersConfig } from './config';
 import type { TransfersContext } from './domain/context';
 import { httpGatewayClient, type GatewayClient } from './clients/gateway-client';
 import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
+import { httpCatalogClient } from './clients/catalog-client';
 import { mirrorSubscriptions, paymentSubscriptions, TRANSFER_MIRRORS_QUEUE, TRANSFER_PAYMENTS_QUEUE } from './events/subscriptions';
 import { vendorRoutes } from './http/vendor-routes';
 import { myTransfersRoutes } from './http/my-transfers-routes';
@@ -60,6 +61,7 @@ export async function startTransfers(
       businessTimeZone: config.BUSINESS_TIMEZONE,
       gateway: options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET }),
       orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET }),
+      catalog: httpCatalogClient({ baseUrl: config.CATALOG_URL, identitySecret: config.IDENTITY_SECRET }),
     };
 
     // No waiting for the broker: the consumers attach once it connects, HTTP serves meanwhile.

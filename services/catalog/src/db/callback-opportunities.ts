@@ -1,5 +1,6 @@
 import type { CallbackOpportunityStatus, CallbackSource } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform/db/index';
+import { registryCheckAtSale } from './dnc-registry';
 
 /** Callback opportunities (issue 15), as stored. */
 export interface CallbackOpportunityRow {
@@ -155,7 +156,8 @@ export async function markAssigned(
   to: { userId: string; at: Date; by: 'automatic' | 'admin' },
 ): Promise<CallbackOpportunityRow | null> {
   const { rows } = await db.query<CallbackOpportunityRow>(
-    `UPDATE callback_opportunities SET status = 'assigned', assigned_user_id = $2, assigned_at = $3, assigned_by = $4
+    `UPDATE callback_opportunities SET status = 'assigned', assigned_user_id = $2, assigned_at = $3, assigned_by = $4,
+            ${registryCheckAtSale('callback_opportunities')}
       WHERE id = $1 AND status = 'available' AND state IS NOT NULL RETURNING ${COLUMNS}`,
     [id, to.userId, to.at, to.by],
   );

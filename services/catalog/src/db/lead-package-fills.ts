@@ -2,6 +2,7 @@ import type { Queryable } from '@warmline/platform/db/index';
 import type { AgedLeadAgeRange } from '@warmline/contracts';
 import type { ListingWindow } from '../domain/lead-age';
 import type { LeadContact } from './leads';
+import { registryCheckAtSale, registryHidden } from './dnc-registry';
 
 /** Queries of the second brand's Aged Leads packages filled from stock (lead_package_fills, aged_leads). */
 
@@ -62,6 +63,7 @@ export async function unsoldLeadsInWindow(db: Queryable, q: StockQuery): Promise
         AND (held_until IS NULL OR held_until <= $3)
         AND ($4::text[] IS NULL OR state = ANY($4::text[]))
         AND id <> ALL($5::uuid[])
+        AND NOT ${registryHidden('aged_leads', 'false')}
       ORDER BY form_fill_time DESC, id DESC
       LIMIT $6`,
     [q.window.oldestExclusive, q.window.newest, q.now, q.states, q.exceptIds, q.limit],
@@ -83,6 +85,7 @@ export async function lockUnsoldLeads(db: Queryable, leadIds: string[], p: { win
         AND sold_at IS NULL
         AND form_fill_time > $2 AND form_fill_time <= $3
         AND (held_until IS NULL OR held_until <= $4)
+        AND NOT ${registryHidden('aged_leads', 'false')}
       ORDER BY id
         FOR UPDATE SKIP LOCKED`,
     [leadIds, p.window.oldestExclusive, p.window.newest, p.now],
@@ -105,7 +108,8 @@ export async function sellPackageLeads(
   const { rows } = await db.query<{ id: string; form_fill_time: Date } & LeadContact>(
     `UPDATE aged_leads
         SET sold_to_user_id = $2, sold_order_id = $3, sold_at = $4, sold_price_cents = $5, sold_age_range = $6,
-            held_by_order_id = NULL, held_by_user_id = NULL, held_until = NULL
+            held_by_order_id = NULL, held_by_user_id = NULL, held_until = NULL,
+            ${registryCheckAtSale('aged_leads')}
       WHERE id = ANY($1::uuid[]) AND sold_at IS NULL
       RETURNING id, name, state, phone, email, zip, form_fill_time`,
     [p.leadIds, p.buyerUserId, p.orderId, p.soldAt, p.priceCents, p.ageRange],

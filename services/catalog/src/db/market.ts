@@ -1,6 +1,7 @@
 import type { Queryable } from '@warmline/platform/db/index';
 import type { ListingWindow } from '../domain/lead-age';
 import { endOfUtcDay, startOfUtcDay, utcDay } from '../domain/market-pages';
+import { registryHidden, type RegistryCheck } from './dnc-registry';
 
 /**
  * The market's reads. They run inside one read-only REPEATABLE READ transaction per request
@@ -17,8 +18,11 @@ import { endOfUtcDay, startOfUtcDay, utcDay } from '../domain/market-pages';
 export type StateOrAreaFilter = { all: true } | { all: false; states: string[]; areaCodes: string[] };
 
 export interface ExceptionRow {
-  /** 'held': reserved by another buyer right now; 'zip': matched by a 5-digit term (a zip code). */
-  kind: 'held' | 'zip';
+  /**
+   * 'held': reserved by another buyer right now; 'zip': matched by a 5-digit term (a zip code);
+   * 'dnc': not listed because of the national DNC registry (docs/adr/0033).
+   */
+  kind: 'held' | 'zip' | 'dnc';
   id: string;
   state: string;
   phone: string;
@@ -32,9 +36,9 @@ export interface ExceptionRow {
  */
 export async function marketExceptions(
   db: Queryable,
-  p: { now: Date; window: ListingWindow; viewerId: string; zips: string[] },
+  p: { now: Date; window: ListingWindow; viewerId: string; zips: string[]; hideDncMatches: boolean },
 ): Promise<ExceptionRow[]> {
-  const { rows } = await db.query<{ kind: 'held' | 'zip'; id: string; state: string; phone: string; zip: string | null; form_fill_time: Date }>(
+  const { rows } = await db.query<{ kind: 'held' | 'zip' | 'dnc'; id: string; state: string; phone: string; zip: string | null; form_fill_time: Date }>(
     `SELECT 'held' AS kind, l.id, l.state, l.phone, l.zip, l.form_fill_time
        FROM lead_reservations r
        JOIN lead_reservation_items i ON i.order_id = r.order_id
@@ -46,8 +50,16 @@ export async function marketExceptions(
      SELECT 'zip', id, state, phone, zip, form_fill_time
        FROM aged_leads
       WHERE zip = ANY($5::text[]) AND sold_at IS NULL
-        AND form_fill_time > $3 AND form_fill_time <= $4`,
-    [p.now, p.viewerId, p.window.oldestExclusive, p.window.newest, p.zips],
+        AND form_fill_time > $3 AND form_fill_time <= $4
+     UNION ALL
+     -- Registry matches (issue 24): only area codes a registry upload covers can have any, each
+     -- read down its market index with one primary-key probe of the registry per lead.
+     SELECT 'dnc', l.id, l.state, l.phone, l.zip, l.form_fill_time
+       FROM dnc_registry_area_codes a
+       JOIN aged_leads l ON l.area_code = a.area_code
+      WHERE l.sold_at IS NULL AND l.form_fill_time > $3 AND l.form_fill_time <= $4
+        AND ${registryHidden('l', '$6')}`,
+    [p.now, p.viewerId, p.window.oldestExclusive, p.window.newest, p.zips, p.hideDncMatches],
   );
   return rows.map((r) => ({ kind: r.kind, id: r.id, state: r.state, phone: r.phone, zip: r.zip, formFillTime: r.form_fill_time }));
 }
@@ -107,6 +119,8 @@ export interface MarketRow {
   /** Whether a consent certificate is on file (the certificate itself never leaves the database here). */
   consentCertificateOnFile: boolean;
   consentTime: Date | null;
+  /** Issue 24: the national DNC registry's check of the phone now. */
+  registryCheck: RegistryCheck;
 }
 
 /** Beyond this many states a filter is dense: one walk of the market index beats a walk per state. */
@@ -127,11 +141,17 @@ export async function marketPage(
     filter: StateOrAreaFilter;
     zipMatchIds: string[];
     excludedIds: string[];
+    /**
+     * Leads the DNC registry hides are left out by a registry probe per lead read (true), or are
+     * among excludedIds already (false: the walks stay index-only). docs/adr/0033.
+     */
+    registryProbe: false | { hideDncMatches: boolean };
   },
 ): Promise<MarketRow[]> {
   // $1..$4 are shared by every branch: the window, where the page starts, and the hidden leads.
   const params: unknown[] = [p.window.oldestExclusive, p.window.newest, endOfUtcDay(p.startDay), p.excludedIds];
-  const listed = `sold_at IS NULL AND form_fill_time > $1 AND form_fill_time <= $2 AND form_fill_time < $3 AND id <> ALL($4::uuid[])`;
+  const probe = p.registryProbe ? ` AND NOT ${registryHidden('aged_leads', String(p.registryProbe.hideDncMatches))}` : '';
+  const listed = `sold_at IS NULL AND form_fill_time > $1 AND form_fill_time <= $2 AND form_fill_time < $3 AND id <> ALL($4::uuid[])${probe}`;
   const add = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
@@ -183,9 +203,11 @@ export async function marketPage(
     form_fill_time: Date;
     certificate_on_file: boolean;
     consent_time: Date | null;
+    dnc_checked_on: string | null;
+    on_registry: boolean;
   }>(
     `SELECT l.id, l.name, l.phone, l.state, l.zip, l.form_fill_time,
-            l.consent_certificate IS NOT NULL AS certificate_on_file, l.consent_time
+            l.consent_certificate IS NOT NULL AS certificate_on_file, l.consent_time, ${REGISTRY_CHECK_COLUMNS}
        FROM (${ids}) AS page JOIN aged_leads l ON l.id = page.id
       ORDER BY page.form_fill_time DESC, page.id DESC`,
     params,
@@ -202,6 +224,8 @@ function toMarketRow(r: {
   form_fill_time: Date;
   certificate_on_file: boolean;
   consent_time: Date | null;
+  dnc_checked_on: string | null;
+  on_registry: boolean;
 }): MarketRow {
   return {
     id: r.id,
@@ -212,6 +236,7 @@ function toMarketRow(r: {
     formFillTime: r.form_fill_time,
     consentCertificateOnFile: r.certificate_on_file,
     consentTime: r.consent_time,
+    registryCheck: { checkedOn: r.dnc_checked_on, onRegistry: r.on_registry },
   };
 }
 
@@ -232,12 +257,15 @@ export async function forSaleAmong(
     form_fill_time: Date;
     certificate_on_file: boolean;
     consent_time: Date | null;
+    dnc_checked_on: string | null;
+    on_registry: boolean;
   }>(
     `SELECT id, name, phone, state, zip, form_fill_time,
-            consent_certificate IS NOT NULL AS certificate_on_file, consent_time
+            consent_certificate IS NOT NULL AS certificate_on_file, consent_time, ${REGISTRY_CHECK_COLUMNS.replaceAll('l.', 'aged_leads.')}
        FROM aged_leads
       WHERE id = ANY($1::uuid[])
         AND sold_at IS NULL
+        AND NOT ${registryHidden('aged_leads', 'false')}
         AND form_fill_time > $4 AND form_fill_time <= $5
         AND (held_until IS NULL OR held_until <= $3 OR held_by_user_id = $2)
       ORDER BY form_fill_time DESC, id DESC`,
@@ -245,3 +273,7 @@ export async function forSaleAmong(
   );
   return rows.map(toMarketRow);
 }
+
+/** A lead's registry check now: the date of the registry covering its area code, and whether it is on it. */
+const REGISTRY_CHECK_COLUMNS = `to_char((SELECT a.registry_date FROM dnc_registry_area_codes a WHERE a.area_code = left(l.phone, 3)), 'YYYY-MM-DD') AS dnc_checked_on,
+            EXISTS (SELECT 1 FROM dnc_registry_numbers n WHERE n.phone = l.phone) AS on_registry`;

@@ -1,4 +1,5 @@
 import type { Queryable } from '@warmline/platform/db/index';
+import { registryCheckAtSale, registryHidden } from './dnc-registry';
 import type { AgedLeadAgeRange } from '@warmline/contracts';
 import type { ListingWindow } from '../domain/lead-age';
 import type { LeadContact } from './leads';
@@ -95,6 +96,7 @@ export async function holdLeads(
       WHERE id = ANY($1::uuid[])
         AND sold_at IS NULL
         AND form_fill_time > $6 AND form_fill_time <= $7
+        AND NOT ${registryHidden('aged_leads', 'false')}
         AND (held_until IS NULL OR held_until <= $4 OR held_by_user_id = $3)
       RETURNING id, form_fill_time`,
     [p.leadIds, p.orderId, p.buyerUserId, p.now, p.until, p.window.oldestExclusive, p.window.newest],
@@ -284,9 +286,13 @@ export async function sellReservedLeads(db: Queryable, p: { orderId: string; buy
     `UPDATE aged_leads l
         SET sold_to_user_id = $2, sold_order_id = $1, sold_at = $3,
             sold_price_cents = i.price_cents, sold_age_range = i.age_range,
-            held_by_order_id = NULL, held_by_user_id = NULL, held_until = NULL
+            held_by_order_id = NULL, held_by_user_id = NULL, held_until = NULL,
+            ${registryCheckAtSale('l')}
        FROM lead_reservation_items i
       WHERE i.order_id = $1 AND l.id = i.lead_id AND l.sold_at IS NULL
+        -- Checked again at sale (docs/adr/0033): a lead put on the registry since it was held is
+        -- not sold; the order's settlement refunds it like any undelivered lead.
+        AND NOT ${registryHidden('l', 'false')}
         AND (l.held_until IS NULL OR l.held_by_order_id = $1 OR l.held_until <= $3 OR l.held_by_user_id = $2)
       RETURNING l.id`,
     [p.orderId, p.buyerUserId, p.soldAt],

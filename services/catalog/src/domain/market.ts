@@ -8,6 +8,7 @@ import {
   type MarketLeadsResponse,
   type MatchingLeadsResponse,
 } from '@warmline/contracts/catalog';
+import { dncCheckOf } from '@warmline/contracts/dnc-registry';
 import { inReadSnapshot } from '../db/snapshot';
 import { forSaleAmong, marketExceptions, marketPage, stateOrAreaDayCounts, type MarketRow, type StateOrAreaFilter } from '../db/market';
 import type { CatalogContext } from './context';
@@ -25,7 +26,7 @@ import { maskName, maskPhone } from './masking';
 export async function listMarketLeads(
   ctx: CatalogContext,
   viewerId: string,
-  query: { page: number; filter: string },
+  query: { page: number; filter: string; hideDncMatches?: boolean },
 ): Promise<MarketLeadsResponse> {
   const now = ctx.clock();
   const filter = parseLeadFilter(query.filter);
@@ -38,7 +39,7 @@ export async function listMarketLeads(
   if (!canMatch(filter)) return answer([], 0);
 
   return inReadSnapshot(ctx.pool, async (db) => {
-    const listing = await openListing(db, { now, viewerId, filter });
+    const listing = await openListing(db, { now, viewerId, filter, hideDncMatches: query.hideDncMatches ?? false });
     const rows = await listing.rows((query.page - 1) * AGED_LEAD_PAGE_SIZE, AGED_LEAD_PAGE_SIZE);
     return answer(rows.flatMap((row) => toMarketLead(row, now)), listing.total);
   });
@@ -48,12 +49,12 @@ export async function listMarketLeads(
  * `GET /api/aged-leads/matching`: 'Select all N matching this filter' — the listing's first
  * BULK_PURCHASE_MAX_LEADS leads (what one purchase may hold), with the listing's total.
  */
-export async function matchingLeads(ctx: CatalogContext, viewerId: string, filterText: string): Promise<MatchingLeadsResponse> {
+export async function matchingLeads(ctx: CatalogContext, viewerId: string, filterText: string, hideDncMatches = false): Promise<MatchingLeadsResponse> {
   const now = ctx.clock();
   const filter = parseLeadFilter(filterText);
   if (!canMatch(filter)) return { leads: [], total: 0 };
   return inReadSnapshot(ctx.pool, async (db) => {
-    const listing = await openListing(db, { now, viewerId, filter });
+    const listing = await openListing(db, { now, viewerId, filter, hideDncMatches });
     const rows = await listing.rows(0, BULK_PURCHASE_MAX_LEADS);
     return { leads: rows.flatMap((row) => toMarketLead(row, now)).map(toCartLead), total: listing.total };
   });
@@ -85,15 +86,15 @@ interface Listing {
  * order). Counts come per day, so any stretch of the listing is found without reading the
  * leads before it.
  */
-async function openListing(db: Queryable, p: { now: Date; viewerId: string; filter: LeadFilter }): Promise<Listing> {
-  const { now, viewerId, filter } = p;
+async function openListing(db: Queryable, p: { now: Date; viewerId: string; filter: LeadFilter; hideDncMatches: boolean }): Promise<Listing> {
+  const { now, viewerId, filter, hideDncMatches } = p;
   const window = listingWindow(now);
   const stateOrArea: StateOrAreaFilter = filter.all
     ? { all: true }
     : { all: false, states: filter.states, areaCodes: filter.areaCodes };
   const usesStateOrArea = filter.all || filter.states.length > 0 || filter.areaCodes.length > 0;
 
-  const exceptions = await marketExceptions(db, { now, window, viewerId, zips: filter.zips });
+  const exceptions = await marketExceptions(db, { now, window, viewerId, zips: filter.zips, hideDncMatches });
   const base = usesStateOrArea ? await stateOrAreaDayCounts(db, { window, filter: stateOrArea }) : new Map<string, number>();
 
   // The day counts know nothing of holds and zip codes: correct them lead by lead.
@@ -112,16 +113,32 @@ async function openListing(db: Queryable, p: { now: Date; viewerId: string; filt
       if (matchesLeadFilter(filter, lead)) hidden.set(day, (hidden.get(day) ?? 0) - 1);
     }
   }
+  // Leads the DNC registry keeps off (docs/adr/0033), counted once even when also held. A few
+  // are left out of the page by id (its walks stay index-only); many, by a registry probe per lead.
+  const held = new Set(excludedIds);
+  const registryHiddenIds: string[] = [];
+  for (const lead of exceptions) {
+    if (lead.kind !== 'dnc' || held.has(lead.id)) continue;
+    registryHiddenIds.push(lead.id);
+    if (!matchesLeadFilter(filter, lead)) continue;
+    const day = utcDay(lead.formFillTime);
+    hidden.set(day, (hidden.get(day) ?? 0) - 1);
+  }
+  const registryProbe = registryHiddenIds.length > MAX_EXCLUDED_BY_ID ? { hideDncMatches } : false;
+  if (!registryProbe) excludedIds.push(...registryHiddenIds);
   const days = combineDayCounts(base, zipOnly, hidden);
   return {
     total: totalOf(days),
     rows: async (offset, limit) => {
       const start = locatePage(days, offset);
       if (!start) return [];
-      return marketPage(db, { window, startDay: start.day, skip: start.skip, limit, filter: stateOrArea, zipMatchIds, excludedIds });
+      return marketPage(db, { window, startDay: start.day, skip: start.skip, limit, filter: stateOrArea, zipMatchIds, excludedIds, registryProbe });
     },
   };
 }
+
+/** Registry-hidden leads beyond this many are left out by a probe, not listed by id. */
+const MAX_EXCLUDED_BY_ID = 500;
 
 const toCartLead = (lead: MarketLead): CartLead => ({
   id: lead.id,
@@ -151,6 +168,7 @@ function toMarketLead(row: MarketRow, now: Date): MarketLead[] {
       consentOnFile: row.consentCertificateOnFile || row.consentTime !== null,
       // The date only: the time of day stays with the rest of the record until purchase.
       consentDate: row.consentTime ? utcDay(row.consentTime) : null,
+      dnc: dncCheckOf(row.registryCheck, utcDay(now)),
     },
   ];
 }

@@ -1,4 +1,7 @@
 import { RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
+import { dncCheckOf } from '@warmline/contracts/dnc-registry';
+import { registryChecksOf, type RegistryCheck } from '../db/dnc-registry';
+import { utcDay } from './market-pages';
 import type { PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { notFound } from '@warmline/platform/errors';
@@ -190,7 +193,7 @@ export async function takeBackRefundedCallBacks(
   await takeBackRefunded(db, deps, credit, refund.refundedTotalCents);
 }
 
-function myCallbackView(row: AgentCallbackRow): MyCallback {
+function myCallbackView(row: AgentCallbackRow, checks: Map<string, RegistryCheck>, today: string): MyCallback {
   return {
     id: row.id,
     fullName: `${row.firstName} ${row.lastName}`,
@@ -204,6 +207,7 @@ function myCallbackView(row: AgentCallbackRow): MyCallback {
     status: row.status === 'contacted' ? 'contacted' : 'assigned',
     assignedAt: (row.assignedAt ?? row.createdAt).toISOString(),
     optedOutAt: row.optedOutAt?.toISOString() ?? null,
+    dnc: dncCheckOf(checks.get(row.phone) ?? { checkedOn: null, onRegistry: false }, today),
   };
 }
 
@@ -220,6 +224,7 @@ export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlatio
     callbacks: await callbacksOfAgent(db, agent.userId),
     credited: await creditedOrderIds(db, paid.map((o) => o.orderId)),
   }));
+  const checks = await registryChecksOf(ctx.pool, callbacks.map((c) => c.phone));
   let states = balance?.states ?? [];
   if (!balance) {
     try {
@@ -232,7 +237,7 @@ export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlatio
     balance: balance?.balance ?? 0,
     pending: paid.filter((o) => !credited.has(o.orderId)),
     states: [...states].sort(),
-    callbacks: callbacks.map(myCallbackView),
+    callbacks: callbacks.map((c) => myCallbackView(c, checks, utcDay(ctx.clock()))),
   };
 }
 
@@ -253,7 +258,7 @@ async function paidCallBacksOrders(ctx: CallbackContext, agent: Agent, correlati
 export async function markMyCallbackContacted(ctx: CallbackContext, agent: Agent, id: string): Promise<MyCallback> {
   const row = await markContacted(ctx.pool, id, agent.userId, ctx.clock());
   if (!row) throw notFound('Call-back not found');
-  return myCallbackView(row);
+  return myCallbackView(row, await registryChecksOf(ctx.pool, [row.phone]), utcDay(ctx.clock()));
 }
 
 /** The agent chooses their states; what is available in them now is assigned at once. */

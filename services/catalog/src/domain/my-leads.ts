@@ -8,6 +8,9 @@ import { canMatch, parseLeadFilter } from './lead-filter';
 import { formatPhone } from './masking';
 import { returnsOfLeads, type LeadReturnRow } from '../db/lead-returns';
 import { myReturnView } from './lead-returns';
+import { dncCheckOf } from '@warmline/contracts/dnc-registry';
+import { registryChecksOf, type RegistryCheck } from '../db/dnc-registry';
+import { utcDay } from './market-pages';
 
 /**
  * My Leads: the leads this buyer bought, with every detail, the purchase date and the price
@@ -27,11 +30,18 @@ export async function listMyLeads(
     const total = await countPurchasedLeads(db, buyerUserId, filter, view);
     const rows = await purchasedLeads(db, buyerUserId, filter, { offset: (query.page - 1) * AGED_LEAD_PAGE_SIZE, limit: AGED_LEAD_PAGE_SIZE }, view);
     const returns = await returnsOfLeads(db, rows.map((r) => r.id));
-    return answer(rows.map((r) => toPurchasedLead(r, returns.get(r.id))), total);
+    const checks = await registryChecksOf(db, rows.map((r) => r.phone));
+    const today = utcDay(ctx.clock());
+    return answer(
+      rows.map((r) => ({ ...toPurchasedLead(r, returns.get(r.id)), dnc: dncCheckOf(checks.get(r.phone) ?? NOT_CHECKED, today) })),
+      total,
+    );
   });
 }
 
-function toPurchasedLead(row: PurchasedRow, leadReturn: LeadReturnRow | undefined): PurchasedLead {
+const NOT_CHECKED = { checkedOn: null, onRegistry: false };
+
+function toPurchasedLead(row: PurchasedRow, leadReturn: LeadReturnRow | undefined): Omit<PurchasedLead, 'dnc'> {
   return {
     id: row.id,
     name: row.name,
@@ -77,6 +87,9 @@ export const MY_LEADS_CSV_HEADER = [
   'Consent IP',
   // Issue 24: 'Do not call — opted out on 2026-11-27' when the phone opted out since.
   DO_NOT_CALL_CSV_COLUMN,
+  // Issue 24: the national DNC registry's check of the phone now.
+  'DNC Registry',
+  'DNC Checked On',
 ];
 
 /**
@@ -87,6 +100,7 @@ export const MY_LEADS_CSV_HEADER = [
 export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string, filterText: string): Promise<string> {
   const filter = parseLeadFilter(filterText);
   const rows = canMatch(filter) ? await purchasedLeads(ctx.pool, buyerUserId, filter) : [];
+  const checks = await registryChecksOf(ctx.pool, rows.map((r) => r.phone));
   return toCsv(
     MY_LEADS_CSV_HEADER,
     rows.map((r) => [
@@ -107,8 +121,15 @@ export async function exportMyLeadsCsv(ctx: CatalogContext, buyerUserId: string,
       r.consentTime?.toISOString() ?? null,
       r.consentIp,
       doNotCallCsvCell(r.optedOutAt),
+      ...dncCsvCells(checks.get(r.phone)),
     ]),
   );
+}
+
+/** 'On the registry' / 'Not on the registry' / 'Not checked', and the registry's date. */
+function dncCsvCells(check: RegistryCheck | undefined): [string, string | null] {
+  if (!check?.checkedOn) return ['Not checked', null];
+  return [check.onRegistry ? 'On the registry' : 'Not on the registry', check.checkedOn];
 }
 
 /** Words that begin a family name: 'Juan de la Cruz' → 'de la Cruz', 'Anna Van Buren' → 'Van Buren'. */

@@ -18,7 +18,9 @@ import {
   type LeadOrderLine,
   type UnpaidLeadPurchasesResponse,
 } from '@warmline/contracts/catalog';
+import { DNC_REGISTRY_NOT_SOLD_MESSAGE } from '@warmline/contracts/dnc-registry';
 import { PaymentUnavailable } from '../clients/orders-client';
+import { registryBlockedLeadIds } from '../db/dnc-registry';
 import {
   buyerHolds,
   cancelReservation,
@@ -82,8 +84,12 @@ export async function purchaseLeads(
     });
     if (held.length !== leadIds.length) {
       const got = new Set(held.map((l) => l.id));
+      const unavailableLeadIds = leadIds.filter((id) => !got.has(id));
+      // Issue 24 (docs/adr/0033): a registry match without a consent certificate is refused by name.
+      const onRegistry = await registryBlockedLeadIds(db, unavailableLeadIds);
       // Throwing rolls the holds back: all or none.
-      throw conflict(LEADS_UNAVAILABLE_MESSAGE, { unavailableLeadIds: leadIds.filter((id) => !got.has(id)) });
+      if (onRegistry.length > 0) throw conflict(DNC_REGISTRY_NOT_SOLD_MESSAGE, { unavailableLeadIds, dncRegistryLeadIds: onRegistry });
+      throw conflict(LEADS_UNAVAILABLE_MESSAGE, { unavailableLeadIds });
     }
     const priced: ReservedItem[] = held.map((lead) => {
       const pricing = priceLead(lead.formFillTime, now);

@@ -26,8 +26,8 @@ export function catalogRoutes(ctx: CatalogContext): Router {
 
   // The cart's questions (issue 17): both read only, so a view-as tab may ask them too.
   router.get('/api/aged-leads/matching', async (req, res) => {
-    const { filter } = parseInput(matchingLeadsQuery, req.query);
-    res.json(await matchingLeads(ctx, buyerOf(req).userId, filter));
+    const { filter, hideDncMatches } = parseInput(matchingLeadsQuery, req.query);
+    res.json(await matchingLeads(ctx, buyerOf(req).userId, filter, hideDncMatches));
   });
 
   router.get('/api/aged-leads/available', async (req, res) => {

@@ -2,6 +2,7 @@ import type { Pool } from '@warmline/platform/db/index';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient } from '../clients/gateway-client';
 import type { OrdersClient } from '../clients/orders-client';
+import type { CatalogClient } from '../clients/catalog-client';
 
 /** What the use cases of the transfers service work with. */
 export interface TransfersContext {
@@ -13,6 +14,8 @@ export interface TransfersContext {
   businessTimeZone: string;
   gateway: GatewayClient;
   orders: OrdersClient;
+  /** Issue 24: the national DNC registry's checks (My Transfers shows them when the catalog answers). */
+  catalog?: CatalogClient;
 }
 
 /** The `source` of every message this service states. */

@@ -19,6 +19,8 @@ import { findAgentSettings, type AgentSettingsRow } from '../db/settings';
 import type { TransfersContext } from './context';
 import { localTime, nextHours, withinHours } from './hours';
 import type { Agent } from './settings';
+import { randomUUID } from 'node:crypto';
+import { dncCheckOf } from '@warmline/contracts/dnc-registry';
 
 /**
  * My Transfers (issue 23 §5): the agent's balance by price, today against their cap in their
@@ -111,7 +113,7 @@ export async function myTransfers(ctx: TransfersContext, agent: Agent, query: My
   return {
     balance: await transferBalance(ctx, agent.userId, day.inFlight, day.balance),
     today,
-    transfers: page.rows.map((r) => transferView(r, now)),
+    transfers: await withRegistryChecks(ctx, agent, page.rows.map((r) => transferView(r, now)), now),
     total: page.total,
     page: query.page,
     pageSize: TRANSFERS_PAGE_SIZE,
@@ -150,4 +152,30 @@ export async function myTransfersCsv(ctx: TransfersContext, agent: Agent, query:
     }),
   );
   return { csv, total, rows: rows.length };
+}
+
+/**
+ * Issue 24: each transfer with the national DNC registry's check of its phone, asked of the
+ * catalog (it owns the registry). When the catalog does not answer, `dnc` is null and the page
+ * still loads ("DNC check unavailable").
+ */
+async function withRegistryChecks(ctx: TransfersContext, agent: Agent, rows: TransferView[], now: Date): Promise<TransferView[]> {
+  const phones = [...new Set(rows.map((r) => tenDigits(r.phone)).filter((p): p is string => p !== null))];
+  let checks: Map<string, { checkedOn: string | null; onRegistry: boolean }> | null = null;
+  try {
+    checks = ctx.catalog ? await ctx.catalog.registryChecks({ userId: agent.userId, username: agent.username, isAdmin: false }, phones, randomUUID()) : null;
+  } catch (err) {
+    ctx.log.warn({ err }, 'the catalog did not answer the DNC registry checks; My Transfers shows them as unavailable');
+  }
+  const today = now.toISOString().slice(0, 10);
+  return rows.map((r) => {
+    const phone = tenDigits(r.phone);
+    const check = checks && phone ? (checks.get(phone) ?? { checkedOn: null, onRegistry: false }) : null;
+    return { ...r, dnc: check ? dncCheckOf(check, today) : null };
+  });
+}
+
+function tenDigits(phone: string): string | null {
+  const digits = phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
+  return /^[2-9]\d{9}$/.test(digits) ? digits : null;
 }

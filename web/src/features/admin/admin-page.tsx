@@ -5,6 +5,7 @@ import { ButtonLink } from '../../components/button';
 import { usePageTitle } from '../../lib/page-title';
 import { AdminCards } from './admin-cards';
 import { CallbackOpportunitiesTab } from './callback-opportunities-tab';
+import { ComplianceTab } from './compliance-tab';
 import { CampaignsTabSlot } from './admin-shell-slots';
 import { CustomerSearch } from './customer-search';
 import { LeadImportsTab } from './lead-imports-tab';
@@ -23,6 +24,7 @@ const TABS = [
   { id: 'test-campaigns', label: 'Test Campaigns' },
   { id: 'transfers', label: 'Transfers' },
   { id: 'returns', label: 'Returns' },
+  { id: 'compliance', label: 'Compliance' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 const DEFAULT_TAB: TabId = 'user-management';
@@ -128,6 +130,8 @@ export function AdminPage({ user }: { user: PublicUser }) {
               <TransfersTab />
             ) : tab === 'returns' ? (
               <LeadReturnsTab />
+            ) : tab === 'compliance' ? (
+              <ComplianceTab />
             ) : (
               <CampaignsTabSlot />
             )}

@@ -15,7 +15,7 @@ import { apiRequest } from '../../lib/api';
 export const agedLeadKeys = {
   all: ['aged-leads'] as const,
   market: () => [...agedLeadKeys.all, 'market'] as const,
-  marketPage: (page: number, filter: string) => [...agedLeadKeys.market(), page, filter] as const,
+  marketPage: (page: number, filter: string, hideDncMatches = false) => [...agedLeadKeys.market(), page, filter, hideDncMatches] as const,
   mine: () => [...agedLeadKeys.all, 'mine'] as const,
   minePage: (page: number, filter: string, view: MyLeadsView = 'active') => [...agedLeadKeys.mine(), page, filter, view] as const,
   receipt: (orderId: string) => [...agedLeadKeys.all, 'receipt', orderId] as const,
@@ -27,17 +27,18 @@ const listUrl = (path: string, page: number, filter: string) =>
   `${path}?${new URLSearchParams({ page: String(page), filter }).toString()}`;
 
 /** One page of the market, masked; the previous page stays on screen while the next loads. */
-export function useMarketLeads(page: number, filter: string) {
+export function useMarketLeads(page: number, filter: string, hideDncMatches = false) {
   return useQuery({
-    queryKey: agedLeadKeys.marketPage(page, filter),
-    queryFn: ({ signal }) => apiRequest<MarketLeadsResponse>(listUrl('/api/aged-leads', page, filter), { signal }),
+    queryKey: agedLeadKeys.marketPage(page, filter, hideDncMatches),
+    // Issue 24: hideDncMatches leaves out every national DNC registry match.
+    queryFn: ({ signal }) => apiRequest<MarketLeadsResponse>(`${listUrl('/api/aged-leads', page, filter)}${hideDncMatches ? '&hideDncMatches=true' : ''}`, { signal }),
     placeholderData: keepPreviousData,
   });
 }
 
 /** 'Select all N matching this filter': the newest available leads of the filter, up to the purchase limit. */
-export function fetchMatchingLeads(filter: string): Promise<MatchingLeadsResponse> {
-  return apiRequest<MatchingLeadsResponse>(`/api/aged-leads/matching?${new URLSearchParams({ filter }).toString()}`);
+export function fetchMatchingLeads(filter: string, hideDncMatches = false): Promise<MatchingLeadsResponse> {
+  return apiRequest<MatchingLeadsResponse>(`/api/aged-leads/matching?${new URLSearchParams({ filter, ...(hideDncMatches ? { hideDncMatches: 'true' } : {}) }).toString()}`);
 }
 
 /** Which of these leads are still for sale, at today's prices; asked in groups the query string can carry. */

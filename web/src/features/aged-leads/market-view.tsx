@@ -15,6 +15,7 @@ import { FilterBox, NoFilterMatch } from './filter-box';
 import { CART_LIMIT, cartTotalCents, pageSelectionState } from './lead-selection';
 import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
+import { DncBadge, HideDncMatches } from '../compliance/dnc-badge';
 import { PurchaseDialog } from './purchase-dialog';
 import { useLeadCart } from './use-lead-cart';
 import './aged-leads.css';
@@ -32,12 +33,13 @@ export function MarketView({ user }: { user: PublicUser }) {
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState('');
+  const [hideDncMatches, setHideDncMatches] = useState(false);
   const cart = useLeadCart(user.id);
   const [reviewing, setReviewing] = useState(false);
   const [selectingAll, setSelectingAll] = useState(false);
   const [purchase, setPurchase] = useState<BulkPurchaseResponse | null>(null);
   const [finishing, setFinishing] = useState(false);
-  const market = useMarketLeads(page, filter);
+  const market = useMarketLeads(page, filter, hideDncMatches);
   const tableTop = useRef<HTMLHeadingElement>(null);
   /** The leads of the purchase under way: they leave the cart once paid. */
   const buying = useRef<string[]>([]);
@@ -74,7 +76,7 @@ export function MarketView({ user }: { user: PublicUser }) {
   const selectAllMatching = async () => {
     setSelectingAll(true);
     try {
-      const matching = await fetchMatchingLeads(filter);
+      const matching = await fetchMatchingLeads(filter, hideDncMatches);
       cart.add(matching.leads);
     } catch (error) {
       toast({ title: 'Could not select the leads', description: errorMessage(error, 'the server did not answer'), variant: 'destructive' });
@@ -148,6 +150,11 @@ export function MarketView({ user }: { user: PublicUser }) {
 
       <div className="market__tools">
         <FilterBox value={filter} onChange={changeFilter} />
+        <HideDncMatches checked={hideDncMatches} onChange={(hide) => {
+            setHideDncMatches(hide);
+            setPage(1);
+          }}
+        />
         <div className="market__found">
           <p className="market__count" aria-live="polite">
             {market.isPending ? 'Loading leads…' : `${total.toLocaleString('en-US')} ${total === 1 ? 'lead' : 'leads'} available`}
@@ -331,7 +338,8 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
         ) : (
           // No badge; a screen reader moving down the column still hears why the cell is empty.
           <span className="visually-hidden">No consent on file</span>
-        )}
+        )}{' '}
+        <DncBadge dnc={lead.dnc} />
       </td>
       <td data-label="Price" className="lead-table__price">
         {formatUsd(lead.priceCents)}

@@ -13,6 +13,7 @@ import { PhoneText } from './phone-text';
 import { EvidenceLink } from '../compliance/evidence-link';
 import { DoNotCallPhone } from '../compliance/do-not-call-phone';
 import { LeadReturnCell } from './lead-return-dialog';
+import { DncBadge } from '../compliance/dnc-badge';
 import './aged-leads.css';
 
 
@@ -129,7 +130,8 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
       <td data-label="Phone">
         <DoNotCallPhone href={`tel:+1${lead.phone.replace(/\D/g, '')}`} optedOutAt={lead.optedOutAt}>
           <PhoneText phone={lead.phone} />
-        </DoNotCallPhone>
+        </DoNotCallPhone>{' '}
+        <DncBadge dnc={lead.dnc} />
       </td>
       <td data-label="Email" className="lead-table__email">
         {lead.email ? (

@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/api';
 import { StateMultiSelect } from '../transfers/state-multi-select';
 import { useMarkContacted, useMyCallbacks, useSetMyCallbackStates } from './api';
 import { usPhoneText } from '../../lib/phone-text';
+import { DncBadge } from '../compliance/dnc-badge';
 import { outcomeText, telHref } from './format';
 import { usDateTime } from '../../lib/us-date';
 import { EvidenceLink } from '../compliance/evidence-link';
@@ -166,6 +167,7 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
       <DoNotCallPhone linkClassName="my-callback__phone link" href={telHref(c.phone)} optedOutAt={c.optedOutAt}>
         {usPhoneText(c.phone)}
       </DoNotCallPhone>
+      <DncBadge dnc={c.dnc} />
       <dl className="my-callback__facts">
         <div>
           <dt>Call back</dt>

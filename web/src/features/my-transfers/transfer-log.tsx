@@ -8,6 +8,7 @@ import { telHref } from '../callbacks/format';
 import { exportUrl, type TransferFilters } from './api';
 import { DisputeForm, DisputeOutcome } from './dispute-form';
 import { durationText } from './format';
+import { DncBadge } from '../compliance/dnc-badge';
 import { TransferStatusBadge } from './transfer-status-badge';
 import { EvidenceLink } from '../compliance/evidence-link';
 import { DoNotCallPhone } from '../compliance/do-not-call-phone';
@@ -112,7 +113,8 @@ function TransferRow({ transfer: t, zone, disputing, onDispute }: { transfer: Tr
         <td data-label="Phone" className="transfer-row__nowrap">
           <DoNotCallPhone href={telHref(t.phone)} optedOutAt={t.optedOutAt}>
             {usPhoneText(t.phone)}
-          </DoNotCallPhone>
+          </DoNotCallPhone>{' '}
+          <DncBadge dnc={t.dnc} />
         </td>
         <td data-label="State" className="transfer-row__nowrap">{t.state}</td>
         <td data-label="Duration" className="transfer-row__nowrap">{durationText(t.durationSeconds)}</td>
