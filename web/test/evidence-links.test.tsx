@@ -31,6 +31,7 @@ function lead(n: number): PurchasedLead {
     purchasedAt: '2026-07-20T10:00:00.000Z',
     orderId: '5f1c6a0e-7a0b-4f7e-9d5c-0a1b2c3d4e5f',
     optedOutAt: null,
+    dnc: { checkedOn: null, onRegistry: false, outOfDate: true },
   };
 }
 

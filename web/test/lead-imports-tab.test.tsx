@@ -274,7 +274,7 @@ describe('the Upload Aged Leads tab', () => {
 });
 
 describe('the suppression list', () => {
-  const listed = { phone: '5125550143', reason: 'Asked not to be called', createdAt: '2026-11-20T15:00:00.000Z', createdByUserId: 'u1' };
+  const listed = { phone: '5125550143', reason: 'Asked not to be called', createdAt: '2026-11-20T15:00:00.000Z', createdByUserId: 'u1', source: 'admin' as const };
 
   it('when a phone is suppressed, then it is sent with its reason and the toast says what was withdrawn', async () => {
     answers['POST /api/admin/suppressions'] = { status: 201, body: { ...listed, leadsWithdrawn: 3, buyersNotified: 1 } };
@@ -306,7 +306,7 @@ describe('the suppression list', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     const row = await screen.findByTestId('suppression-row');
     expect(row.textContent).toContain('(512) 555-0143');
-    expect(row.textContent).toContain('Added 11/20/2026');
+    expect(row.textContent).toContain('Admin · added 11/20/2026');
     fireEvent.click(within(row).getByRole('button', { name: 'Remove (512) 555-0143 from the suppression list' }));
     const dialog = screen.getByRole('dialog', { name: 'Remove from Suppression List' });
     expect(dialog.textContent).toContain('Leads already withdrawn stay withdrawn.');

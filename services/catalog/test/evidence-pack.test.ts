@@ -226,7 +226,7 @@ describe('the DNC registry now', () => {
   it("when a registry upload lists the phone after the sale, then the pack shows it beside the check at sale, which stays as it was", async () => {
     const upload = randomUUID();
     await fx.pool.query(
-      `INSERT INTO dnc_registry_uploads (id, file_name, status, registry_date, created_by_user_id, created_at) VALUES ($1, '512.txt', 'done', '2026-11-26', $2, now())`,
+      `INSERT INTO dnc_registry_uploads (id, file_name, file_key, status, registry_date, created_by_user_id, created_at) VALUES ($1, '512.txt', 'test/512.txt', 'done', '2026-11-26', $2, now())`,
       [upload, admin.userId],
     );
     await fx.pool.query(`INSERT INTO dnc_registry_area_codes (area_code, upload_id, registry_date) VALUES ('512', $1, '2026-11-26')`, [upload]);

@@ -88,7 +88,7 @@ describe('returning a lead the records prove', () => {
     const [onRegistry, atSale] = leads;
     const upload = randomUUID();
     await fx.pool.query(
-      "INSERT INTO dnc_registry_uploads (id, file_name, status, registry_date, created_by_user_id, created_at) VALUES ($1, '737.txt', 'done', CURRENT_DATE, $2, now())",
+      "INSERT INTO dnc_registry_uploads (id, file_name, file_key, status, registry_date, created_by_user_id, created_at) VALUES ($1, '737.txt', 'test/737.txt', 'done', CURRENT_DATE, $2, now())",
       [upload, randomUUID()],
     );
     await fx.pool.query("INSERT INTO dnc_registry_area_codes (area_code, upload_id, registry_date) VALUES ('737', $1, CURRENT_DATE)", [upload]);

@@ -78,8 +78,8 @@ export function OptOutListUpload() {
         ) : null}
       </div>
       <TextField
-        label="Reason"
-        name="reason"
+        label="Reason for the list"
+        name="list-reason"
         autoComplete="off"
         className="suppressions__reason"
         hint="E.g. Acme Leads opt-out list, November"
