@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { prospectCallingHoursShape } from './calling-hours';
 import { areaCodeProblem } from './area-codes';
 import { US_STATE_CODES } from './catalog';
 import { DEFAULT_CALLBACK_PRICE_CENTS } from './pricing';
@@ -466,6 +467,8 @@ const callbackOpportunitySchema = z.object({
   assignedAt: z.iso.datetime({ offset: true }).nullable(),
   expiresAt: z.iso.datetime({ offset: true }),
   createdAt: z.iso.datetime({ offset: true }),
+  /** Issue 24 §3: the callback time falls outside calling hours in the prospect's zone (false without a time or a zone). */
+  callbackTimeOutsideCallingHours: z.boolean(),
 });
 export type CallbackOpportunity = z.infer<typeof callbackOpportunitySchema>;
 
@@ -485,6 +488,10 @@ const myCallbackSchema = z.object({
   interestLevel: z.string().nullable(),
   status: z.enum(['assigned', 'contacted']),
   assignedAt: z.iso.datetime({ offset: true }),
+  // Issue 24 §3: the prospect's clock now, and the agent's logged calls counted by the 3-in-24-hours rule.
+  ...prospectCallingHoursShape,
+  attemptsLast24h: z.number().int().nonnegative(),
+  lastAttemptAt: z.iso.datetime({ offset: true }).nullable(),
 });
 export type MyCallback = z.infer<typeof myCallbackSchema>;
 

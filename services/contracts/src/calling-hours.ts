@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { stateOfAreaCode } from './area-codes';
 import { US_STATE_CODES, type UsStateCode } from './catalog';
 import { CALLING_HOURS } from './live-transfers';
@@ -247,3 +248,69 @@ function zoneOffsetMinutes(zone: string, at: Date): number {
   if (diff < -14 * 60) diff += 24 * 60;
   return diff;
 }
+
+/**
+ * Whether a moment falls outside the prospect's calling hours (the cap aside): true or false, or
+ * null when neither the state nor the area code names their zone. The admin's call-backs list
+ * flags a callback time for which this is true (issue 24 §3).
+ */
+export function outsideCallingHours(state: string | null, phone: string, at: Date): boolean | null {
+  const known = state && STATE_CODES.has(state.toUpperCase()) ? (state.toUpperCase() as UsStateCode) : stateOfAreaCode(phone);
+  return known ? !withinCallingHours(known, phone, at) : null;
+}
+
+/** The API's calling-hours fields, for the zod schemas of the rows that carry them. */
+export const prospectCallingHoursShape = {
+  localTime: z.string(),
+  callableNow: z.boolean(),
+  callingHoursNote: z.string().nullable(),
+};
+
+/* ------------------------------------------------------------------ call attempts (My Call-backs) ---------- */
+
+export const CALL_ATTEMPT_OUTCOMES = ['no_answer', 'voicemail', 'reached', 'busy'] as const;
+export type CallAttemptOutcome = (typeof CALL_ATTEMPT_OUTCOMES)[number];
+export const CALL_ATTEMPT_OUTCOME_LABELS: Record<CallAttemptOutcome, string> = {
+  no_answer: 'No answer',
+  voicemail: 'Left a voicemail',
+  reached: 'Reached the prospect',
+  busy: 'Busy',
+};
+export const CALL_ATTEMPT_NOTE_MAX_LENGTH = 500;
+
+/** `POST /api/my-callbacks/{id}/attempts`: the agent called the prospect (now). */
+export const callAttemptBody = z
+  .object({
+    outcome: z.enum(CALL_ATTEMPT_OUTCOMES, { error: `Outcome must be one of ${CALL_ATTEMPT_OUTCOMES.join(', ')}` }).optional(),
+    note: z
+      .string({ error: 'Note must be text' })
+      .trim()
+      .max(CALL_ATTEMPT_NOTE_MAX_LENGTH, `Note must be at most ${CALL_ATTEMPT_NOTE_MAX_LENGTH} characters`)
+      .optional(),
+  })
+  .strict();
+export type CallAttemptBody = z.infer<typeof callAttemptBody>;
+
+export const callAttemptAnswer = z.object({
+  attempt: z.object({
+    id: z.uuid(),
+    callbackId: z.uuid(),
+    outcome: z.enum(CALL_ATTEMPT_OUTCOMES).nullable(),
+    note: z.string().nullable(),
+    at: z.iso.datetime({ offset: true }),
+  }),
+  /**
+   * Whether the call was allowed when it was made: inside the prospect's hours and under their
+   * state's cap (counting the attempts before it). A call outside them is recorded all the same:
+   * the log says what happened.
+   */
+  allowedWhenMade: z.boolean(),
+  outsideCallingHours: z.boolean(),
+  /** 'Recorded.' or what was wrong: 'Recorded — this call was outside calling hours (Opens 8:00 AM).' */
+  message: z.string(),
+  /** Attempts in the last 24 hours, this one included. */
+  attemptsLast24h: z.number().int().nonnegative(),
+  /** The prospect's hours now, counting this attempt. */
+  ...prospectCallingHoursShape,
+});
+export type CallAttemptAnswer = z.infer<typeof callAttemptAnswer>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from './pricing';
 import type { PaymentProviderName } from './orders';
+import type { ProspectCallingHours } from './calling-hours';
 
 /**
  * The aged-lead market (spec §2 Dashboard, §3 Aged lead, §4, §5 Lead filter and bulk purchase,
@@ -58,7 +59,7 @@ export const leadExportQuery = z.object({ filter: filterParam.optional().default
  * last word's first 3 characters then X's), the phone masked to its area code, no e-mail. The
  * zip is shown because a filter can find it: nothing a filter reveals is hidden here.
  */
-export interface MarketLead {
+export interface MarketLead extends ProspectCallingHours {
   id: string;
   /** 'John SmiXX' */
   name: string;
@@ -108,7 +109,7 @@ export type CartLead = Pick<MarketLead, 'id' | 'name' | 'state' | 'zip' | 'actua
 export const matchingLeadsQuery = z.object({ filter: filterParam.optional().default('') });
 
 export interface MatchingLeadsResponse {
-  leads: CartLead[];
+  leads: Array<CartLead & ProspectCallingHours>;
   total: number;
 }
 
@@ -133,7 +134,7 @@ export const availableLeadsQuery = z.object({
 });
 
 export interface AvailableLeadsResponse {
-  leads: CartLead[];
+  leads: Array<CartLead & ProspectCallingHours>;
   unavailableLeadIds: string[];
 }
 
@@ -162,7 +163,7 @@ export interface PurchasedLead {
   orderId: string;
 }
 
-export type MyLeadsResponse = LeadPage<PurchasedLead>;
+export type MyLeadsResponse = LeadPage<PurchasedLead & ProspectCallingHours>;
 
 /** `POST /api/bulk-purchase-leads`: the leads to buy; the server prices them. */
 export const bulkPurchaseBody = z.object({
