@@ -109,7 +109,7 @@ export type CartLead = Pick<MarketLead, 'id' | 'name' | 'state' | 'zip' | 'actua
 export const matchingLeadsQuery = z.object({ filter: filterParam.optional().default('') });
 
 export interface MatchingLeadsResponse {
-  leads: Array<CartLead & ProspectCallingHours>;
+  leads: CartLead[];
   total: number;
 }
 
@@ -134,7 +134,7 @@ export const availableLeadsQuery = z.object({
 });
 
 export interface AvailableLeadsResponse {
-  leads: Array<CartLead & ProspectCallingHours>;
+  leads: CartLead[];
   unavailableLeadIds: string[];
 }
 

@@ -1,4 +1,4 @@
-import { RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
+import { prospectCallingHours, RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
 import type { PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { notFound } from '@warmline/platform/errors';
@@ -22,6 +22,8 @@ import {
 } from '../db/callback-balances';
 import { callbacksOfAgent, markContacted, type CallbackOpportunityRow } from '../db/callback-opportunities';
 import { inReadSnapshot } from '../db/snapshot';
+import { attemptsSince, recentAttemptsOfAgent, type RecentAttempts } from '../db/call-attempts';
+import { capWindowStart } from './call-attempts';
 import { assignAvailableCallbacks } from './callback-assignment';
 import type { CallbackContext } from './callbacks';
 
@@ -190,7 +192,8 @@ export async function takeBackRefundedCallBacks(
   await takeBackRefunded(db, deps, credit, refund.refundedTotalCents);
 }
 
-function myCallbackView(row: CallbackOpportunityRow): MyCallback {
+/** `recent`: the agent's calls logged on it in the last 24 hours (issue 24 §3), counted by the 3-in-24-hours rule. */
+function myCallbackView(row: CallbackOpportunityRow, now: Date, recent: RecentAttempts | null): MyCallback {
   return {
     id: row.id,
     fullName: `${row.firstName} ${row.lastName}`,
@@ -203,6 +206,9 @@ function myCallbackView(row: CallbackOpportunityRow): MyCallback {
     interestLevel: row.interestLevel,
     status: row.status === 'contacted' ? 'contacted' : 'assigned',
     assignedAt: (row.assignedAt ?? row.createdAt).toISOString(),
+    ...prospectCallingHours(row.state, row.phone, now, recent?.count ?? 0),
+    attemptsLast24h: recent?.count ?? 0,
+    lastAttemptAt: recent?.last.toISOString() ?? null,
   };
 }
 
@@ -214,9 +220,11 @@ export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlatio
   // Orders first, then one snapshot of ours: an order orders calls paid is then either in the
   // balance read or among the pending, never in neither (a credit landing between two reads).
   const paid = await paidCallBacksOrders(ctx, agent, correlationId);
-  const { balance, callbacks, credited } = await inReadSnapshot(ctx.pool, async (db) => ({
+  const now = ctx.clock();
+  const { balance, callbacks, credited, attempts } = await inReadSnapshot(ctx.pool, async (db) => ({
     balance: await findCallbackBalance(db, agent.userId),
     callbacks: await callbacksOfAgent(db, agent.userId),
+    attempts: await recentAttemptsOfAgent(db, agent.userId, capWindowStart(now)),
     credited: await creditedOrderIds(db, paid.map((o) => o.orderId)),
   }));
   let states = balance?.states ?? [];
@@ -231,7 +239,7 @@ export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlatio
     balance: balance?.balance ?? 0,
     pending: paid.filter((o) => !credited.has(o.orderId)),
     states: [...states].sort(),
-    callbacks: callbacks.map(myCallbackView),
+    callbacks: callbacks.map((row) => myCallbackView(row, now, attempts.get(row.id) ?? null)),
   };
 }
 
@@ -250,9 +258,10 @@ async function paidCallBacksOrders(ctx: CallbackContext, agent: Agent, correlati
 
 /** The agent called the prospect. Only their own call-backs: any other id is not found. */
 export async function markMyCallbackContacted(ctx: CallbackContext, agent: Agent, id: string): Promise<MyCallback> {
-  const row = await markContacted(ctx.pool, id, agent.userId, ctx.clock());
+  const now = ctx.clock();
+  const row = await markContacted(ctx.pool, id, agent.userId, now);
   if (!row) throw notFound('Call-back not found');
-  return myCallbackView(row);
+  return myCallbackView(row, now, await attemptsSince(ctx.pool, id, agent.userId, capWindowStart(now)));
 }
 
 /** The agent chooses their states; what is available in them now is assigned at once. */

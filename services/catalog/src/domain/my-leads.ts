@@ -1,4 +1,5 @@
 import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type PurchasedLead } from '@warmline/contracts/catalog';
+import { prospectCallingHours } from '@warmline/contracts/calling-hours';
 import { countPurchasedLeads, purchasedLeads, type PurchasedRow } from '../db/my-leads';
 import { inReadSnapshot } from '../db/snapshot';
 import type { CatalogContext } from './context';
@@ -12,7 +13,14 @@ import { formatPhone } from './masking';
  */
 export async function listMyLeads(ctx: CatalogContext, buyerUserId: string, query: { page: number; filter: string }): Promise<MyLeadsResponse> {
   const filter = parseLeadFilter(query.filter);
-  const answer = (leads: PurchasedLead[], total: number): MyLeadsResponse => ({ leads, total, page: query.page, pageSize: AGED_LEAD_PAGE_SIZE });
+  const now = ctx.clock();
+  const answer = (leads: PurchasedLead[], total: number): MyLeadsResponse => ({
+    // The prospect's clock now, per row (issue 24 §3); My Leads logs no calls, so no cap is counted here.
+    leads: leads.map((lead) => ({ ...lead, ...prospectCallingHours(lead.state, lead.phone, now) })),
+    total,
+    page: query.page,
+    pageSize: AGED_LEAD_PAGE_SIZE,
+  });
   if (!canMatch(filter)) return answer([], 0);
   return inReadSnapshot(ctx.pool, async (db) => {
     const total = await countPurchasedLeads(db, buyerUserId, filter);
