@@ -39,6 +39,7 @@ function adminTransfer(overrides: Partial<AdminTransferView> = {}): AdminTransfe
     disposition: null,
     dispute: null,
     disputable: true,
+    localTime: '10:04 AM CST', callableNow: true, callingHoursNote: null,
     agent: { id: JANE_ID, name: 'Jane Agent' },
     ...overrides,
   };

@@ -50,6 +50,7 @@ const MINE: MyCallbacks = {
       interestLevel: 'high',
       status: 'assigned',
       assignedAt: '2026-11-25T21:05:00.000Z',
+      localTime: '3:05 PM CST', callableNow: true, callingHoursNote: null, attemptsLast24h: 0, lastAttemptAt: null,
     },
     {
       id: DONE_ID,
@@ -63,6 +64,7 @@ const MINE: MyCallbacks = {
       interestLevel: null,
       status: 'contacted',
       assignedAt: '2026-11-24T21:05:00.000Z',
+      localTime: '4:05 PM EST', callableNow: true, callingHoursNote: null, attemptsLast24h: 0, lastAttemptAt: null,
     },
   ],
 };

@@ -40,6 +40,7 @@ function transfer(overrides: Partial<TransferView> = {}): TransferView {
     disposition: 'transferred',
     dispute: null,
     disputable: true,
+    localTime: '10:04 AM CST', callableNow: true, callingHoursNote: null,
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ import { PhoneText } from './phone-text';
 import { PurchaseDialog } from './purchase-dialog';
 import { useLeadCart } from './use-lead-cart';
 import './aged-leads.css';
+import { CallingHoursBadge } from '../compliance/calling-hours-badge';
 
 /**
  * Buy Aged Leads (spec §2, §4, §5): the market's leads, masked, 50 a page, each with its
@@ -300,6 +301,7 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
       </td>
       <td data-label="Phone" className="lead-table__phone">
         <PhoneText phone={lead.phone} />
+        <CallingHoursBadge hours={lead} />
       </td>
       <td data-label="State" className="lead-table__meta">
         {lead.state}

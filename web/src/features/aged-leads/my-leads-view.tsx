@@ -1,5 +1,5 @@
 import { Fragment, useCallback, useState } from 'react';
-import type { PurchasedLead } from '@warmline/contracts/catalog';
+import type { MyLeadsResponse, PurchasedLead } from '@warmline/contracts/catalog';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
@@ -11,6 +11,7 @@ import { FilterBox } from './filter-box';
 import { Pager } from '../../components/pager';
 import { PhoneText } from './phone-text';
 import './aged-leads.css';
+import { CallingHoursBadge } from '../compliance/calling-hours-badge';
 
 
 /**
@@ -98,7 +99,7 @@ export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
   );
 }
 
-function PurchasedRow({ lead }: { lead: PurchasedLead }) {
+function PurchasedRow({ lead }: { lead: MyLeadsResponse['leads'][number] }) {
   return (
     <tr className="lead-table__row">
       <td data-label="Name" className="lead-table__name">
@@ -108,6 +109,7 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
         <a className="link" href={`tel:+1${lead.phone.replace(/\D/g, '')}`}>
           <PhoneText phone={lead.phone} />
         </a>
+        <CallingHoursBadge hours={lead} />
       </td>
       <td data-label="Email" className="lead-table__email">
         {lead.email ? (

@@ -13,6 +13,7 @@ import { usPhoneText } from '../../lib/phone-text';
 import { outcomeText, telHref } from './format';
 import { usDateTime } from '../../lib/us-date';
 import './callbacks.css';
+import { CallAttempts, CallingHoursBadge } from '../compliance/calling-hours-badge';
 
 const isStateCode = (s: string): s is UsStateCode => (US_STATE_CODES as readonly string[]).includes(s);
 
@@ -164,6 +165,7 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
       <a className="my-callback__phone link" href={telHref(c.phone)}>
         {usPhoneText(c.phone)}
       </a>
+      <CallingHoursBadge hours={c} />
       <dl className="my-callback__facts">
         <div>
           <dt>Call back</dt>
@@ -196,6 +198,7 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
           <p>{c.transcript}</p>
         </details>
       ) : null}
+      <CallAttempts callbackId={c.id} attemptsLast24h={c.attemptsLast24h} prospectName={c.fullName} />
       {c.status === 'assigned' ? (
         <div className="my-callbacks__actions">
           <Button

@@ -9,6 +9,7 @@ import { exportUrl, type TransferFilters } from './api';
 import { DisputeForm, DisputeOutcome } from './dispute-form';
 import { durationText } from './format';
 import { TransferStatusBadge } from './transfer-status-badge';
+import { CallingHoursBadge } from '../compliance/calling-hours-badge';
 
 const isStatus = (value: string): value is TransferStatus => (TRANSFER_STATUSES as readonly string[]).includes(value);
 
@@ -111,6 +112,7 @@ function TransferRow({ transfer: t, zone, disputing, onDispute }: { transfer: Tr
           <a className="link" href={telHref(t.phone)}>
             {usPhoneText(t.phone)}
           </a>
+          <CallingHoursBadge hours={t} />
         </td>
         <td data-label="State" className="transfer-row__nowrap">{t.state}</td>
         <td data-label="Duration" className="transfer-row__nowrap">{durationText(t.durationSeconds)}</td>
