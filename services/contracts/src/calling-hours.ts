@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { stateOfAreaCode } from './area-codes';
 import { US_STATE_CODES, type UsStateCode } from './catalog';
 import { CALLING_HOURS } from './live-transfers';
+import type { ProspectCallingHours } from './prospect-calling-hours';
 
 /**
  * Legal calling hours in the prospect's own local time (TCPA, 47 CFR 64.1200(c)(1): not before
@@ -194,22 +195,7 @@ export function withinCallingHours(state: UsStateCode, phone: string, at: Date):
   });
 }
 
-/** What every list shows beside a prospect (issue 24 §3): their clock, and whether a call is allowed now. */
-export interface ProspectCallingHours {
-  /**
-   * The prospect's local time, '3:45 PM CST'; for an area code that spans two zones both clocks,
-   * '7:45 PM CST / 8:45 PM EST'; 'Unknown' when neither the state nor the area code names a zone.
-   */
-  localTime: string;
-  /** Inside the window in every zone they may be in and, where the state caps calls, under the cap. */
-  callableNow: boolean;
-  /**
-   * Why not, or what is left: 'Opens 8:00 AM', '3 calls in 24 hours reached (Florida)',
-   * '2 of 3 calls in 24 hours (Florida)', 'Local time unknown (no state or area code)'; null
-   * when callable with nothing to add.
-   */
-  callingHoursNote: string | null;
-}
+export type { ProspectCallingHours } from './prospect-calling-hours';
 
 /**
  * The prospect's calling hours at `at`. The state is the one on file, else the phone's area
@@ -276,7 +262,7 @@ export const CALL_ATTEMPT_OUTCOME_LABELS: Record<CallAttemptOutcome, string> = {
   reached: 'Reached the prospect',
   busy: 'Busy',
 };
-export const CALL_ATTEMPT_NOTE_MAX_LENGTH = 500;
+const CALL_ATTEMPT_NOTE_MAX_LENGTH = 500;
 
 /** `POST /api/my-callbacks/{id}/attempts`: the agent called the prospect (now). */
 export const callAttemptBody = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from './pricing';
 import type { PaymentProviderName } from './orders';
-import type { ProspectCallingHours } from './calling-hours';
+import type { ProspectCallingHours } from './prospect-calling-hours';
 
 /**
  * The aged-lead market (spec §2 Dashboard, §3 Aged lead, §4, §5 Lead filter and bulk purchase,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { US_STATE_CODES, type UsStateCode } from './catalog';
 import { BUFFER_SECONDS } from './pricing';
-import type { ProspectCallingHours } from './calling-hours';
+import type { ProspectCallingHours } from './prospect-calling-hours';
 
 /**
  * Live transfers delivered and billed (issue 23): the voice-AI vendor asks where to send each

@@ -5,7 +5,6 @@ import { notFound } from '@warmline/platform/errors';
 import { attemptsSince, insertCallAttempt } from '../db/call-attempts';
 import { findCallbackOpportunity } from '../db/callback-opportunities';
 import type { CallbackContext } from './callbacks';
-import type { Agent } from './my-callbacks';
 
 const HOUR_MS = 3_600_000;
 
@@ -21,7 +20,7 @@ export function capWindowStart(now: Date): Date {
  * prospect's hours now, counting it. The call-back's row is locked, so two calls logged at once
  * are counted one after the other. Not the agent's call-back: not found.
  */
-export async function logCallbackAttempt(ctx: CallbackContext, agent: Agent, callbackId: string, body: CallAttemptBody): Promise<CallAttemptAnswer> {
+export async function logCallbackAttempt(ctx: CallbackContext, agent: { userId: string }, callbackId: string, body: CallAttemptBody): Promise<CallAttemptAnswer> {
   const now = ctx.clock();
   return withTransaction(ctx.pool, async (db) => {
     const row = await findCallbackOpportunity(db, callbackId, { forUpdate: true });
