@@ -32,7 +32,7 @@ export async function logCallbackAttempt(ctx: CallbackContext, agent: { userId: 
     await insertCallAttempt(db, { ...attempt, agentUserId: agent.userId, allowedWhenMade: when.callableNow, outsideCallingHours: outside });
     const after = prospectCallingHours(row.state, row.phone, now, before + 1);
     let message = 'Recorded.';
-    if (outside) message = `Recorded — this call was outside calling hours (${when.localTime}; ${when.callingHoursNote ?? 'closed'}).`;
+    if (outside) message = `Recorded — this call was outside calling hours: it was ${when.localTime} for the prospect.`;
     else if (!when.callableNow) message = `Recorded — this call was over the limit: ${when.callingHoursNote ?? 'not callable'}.`;
     return {
       attempt: { ...attempt, at: now.toISOString() },
