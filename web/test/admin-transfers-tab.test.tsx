@@ -40,6 +40,7 @@ function adminTransfer(overrides: Partial<AdminTransferView> = {}): AdminTransfe
     dispute: null,
     disputable: true,
     optedOutAt: null,
+    localTime: '10:04 AM CST', callableNow: true, callingHoursNote: null,
     agent: { id: JANE_ID, name: 'Jane Agent' },
     ...overrides,
   };

@@ -72,6 +72,7 @@ const WAITING: CallbackOpportunity = {
   assignedAt: null,
   expiresAt: '2026-11-29T21:00:00.000Z',
   createdAt: '2026-11-25T21:00:00.000Z',
+  callbackTimeOutsideCallingHours: false,
 };
 
 type Answer = { status: number; body: unknown; total?: number };

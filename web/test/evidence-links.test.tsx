@@ -12,7 +12,7 @@ import { createQueryClient } from '../src/lib/query-client';
  * the admin's route where the admin sees a sale. The network is a stand-in `fetch`.
  */
 
-function lead(n: number): PurchasedLead {
+function lead(n: number): MyLeadsResponse['leads'][number] {
   return {
     id: `00000000-0000-4000-8000-00000000002${n}`,
     name: `Dana${n} Smith`,
@@ -32,6 +32,9 @@ function lead(n: number): PurchasedLead {
     orderId: '5f1c6a0e-7a0b-4f7e-9d5c-0a1b2c3d4e5f',
     optedOutAt: null,
     dnc: { checkedOn: null, onRegistry: false, outOfDate: true },
+    localTime: '10:04 AM CST',
+    callableNow: true,
+    callingHoursNote: null,
   };
 }
 

@@ -52,6 +52,7 @@ const MINE: MyCallbacks = {
       assignedAt: '2026-11-25T21:05:00.000Z',
       optedOutAt: null,
       dnc: { checkedOn: '2026-11-20', onRegistry: true, outOfDate: false },
+      localTime: '3:05 PM CST', callableNow: true, callingHoursNote: null, attemptsLast24h: 0, lastAttemptAt: null,
     },
     {
       id: DONE_ID,
@@ -68,6 +69,7 @@ const MINE: MyCallbacks = {
       // Issue 24: the prospect opted out after the call-back was delivered.
       optedOutAt: '2026-11-26T18:00:00.000Z',
       dnc: { checkedOn: null, onRegistry: false, outOfDate: true },
+      localTime: '4:05 PM EST', callableNow: true, callingHoursNote: null, attemptsLast24h: 0, lastAttemptAt: null,
     },
   ],
 };

@@ -41,6 +41,7 @@ function transfer(overrides: Partial<TransferView> = {}): TransferView {
     dispute: null,
     disputable: true,
     optedOutAt: null,
+    localTime: '10:04 AM CST', callableNow: true, callingHoursNote: null,
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { prospectCallingHoursShape } from './calling-hours';
 import { areaCodeProblem } from './area-codes';
 import { dncCheckSchema } from './dnc-registry';
 import { US_STATE_CODES } from './catalog';
@@ -467,6 +468,8 @@ const callbackOpportunitySchema = z.object({
   assignedAt: z.iso.datetime({ offset: true }).nullable(),
   expiresAt: z.iso.datetime({ offset: true }),
   createdAt: z.iso.datetime({ offset: true }),
+  /** Issue 24 §3: the callback time falls outside calling hours in the prospect's zone (false without a time or a zone). */
+  callbackTimeOutsideCallingHours: z.boolean(),
 });
 export type CallbackOpportunity = z.infer<typeof callbackOpportunitySchema>;
 
@@ -490,6 +493,10 @@ const myCallbackSchema = z.object({
   optedOutAt: z.iso.datetime({ offset: true }).nullable(),
   /** Issue 24: the national DNC registry's check of the phone now. */
   dnc: dncCheckSchema,
+  // Issue 24 §3: the prospect's clock now, and the agent's logged calls counted by the 3-in-24-hours rule.
+  ...prospectCallingHoursShape,
+  attemptsLast24h: z.number().int().nonnegative(),
+  lastAttemptAt: z.iso.datetime({ offset: true }).nullable(),
 });
 export type MyCallback = z.infer<typeof myCallbackSchema>;
 

@@ -3,6 +3,7 @@ import type { MyLeadReturn } from './lead-returns';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from './pricing';
 import type { PaymentProviderName } from './orders';
 import { hideDncMatchesParam, type DncCheck } from './dnc-registry';
+import type { ProspectCallingHours } from './prospect-calling-hours';
 
 /**
  * The aged-lead market (spec §2 Dashboard, §3 Aged lead, §4, §5 Lead filter and bulk purchase,
@@ -70,7 +71,7 @@ export const leadExportQuery = z.object({ filter: filterParam.optional().default
  * last word's first 3 characters then X's), the phone masked to its area code, no e-mail. The
  * zip is shown because a filter can find it: nothing a filter reveals is hidden here.
  */
-export interface MarketLead {
+export interface MarketLead extends ProspectCallingHours {
   id: string;
   /** 'John SmiXX' */
   name: string;
@@ -182,7 +183,7 @@ export interface PurchasedLead {
   dnc: DncCheck;
 }
 
-export type MyLeadsResponse = LeadPage<PurchasedLead>;
+export type MyLeadsResponse = LeadPage<PurchasedLead & ProspectCallingHours>;
 
 /** `POST /api/bulk-purchase-leads`: the leads to buy; the server prices them. */
 export const bulkPurchaseBody = z.object({

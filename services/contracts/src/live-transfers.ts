@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DncCheck } from './dnc-registry';
 import { US_STATE_CODES, type UsStateCode } from './catalog';
 import { BUFFER_SECONDS } from './pricing';
+import type { ProspectCallingHours } from './prospect-calling-hours';
 
 /**
  * Live transfers delivered and billed (issue 23): the voice-AI vendor asks where to send each
@@ -291,7 +292,7 @@ export const myTransfersQuery = z.object({
 export type MyTransfersQuery = z.output<typeof myTransfersQuery>;
 
 /** One transfer as its agent sees it: the agent took the call, so nothing is masked. */
-export interface TransferView {
+export interface TransferView extends ProspectCallingHours {
   /** The vendor's transfer_id. */
   id: string;
   routedAt: string;

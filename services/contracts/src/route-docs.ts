@@ -9,6 +9,7 @@ import {
 import { customerSearchAnswerSchema } from './customer-search';
 import { PACKAGE_CHECKOUTS, quotePackage } from './pricing';
 import type { HttpMethod } from './routes';
+import { callAttemptAnswer } from './calling-hours';
 
 /**
  * What the API reference (openapi.ts) says of a route beyond the route manifest: its answer
@@ -275,6 +276,7 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'POST /api/callback-opportunities/{id}/assign': { examples: { 'An agent': { userId: A_USER_ID } } },
   'GET /api/my-callbacks': { response: myCallbacksResponse },
   'PATCH /api/my-callbacks/{id}': { examples: { Contacted: { status: 'contacted' } } },
+  'POST /api/my-callbacks/{id}/attempts': { status: 201, examples: { 'No answer': { outcome: 'no_answer' }, 'Reached, with a note': { outcome: 'reached', note: 'Call back Tuesday after 5' } }, response: callAttemptAnswer },
   'PUT /api/my-callbacks-states': { examples: { 'Two states': { states: ['TX', 'OK'] } } },
   // Live transfers (issue 23)
   'POST /api/transfers/route': {

@@ -37,6 +37,7 @@ import { viewAsBody } from './view-as';
 import { evidencePackQuery } from './evidence-pack';
 import { leadReturnBody, leadReturnDecisionBody, leadReturnListQuery } from './lead-returns';
 import { DNC_REGISTRY_MAX_BYTES, dncRegistryListQuery, dncRegistryUploadQuery } from './dnc-registry';
+import { callAttemptBody } from './calling-hours';
 import {
   adminTransfersQuery,
   myTransfersQuery,
@@ -292,6 +293,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/admin/callback-agents', owner: 'catalog', access: 'admin', summary: 'Agents who can receive call-backs (a call-back account), with their balance and states, for assigning by hand' },
   { method: 'GET', path: '/api/my-callbacks', owner: 'catalog', access: 'customer', summary: 'My Call-backs: my call-backs, my balance and my states' },
   { method: 'PATCH', path: '/api/my-callbacks/{id}', owner: 'catalog', access: 'customer', summary: "Mark one of my call-backs contacted", body: myCallbackStatusBody },
+  { method: 'POST', path: '/api/my-callbacks/{id}/attempts', owner: 'catalog', access: 'customer', summary: 'Log a call to the prospect of one of my call-backs (counted by the 3-calls-in-24-hours rule; recorded even outside calling hours)', body: callAttemptBody },
   { method: 'PUT', path: '/api/my-callbacks-states', owner: 'catalog', access: 'customer', summary: 'Set the states I take call-backs in', body: myCallbackStatesBody },
   // transfers: live transfers delivered and billed (issue 23); the vendor's two calls see /brightcalldocs
   { method: 'POST', path: '/api/transfers/route', owner: 'transfers', access: 'vendor-key', summary: 'The vendor asks which agent gets a live transfer (X-API-Key or Authorization: Bearer); reserves the agent for 60 s', body: transferRouteBody },

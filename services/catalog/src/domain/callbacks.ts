@@ -22,6 +22,7 @@ import {
   type CallbackSource,
   type CommandData,
 } from '@warmline/contracts';
+import { outsideCallingHours } from '@warmline/contracts/calling-hours';
 import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { conflict, notFound } from '@warmline/platform/errors';
 import type { z } from 'zod';
@@ -92,6 +93,7 @@ function opportunityView(row: CallbackOpportunityRow): CallbackOpportunity {
     assignedAt: row.assignedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
+    callbackTimeOutsideCallingHours: row.callbackTime ? outsideCallingHours(row.state, row.phone, row.callbackTime) === true : false,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '@warmline/platform/db/index';
+import { prospectCallingHours } from '@warmline/contracts/calling-hours';
 import {
   AGED_LEAD_PAGE_SIZE,
   BULK_PURCHASE_MAX_LEADS,
@@ -169,6 +170,8 @@ function toMarketLead(row: MarketRow, now: Date): MarketLead[] {
       // The date only: the time of day stays with the rest of the record until purchase.
       consentDate: row.consentTime ? utcDay(row.consentTime) : null,
       dnc: dncCheckOf(row.registryCheck, utcDay(now)),
+      // From the full phone's area code; only the clock and the verdict show, never the number (issue 24 §3).
+      ...prospectCallingHours(row.state, row.phone, now),
     },
   ];
 }

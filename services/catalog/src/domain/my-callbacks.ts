@@ -1,7 +1,7 @@
-import { RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
 import { dncCheckOf } from '@warmline/contracts/dnc-registry';
 import { registryChecksOf, type RegistryCheck } from '../db/dnc-registry';
 import { utcDay } from './market-pages';
+import { prospectCallingHours, RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
 import type { PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import { notFound } from '@warmline/platform/errors';
@@ -25,6 +25,8 @@ import {
 } from '../db/callback-balances';
 import { callbacksOfAgent, markContacted, type AgentCallbackRow } from '../db/callback-opportunities';
 import { inReadSnapshot } from '../db/snapshot';
+import { attemptsSince, recentAttemptsOfAgent, type RecentAttempts } from '../db/call-attempts';
+import { capWindowStart } from './call-attempts';
 import { assignAvailableCallbacks } from './callback-assignment';
 import type { CallbackContext } from './callbacks';
 
@@ -193,7 +195,11 @@ export async function takeBackRefundedCallBacks(
   await takeBackRefunded(db, deps, credit, refund.refundedTotalCents);
 }
 
-function myCallbackView(row: AgentCallbackRow, checks: Map<string, RegistryCheck>, today: string): MyCallback {
+/**
+ * `recent`: the agent's calls logged on it in the last 24 hours (issue 24 §3), counted by the
+ * 3-in-24-hours rule; `checks`: the DNC registry's answers for the page's phones.
+ */
+function myCallbackView(row: AgentCallbackRow, now: Date, recent: RecentAttempts | null, checks: Map<string, RegistryCheck>): MyCallback {
   return {
     id: row.id,
     fullName: `${row.firstName} ${row.lastName}`,
@@ -207,7 +213,10 @@ function myCallbackView(row: AgentCallbackRow, checks: Map<string, RegistryCheck
     status: row.status === 'contacted' ? 'contacted' : 'assigned',
     assignedAt: (row.assignedAt ?? row.createdAt).toISOString(),
     optedOutAt: row.optedOutAt?.toISOString() ?? null,
-    dnc: dncCheckOf(checks.get(row.phone) ?? { checkedOn: null, onRegistry: false }, today),
+    dnc: dncCheckOf(checks.get(row.phone) ?? { checkedOn: null, onRegistry: false }, utcDay(now)),
+    ...prospectCallingHours(row.state, row.phone, now, recent?.count ?? 0),
+    attemptsLast24h: recent?.count ?? 0,
+    lastAttemptAt: recent?.last.toISOString() ?? null,
   };
 }
 
@@ -219,9 +228,11 @@ export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlatio
   // Orders first, then one snapshot of ours: an order orders calls paid is then either in the
   // balance read or among the pending, never in neither (a credit landing between two reads).
   const paid = await paidCallBacksOrders(ctx, agent, correlationId);
-  const { balance, callbacks, credited } = await inReadSnapshot(ctx.pool, async (db) => ({
+  const now = ctx.clock();
+  const { balance, callbacks, credited, attempts } = await inReadSnapshot(ctx.pool, async (db) => ({
     balance: await findCallbackBalance(db, agent.userId),
     callbacks: await callbacksOfAgent(db, agent.userId),
+    attempts: await recentAttemptsOfAgent(db, agent.userId, capWindowStart(now)),
     credited: await creditedOrderIds(db, paid.map((o) => o.orderId)),
   }));
   const checks = await registryChecksOf(ctx.pool, callbacks.map((c) => c.phone));
@@ -237,7 +248,7 @@ export async function myCallbacks(ctx: CallbackContext, agent: Agent, correlatio
     balance: balance?.balance ?? 0,
     pending: paid.filter((o) => !credited.has(o.orderId)),
     states: [...states].sort(),
-    callbacks: callbacks.map((c) => myCallbackView(c, checks, utcDay(ctx.clock()))),
+    callbacks: callbacks.map((row) => myCallbackView(row, now, attempts.get(row.id) ?? null, checks)),
   };
 }
 
@@ -256,9 +267,10 @@ async function paidCallBacksOrders(ctx: CallbackContext, agent: Agent, correlati
 
 /** The agent called the prospect. Only their own call-backs: any other id is not found. */
 export async function markMyCallbackContacted(ctx: CallbackContext, agent: Agent, id: string): Promise<MyCallback> {
-  const row = await markContacted(ctx.pool, id, agent.userId, ctx.clock());
+  const now = ctx.clock();
+  const row = await markContacted(ctx.pool, id, agent.userId, now);
   if (!row) throw notFound('Call-back not found');
-  return myCallbackView(row, await registryChecksOf(ctx.pool, [row.phone]), utcDay(ctx.clock()));
+  return myCallbackView(row, now, await attemptsSince(ctx.pool, id, agent.userId, capWindowStart(now)), await registryChecksOf(ctx.pool, [row.phone]));
 }
 
 /** The agent chooses their states; what is available in them now is assigned at once. */

@@ -1,5 +1,6 @@
 import { DO_NOT_CALL_CSV_COLUMN, doNotCallCsvCell } from '@warmline/contracts/do-not-call';
 import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type MyLeadsView, type PurchasedLead } from '@warmline/contracts/catalog';
+import { prospectCallingHours } from '@warmline/contracts/calling-hours';
 import { countPurchasedLeads, purchasedLeads, type PurchasedRow } from '../db/my-leads';
 import { inReadSnapshot } from '../db/snapshot';
 import type { CatalogContext } from './context';
@@ -24,7 +25,14 @@ export async function listMyLeads(
   // Issue 24: a returned lead leaves the active list; view=returned lists those.
   const view = query.view ?? 'active';
   const filter = parseLeadFilter(query.filter);
-  const answer = (leads: PurchasedLead[], total: number): MyLeadsResponse => ({ leads, total, page: query.page, pageSize: AGED_LEAD_PAGE_SIZE });
+  const now = ctx.clock();
+  const answer = (leads: PurchasedLead[], total: number): MyLeadsResponse => ({
+    // The prospect's clock now, per row (issue 24 §3); My Leads logs no calls, so no cap is counted here.
+    leads: leads.map((lead) => ({ ...lead, ...prospectCallingHours(lead.state, lead.phone, now) })),
+    total,
+    page: query.page,
+    pageSize: AGED_LEAD_PAGE_SIZE,
+  });
   if (!canMatch(filter)) return answer([], 0);
   return inReadSnapshot(ctx.pool, async (db) => {
     const total = await countPurchasedLeads(db, buyerUserId, filter, view);

@@ -10,6 +10,8 @@ import {
   myCallbackStatesBody,
   myCallbackStatusBody,
 } from '@warmline/contracts';
+import { callAttemptBody } from '@warmline/contracts/calling-hours';
+import { logCallbackAttempt } from '../domain/call-attempts';
 import { badRequest, notFound, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
@@ -100,6 +102,14 @@ export function callbackRoutes(ctx: CallbackContext): Router {
     if (!id.success) throw notFound('Call-back not found');
     parseInput(myCallbackStatusBody, req.body);
     res.json(await markMyCallbackContacted(ctx, agentOf(req), id.data.toLowerCase()));
+  });
+
+  // Issue 24 §3: the agent logs a call; recorded even outside calling hours, and the answer says so.
+  router.post('/api/my-callbacks/:id/attempts', async (req, res) => {
+    const id = opportunityId.safeParse(req.params.id);
+    if (!id.success) throw notFound('Call-back not found');
+    const body = parseInput(callAttemptBody, req.body ?? {});
+    res.status(201).json(await logCallbackAttempt(ctx, agentOf(req), id.data.toLowerCase(), body));
   });
 
   router.put('/api/my-callbacks-states', async (req, res) => {

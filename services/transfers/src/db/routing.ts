@@ -22,13 +22,18 @@ export type EarlierDecision =
   | { routed: true; transferId: string; agentName: string; transferPhone: string; expiresAt: Date }
   | { routed: false; reason: RouteRefusalReason };
 
-/** What was decided before for this call (routed or refused), and whether the phone is suppressed: one round trip. */
+/**
+ * What was decided before for this call (routed or refused), whether the phone is suppressed, and
+ * how many transfers it had since `capSince` (issue 24: a state's 3-calls-in-24-hours cap; counted
+ * up to 3, by the phone's index): one round trip.
+ */
 export async function earlierDecisionAndSuppression(
   db: Queryable,
   vendorKeyId: string,
   callId: string,
   phone: string,
-): Promise<{ earlier: EarlierDecision | null; suppressed: boolean }> {
+  capSince: Date,
+): Promise<{ earlier: EarlierDecision | null; suppressed: boolean; recentTransfers: number }> {
   const { rows } = await db.query<{
     transferId: string | null;
     agentName: string | null;
@@ -36,14 +41,16 @@ export async function earlierDecisionAndSuppression(
     expiresAt: Date | null;
     reason: RouteRefusalReason | null;
     suppressed: boolean;
+    recentTransfers: number;
   }>(
     `SELECT t.id AS "transferId", a.display_name AS "agentName", a.transfer_phone AS "transferPhone", t.expires_at AS "expiresAt",
-            r.reason, COALESCE((SELECT s.suppressed FROM suppressed_phones s WHERE s.phone = $3), false) AS suppressed
+            r.reason, COALESCE((SELECT s.suppressed FROM suppressed_phones s WHERE s.phone = $3), false) AS suppressed,
+            (SELECT count(*)::int FROM (SELECT 1 FROM transfers c WHERE c.phone = $3 AND c.routed_at > $4 LIMIT 3) c) AS "recentTransfers"
        FROM (SELECT 1) one
        LEFT JOIN transfers t ON t.vendor_key_id = $1 AND t.call_id = $2
        LEFT JOIN agents a ON a.user_id = t.agent_id
        LEFT JOIN route_refusals r ON r.vendor_key_id = $1 AND r.call_id = $2`,
-    [vendorKeyId, callId, phone],
+    [vendorKeyId, callId, phone, capSince],
   );
   const row = rows[0]!;
   let earlier: EarlierDecision | null = null;
@@ -52,7 +59,7 @@ export async function earlierDecisionAndSuppression(
   } else if (row.reason) {
     earlier = { routed: false, reason: row.reason };
   }
-  return { earlier, suppressed: row.suppressed };
+  return { earlier, suppressed: row.suppressed, recentTransfers: row.recentTransfers };
 }
 
 /**

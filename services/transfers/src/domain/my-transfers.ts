@@ -12,6 +12,7 @@ import {
   type TransferDay,
   type TransferView,
 } from '@warmline/contracts';
+import { CALL_CAP_WINDOW_HOURS, prospectCallingHours } from '@warmline/contracts/calling-hours';
 import { toCsv } from '@warmline/platform/csv';
 import { openLots } from '../db/ledger';
 import { agentDay, listTransfers, type TransferRow } from '../db/my-transfers';
@@ -64,6 +65,9 @@ export function transferView(row: TransferRow, now: Date): TransferView {
         : null,
     disputable: row.status === 'charged' && !row.disputeId && withinDisputeWindow(row.routedAt, now),
     optedOutAt: row.optedOutAt?.toISOString() ?? null,
+    // Issue 24 §3: the prospect's clock now. The transfer itself was a call to them: within the
+    // last 24 hours it counts once toward a state's cap (no agent is sent the same phone twice in 30 days).
+    ...prospectCallingHours(row.state, row.phone, now, now.getTime() - row.routedAt.getTime() < CALL_CAP_WINDOW_HOURS * 3_600_000 ? 1 : 0),
   };
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CALL_CAP_WINDOW_HOURS,
+  callingHoursRuleOf,
   stateOfAreaCode,
   TRANSFER_REPEAT_PHONE_DAYS,
   TRANSFER_RESERVATION_SECONDS,
@@ -34,6 +36,7 @@ import { SOURCE, type TransfersContext } from './context';
 const CANDIDATES_PER_LOOK = 20;
 const LOOKS = 3;
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const DEADLOCK = '40P01';
 const RETRIES = 3;
 
@@ -69,7 +72,13 @@ async function decide(
   correlationId: string,
 ): Promise<TransferRouteAnswer> {
   const now = ctx.clock();
-  const { earlier, suppressed } = await earlierDecisionAndSuppression(db, vendorKeyId, ask.call_id, ask.phone_number);
+  const { earlier, suppressed, recentTransfers } = await earlierDecisionAndSuppression(
+    db,
+    vendorKeyId,
+    ask.call_id,
+    ask.phone_number,
+    new Date(now.getTime() - CALL_CAP_WINDOW_HOURS * HOUR_MS),
+  );
   if (earlier?.routed) {
     return routedAnswer(earlier.transferId, earlier.transferPhone, earlier.agentName, earlier.expiresAt);
   }
@@ -80,7 +89,12 @@ async function decide(
     return { success: true, routed: false, reason };
   };
   if (suppressed) return refuse('suppressed');
+  // The state's hours (8 pm in Florida, Oklahoma, Maryland; 9 pm elsewhere) and, where it caps
+  // calls, the transfers this phone had in the last 24 hours: the vendor contract has one reason
+  // for both (docs/adr/0036).
   if (!withinCallingHours(ask.state, ask.phone_number, now)) return refuse('outside_calling_hours');
+  const cap = callingHoursRuleOf(ask.state).maxCallsPer24h;
+  if (cap !== null && recentTransfers >= cap) return refuse('outside_calling_hours');
 
   const routing: RoutingAsk = { now, state: ask.state, phone: ask.phone_number, repeatSince: new Date(now.getTime() - TRANSFER_REPEAT_PHONE_DAYS * DAY_MS) };
   const transfer = {

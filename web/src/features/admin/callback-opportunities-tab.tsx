@@ -52,6 +52,7 @@ import { VendorKeysSection } from './vendor-keys-section';
 import { EvidenceLink } from '../compliance/evidence-link';
 import './callback-opportunities.css';
 import { useBusinessTimeZone } from '../../lib/site-config';
+import { OutsideCallingHoursFlag } from '../compliance/calling-hours-badge';
 
 /** The file an admin may pick, and the bulk call's body: the gateway takes 2 MB for it. */
 const CALLBACK_FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -525,7 +526,7 @@ function OpportunityCard({ opportunity: o, onAssign }: { opportunity: CallbackOp
         </div>
         <div>
           <dt>Callback time</dt>
-          <dd>{o.callbackTime ? usDateTime(o.callbackTime, zone) : 'Any time'}</dd>
+          <dd>{o.callbackTime ? usDateTime(o.callbackTime, zone) : 'Any time'}<OutsideCallingHoursFlag outside={o.callbackTimeOutsideCallingHours} /></dd>
         </div>
         {o.status === 'available' || o.status === 'expired' ? (
           <div>

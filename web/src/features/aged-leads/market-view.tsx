@@ -19,6 +19,7 @@ import { DncBadge, HideDncMatches } from '../compliance/dnc-badge';
 import { PurchaseDialog } from './purchase-dialog';
 import { useLeadCart } from './use-lead-cart';
 import './aged-leads.css';
+import { CallingHoursBadge } from '../compliance/calling-hours-badge';
 
 /**
  * Buy Aged Leads (spec §2, §4, §5): the market's leads, masked, 50 a page, each with its
@@ -307,6 +308,7 @@ function LeadRow({ lead, selected, onToggle }: { lead: MarketLead; selected: boo
       </td>
       <td data-label="Phone" className="lead-table__phone">
         <PhoneText phone={lead.phone} />
+        <CallingHoursBadge hours={lead} />
       </td>
       <td data-label="State" className="lead-table__meta">
         {lead.state}

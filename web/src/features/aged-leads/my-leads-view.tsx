@@ -1,5 +1,5 @@
 import { Fragment, useCallback, useState } from 'react';
-import type { PurchasedLead } from '@warmline/contracts/catalog';
+import type { MyLeadsResponse, PurchasedLead } from '@warmline/contracts/catalog';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
 import { Spinner } from '../../components/spinner';
@@ -15,6 +15,7 @@ import { DoNotCallPhone } from '../compliance/do-not-call-phone';
 import { LeadReturnCell } from './lead-return-dialog';
 import { DncBadge } from '../compliance/dnc-badge';
 import './aged-leads.css';
+import { CallingHoursBadge } from '../compliance/calling-hours-badge';
 
 
 /**
@@ -121,7 +122,7 @@ export function MyLeadsView({ onBrowse }: { onBrowse(): void }) {
   );
 }
 
-function PurchasedRow({ lead }: { lead: PurchasedLead }) {
+function PurchasedRow({ lead }: { lead: MyLeadsResponse['leads'][number] }) {
   return (
     <tr className="lead-table__row">
       <td data-label="Name" className="lead-table__name">
@@ -132,6 +133,7 @@ function PurchasedRow({ lead }: { lead: PurchasedLead }) {
           <PhoneText phone={lead.phone} />
         </DoNotCallPhone>{' '}
         <DncBadge dnc={lead.dnc} />
+        <CallingHoursBadge hours={lead} />
       </td>
       <td data-label="Email" className="lead-table__email">
         {lead.email ? (

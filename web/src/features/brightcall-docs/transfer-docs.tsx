@@ -53,7 +53,7 @@ const ROUTE_ANSWERS: Array<{ example: RouteExample; title: string; text: string 
   {
     example: 'outside_calling_hours',
     title: "200 OK: not routed, 'outside_calling_hours'",
-    text: `It is not between ${CALLING_HOURS.from} and ${CALLING_HOURS.to} in the prospect's own time zone. Do not transfer.`,
+    text: `It is not between ${CALLING_HOURS.from} and ${CALLING_HOURS.to} in the prospect's own time zone (${CALLING_HOURS.from}–20:00 in Florida, Oklahoma and Maryland), or the phone had 3 transfers in the last 24 hours in one of those states. Do not transfer.`,
   },
   { example: 'suppressed', title: "200 OK: not routed, 'suppressed'", text: 'The phone is on our do-not-call list. Do not transfer, and do not call it again.' },
   { example: 400, title: '400 Bad Request', text: 'A required field is missing or a field is invalid; fields names each one and errors says what is wrong. Nothing was reserved.' },
@@ -145,7 +145,8 @@ export function TransferDocs({ origin }: { origin: string }) {
           </li>
           <li>
             <strong>outside_calling_hours</strong>: it is not between 8 am and 9 pm ({CALLING_HOURS.from}–{CALLING_HOURS.to}) in the prospect&rsquo;s own
-            local time. The time zone comes from the state, and from the area code in states with two zones.
+            local time. The time zone comes from the state, and from the area code in states with two zones. Florida, Oklahoma and Maryland end
+            at 8 pm, and there a phone that had 3 transfers in the last 24 hours is refused too (their laws allow 3 calls a day).
           </li>
         </ul>
         <p>Otherwise an agent can take the prospect when all of these hold:</p>

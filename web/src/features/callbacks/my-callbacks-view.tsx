@@ -16,6 +16,7 @@ import { usDateTime } from '../../lib/us-date';
 import { EvidenceLink } from '../compliance/evidence-link';
 import { DoNotCallPhone } from '../compliance/do-not-call-phone';
 import './callbacks.css';
+import { CallAttempts, CallingHoursBadge } from '../compliance/calling-hours-badge';
 
 const isStateCode = (s: string): s is UsStateCode => (US_STATE_CODES as readonly string[]).includes(s);
 
@@ -168,6 +169,7 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
         {usPhoneText(c.phone)}
       </DoNotCallPhone>
       <DncBadge dnc={c.dnc} />
+      <CallingHoursBadge hours={c} />
       <dl className="my-callback__facts">
         <div>
           <dt>Call back</dt>
@@ -201,6 +203,7 @@ function CallbackCard({ callback: c }: { callback: MyCallback }) {
         </details>
       ) : null}
       <EvidenceLink kind="callback" id={c.id} name={c.fullName} />
+      <CallAttempts callbackId={c.id} attemptsLast24h={c.attemptsLast24h} prospectName={c.fullName} />
       {c.status === 'assigned' ? (
         <div className="my-callbacks__actions">
           <Button

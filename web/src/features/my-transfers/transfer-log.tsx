@@ -12,6 +12,7 @@ import { DncBadge } from '../compliance/dnc-badge';
 import { TransferStatusBadge } from './transfer-status-badge';
 import { EvidenceLink } from '../compliance/evidence-link';
 import { DoNotCallPhone } from '../compliance/do-not-call-phone';
+import { CallingHoursBadge } from '../compliance/calling-hours-badge';
 
 const isStatus = (value: string): value is TransferStatus => (TRANSFER_STATUSES as readonly string[]).includes(value);
 
@@ -115,6 +116,7 @@ function TransferRow({ transfer: t, zone, disputing, onDispute }: { transfer: Tr
             {usPhoneText(t.phone)}
           </DoNotCallPhone>{' '}
           <DncBadge dnc={t.dnc} />
+          <CallingHoursBadge hours={t} />
         </td>
         <td data-label="State" className="transfer-row__nowrap">{t.state}</td>
         <td data-label="Duration" className="transfer-row__nowrap">{durationText(t.durationSeconds)}</td>
