@@ -235,6 +235,10 @@ describe('listing aged leads', () => {
           expect(Object.keys(lead).sort()).toEqual(
             [
               'actualAge',
+              // Issue 24: the prospect's clock and whether a call is allowed now (never the number).
+              'callableNow',
+              'callingHoursNote',
+              'localTime',
               'consentDate',
               'consentOnFile',
               'currentAgeRange',

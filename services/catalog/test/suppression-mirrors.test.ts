@@ -25,7 +25,8 @@ describe('suppression.mirror', () => {
   it('is queued when an admin suppresses a phone and when they take it off the list', async () => {
     const phone = phoneIn('731');
     expect((await fx.call('POST', '/api/admin/suppressions', { identity: admin, body: { phone, reason: 'Asked not to be called' } })).status).toBe(201);
-    expect(await mirrorsOf(phone)).toEqual([{ phone, suppressed: true, at: expect.any(String) }]);
+    // With its reason (issue 24): the transfers service's notice to its agents says it.
+    expect(await mirrorsOf(phone)).toEqual([{ phone, suppressed: true, at: expect.any(String), reason: 'Asked not to be called' }]);
     expect((await fx.call('DELETE', `/api/admin/suppressions/${phone}`, { identity: admin })).status).toBe(204);
     const both = await mirrorsOf(phone);
     expect(both).toHaveLength(2);
@@ -41,7 +42,7 @@ describe('suppression.mirror', () => {
       );
     await dnc();
     await dnc();
-    expect(await mirrorsOf(phone)).toEqual([{ phone, suppressed: true, at: expect.any(String) }]);
+    expect(await mirrorsOf(phone)).toEqual([{ phone, suppressed: true, at: expect.any(String), reason: "Vendor call outcome 'dnc' (Acme Voice)" }]);
   });
 
   it('is sent once for phones suppressed before, even by two replicas starting at once', async () => {
