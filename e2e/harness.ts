@@ -377,6 +377,15 @@ const AXE_SOURCE = (): string => (axeSource ??= readFileSync(AXE_SCRIPT, 'utf8')
  * help text and the elements), so a test can expect an empty list.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // Colours are judged at rest: a button's hover transition or a toast fading in is between two
+  // colours for a moment, and axe would flag the mix. Spinners and other endless animations are left running.
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      null,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
   // Evaluated, not added as a <script>: the gateway's Content-Security-Policy refuses inline scripts.
   await page.evaluate(AXE_SOURCE());
   const results = await page.evaluate(async () => {
