@@ -144,10 +144,21 @@ async function run(c: FuzzCase, refusedBecause: string | undefined): Promise<Out
   try {
     const answer = await send(c);
     const failure = problem(answer, refusedBecause);
+    // A slug the generator made up may have become a salesperson since: an admin's case created
+    // a test campaign with it (a campaign is a salesperson's page). Then the answer is right.
+    if (failure && refusedBecause === 'unknown salesperson' && answer.status < 400 && (await salespersonExists(c))) return { c, answer };
     return failure ? { c, answer, failure } : { c, answer };
   } catch (err) {
     return { c, failure: `no answer: ${err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : String(err)}` };
   }
+}
+
+/** Whether the salesperson the case's path names exists now (its public page answers). */
+async function salespersonExists(c: FuzzCase): Promise<boolean> {
+  const slug = /^\/api\/(?:salespeople\/([^/?]+)|([^/?]+)-(?:survey|responses))/.exec(c.path);
+  const value = slug?.[1] ?? slug?.[2];
+  if (!value) return false;
+  return (await new ApiClient(system.url).get(`/api/salespeople/${value}`)).status === 200;
 }
 
 /** Runs the cases `concurrency` at a time until they are done or the deadline passes. */

@@ -91,7 +91,7 @@ export const SUPPRESSION_IMPORT_MAX_PHONES = 1000;
  * line, or a CSV whose first column is the phone) and sends each line as it was.
  */
 export const suppressionImportBody = z.object({
-  fileName: z.string().trim().min(1, 'File name is required').max(255, 'File name must be at most 255 characters'),
+  fileName: z.string({ error: 'File name is required' }).trim().min(1, 'File name is required').max(255, 'File name must be at most 255 characters'),
   lines: z
     .array(z.string().max(200, 'Each line must be at most 200 characters'), { error: 'Choose a file with one phone number a line' })
     .min(1, 'The file has no phone numbers')
