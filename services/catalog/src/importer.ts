@@ -11,7 +11,8 @@ import { CATALOG_MIGRATIONS_DIR, CATALOG_SCHEMA } from './service';
 import { importFilesToDelete, markImportFileDeleted, unfinishedLeadImportIds } from './db/lead-imports';
 import { runLeadImport, type ImportRunDeps } from './domain/lead-import-run';
 import { DAY_MS } from './domain/lead-age';
-import { RegistryRunner } from './domain/dnc-registry-run';
+import { registryRunner } from './domain/dnc-registry-run';
+import { SerialRunner } from '@warmline/platform/work/serial-runner';
 
 /** The importer's queue (ARCHITECTURE §1: `import.run` on warmline.commands). */
 const LEAD_IMPORTS_QUEUE = 'importer.lead-imports';
@@ -68,7 +69,7 @@ export async function startImporter(
       batchRows: config.LEAD_IMPORT_BATCH_ROWS,
       stopping: () => stopping,
     };
-    const runner = new ImportRunner(deps, pool);
+    const runner = importRunner(deps, pool);
     stops.push('imports', async () => {
       stopping = true;
       await runner.stop();
@@ -85,7 +86,7 @@ export async function startImporter(
     });
     stops.push('consumer', () => consumer.stop());
 
-    const registry = new RegistryRunner({ pool, blobs, log, clock, stopping: () => stopping });
+    const registry = registryRunner({ pool, blobs, log, clock, stopping: () => stopping });
     stops.push('registry loads', async () => {
       stopping = true;
       await registry.stop();
@@ -141,58 +142,14 @@ export async function startImporter(
 }
 
 /** Runs unfinished imports one after another whenever woken; never two at once in this process. */
-class ImportRunner {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-
-  constructor(
-    private readonly deps: ImportRunDeps,
-    private readonly pool: Pool,
-  ) {}
-
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        this.wake();
-      }
-    });
-  }
-
-  async drain(): Promise<void> {
-    this.wake();
-    while (this.running) await this.running;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
-  }
-
-  private async loop(): Promise<void> {
-    try {
-      for (;;) {
-        if (this.stopped) return;
-        const ids = await unfinishedLeadImportIds(this.pool);
-        let ran = 0;
-        for (const id of ids) {
-          if (this.stopped) return;
-          const result = await runLeadImport(this.deps, id, id);
-          if (result === 'ended') ran += 1;
-        }
-        if (ran === 0) return;
-      }
-    } catch (err) {
-      // The import stays as it is; the recovery scan tries again.
-      if (unavailableDependency(err)) this.deps.log.warn({ err }, 'imports wait for PostgreSQL');
-      else this.deps.log.error({ err }, 'running imports failed; the next scan tries again');
-    }
-  }
+function importRunner(deps: ImportRunDeps, pool: Pool): SerialRunner {
+  return new SerialRunner({
+    unfinished: () => unfinishedLeadImportIds(pool),
+    run: (id) => runLeadImport(deps, id, id),
+    // The import stays as it is; the recovery scan tries again.
+    failed: (err) => {
+      if (unavailableDependency(err)) deps.log.warn({ err }, 'imports wait for PostgreSQL');
+      else deps.log.error({ err }, 'running imports failed; the next scan tries again');
+    },
+  });
 }

@@ -300,13 +300,20 @@ describe('a registry of 1,000,000 numbers', () => {
       const dncOf = Object.fromEntries((answer.body as unknown as MyTransfersAnswer).transfers.map((t) => [t.id, t.dnc]));
       expect(dncOf[onIt]).toEqual({ checkedOn: firstDate, onRegistry: true, outOfDate: false });
       expect(dncOf[uncovered]).toEqual({ checkedOn: null, onRegistry: false, outOfDate: true });
+      // The transfer's evidence pack says the registry's answer now, from the catalog.
+      const pack = await callService(transfers.url, 'GET', `/api/my-transfers/${onIt}/evidence?format=json`, { identity: buyer });
+      expect(pack.status, pack.text).toBe(200);
+      expect(pack.body.currentDncRegistry).toEqual({ registryDate: firstDate, match: true, statement: `On the national DNC registry as of its newest upload, of ${firstDate}.` });
 
-      // A catalog that is not there: the page still loads, each check unavailable.
+      // A catalog that is not there: the page still loads, each check unavailable; the pack comes without the line.
       const cut = await start('http://127.0.0.1:9');
       try {
         const without = await callService(cut.url, 'GET', '/api/my-transfers', { identity: buyer });
         expect(without.status, without.text).toBe(200);
         expect((without.body as unknown as MyTransfersAnswer).transfers.map((t) => t.dnc)).toEqual([null, null]);
+        const packWithout = await callService(cut.url, 'GET', `/api/my-transfers/${onIt}/evidence?format=json`, { identity: buyer });
+        expect(packWithout.status, packWithout.text).toBe(200);
+        expect(packWithout.body.currentDncRegistry).toBeNull();
       } finally {
         await cut.stop();
       }

@@ -6,6 +6,7 @@ import { BlobNotFoundError, type BlobStore } from '@warmline/platform/blob-store
 import type { Pool, PoolClient } from '@warmline/platform/db/index';
 import { unavailableDependency } from '@warmline/platform/faults';
 import type { Logger } from '@warmline/platform/log';
+import { SerialRunner } from '@warmline/platform/work/serial-runner';
 import {
   failRegistryUpload,
   findRegistryUpload,
@@ -145,52 +146,13 @@ class RegistryLines extends Transform {
 }
 
 /** Loads unfinished registry uploads one after another, oldest first, whenever woken. */
-export class RegistryRunner {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-
-  constructor(private readonly deps: RegistryRunDeps) {}
-
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        this.wake();
-      }
-    });
-  }
-
-  async drain(): Promise<void> {
-    this.wake();
-    while (this.running) await this.running;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
-  }
-
-  private async loop(): Promise<void> {
-    try {
-      for (;;) {
-        const ids = await unfinishedRegistryUploadIds(this.deps.pool);
-        let ran = 0;
-        for (const id of ids) {
-          if (this.stopped) return;
-          if ((await runRegistryUpload(this.deps, id)) === 'ended') ran += 1;
-        }
-        if (ran === 0 || this.stopped) return;
-      }
-    } catch (err) {
-      if (unavailableDependency(err)) this.deps.log.warn({ err }, 'registry loads wait for PostgreSQL');
-      else this.deps.log.error({ err }, 'loading registry uploads failed; the next scan tries again');
-    }
-  }
+export function registryRunner(deps: RegistryRunDeps): SerialRunner {
+  return new SerialRunner({
+    unfinished: () => unfinishedRegistryUploadIds(deps.pool),
+    run: (id) => runRegistryUpload(deps, id),
+    failed: (err) => {
+      if (unavailableDependency(err)) deps.log.warn({ err }, 'registry loads wait for PostgreSQL');
+      else deps.log.error({ err }, 'loading registry uploads failed; the next scan tries again');
+    },
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  currentDncRegistryStatement,
   currentSuppressionStatement,
   dncRegistryStatement,
   EVIDENCE_NOT_FOUND_MESSAGE,
@@ -8,6 +9,7 @@ import {
   type EvidencePack,
 } from '@warmline/contracts';
 import { notFound } from '@warmline/platform/errors';
+import type { Identity } from '@warmline/platform/http/identity';
 import { transferEvidence } from '../db/evidence';
 import type { TransfersContext } from './context';
 
@@ -16,10 +18,15 @@ import type { TransfersContext } from './context';
  * what the vendor sent: its routing request (the prospect, no consent record) and its outcome
  * (times, duration, transcript, recording link); the prospect's consent to the vendor's call is
  * the vendor's to keep, and the pack says so. `holder` is the agent asking (only their own),
- * null for an admin (any transfer).
+ * null for an admin (any transfer); `asking` signs the question to the catalog about the registry.
  */
-export async function transferEvidencePack(ctx: TransfersContext, id: string, holder: string | null): Promise<EvidencePack> {
-  const t = await transferEvidence(ctx.pool, id, holder);
+export async function transferEvidencePack(
+  ctx: TransfersContext,
+  id: string,
+  who: { holder: string | null; asking: Identity },
+  correlationId: string,
+): Promise<EvidencePack> {
+  const t = await transferEvidence(ctx.pool, id, who.holder);
   if (!t) throw notFound(EVIDENCE_NOT_FOUND_MESSAGE.transfer);
   const routedAt = t.routedAt.toISOString();
   const vendor = t.vendorName ?? 'the voice-AI vendor';
@@ -66,7 +73,21 @@ export async function transferEvidencePack(ctx: TransfersContext, id: string, ho
       callbackTime: null,
     },
     currentSuppression: { suppressed: since !== null, since, statement: currentSuppressionStatement(since) },
-    // The registry is the catalog's; this service keeps no copy of it.
-    currentDncRegistry: null,
+    currentDncRegistry: await currentDncRegistry(ctx, t.phone, who.asking, correlationId),
   };
+}
+
+/**
+ * The registry's answer now, from the catalog (the registry is its own; this service keeps no
+ * copy). The pack is still given when the catalog does not answer, without this line.
+ */
+async function currentDncRegistry(ctx: TransfersContext, phone: string, asking: Identity, correlationId: string): Promise<EvidencePack['currentDncRegistry']> {
+  if (!ctx.catalog) return null;
+  try {
+    const check = (await ctx.catalog.registryChecks(asking, [phone], correlationId)).get(phone) ?? { checkedOn: null, onRegistry: false };
+    return { registryDate: check.checkedOn, match: check.onRegistry, statement: currentDncRegistryStatement(check.checkedOn, check.onRegistry) };
+  } catch (err) {
+    ctx.log.warn({ err }, "the catalog did not say the registry's answer; the evidence pack goes without it");
+    return null;
+  }
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { EVIDENCE_NOT_FOUND_MESSAGE, evidenceFormatOf, evidencePackDocument, evidencePackFileBase, evidencePackQuery, type EvidencePack } from '@warmline/contracts';
 import { sendDocumentDownload } from '@warmline/platform/documents/download';
 import { notFound, unauthorized } from '@warmline/platform/errors';
-import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
+import { requireAdminIdentity, requireUserIdentity, type Identity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
 import type { TransfersContext } from '../domain/context';
 import { transferEvidencePack } from '../domain/evidence-pack';
@@ -20,13 +20,12 @@ export function transferEvidenceRoutes(ctx: TransfersContext): Router {
   router.use('/api/admin/transfers/:id/evidence', requireAdminIdentity);
 
   router.get('/api/my-transfers/:id/evidence', async (req, res) => {
-    const holder = callerOf(req);
-    await send(req, res, await transferEvidencePack(ctx, idOf(req), holder));
+    const caller = callerOf(req);
+    await send(req, res, await transferEvidencePack(ctx, idOf(req), { holder: caller.userId, asking: caller }, req.id));
   });
 
   router.get('/api/admin/transfers/:id/evidence', async (req, res) => {
-    callerOf(req);
-    await send(req, res, await transferEvidencePack(ctx, idOf(req), null));
+    await send(req, res, await transferEvidencePack(ctx, idOf(req), { holder: null, asking: callerOf(req) }, req.id));
   });
 
   return router;
@@ -50,8 +49,8 @@ function idOf(req: Request): string {
   return id.data.toLowerCase();
 }
 
-function callerOf(req: Request): string {
+function callerOf(req: Request): Identity & { userId: string } {
   const identity = req.identity;
   if (!identity?.userId) throw unauthorized();
-  return identity.userId;
+  return { ...identity, userId: identity.userId };
 }

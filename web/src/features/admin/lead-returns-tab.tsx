@@ -12,8 +12,6 @@ import {
   type AdminLeadReturnsPage,
   type LeadReturnStatus,
 } from '@warmline/contracts/lead-returns';
-import { Button } from '../../components/button';
-import { TextField } from '../../components/field';
 import { LoadError } from '../../components/load-error';
 import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
@@ -21,6 +19,7 @@ import { toast } from '../../components/toast-store';
 import { apiRequest, errorMessage } from '../../lib/api';
 import { useBusinessTimeZone } from '../../lib/site-config';
 import { usDateTime } from '../../lib/us-date';
+import { AcceptOrRefuse } from './accept-or-refuse';
 import './lead-returns-tab.css';
 
 /** The status shown, kept in the URL beside the shell's `?tab=returns`. */
@@ -106,9 +105,6 @@ function ReturnList({ status }: { status: LeadReturnStatus }) {
 }
 
 function ReturnCard({ leadReturn: r }: { leadReturn: AdminLeadReturn }) {
-  const [refusing, setRefusing] = useState(false);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | undefined>();
   const titleId = useId();
   const queryClient = useQueryClient();
   const decide = useMutation({
@@ -122,15 +118,7 @@ function ReturnCard({ leadReturn: r }: { leadReturn: AdminLeadReturn }) {
       });
       void queryClient.invalidateQueries({ queryKey: returnKeys.all });
     },
-    onError: (failure) => setError(errorMessage(failure, 'The decision could not be saved; please try again.')),
   });
-  const send = (decision: 'accept' | 'refuse') => {
-    if (decision === 'refuse' && !reason.trim()) {
-      setError(LEAD_RETURN_MESSAGES.refuseReason);
-      return;
-    }
-    decide.mutate({ decision, ...(decision === 'refuse' ? { reason: reason.trim() } : {}) });
-  };
   const rate = r.buyer.returnRate;
   const zone = useBusinessTimeZone();
   return (
@@ -154,47 +142,17 @@ function ReturnCard({ leadReturn: r }: { leadReturn: AdminLeadReturn }) {
           {r.status === 'accepted' ? (r.refundedAt ? ` · ${returnDollars(r.refundedCents ?? r.priceCents)} refunded ${usDateTime(r.refundedAt, zone)}` : ' · refund on its way') : ''}
         </p>
       ) : (
-        <>
-          {refusing ? (
-            <TextField
-              label="Why is it refused?"
-              name="reason"
-              value={reason}
-              maxLength={500}
-              onChange={(e) => {
-                setReason(e.target.value);
-                setError(undefined);
-              }}
-              error={error}
-              hint="The agent reads this in My Leads."
-            />
-          ) : error ? (
-            <p className="field__error" role="alert">
-              {error}
-            </p>
-          ) : null}
-          <div className="lead-returns-admin__actions">
-            {refusing ? (
-              <>
-                <Button variant="danger" className="btn--small" busy={decide.isPending} onClick={() => send('refuse')}>
-                  Refuse return
-                </Button>
-                <Button variant="ghost" className="btn--small" disabled={decide.isPending} onClick={() => setRefusing(false)}>
-                  Cancel
-                </Button>
-              </>
-            ) : (
-              <>
-                <Button className="btn--small" busy={decide.isPending} aria-label={`Accept return: ${r.lead.name} from ${r.buyer.username}`} onClick={() => send('accept')}>
-                  Accept
-                </Button>
-                <Button variant="secondary" className="btn--small" disabled={decide.isPending} aria-label={`Refuse return: ${r.lead.name} from ${r.buyer.username}`} onClick={() => setRefusing(true)}>
-                  Refuse
-                </Button>
-              </>
-            )}
-          </div>
-        </>
+        <AcceptOrRefuse
+          what="return"
+          subject={`${r.lead.name} from ${r.buyer.username}`}
+          hint="The agent reads this in My Leads."
+          missingReason={LEAD_RETURN_MESSAGES.refuseReason}
+          busy={decide.isPending}
+          failure={decide.error ? errorMessage(decide.error, 'The decision could not be saved; please try again.') : undefined}
+          onEdit={() => decide.reset()}
+          onDecide={(decision, reason) => decide.mutate({ decision, ...(reason ? { reason } : {}) })}
+          className="lead-returns-admin__actions"
+        />
       )}
     </li>
   );

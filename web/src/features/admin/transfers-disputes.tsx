@@ -1,7 +1,5 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { DISPUTE_MESSAGES, type AdminTransferDispute } from '@warmline/contracts/live-transfers';
-import { Button } from '../../components/button';
-import { TextField } from '../../components/field';
 import { LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';
 import { toast } from '../../components/toast-store';
@@ -10,6 +8,7 @@ import { usPhoneText } from '../../lib/phone-text';
 import { usDateTime } from '../../lib/us-date';
 import { durationText } from '../my-transfers/format';
 import { TransferStatusBadge } from '../my-transfers/transfer-status-badge';
+import { AcceptOrRefuse } from './accept-or-refuse';
 import { useDecideDispute, usePendingDisputes } from './transfers-api';
 
 /** The disputes waiting for an admin, oldest first: Accept (the transfer credited back) or Refuse with a reason. */
@@ -39,22 +38,15 @@ export function TransferDisputes({ zone }: { zone: string }) {
 }
 
 function DisputeCard({ dispute: d, zone }: { dispute: AdminTransferDispute; zone: string }) {
-  const [refusing, setRefusing] = useState(false);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | undefined>();
   const decide = useDecideDispute();
   const titleId = useId();
   const t = d.transfer;
   const prospect = `${t.firstName} ${t.lastName}`.trim();
   const who = d.agent.name || 'An agent';
 
-  const send = (decision: 'accept' | 'refuse') => {
-    if (decision === 'refuse' && !reason.trim()) {
-      setError(DISPUTE_MESSAGES.refuseReason);
-      return;
-    }
+  const send = (decision: 'accept' | 'refuse', reason?: string) =>
     decide.mutate(
-      { id: d.id, decision, ...(decision === 'refuse' ? { reason: reason.trim() } : {}) },
+      { id: d.id, decision, ...(reason ? { reason } : {}) },
       {
         onSuccess: () =>
           toast({
@@ -62,10 +54,8 @@ function DisputeCard({ dispute: d, zone }: { dispute: AdminTransferDispute; zone
             description: decision === 'accept' ? `The transfer is credited back to ${who}.` : `${who} is told why by e-mail.`,
             variant: 'success',
           }),
-        onError: (failure) => setError(errorMessage(failure, 'The decision could not be saved; please try again.')),
       },
     );
-  };
 
   return (
     <li className="transfers-admin__dispute" aria-labelledby={titleId} data-testid="transfer-dispute">
@@ -79,45 +69,17 @@ function DisputeCard({ dispute: d, zone }: { dispute: AdminTransferDispute; zone
       </p>
       <TransferStatusBadge transfer={t} />
       {d.note ? <p className="transfers-admin__note">“{d.note}”</p> : null}
-      {refusing ? (
-        <TextField
-          label="Why is it refused?"
-          name="reason"
-          value={reason}
-          maxLength={500}
-          onChange={(e) => {
-            setReason(e.target.value);
-            setError(undefined);
-          }}
-          error={error}
-          hint="The agent reads this in their e-mail and on My Transfers."
-        />
-      ) : error ? (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="transfers-admin__actions">
-        {refusing ? (
-          <>
-            <Button variant="danger" className="btn--small" busy={decide.isPending} onClick={() => send('refuse')}>
-              Refuse dispute
-            </Button>
-            <Button variant="ghost" className="btn--small" disabled={decide.isPending} onClick={() => setRefusing(false)}>
-              Cancel
-            </Button>
-          </>
-        ) : (
-          <>
-            <Button className="btn--small" busy={decide.isPending} aria-label={`Accept dispute: ${who}`} onClick={() => send('accept')}>
-              Accept
-            </Button>
-            <Button variant="secondary" className="btn--small" disabled={decide.isPending} aria-label={`Refuse dispute: ${who}`} onClick={() => setRefusing(true)}>
-              Refuse
-            </Button>
-          </>
-        )}
-      </div>
+      <AcceptOrRefuse
+        what="dispute"
+        subject={who}
+        hint="The agent reads this in their e-mail and on My Transfers."
+        missingReason={DISPUTE_MESSAGES.refuseReason}
+        busy={decide.isPending}
+        failure={decide.error ? errorMessage(decide.error, 'The decision could not be saved; please try again.') : undefined}
+        onEdit={() => decide.reset()}
+        onDecide={send}
+        className="transfers-admin__actions"
+      />
     </li>
   );
 }
