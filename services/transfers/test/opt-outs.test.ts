@@ -78,8 +78,8 @@ describe('a transferred phone that opts out', () => {
     );
     // Never callable again, whatever the prospect's clock says.
     expect(log.filter((t) => t.optedOutAt !== null).map((t) => [t.callableNow, t.callingHoursNote])).toEqual([
-      [false, 'Opted out: do not call'],
-      [false, 'Opted out: do not call'],
+      [false, 'Opted out'],
+      [false, 'Opted out'],
     ]);
     const csv = await fx.call('GET', '/api/my-transfers/export.csv', { identity: dana });
     const [header, ...rows] = csv.text.trim().split('\r\n');
