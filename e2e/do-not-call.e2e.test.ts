@@ -106,8 +106,8 @@ describe('a phone that opts out, with the broker away', () => {
     expect(myLeads.leads.map((l) => [l.id, l.optedOutAt])).toEqual([[ids.soldLead, optedOutAt]]);
     expect((await lena.get('/api/my-leads/export.csv')).text).toContain(`Do not call — opted out on ${optedOutAt.slice(0, 10)}`);
     const cole = await as(holders.callback);
-    const myCallbacks = (await cole.get('/api/my-callbacks')).json as { callbacks: Marked[] };
-    expect(myCallbacks.callbacks.map((c) => [c.id, c.optedOutAt])).toEqual([[ids.delivered, optedOutAt]]);
+    const myCallbacks = (await cole.get('/api/my-callbacks')).json as { callbacks: Array<Marked & { callableNow: boolean }> };
+    expect(myCallbacks.callbacks.map((c) => [c.id, c.optedOutAt, c.callableNow])).toEqual([[ids.delivered, optedOutAt, false]]);
     // Never listed: the unsold lead left the market, the waiting call-back was withdrawn.
     const market = (await (await as(system.customer)).get('/api/aged-leads?filter=737')).json as { leads: Array<{ id: string }> };
     expect(market.leads.map((l) => l.id)).not.toContain(ids.unsoldLead);

@@ -73,9 +73,14 @@ async function buy(page: Page, leads: NewAgedLead[]) {
 }
 
 async function checkPage(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  // Nor does a table scroll inside its box: every column (the price paid too) is in view.
+  const tooWide = await page.evaluate(() =>
+    [...document.querySelectorAll('table')].filter((t) => t.scrollWidth > (t.parentElement?.clientWidth ?? Infinity) + 1).map((t) => `${t.className}: ${t.scrollWidth} in ${t.parentElement?.clientWidth}`),
+  );
+  expect(tooWide).toEqual([]);
 }
 
 describe('TCPA guardrails, as an agent and an admin use them', () => {

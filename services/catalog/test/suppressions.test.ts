@@ -418,9 +418,11 @@ describe('do not call, marked where the phone is held (issue 24)', () => {
     expect(suppressed.status).toBe(201);
 
     const after = await fx.call('GET', '/api/my-leads', { identity: dana.identity });
-    const byId = new Map((after.body.leads as Array<{ id: string; optedOutAt: string | null }>).map((l) => [l.id, l.optedOutAt]));
-    expect(byId.get(optedOut!.id)).toBe(suppressed.body.createdAt);
-    expect(byId.get(kept!.id)).toBeNull();
+    type Held = { id: string; optedOutAt: string | null; callableNow: boolean; callingHoursNote: string | null };
+    const byId = new Map((after.body.leads as Held[]).map((l) => [l.id, l]));
+    expect(byId.get(optedOut!.id)).toMatchObject({ optedOutAt: suppressed.body.createdAt, callableNow: false, callingHoursNote: 'Opted out' });
+    expect(byId.get(kept!.id)?.optedOutAt).toBeNull();
+    expect(byId.get(kept!.id)?.callingHoursNote).not.toBe('Opted out');
     const csv = await fx.call('GET', '/api/my-leads/export.csv', { identity: dana.identity });
     expect(csv.status).toBe(200);
     const [header, ...rows] = csv.text.trim().split('\r\n');

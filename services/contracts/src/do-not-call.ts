@@ -22,6 +22,17 @@ export function doNotCallMark(date: string): string {
   return `Do not call — opted out on ${date}`;
 }
 
+/** Why an opted-out phone is not callable at any hour (the calling-hours verdict beside its clock). */
+export const OPTED_OUT_CALLING_NOTE = 'Opted out';
+
+/**
+ * A held phone's calling hours (issue 24): once it opted out it may not be called at any hour,
+ * whatever its clock says; its local time still shows.
+ */
+export function unlessOptedOut<T extends { callableNow: boolean; callingHoursNote: string | null }>(hours: T, optedOutAt: Date | string | null): T {
+  return optedOutAt ? { ...hours, callableNow: false, callingHoursNote: OPTED_OUT_CALLING_NOTE } : hours;
+}
+
 /** The CSV column of My Leads, My Call-backs and My Transfers exports; empty when the phone may be called. */
 export const DO_NOT_CALL_CSV_COLUMN = 'Do Not Call';
 

@@ -76,6 +76,11 @@ describe('a transferred phone that opts out', () => {
         [untouched, null],
       ]),
     );
+    // Never callable again, whatever the prospect's clock says.
+    expect(log.filter((t) => t.optedOutAt !== null).map((t) => [t.callableNow, t.callingHoursNote])).toEqual([
+      [false, 'Opted out'],
+      [false, 'Opted out'],
+    ]);
     const csv = await fx.call('GET', '/api/my-transfers/export.csv', { identity: dana });
     const [header, ...rows] = csv.text.trim().split('\r\n');
     expect(header!.split(',').at(-1)).toBe('Do Not Call');

@@ -1,4 +1,5 @@
 import { dncCheckOf } from '@warmline/contracts/dnc-registry';
+import { unlessOptedOut } from '@warmline/contracts/do-not-call';
 import { registryChecksOf, type RegistryCheck } from '../db/dnc-registry';
 import { utcDay } from './market-pages';
 import { prospectCallingHours, RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
@@ -214,7 +215,7 @@ function myCallbackView(row: AgentCallbackRow, now: Date, recent: RecentAttempts
     assignedAt: (row.assignedAt ?? row.createdAt).toISOString(),
     optedOutAt: row.optedOutAt?.toISOString() ?? null,
     dnc: dncCheckOf(checks.get(row.phone) ?? { checkedOn: null, onRegistry: false }, utcDay(now)),
-    ...prospectCallingHours(row.state, row.phone, now, recent?.count ?? 0),
+    ...unlessOptedOut(prospectCallingHours(row.state, row.phone, now, recent?.count ?? 0), row.optedOutAt),
     attemptsLast24h: recent?.count ?? 0,
     lastAttemptAt: recent?.last.toISOString() ?? null,
   };

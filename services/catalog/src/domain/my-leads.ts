@@ -1,4 +1,4 @@
-import { DO_NOT_CALL_CSV_COLUMN, doNotCallCsvCell } from '@warmline/contracts/do-not-call';
+import { DO_NOT_CALL_CSV_COLUMN, doNotCallCsvCell, unlessOptedOut } from '@warmline/contracts/do-not-call';
 import { AGED_LEAD_PAGE_SIZE, type MyLeadsResponse, type MyLeadsView, type PurchasedLead } from '@warmline/contracts/catalog';
 import { prospectCallingHours } from '@warmline/contracts/calling-hours';
 import { countPurchasedLeads, purchasedLeads, type PurchasedRow } from '../db/my-leads';
@@ -28,7 +28,7 @@ export async function listMyLeads(
   const now = ctx.clock();
   const answer = (leads: PurchasedLead[], total: number): MyLeadsResponse => ({
     // The prospect's clock now, per row (issue 24 §3); My Leads logs no calls, so no cap is counted here.
-    leads: leads.map((lead) => ({ ...lead, ...prospectCallingHours(lead.state, lead.phone, now) })),
+    leads: leads.map((lead) => ({ ...lead, ...unlessOptedOut(prospectCallingHours(lead.state, lead.phone, now), lead.optedOutAt) })),
     total,
     page: query.page,
     pageSize: AGED_LEAD_PAGE_SIZE,

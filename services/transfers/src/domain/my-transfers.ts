@@ -4,6 +4,7 @@ import {
   TRANSFERS_PAGE_SIZE,
   DO_NOT_CALL_CSV_COLUMN,
   doNotCallCsvCell,
+  unlessOptedOut,
   formatUsd,
   timeZoneName,
   type MyTransfersAnswer,
@@ -67,7 +68,10 @@ export function transferView(row: TransferRow, now: Date): TransferView {
     optedOutAt: row.optedOutAt?.toISOString() ?? null,
     // Issue 24 §3: the prospect's clock now. The transfer itself was a call to them: within the
     // last 24 hours it counts once toward a state's cap (no agent is sent the same phone twice in 30 days).
-    ...prospectCallingHours(row.state, row.phone, now, now.getTime() - row.routedAt.getTime() < CALL_CAP_WINDOW_HOURS * 3_600_000 ? 1 : 0),
+    ...unlessOptedOut(
+      prospectCallingHours(row.state, row.phone, now, now.getTime() - row.routedAt.getTime() < CALL_CAP_WINDOW_HOURS * 3_600_000 ? 1 : 0),
+      row.optedOutAt,
+    ),
   };
 }
 
