@@ -23,7 +23,7 @@ export function doNotCallMark(date: string): string {
 }
 
 /** Why an opted-out phone is not callable at any hour (the calling-hours verdict beside its clock). */
-export const OPTED_OUT_CALLING_NOTE = 'Opted out';
+const OPTED_OUT_CALLING_NOTE = 'Opted out';
 
 /**
  * A held phone's calling hours (issue 24): once it opted out it may not be called at any hour,
