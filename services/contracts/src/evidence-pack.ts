@@ -98,7 +98,7 @@ export const evidencePackSchema = z.object({
 export type EvidencePack = z.infer<typeof evidencePackSchema>;
 
 /** The format to answer: the query's, else JSON for a client that asks for JSON only, else the zip. */
-export function evidenceFormatOf(format: EvidenceFormat | undefined, accept: string | undefined): EvidenceFormat {
+function evidenceFormatOf(format: EvidenceFormat | undefined, accept: string | undefined): EvidenceFormat {
   if (format) return format;
   const types = (accept ?? '').toLowerCase();
   if (types.includes('application/json') && !types.includes('application/zip') && !types.includes('application/pdf')) return 'json';
@@ -106,8 +106,23 @@ export function evidenceFormatOf(format: EvidenceFormat | undefined, accept: str
 }
 
 /** `evidence-lead-<id>` (the download's name without its extension). */
-export function evidencePackFileBase(kind: EvidenceKind, id: string): string {
+function evidencePackFileBase(kind: EvidenceKind, id: string): string {
   return `evidence-${kind}-${id}`;
+}
+
+/**
+ * What one evidence pack download sends, in the format asked for (`format` from the query, else
+ * the Accept rule): the shape platform's sendDocumentDownload takes. One place for both services.
+ */
+export function evidencePackDownload(pack: EvidencePack, format: EvidenceFormat | undefined, accept: string | undefined) {
+  return {
+    format: evidenceFormatOf(format, accept),
+    fileBase: evidencePackFileBase(pack.kind, pack.id),
+    entryBase: 'evidence',
+    json: pack,
+    document: evidencePackDocument(pack),
+    modified: new Date(pack.generatedAt),
+  };
 }
 
 /* ------------------------------------------------------------------ the document -------- */
@@ -136,7 +151,7 @@ function phoneText(digits: string): string {
 const orNone = (value: string | null | undefined, none = 'not recorded') => (value === null || value === undefined || value === '' ? none : value);
 
 /** The pack as a lawyer reads it: every section with labelled lines, in the JSON's order. */
-export function evidencePackDocument(pack: EvidencePack): EvidenceDocument {
+function evidencePackDocument(pack: EvidencePack): EvidenceDocument {
   const { consent, checksAtSale, sale, vendorCall, currentSuppression, prospect } = pack;
   const sections: EvidenceDocument['sections'] = [
     {

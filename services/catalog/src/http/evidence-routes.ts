@@ -2,9 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import {
   EVIDENCE_NOT_FOUND_MESSAGE,
-  evidenceFormatOf,
-  evidencePackDocument,
-  evidencePackFileBase,
+  evidencePackDownload,
   evidencePackQuery,
   type EvidencePack,
 } from '@warmline/contracts';
@@ -52,14 +50,7 @@ export function evidenceRoutes(ctx: CallbackContext): Router {
 
 async function sendPack(req: Request, res: Response, pack: EvidencePack): Promise<void> {
   const { format } = parseInput(evidencePackQuery, req.query);
-  await sendDocumentDownload(res, {
-    format: evidenceFormatOf(format, req.header('accept')),
-    fileBase: evidencePackFileBase(pack.kind, pack.id),
-    entryBase: 'evidence',
-    json: pack,
-    document: evidencePackDocument(pack),
-    modified: new Date(pack.generatedAt),
-  });
+  await sendDocumentDownload(res, evidencePackDownload(pack, format, req.header('accept')));
 }
 
 function ownIdOf(req: Request, message: string): string {

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { EVIDENCE_NOT_FOUND_MESSAGE, evidenceFormatOf, evidencePackDocument, evidencePackFileBase, evidencePackQuery, type EvidencePack } from '@warmline/contracts';
+import { EVIDENCE_NOT_FOUND_MESSAGE, evidencePackDownload, evidencePackQuery, type EvidencePack } from '@warmline/contracts';
 import { sendDocumentDownload } from '@warmline/platform/documents/download';
 import { notFound, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity, requireUserIdentity, type Identity } from '@warmline/platform/http/identity';
@@ -33,14 +33,7 @@ export function transferEvidenceRoutes(ctx: TransfersContext): Router {
 
 async function send(req: Request, res: Response, pack: EvidencePack): Promise<void> {
   const { format } = parseInput(evidencePackQuery, req.query);
-  await sendDocumentDownload(res, {
-    format: evidenceFormatOf(format, req.header('accept')),
-    fileBase: evidencePackFileBase(pack.kind, pack.id),
-    entryBase: 'evidence',
-    json: pack,
-    document: evidencePackDocument(pack),
-    modified: new Date(pack.generatedAt),
-  });
+  await sendDocumentDownload(res, evidencePackDownload(pack, format, req.header('accept')));
 }
 
 function idOf(req: Request): string {

@@ -1,8 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { VIEW_AS_HEADER } from '@warmline/contracts/view-as-names';
 import type { DncRegistryUploadPage, DncRegistryUploadView } from '@warmline/contracts/dnc-registry';
-import { ApiError, apiRequest } from '../../lib/api';
-import { viewAsToken } from '../../lib/view-as-token';
+import { apiRequest } from '../../lib/api';
+import { uploadFile, type UploadProgress } from '../../lib/file-upload';
 
 /**
  * Hooks of the Compliance tab (issue 24): the national DNC registry's uploads and their
@@ -40,42 +39,11 @@ export function useRegistryUploads(page: number) {
   });
 }
 
-export interface UploadProgress {
-  loaded: number;
-  total: number;
-}
+export type { UploadProgress } from '../../lib/file-upload';
 
-/**
- * Sends the registry file as multipart (`file`) with XMLHttpRequest, as the lead import does:
- * fetch cannot report how much of a request body has gone. Carries the cookies, the CSRF header
- * and this tab's view-as grant; a refusal becomes an ApiError with the server's words.
- */
+/** The registry file, sent with its progress, as the lead import sends its CSV. */
 function uploadRegistryFile(file: File, onProgress: (progress: UploadProgress) => void): Promise<DncRegistryUploadView> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/admin/dnc-registry');
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
-    const viewing = viewAsToken();
-    if (viewing) xhr.setRequestHeader(VIEW_AS_HEADER, viewing);
-    xhr.upload.onprogress = (event) => onProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        try {
-          resolve(JSON.parse(xhr.responseText) as DncRegistryUploadView);
-        } catch {
-          reject(new ApiError(xhr.status, '', 'The server answered something other than the upload'));
-        }
-      } else {
-        reject(new ApiError(xhr.status, xhr.responseText, xhr.statusText));
-      }
-    };
-    xhr.onerror = () => reject(new Error('The upload was interrupted: the connection to the server was lost'));
-    const body = new FormData();
-    body.append('file', file, file.name);
-    xhr.send(body);
-  });
+  return uploadFile<DncRegistryUploadView>('/api/admin/dnc-registry', file, { onProgress, unreadable: 'The server answered something other than the upload' });
 }
 
 export function useUploadRegistryFile() {

@@ -1,5 +1,4 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { VIEW_AS_HEADER } from '@warmline/contracts/view-as-names';
 import type {
   SuppressionImportResult,
   LeadImportCreated,
@@ -8,8 +7,8 @@ import type {
   SuppressionCreated,
   SuppressionPage,
 } from '@warmline/contracts/lead-imports';
-import { ApiError, apiRequest } from '../../lib/api';
-import { viewAsToken } from '../../lib/view-as-token';
+import { apiRequest } from '../../lib/api';
+import { uploadFile, type UploadProgress } from '../../lib/file-upload';
 import { isUnfinished } from './lead-import-progress';
 
 /**
@@ -59,57 +58,11 @@ export function useLeadImportsPage(page: number) {
   });
 }
 
-/** How far the file itself has gone up to the server. */
-export interface UploadProgress {
-  loaded: number;
-  total: number;
-}
+export { UploadAborted, type UploadProgress } from '../../lib/file-upload';
 
-/** The upload was stopped by the admin (Stop upload) before the server had the whole file. */
-export class UploadAborted extends Error {
-  override name = 'UploadAborted';
-}
-
-/**
- * Sends the CSV as multipart (`file`) with XMLHttpRequest, not fetch: fetch cannot report how
- * much of a request body has gone, and a file of hundreds of MB needs a bar of its own. Carries
- * what apiRequest carries (cookies, the CSRF header, this tab's view-as grant); a refusal becomes
- * an ApiError with the server's words, as apiRequest's do.
- */
+/** The CSV, sent with its progress (the file may be hundreds of MB). */
 function uploadLeadImport(file: File, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<LeadImportCreated> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/admin/lead-imports');
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader('X-Requested-With', 'XMLHttpRequest');
-    const viewing = viewAsToken();
-    if (viewing) xhr.setRequestHeader(VIEW_AS_HEADER, viewing);
-    xhr.upload.onprogress = (event) => onProgress({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        try {
-          resolve(JSON.parse(xhr.responseText) as LeadImportCreated);
-        } catch {
-          reject(new ApiError(xhr.status, '', 'The server answered something other than the new import'));
-        }
-      } else {
-        reject(new ApiError(xhr.status, xhr.responseText, xhr.statusText));
-      }
-    };
-    xhr.onerror = () => reject(new Error('The upload was interrupted: the connection to the server was lost'));
-    xhr.onabort = () => reject(new UploadAborted('Upload stopped'));
-    if (signal) {
-      if (signal.aborted) {
-        reject(new UploadAborted('Upload stopped'));
-        return;
-      }
-      signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    }
-    const body = new FormData();
-    body.append('file', file, file.name);
-    xhr.send(body);
-  });
+  return uploadFile<LeadImportCreated>('/api/admin/lead-imports', file, { onProgress, signal, unreadable: 'The server answered something other than the new import' });
 }
 
 /**
