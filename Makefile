@@ -93,9 +93,13 @@ bench: build services
 # ports under a steady load while this machine's PostgreSQL, Redis and RabbitMQ restart one after
 # the other; rewrites the "Faults" section of docs/benchmarks.md. FAULTS=none: load and checks
 # only; FAULTS=redis,rabbitmq: those only. Refuses while `make test` or `make start` runs.
+# REPLICAS=2 (issue 25): two of every process, HTTP behind a round-robin proxy each, and after the
+# restarts one replica of each process killed (SIGKILL) in turn and started again; its results go
+# to the "Faults with two replicas" section. FAULTS=replicas: the kills only, no server restarted.
 FAULTS ?=
+REPLICAS ?=
 chaos: install services env build
-	@$(WITH_ENV) npx tsx infra/chaos/run.ts $(if $(FAULTS),--faults $(FAULTS))
+	@$(WITH_ENV) npx tsx infra/chaos/run.ts $(if $(FAULTS),--faults $(FAULTS)) $(if $(REPLICAS),--replicas $(REPLICAS))
 
 # Build and test output and the .eml files; var/local.env stays (the database's admin was
 # created with its password).

@@ -4,6 +4,7 @@ import { REPO_ROOT } from '../scripts/services';
 import type { Integrity } from './checks';
 import { doubledCount, lostCount } from './checks';
 import type { FaultResult } from './faults';
+import type { ReplicaKill } from './kills';
 import type { Action, Sample, SessionLoss } from './load';
 import type { ProcessExit } from './system';
 
@@ -13,6 +14,8 @@ export interface Window {
   from: number;
   to: number;
   fault?: FaultResult;
+  /** A replica killed with SIGKILL (several replicas): from the kill until every /readyz is green. */
+  kill?: ReplicaKill;
   /** Sessions lost and processes exited are counted up to the next fault, not only to green. */
   consequencesTo: number;
 }
@@ -90,6 +93,10 @@ export interface RunFacts {
   redisPersists: boolean;
   /** Faults after which some /readyz never turned green again within the ceiling. */
   neverReady: string[];
+  /** Copies of every process; above 1, each HTTP port is behind a round-robin proxy. */
+  replicas: number;
+  /** Connections the proxies handed to another replica because theirs refused (it was dead). */
+  failovers: number;
 }
 
 export function passed(facts: RunFacts, integrity: Integrity): boolean {
@@ -112,8 +119,8 @@ export function markdown(facts: RunFacts, windows: Window[], samples: Sample[], 
   ];
   for (const w of windows) {
     const f = figures(samples, losses, exits, w);
-    const outage = w.fault ? seconds(w.fault.stoppedAt, w.fault.backAt) : '–';
-    const ready = w.fault ? seconds(w.fault.backAt, w.fault.readyAt) : '–';
+    const outage = w.fault ? seconds(w.fault.stoppedAt, w.fault.backAt) : w.kill ? seconds(w.kill.killedAt, w.kill.restartedAt) : '–';
+    const ready = w.fault ? seconds(w.fault.backAt, w.fault.readyAt) : w.kill ? seconds(w.kill.restartedAt, w.kill.readyAt) : '–';
     out.push(
       `| ${w.label} | ${outage} | ${ready} | ${f.requests} | ${f.answered} | ${f.serverErrors} | ${ms(f.serverErrorP50)} | ${ms(f.serverErrorMax)} | ${f.noAnswer} | ${f.sessionsLost} | ${exitText(f.exited)} |`,
     );
@@ -122,6 +129,19 @@ export function markdown(facts: RunFacts, windows: Window[], samples: Sample[], 
     '',
     'A fault\'s requests are those sent from the stop command until every `/readyz` was green again; sessions lost and processes exited are counted until the next fault.',
   );
+  const kills = windows.filter((w) => w.kill);
+  if (kills.length > 0) {
+    const during = kills.map((w) => figures(samples, losses, exits, w));
+    const sent = during.reduce((n, f) => n + f.requests, 0);
+    const failed = during.reduce((n, f) => n + f.serverErrors + f.noAnswer, 0);
+    out.push(
+      '',
+      `${facts.replicas} replicas of every process, each HTTP port behind a round-robin proxy that hands a refused connection to the next replica. ` +
+        `For a killed replica the outage column is kill → started again, the next one started → every \`/readyz\` green. ` +
+        `While replicas were down, **${failed} of ${sent} requests failed** (5xx or no answer: requests on a connection the kill cut); ` +
+        `the proxies moved ${facts.failovers} connections to the other replica.`,
+    );
+  }
   if (windows.some((w) => w.fault?.spec.name === 'redis')) {
     out.push(
       facts.redisPersists
@@ -165,6 +185,22 @@ export function markdown(facts: RunFacts, windows: Window[], samples: Sample[], 
 const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
 const START = '<!-- chaos:faults:start -->';
 const END = '<!-- chaos:faults:end -->';
+const REPLICAS_START = '<!-- chaos:replicas:start -->';
+const REPLICAS_END = '<!-- chaos:replicas:end -->';
+
+const REPLICAS_INTRO = `## Faults with two replicas
+
+**Targets (issue 25): two copies of every process ride out the same server restarts and the
+death of either copy** — nothing lost, nothing doubled, each sweep once per period, and the
+requests sent while a copy is dead are served by the other (the failures are counted).
+
+Measured by \`make chaos REPLICAS=2\`: the run above with two of every process of
+\`infra/services.json\`, each HTTP port behind a round-robin proxy of the run
+(\`infra/chaos/round-robin.ts\`), and after PostgreSQL, Redis and RabbitMQ have restarted, one
+replica of each process killed with SIGKILL in turn, left dead 5 s and started again
+(\`infra/chaos/kills.ts\`).
+
+The section below is rewritten by every such run.`;
 
 /** How the section reads above its markers; written once when the section is missing. */
 const INTRO = `## Faults
@@ -192,11 +228,14 @@ the same servers.
 
 The section below is rewritten by every run.`;
 
-export function writeSection(lines: string[]): void {
+/** The one-replica run and the several-replica run each keep their own section. */
+export function writeSection(lines: string[], replicas: number): void {
+  const start = replicas > 1 ? REPLICAS_START : START;
+  const end = replicas > 1 ? REPLICAS_END : END;
   let doc = readFileSync(BENCHMARKS_MD, 'utf8');
-  if (!doc.includes(START)) doc = `${doc.replace(/\n*$/, '\n')}\n${INTRO}\n\n${START}\n${END}\n`;
-  const at = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (end < at) throw new Error(`${BENCHMARKS_MD}: ${END} comes before ${START}`);
-  writeFileSync(BENCHMARKS_MD, `${doc.slice(0, at + START.length)}\n${lines.join('\n')}\n${doc.slice(end)}`);
+  if (!doc.includes(start)) doc = `${doc.replace(/\n*$/, '\n')}\n${replicas > 1 ? REPLICAS_INTRO : INTRO}\n\n${start}\n${end}\n`;
+  const at = doc.indexOf(start);
+  const stop = doc.indexOf(end);
+  if (stop < at) throw new Error(`${BENCHMARKS_MD}: ${end} comes before ${start}`);
+  writeFileSync(BENCHMARKS_MD, `${doc.slice(0, at + start.length)}\n${lines.join('\n')}\n${doc.slice(stop)}`);
 }

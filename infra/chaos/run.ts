@@ -11,6 +11,10 @@
  *   --calm S                             seconds of plain load before, between and after faults
  *   --duration S                         seconds of load of a dry run
  *   --drain S                            ceiling for the outboxes to drain after the load
+ *   --replicas N                         N copies of every process (default 1, or REPLICAS): HTTP
+ *                                        behind a round-robin proxy each, and after the server
+ *                                        faults one replica of each process is killed (SIGKILL)
+ *                                        in turn and started again
  *   --preflight                          only say whether a fault run would be refused now
  *
  * Isolation (see system.ts): CHAOS_DATABASE_URL (default …/warmline_chaos, recreated each run),
@@ -29,6 +33,8 @@ import { serviceMigrations } from '../scripts/migrations';
 import { drainAndCheck } from './checks';
 import { canInject, faultSpec, FAULT_NAMES, injectFault, type FaultName, type FaultResult } from './faults';
 import { Load } from './load';
+import { killEachService, type ReplicaKill } from './kills';
+import { startRoundRobin, type RoundRobin } from './round-robin';
 import { setUpTransferAgents } from './transfers';
 import { otherUsersOfTheServers } from './preflight';
 import { markdown, passed, writeSection, type Window } from './report';
@@ -64,6 +70,7 @@ const { values } = parseArgs({
     calm: { type: 'string', default: '20' },
     duration: { type: 'string', default: '60' },
     drain: { type: 'string', default: '300' },
+    replicas: { type: 'string', default: process.env.REPLICAS || '1' },
     preflight: { type: 'boolean', default: false },
   },
   allowPositionals: false,
@@ -79,10 +86,20 @@ const paceMs = wholeNumber('pace', values.pace, 0);
 const calmSeconds = wholeNumber('calm', values.calm, 1);
 const dryRunSeconds = wholeNumber('duration', values.duration, 5);
 const drainSeconds = wholeNumber('drain', values.drain, 10);
+const replicas = wholeNumber('replicas', values.replicas, 1);
+if (replicas > 4) refuse(`--replicas must be at most 4 on this machine (got ${replicas})`);
 
 const requested = values.faults.split(',').map((f) => f.trim().toLowerCase()).filter((f) => f !== '');
 const dryRun = requested.length === 1 && requested[0] === 'none';
-const faults: FaultName[] = dryRun ? [] : requested.map((f) => ((FAULT_NAMES as readonly string[]).includes(f) ? (f as FaultName) : refuse(`unknown fault '${f}': choose from ${FAULT_NAMES.join(', ')} or none`)));
+/** `replicas` in --faults: kill one replica of each process (the default with several replicas). */
+const KILLS = 'replicas';
+const faults: FaultName[] = dryRun
+  ? []
+  : requested.filter((f) => f !== KILLS).map((f) => ((FAULT_NAMES as readonly string[]).includes(f) ? (f as FaultName) : refuse(`unknown fault '${f}': choose from ${FAULT_NAMES.join(', ')}, ${KILLS} or none`)));
+const killReplicas = !dryRun && replicas > 1 && (requested.includes(KILLS) || values.faults === FAULT_NAMES.join(','));
+if (requested.includes(KILLS) && replicas === 1) refuse(`--faults ${KILLS} needs --replicas 2 or more (REPLICAS=2)`);
+/** Nothing of the shared servers is restarted: allowed beside `make test`. */
+const touchesServers = faults.length > 0;
 
 /* ---------------------------------------------------------------- preflight ---------- */
 
@@ -93,10 +110,10 @@ if (values.preflight) {
   say('a fault run could start now: no `make test` or `make start` uses the servers');
   process.exit(0);
 }
-if (others.length > 0 && !dryRun) {
+if (others.length > 0 && touchesServers) {
   refuse(`refusing to restart PostgreSQL/Redis/RabbitMQ while they are in use by ${others.join('; ')}. Stop it first (or run \`make chaos FAULTS=none\`).`);
 }
-if (others.length > 0) say(`dry run beside ${others.join('; ')}: nothing is restarted and this run uses its own database, namespace and ports`);
+if (others.length > 0) say(`${dryRun ? 'dry run' : 'replica kills only'} beside ${others.join('; ')}: no server is restarted and this run uses its own database, namespace and ports`);
 for (const name of faults) {
   const problem = canInject(faultSpec(name));
   if (problem) refuse(`cannot restart ${name}: ${problem}`);
@@ -128,12 +145,13 @@ const baseEnv: NodeJS.ProcessEnv = {
 };
 if (!baseEnv.IDENTITY_SECRET || !baseEnv.SESSION_SECRET) refuse('IDENTITY_SECRET and SESSION_SECRET are not set: run through `make chaos` (infra/scripts/env.sh)');
 
-say(`run ${runId}: ${dryRun ? 'dry run, no faults' : `faults ${faults.join(', ')}`}; logs in ${path.relative(REPO_ROOT, isolation.dir)}/`);
+say(`run ${runId}: ${dryRun ? 'dry run, no faults' : `faults ${[...faults, ...(killReplicas ? [`one of ${replicas} replicas of each process killed`] : [])].join(', ')}`}; logs in ${path.relative(REPO_ROOT, isolation.dir)}/`);
 
 /* ------------------------------------------------------------------- system ---------- */
 
 const exits: ProcessExit[] = [];
 let processes: RunningProcess[] = [];
+let balancers: RoundRobin[] = [];
 let load: Load | undefined;
 /** Set once we stop the services ourselves: their exits from then on are not faults. */
 let stopping = false;
@@ -142,6 +160,7 @@ async function shutDown(): Promise<void> {
   stopping = true;
   await load?.stop();
   await stopAll(processes);
+  await Promise.all(balancers.map((b) => b.close()));
   await cleanUp(isolation, say);
 }
 
@@ -156,7 +175,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const setupLog = path.join(isolation.dir, 'setup.log');
 say(`recreating ${new URL(isolation.databaseUrl).pathname.slice(1)}, migrating and seeding (log: ${path.relative(REPO_ROOT, setupLog)})`);
 await recreateDatabase(isolation.databaseUrl);
-const p = await plan(isolation, baseEnv);
+const p = await plan(isolation, baseEnv, replicas);
 const scriptEnv = { ...p.env, LOG_LEVEL: 'info' };
 runScript('migrate.ts', scriptEnv, setupLog);
 runScript('seed.ts', scriptEnv, setupLog);
@@ -166,11 +185,16 @@ runScript('seed-leads.ts', scriptEnv, setupLog, ['--count', '5000']);
 const transferAgents = await setUpTransferAgents(isolation.databaseUrl, runId, CHAOS_TRANSFER_AGENTS);
 say(`${transferAgents.length} transfer agents with settings and balances, and the seed's demo agent`);
 
-processes = startAll(p, isolation, (exit) => {
+/** Replicas this run kills itself: their deaths are the fault, not a crash. */
+const killedOnPurpose = new Set<number>();
+const onExit = (exit: ProcessExit, pid: number | undefined) => {
+  if (pid !== undefined && killedOnPurpose.delete(pid)) return;
   exits.push(exit);
-  if (!stopping) say(`PROCESS EXITED: ${exit.name} (${exit.signal ?? `exit ${String(exit.code)}`}); see ${path.relative(REPO_ROOT, path.join(isolation.dir, `${exit.name}.log`))}`);
-});
-say(`started ${processes.map((x) => `${x.entry.name} :${x.port}`).join(', ')}; waiting for every /readyz`);
+  if (!stopping) say(`PROCESS EXITED: ${exit.name} (${exit.signal ?? `exit ${String(exit.code)}`}); see ${path.relative(REPO_ROOT, path.join(isolation.dir, `${exit.name.replace('#', '-')}.log`))}`);
+};
+balancers = await Promise.all(p.balancers.map((b) => startRoundRobin(b.port, b.targets)));
+processes = startAll(p, isolation, onExit);
+say(`started ${processes.map((x) => `${x.name} :${x.port}`).join(', ')}${balancers.length > 0 ? ` behind ${balancers.length} round-robin proxies` : ''}; waiting for every /readyz`);
 {
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -201,6 +225,7 @@ say(`load: ${users} virtual users through ${p.gatewayUrl}`);
 
 const windows: Window[] = [];
 const results: FaultResult[] = [];
+const replicaKills: ReplicaKill[] = [];
 if (dryRun) {
   await sleep(dryRunSeconds * 1000);
 } else {
@@ -214,6 +239,22 @@ if (dryRun) {
     say(`${result.spec.label}: ${result.readyAt ? `every /readyz green after ${((result.readyAt - (result.backAt ?? result.stoppedAt)) / 1000).toFixed(1)} s` : 'NOT ready again'}; ${calmSeconds} s calm`);
     windows.push({ label: `${result.spec.label} restart`, from: result.stoppedAt, to, fault: result, consequencesTo: to });
     await sleep(calmSeconds * 1000);
+  }
+  if (killReplicas) {
+    const kills = await killEachService({
+      plan: p,
+      isolation,
+      processes,
+      onExit,
+      killedOnPurpose,
+      calmMs: Math.min(calmSeconds, 10) * 1000,
+      say,
+    });
+    replicaKills.push(...kills);
+    for (const kill of kills) {
+      const to = kill.readyAt ?? Date.now();
+      windows.push({ label: `${kill.name} killed (SIGKILL)`, from: kill.killedAt, to, kill, consequencesTo: to });
+    }
   }
 }
 await load.stop();
@@ -242,6 +283,8 @@ await pool.end();
 stopping = true;
 const stoppedAt = Date.now();
 await stopAll(processes);
+const failovers = balancers.reduce((n, b) => n + b.failovers, 0);
+await Promise.all(balancers.map((b) => b.close()));
 await cleanUp(isolation, say);
 
 /* ------------------------------------------------------------------- report ---------- */
@@ -250,10 +293,11 @@ writeFileSync(
   path.join(isolation.dir, 'samples.csv'),
   ['at_ms,latency_ms,action,status,vu', ...load.samples.map((s) => `${s.at - loadStart},${s.ms.toFixed(1)},${s.action},${s.status},${s.vu}`)].join('\n'),
 );
+const serverFaults = dryRun ? 'none (dry run: load and checks only)' : faults.length === 0 ? 'no server restarted' : faults.map((f) => faultSpec(f).label).join(', then ');
 const facts = {
-  command: dryRun ? 'make chaos FAULTS=none' : faults.join(',') === FAULT_NAMES.join(',') ? 'make chaos' : `make chaos FAULTS=${faults.join(',')}`,
+  command: `${dryRun ? 'make chaos FAULTS=none' : values.faults === FAULT_NAMES.join(',') ? 'make chaos' : `make chaos FAULTS=${requested.join(',')}`}${replicas > 1 ? ` REPLICAS=${replicas}` : ''}`,
   date: new Date().toISOString().slice(0, 10),
-  faults: dryRun ? 'none (dry run: load and checks only)' : faults.map((f) => faultSpec(f).label).join(', then '),
+  faults: replicaKills.length > 0 ? `${serverFaults}, then one replica of each process killed with SIGKILL and started again` : serverFaults,
   users,
   paceMs,
   calmSeconds: dryRun ? null : calmSeconds,
@@ -263,15 +307,17 @@ const facts = {
   // Exits while we stop the services are our own SIGTERMs, not faults.
   processesExited: exits.filter((e) => e.at < stoppedAt),
   redisPersists: environment.redisPersists,
-  neverReady: results.filter((r) => r.readyAt === null).map((r) => r.spec.label),
+  neverReady: [...results.filter((r) => r.readyAt === null).map((r) => r.spec.label), ...replicaKills.filter((k) => k.readyAt === null).map((k) => k.name)],
+  replicas,
+  failovers,
 };
 const lines = markdown(facts, windows, load.samples, load.sessionLosses, exits, integrity);
 process.stdout.write(`\n${lines.join('\n')}\n\n`);
 for (const f of [...integrity.missing, ...integrity.doubled]) {
   if (f.count > 0) say(`${f.what}: ${f.count}, e.g. ${f.examples.join(', ')}`);
 }
-writeSection(lines);
-say('results written to docs/benchmarks.md (section "Faults")');
+writeSection(lines, replicas);
+say(`results written to docs/benchmarks.md (section "${replicas > 1 ? 'Faults with two replicas' : 'Faults'}")`);
 if (!passed(facts, integrity)) process.exitCode = 1;
 
 /** Versions and Redis persistence, for the report's first line. */

@@ -36,6 +36,10 @@ export interface ProcessExit {
 
 export interface RunningProcess {
   entry: ServiceEntry;
+  /** The entry's name, with `#2`… for a second replica and on (`#1` too when there are several). */
+  name: string;
+  /** Which replica of its entry (0 for the first). */
+  replica: number;
   /** The port its main HTTP server listens on. */
   port: number;
   /** Where its /readyz answers: the internal port when the entry names one, else `port`. */
@@ -82,17 +86,36 @@ export function runScript(script: string, env: NodeJS.ProcessEnv, logFile: strin
   }
 }
 
+/** Where one replica of a process listens. */
+export interface ReplicaPorts {
+  port: number;
+  /** Where its /readyz answers: the internal port when the entry names one, else `port`. */
+  readyPort: number;
+  internalPort?: number;
+}
+
+export interface PlannedEntry {
+  entry: ServiceEntry;
+  replicas: ReplicaPorts[];
+}
+
 export interface Plan {
-  entries: Array<{ entry: ServiceEntry; port: number; readyPort: number; internalPort?: number }>;
+  entries: PlannedEntry[];
   env: NodeJS.ProcessEnv;
   gatewayUrl: string;
+  /**
+   * With several replicas, the round-robin proxies (round-robin.ts) the run starts in front of
+   * each process's ports: every URL a service or the load uses names the proxy's port.
+   */
+  balancers: Array<{ name: string; port: number; targets: number[] }>;
 }
 
 /**
- * Free ports for every process and the environment they all share: env.sh's variables
- * (secrets, demo passwords) with everything that could reach development data replaced.
+ * Free ports for every process (`replicas` of each) and the environment they all share:
+ * env.sh's variables (secrets, demo passwords) with everything that could reach development
+ * data replaced.
  */
-export async function plan(isolation: Isolation, base: NodeJS.ProcessEnv): Promise<Plan> {
+export async function plan(isolation: Isolation, base: NodeJS.ProcessEnv, replicas = 1): Promise<Plan> {
   const env: NodeJS.ProcessEnv = {
     ...base,
     NODE_ENV: 'development',
@@ -113,55 +136,82 @@ export async function plan(isolation: Isolation, base: NodeJS.ProcessEnv): Promi
     STRIPE_PUBLISHABLE_KEY: '',
     STRIPE_WEBHOOK_SECRET: '',
   };
-  const entries: Plan['entries'] = [];
+  const entries: PlannedEntry[] = [];
+  const balancers: Plan['balancers'] = [];
+  const fronts = new Map<string, { port: number; internalPort?: number }>();
   for (const entry of listServices()) {
-    const port = await freePort();
-    env[entry.portEnv] = String(port);
-    const internal = entry.internalPortEnv;
-    let internalPort: number | undefined;
-    if (internal) {
-      internalPort = await freePort();
-      env[internal] = String(internalPort);
+    const ports: ReplicaPorts[] = [];
+    for (let i = 0; i < replicas; i += 1) {
+      const port = await freePort();
+      const internalPort = entry.internalPortEnv ? await freePort() : undefined;
+      ports.push({ port, readyPort: internalPort ?? port, ...(internalPort ? { internalPort } : {}) });
     }
-    entries.push({ entry, port, readyPort: internalPort ?? port, ...(internalPort ? { internalPort } : {}) });
+    // One replica is reached directly; several through a round-robin proxy of their own.
+    const front = replicas === 1 ? { port: ports[0]!.port, ...(ports[0]!.internalPort ? { internalPort: ports[0]!.internalPort } : {}) } : { port: await freePort(), ...(entry.internalPortEnv ? { internalPort: await freePort() } : {}) };
+    if (replicas > 1) {
+      balancers.push({ name: entry.name, port: front.port, targets: ports.map((r) => r.port) });
+      if (front.internalPort) balancers.push({ name: `${entry.name} (internal)`, port: front.internalPort, targets: ports.map((r) => r.internalPort!) });
+    }
+    fronts.set(entry.name, front);
+    entries.push({ entry, replicas: ports });
     // Each service finds the others at <NAME>_URL (CATALOG_URL, ORDERS_URL, GATEWAY_URL…).
-    env[`${entry.name.toUpperCase().replaceAll('-', '_')}_URL`] = `http://127.0.0.1:${internalPort ?? port}`;
+    env[`${entry.name.toUpperCase().replaceAll('-', '_')}_URL`] = `http://127.0.0.1:${front.internalPort ?? front.port}`;
   }
   // Services the gateway may forward to that this system does not run yet: a closed port here,
   // never the development one.
   for (const missing of ['PARTNERS_URL', 'INGESTION_URL', 'TRANSFERS_URL']) {
     if (!entries.some((e) => `${e.entry.name.toUpperCase()}_URL` === missing)) env[missing] = `http://127.0.0.1:${await freePort()}`;
   }
-  const gateway = entries.find((e) => e.entry.name === 'gateway');
+  const gateway = fronts.get('gateway');
   if (!gateway) throw new Error('infra/services.json has no gateway');
   // The catalog and the transfers service name the gateway's internal listener GATEWAY_INTERNAL_URL
   // (orders: GATEWAY_URL, set above); its default is the development gateway's 3100.
   env.GATEWAY_INTERNAL_URL = `http://127.0.0.1:${gateway.internalPort ?? gateway.port}`;
   const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
   env.PUBLIC_URL = gatewayUrl;
-  return { entries, env, gatewayUrl };
+  return { entries, env, gatewayUrl, balancers };
 }
 
-/** Starts every process; each one's exit is recorded the moment it happens. */
-export function startAll(p: Plan, isolation: Isolation, onExit: (exit: ProcessExit) => void): RunningProcess[] {
-  return p.entries.map(({ entry, port, readyPort }) => {
-    const log = path.join(isolation.dir, `${entry.name}.log`);
-    const fd = openSync(log, 'a');
-    // detached: its own process group, so a Ctrl-C reaches us first and we stop it in order.
-    const child = spawn(TSX, [entryFile(entry)], {
-      cwd: REPO_ROOT,
-      env: { ...p.env, ...entryEnv(entry) },
-      stdio: ['ignore', fd, fd],
-      detached: true,
-    });
-    closeSync(fd);
-    const running: RunningProcess = { entry, port, readyPort, child, log };
-    child.once('exit', (code, signal) => {
-      running.exit = { name: entry.name, at: Date.now(), code, signal };
-      onExit(running.exit);
-    });
-    return running;
+/** Starts every replica of every process; each one's exit is recorded the moment it happens. */
+export function startAll(p: Plan, isolation: Isolation, onExit: (exit: ProcessExit, pid: number | undefined) => void): RunningProcess[] {
+  return p.entries.flatMap((planned) => planned.replicas.map((_, replica) => startReplica(p, isolation, planned, replica, onExit)));
+}
+
+/** Starts one replica of a process (again, after it was killed: its log goes on). */
+export function startReplica(p: Plan, isolation: Isolation, planned: PlannedEntry, replica: number, onExit: (exit: ProcessExit, pid: number | undefined) => void): RunningProcess {
+  const { entry } = planned;
+  const ports = planned.replicas[replica]!;
+  const name = planned.replicas.length === 1 ? entry.name : `${entry.name}#${replica + 1}`;
+  const log = path.join(isolation.dir, `${name.replace('#', '-')}.log`);
+  const fd = openSync(log, 'a');
+  // detached: its own process group, so a Ctrl-C reaches us first and we stop it in order.
+  const child = spawn(TSX, [entryFile(entry)], {
+    cwd: REPO_ROOT,
+    env: {
+      ...p.env,
+      ...entryEnv(entry),
+      [entry.portEnv]: String(ports.port),
+      ...(entry.internalPortEnv && ports.internalPort ? { [entry.internalPortEnv]: String(ports.internalPort) } : {}),
+    },
+    stdio: ['ignore', fd, fd],
+    detached: true,
   });
+  closeSync(fd);
+  const running: RunningProcess = { entry, name, replica, port: ports.port, readyPort: ports.readyPort, child, log };
+  child.once('exit', (code, signal) => {
+    running.exit = { name, at: Date.now(), code, signal };
+    onExit(running.exit, child.pid);
+  });
+  return running;
+}
+
+/** SIGKILL to a replica's whole process group (tsx and its node): no drain, no goodbye. */
+export function killReplica(running: RunningProcess): Promise<void> {
+  const pid = running.child.pid;
+  if (pid === undefined || running.exit) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => running.child.once('exit', () => resolve()));
+  signalGroup(pid, 'SIGKILL');
+  return exited;
 }
 
 /** Signals a child's whole process group (tsx and the node it runs); false when none is left. */
@@ -218,9 +268,9 @@ async function readiness(p: RunningProcess): Promise<Readiness> {
     } catch {
       // not JSON: the status decides
     }
-    return { name: p.entry.name, ready: response.status === 200 && !degraded, detail: `${response.status} ${text.slice(0, 200)}` };
+    return { name: p.name, ready: response.status === 200 && !degraded, detail: `${response.status} ${text.slice(0, 200)}` };
   } catch (err) {
-    return { name: p.entry.name, ready: false, detail: err instanceof Error ? err.message : String(err) };
+    return { name: p.name, ready: false, detail: err instanceof Error ? err.message : String(err) };
   }
 }
 
