@@ -76,7 +76,7 @@ async function deleteInBatches(pool: Pool, sql: string, interval: string): Promi
  * ask in it (periods are `everyMs` long on the database's clock, so replicas' clocks do not
  * matter), undefined for every other ask in the same period (docs/adr/0040).
  */
-export async function claimPeriod(db: Queryable, task: string, everyMs: number): Promise<number | undefined> {
+async function claimPeriod(db: Queryable, task: string, everyMs: number): Promise<number | undefined> {
   const { rows } = await db.query<{ period: number }>(
     `INSERT INTO periodic_runs (task, period) VALUES ($1, floor(extract(epoch FROM clock_timestamp()) * 1000 / $2)::bigint)
      ON CONFLICT (task) DO UPDATE SET period = EXCLUDED.period, claimed_at = now()
