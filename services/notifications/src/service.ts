@@ -3,12 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { createPool } from '@warmline/platform/db/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import { ringcloudMailFrom, type NotificationsConfig } from './config';
 import { createMailer } from './domain/mailer';
 import { consumers } from './events/subscriptions';
 
 export const NOTIFICATIONS_SCHEMA = 'notifications';
+const EMAIL_CLAIM_CONNECTIONS = 2;
 /** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
 export const NOTIFICATIONS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
@@ -54,6 +56,10 @@ export async function startNotifications(
       mailDir: config.MAIL_DIR,
     });
     stops.push('mailer', async () => mailer.close());
+    // Claims commit on their own connections before each send (docs/adr/0041); two are
+    // plenty for one short INSERT per e-mail, and they count in the connection budget.
+    const emailClaims = createPool(config.DATABASE_URL, NOTIFICATIONS_SCHEMA, EMAIL_CLAIM_CONNECTIONS, log);
+    stops.push('e-mail claims', () => emailClaims.end());
     log.info(
       config.SMTP_URL ? { transport: 'smtp' } : { transport: 'file', mailDir: path.resolve(config.MAIL_DIR) },
       'e-mail transport chosen',
@@ -62,7 +68,7 @@ export async function startNotifications(
     // No waiting for the broker: each consumer attaches once it connects (the worker reports
     // itself degraded on /readyz until then).
     const teams = { salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL, partnersTeamEmail: config.PARTNERS_TEAM_EMAIL, supportEmail: config.SUPPORT_EMAIL, ringcloudSupportEmail: config.RINGCLOUD_SUPPORT_EMAIL };
-    for (const { queue, subscriptions } of consumers({ mailer, ...teams, publicUrl: config.PUBLIC_URL })) {
+    for (const { queue, subscriptions } of consumers({ mailer, emailClaims, ...teams, publicUrl: config.PUBLIC_URL })) {
       const consumer = await startConsumer({
         bus,
         pool,

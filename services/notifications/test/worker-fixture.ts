@@ -141,7 +141,7 @@ export function notificationsTestBed(): NotificationsTestBed {
     await client.connect();
     try {
       const result = await client.query(
-        `SELECT command_id, recipient, subject, template, transport, location FROM ${NOTIFICATIONS_SCHEMA}.email_log WHERE ${where} ORDER BY sent_at, command_id`,
+        `SELECT command_id, recipient, subject, template, transport, location FROM ${NOTIFICATIONS_SCHEMA}.email_log WHERE (${where}) AND state = 'sent' ORDER BY sent_at, command_id`,
         params,
       );
       return result.rows as Array<Record<string, string>>;

@@ -5,6 +5,8 @@ export const baseEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/warmline'),
+  /** This process's PostgreSQL pool; each service's own default when unset (README, connection budget). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).optional(),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /**
    * A Redis command unanswered this long fails with a 503 instead of hanging the request

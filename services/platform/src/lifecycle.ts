@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { baseEnv, ConfigError, loadConfig } from './config';
 import { createLogger, type Logger } from './log';
 
@@ -38,12 +38,34 @@ export class ShutdownStack {
 const REPEATED_SIGNAL_MS = 1000;
 
 /**
- * Graceful shutdown on SIGTERM/SIGINT: runs the closers in order (HTTP first so no new work
- * arrives, then consumers, then connections) and exits. A second signal exits at once, unless
- * it comes within a second of the first: Ctrl-C under `make start` reaches a service both from
- * the terminal and relayed by tsx and the supervisor, and that must still drain gracefully.
+ * How a process stops (docs/adr/0040): `/readyz` answers 503 at once, the process keeps
+ * serving for SHUTDOWN_DELAY_MS (a load balancer or Kubernetes' endpoints take it out of
+ * rotation meanwhile), then drains HTTP and consumers, and exits after at most
+ * SHUTDOWN_DRAIN_MS more. A supervisor's grace period (compose's stop_grace_period,
+ * terminationGracePeriodSeconds) must exceed their sum.
  */
-function onShutdown(log: Logger, closers: Array<[name: string, close: Closer]>): void {
+const shutdownEnv = {
+  NODE_ENV: baseEnv.NODE_ENV,
+  /** Default: 5 s in production, none elsewhere (tests and `make start` stop at once). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int('must be a whole number of milliseconds').min(0).max(120_000).optional(),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int('must be a whole number of milliseconds').min(100).max(600_000).default(20_000),
+};
+
+let shuttingDown = false;
+
+/** True from the stop request on: /readyz answers 503 while the process still serves. */
+export function isShuttingDown(): boolean {
+  return shuttingDown;
+}
+
+/**
+ * Graceful shutdown on SIGTERM/SIGINT: not ready at once, the delay, then the closers in
+ * order (HTTP first so no new work arrives, then consumers, then connections) within the
+ * drain bound, and exit. A second signal exits at once, unless it comes within a second of
+ * the first: Ctrl-C under `make start` reaches a service both from the terminal and relayed by
+ * tsx and the supervisor, and that must still drain gracefully.
+ */
+function onShutdown(log: Logger, closers: Array<[name: string, close: Closer]>, timing: { delayMs: number; drainMs: number }): void {
   const stack = new ShutdownStack(log, 'the process');
   for (const [name, close] of [...closers].reverse()) stack.push(name, close);
   let stoppingSince: number | undefined;
@@ -53,9 +75,15 @@ function onShutdown(log: Logger, closers: Array<[name: string, close: Closer]>):
       process.exit(1);
     }
     stoppingSince = Date.now();
-    log.info({ signal }, 'shutting down');
-    await stack.stop();
-    log.info('stopped');
+    shuttingDown = true;
+    log.info({ signal, ...timing }, 'shutting down: not ready, then draining');
+    if (timing.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, timing.delayMs));
+    // What is still running past the bound is cut: unacknowledged messages go back to their
+    // queue and requests in flight fail, where a supervisor would SIGKILL us anyway.
+    const bound = new Promise<'cut'>((resolve) => setTimeout(() => resolve('cut'), timing.drainMs));
+    const outcome = await Promise.race([stack.stop().then(() => 'drained' as const), bound]);
+    if (outcome === 'cut') log.error({ drainMs: timing.drainMs }, 'drain took longer than SHUTDOWN_DRAIN_MS; exiting anyway');
+    else log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -74,6 +102,11 @@ export async function runService<S extends z.ZodRawShape & { LOG_LEVEL: typeof b
   start: (config: z.infer<z.ZodObject<S>>, log: Logger) => Promise<{ stop(): Promise<void> }>,
 ): Promise<void> {
   const config = loadConfig(service, env);
+  const shutdown = loadConfig(service, shutdownEnv);
+  const timing = {
+    delayMs: shutdown.SHUTDOWN_DELAY_MS ?? (shutdown.NODE_ENV === 'production' ? 5_000 : 0),
+    drainMs: shutdown.SHUTDOWN_DRAIN_MS,
+  };
   // S has baseEnv's LOG_LEVEL (the type parameter says so); zod's mapped type does not show it.
   const log = createLogger(service, (config as { LOG_LEVEL: z.infer<typeof baseEnv.LOG_LEVEL> }).LOG_LEVEL);
   // While starting (e.g. waiting for PostgreSQL or Redis), a stop request ends the process at
@@ -89,7 +122,7 @@ export async function runService<S extends z.ZodRawShape & { LOG_LEVEL: typeof b
     const running = await start(config, log);
     process.off('SIGTERM', stopWhileStarting);
     process.off('SIGINT', stopWhileStarting);
-    onShutdown(log, [[service, running.stop]]);
+    onShutdown(log, [[service, running.stop]], timing);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${service}: ${err.message}\n`);

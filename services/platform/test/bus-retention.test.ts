@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config';
 import { assertRetention, createBus, enqueue, listDeadLetters, pruneBusTables, startConsumer, startOutboxRelay, subscribe, type Bus } from '../src/bus/index';
 import { withTransaction } from '../src/db/index';
+import { claimStatement } from '../src/bus/relay';
+import { startRetention } from '../src/bus/retention';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { startBusFixture, type BusFixture } from './bus-fixture';
 
@@ -139,5 +141,39 @@ describe('secrets on the bus', () => {
     } finally {
       await ch.close();
     }
+  });
+});
+
+describe('two replicas of a service', () => {
+  it('when two replicas prune the same schema, then each period is pruned by one of them only', async () => {
+    const everyMs = 400;
+    const settings = { OUTBOX_SENT_RETENTION_HOURS: 24, PROCESSED_EVENTS_RETENTION_DAYS: 7 };
+    const first = startRetention({ pool: f.pool, settings, log: f.log.child({ replica: 1 }), schema: f.schema, everyMs });
+    const second = startRetention({ pool: f.pool, settings, log: f.log.child({ replica: 2 }), schema: f.schema, everyMs });
+    await new Promise((resolve) => setTimeout(resolve, everyMs * 6));
+    await first.stop();
+    await second.stop();
+
+    const runs = f.logLines.filter((l) => l.component === 'bus-retention' && l.msg === 'pruned bus tables');
+    const periods = runs.map((l) => l.period as number);
+    expect(new Set(periods).size).toBe(periods.length);
+    expect(periods.length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('the relay claim', () => {
+  it('when the outbox holds a large backlog, then the claim reads it through outbox_claim_idx without sorting it', async () => {
+    await f.pool.query(
+      `INSERT INTO outbox (id, exchange, routing_key, envelope, created_at, published_at, attempts)
+       SELECT gen_random_uuid(), 'warmline.events', 'user.deleted', '{}', now() - (g || ' seconds')::interval,
+              CASE WHEN g % 3 = 0 THEN now() END, CASE WHEN g % 50 = 0 THEN 1 ELSE 0 END
+         FROM generate_series(1, 20000) AS g`,
+    );
+    await f.pool.query('ANALYZE outbox');
+    const { rows } = await f.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${claimStatement(100)}`);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toContain('Index Scan using outbox_claim_idx');
+    expect(plan).not.toMatch(/\bSort\b/);
+    await f.pool.query(`DELETE FROM outbox WHERE routing_key = 'user.deleted' AND envelope = '{}'::jsonb`);
   });
 });

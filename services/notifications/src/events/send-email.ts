@@ -1,34 +1,52 @@
 import type { Handler } from '@warmline/platform/bus/index';
-import { claimEmail, recordDelivery } from '../db/email-log';
+import type { Pool } from '@warmline/platform/db/index';
+import { claimEmail, recordDelivery, releaseEmail } from '../db/email-log';
 import type { Mailer } from '../domain/mailer';
 
 /**
- * email.send: claim the command id in email_log, then send. Both happen in the consumer's
- * transaction, so a redelivered command finds the row and sends nothing, and a failed send
- * rolls the claim back and throws, letting the consumer retry and then dead-letter it.
+ * email.send, at most once per command (docs/adr/0041): the claim ('sending') commits on a
+ * connection of `claims` before the send, and 'sent' commits with the consumer's transaction.
+ * A redelivered command that finds its claim sends nothing: after 'sent' it is a duplicate;
+ * after 'sending' an earlier run stopped between claiming and committing (a crash between the
+ * send and the commit, or, rarely, before the send), which is logged for ops to check rather
+ * than risk a second copy. A send that fails gives the claim back and throws, so the consumer
+ * retries and then dead-letters it.
  */
-export function sendEmailHandler(mailer: Mailer): Handler<'email.send'> {
+export function sendEmailHandler(mailer: Mailer, claims: Pool): Handler<'email.send'> {
   return async (data, { envelope, db, log }) => {
     const commandId = envelope.id;
-    const claimed = await claimEmail(db, {
+    const claim = await claimEmail(claims, {
       commandId,
       recipient: data.to,
       subject: data.subject,
       template: data.template,
       transport: mailer.transport,
     });
-    if (!claimed) {
+    if (claim === 'sent') {
       log.info({ commandId }, 'email already sent for this command; skipping');
       return;
     }
-    const delivery = await mailer.send({
-      id: commandId,
-      to: data.to,
-      subject: data.subject,
-      text: data.text,
-      ...(data.html === undefined ? {} : { html: data.html }),
-      ...(data.brand === undefined ? {} : { brand: data.brand }),
-    });
+    if (claim === 'sending') {
+      log.error(
+        { commandId, template: data.template, alert: 'email-outcome-unknown' },
+        'an earlier run claimed this e-mail and stopped before recording it; not sending it again (it most likely went out)',
+      );
+      return;
+    }
+    let delivery;
+    try {
+      delivery = await mailer.send({
+        id: commandId,
+        to: data.to,
+        subject: data.subject,
+        text: data.text,
+        ...(data.html === undefined ? {} : { html: data.html }),
+        ...(data.brand === undefined ? {} : { brand: data.brand }),
+      });
+    } catch (err) {
+      await releaseEmail(claims, commandId);
+      throw err;
+    }
     await recordDelivery(db, commandId, delivery.location);
     log.info(
       { commandId, template: data.template, transport: delivery.transport, location: delivery.location },

@@ -1,4 +1,5 @@
 import { subscribe, type Subscription } from '@warmline/platform/bus/index';
+import type { Pool } from '@warmline/platform/db/index';
 import type { Mailer } from '../domain/mailer';
 import { emailRequestSubscriptions, type SiteLinks, type TeamInboxes } from './email-requests';
 import { sendEmailHandler } from './send-email';
@@ -10,6 +11,8 @@ export const EMAIL_QUEUE = 'notifications.email';
 
 export interface NotificationsDeps extends TeamInboxes, SiteLinks {
   mailer: Mailer;
+  /** Connections for e-mail claims, which commit before the send (send-email.ts). */
+  emailClaims: Pool;
 }
 
 export interface Consumer {
@@ -37,7 +40,7 @@ export function consumers(deps: NotificationsDeps): Consumer[] {
         { publicUrl: deps.publicUrl },
       ),
     },
-    { queue: EMAIL_QUEUE, subscriptions: [subscribe('email.send', sendEmailHandler(deps.mailer))] },
+    { queue: EMAIL_QUEUE, subscriptions: [subscribe('email.send', sendEmailHandler(deps.mailer, deps.emailClaims))] },
   ];
 }
 

@@ -232,8 +232,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     let wait = DEPENDENCY_WAIT_MS.first;
     for (;;) {
       if (stopped) return undefined;
-      const outcome = await permits.use(() => runOnce(parsed, redelivered));
-      if (outcome.kind !== 'dependency-away') return outcome;
+      // Stopping while waiting for a permit: left unacknowledged, so the drain waits only for
+      // handlers already running, not for the whole prefetch.
+      const outcome = await permits.use(async () => (stopped ? undefined : runOnce(parsed, redelivered)));
+      if (outcome === undefined || outcome.kind !== 'dependency-away') return outcome;
       metrics.consumerMessages.inc({ queue, outcome: 'waited' });
       log.warn({ err: outcome.error, retryInMs: wait }, 'PostgreSQL is away; holding the message until it answers');
       await sleep(wait);

@@ -40,6 +40,18 @@ const POLL_FIRST_MS = 3;
 const POLL_MAX_MS = 200;
 
 /**
+ * The relay's claim: the next `batchSize` unsent rows, read in the order of outbox_claim_idx
+ * (a scan that stops after `batchSize` rows, not a sort of the backlog; docs/adr/0040).
+ */
+export function claimStatement(batchSize: number): string {
+  return `SELECT id, exchange, routing_key, envelope FROM outbox
+          WHERE published_at IS NULL
+          ORDER BY attempts > 0, created_at, id
+          LIMIT ${batchSize}
+          FOR UPDATE SKIP LOCKED`;
+}
+
+/**
  * Publishes committed outbox rows (ARCHITECTURE §3). A row is stamped `published_at` only
  * after RabbitMQ confirms it, so a broker outage delays events and never loses one; the
  * worst case (a crash between confirm and stamp) sends a row twice, which consumers absorb
@@ -169,11 +181,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       // skips these rows instead of publishing them again. Rows that failed before go after
       // fresh ones, so a command nobody can receive yet does not hold back everything else.
       // Sent with BEGIN, in one round trip (docs/adr/0025).
-      atBegin: `SELECT id, exchange, routing_key, envelope FROM outbox
-          WHERE published_at IS NULL
-          ORDER BY attempts > 0, created_at, id
-          LIMIT ${batchSize}
-          FOR UPDATE SKIP LOCKED`,
+      atBegin: claimStatement(batchSize),
     });
     if (confirmed.length > 0) bus.metrics.relayPublished.inc({ schema }, confirmed.length);
     if (failures.length > 0) bus.metrics.relayFailed.inc({ schema }, failures.length);

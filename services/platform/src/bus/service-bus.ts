@@ -9,6 +9,8 @@ import { assertRetention, startRetention } from './retention';
 /** The entries of a service's config (baseEnv's) that its database and bus are opened with. */
 export interface ServiceConnectionConfig {
   DATABASE_URL: string;
+  /** Overrides the service's own pool size (`poolSize`) when set. */
+  DATABASE_POOL_SIZE?: number | undefined;
   AMQP_URL: string;
   /** Set by tests so a run's exchanges and queues stay apart; unset in production. */
   BUS_NAMESPACE?: string | undefined;
@@ -41,7 +43,7 @@ export async function openDatabaseAndBus(options: {
   migrationsDir: string;
   /** The service's name, shown on its broker connection. */
   connectionName: string;
-  /** Connections in the pool; createPool's default when not given. */
+  /** Connections in the pool when DATABASE_POOL_SIZE is unset; createPool's default when not given. */
   poolSize?: number;
 }): Promise<{ pool: Pool; bus: Bus; readiness: ReadinessCheck[] }> {
   const { config, log, stops, schema } = options;
@@ -51,7 +53,7 @@ export async function openDatabaseAndBus(options: {
   };
   assertRetention(retention);
   await runMigrations({ databaseUrl: config.DATABASE_URL, schema, dir: options.migrationsDir, log });
-  const pool = createPool(config.DATABASE_URL, schema, options.poolSize, log);
+  const pool = createPool(config.DATABASE_URL, schema, config.DATABASE_POOL_SIZE ?? options.poolSize, log);
   stops.push('postgres', () => pool.end());
   const bus = createServiceBus(config, log, options.connectionName);
   stops.push('rabbitmq', () => bus.close());

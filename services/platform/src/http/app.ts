@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import client, { type Histogram, type Registry } from 'prom-client';
-import type { ShutdownStack } from '../lifecycle';
+import { isShuttingDown, type ShutdownStack } from '../lifecycle';
 import type { Logger } from '../log';
 import { AppError } from '../errors';
 import { asUnavailable } from '../faults';
@@ -108,6 +108,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
     req.id = given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     req.log = options.log.child({ requestId: req.id });
     res.setHeader('x-request-id', req.id);
+    // Stopping: the client opens its next connection elsewhere instead of reusing this one.
+    if (isShuttingDown()) res.setHeader('connection', 'close');
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -134,6 +136,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
       res.json({ status: 'ok', service: options.service });
     });
     app.get('/readyz', async (_req, res) => {
+      // Stopping: out of rotation first, while this listener still answers (docs/adr/0040).
+      if (isShuttingDown()) {
+        res.status(503).json({ status: 'not ready', degraded: [], checks: { shutdown: 'stopping' } } satisfies Readiness);
+        return;
+      }
       const readiness = await checkReadiness(options.readiness ?? []);
       res.status(readiness.status === 'ready' ? 200 : 503).json(readiness);
     });
@@ -315,11 +322,21 @@ function reachableHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/**
+ * Stops accepting, lets requests in flight finish, and resolves once every connection is
+ * closed: a kept-alive connection is closed as soon as its request is answered.
+ */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
     // Requests still running after 10 s are cut so shutdown never hangs.
-    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    const cut = setTimeout(() => server.closeAllConnections(), 10_000);
+    cut.unref();
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
   });
 }
