@@ -44,7 +44,7 @@ export const blobStoreEnv = {
   ALLOW_LOCAL_BLOB_STORE: booleanText.default(false),
 };
 
-export type BlobStoreConfig = z.infer<z.ZodObject<typeof blobStoreEnv>>;
+type BlobStoreConfig = z.infer<z.ZodObject<typeof blobStoreEnv>>;
 
 /** What createBlobStore reads: the store's settings and the service's NODE_ENV (unset outside production). */
 type BlobStoreSettings = Omit<BlobStoreConfig, 'ALLOW_LOCAL_BLOB_STORE'> & { ALLOW_LOCAL_BLOB_STORE?: boolean; NODE_ENV?: string };
