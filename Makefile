@@ -40,10 +40,12 @@ build: install
 start: install services env migrate seed build
 	@$(WITH_ENV) bash infra/scripts/start.sh
 
-# Tools later tests need: docker-compose validates docker-compose.yml without an engine;
-# chromium drives the end-to-end tests.
+# Tools later tests need: docker-compose validates docker-compose.yml without an engine, caddy
+# the edge's infra/edge/Caddyfile (`caddy adapt`; nothing is started); chromium drives the end-to-end tests.
 test-tools:
 	@if ! command -v docker-compose >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose; fi
+	@# Debian's package also enables a caddy service on :80; only the binary is wanted here.
+	@if ! command -v caddy >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq caddy && { $(SUDO) systemctl disable --now caddy 2>/dev/null || true; }; fi
 	@if ! command -v chromium >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi
 	@# The README's tap recipes pipe into jq; services/platform/test/tap-readme-recipes.test.ts runs them as written.
 	@if ! command -v jq >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq; fi

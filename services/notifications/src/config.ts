@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseEnv } from '@warmline/platform/config';
+import { baseEnv, ConfigError } from '@warmline/platform/config';
 import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT, SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 
 /** `<repo>/var/mail`: where messages land as .eml files when no SMTP server is configured. */
@@ -10,6 +10,11 @@ const DEFAULT_MAIL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** An unset or empty variable means "not configured" (docker-compose passes '' for `${X:-}`). */
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const allowOnPurpose = optional(z.enum(['true', 'false'], { error: "must be 'true' or 'false'" })).transform((v) => v === 'true');
+
+/** Hosts that catch mail rather than deliver it: docker-compose's Mailpit, or a server on the process's own loopback. */
+const TEST_SMTP_HOSTS = /^(mailpit|mailhog|localhost|.*\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 export const notificationsEnv = {
   ...baseEnv,
@@ -25,6 +30,13 @@ export const notificationsEnv = {
    */
   RINGCLOUD_MAIL_FROM: optional(z.string().trim().min(1)),
   MAIL_DIR: z.string().min(1).default(DEFAULT_MAIL_DIR),
+  /**
+   * 'true' lets production write .eml files instead of sending (SMTP_URL unset): set on purpose
+   * only, since nobody would receive a password-reset link.
+   */
+  ALLOW_FILE_MAILER: allowOnPurpose,
+  /** 'true' lets production send through a mail catcher (Mailpit) or a loopback SMTP server, on purpose. */
+  ALLOW_TEST_SMTP: allowOnPurpose,
   /** The sales team's inbox: told of every paid package order (and other sales news). */
   SALES_TEAM_EMAIL: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -58,6 +70,33 @@ export const notificationsEnv = {
 };
 
 export type NotificationsConfig = z.infer<z.ZodObject<typeof notificationsEnv>>;
+
+/**
+ * How e-mail leaves: 'smtp' or 'file'. In production it must reach people: the file mailer
+ * (no SMTP_URL) needs ALLOW_FILE_MAILER=true and a mail catcher or loopback SMTP host needs
+ * ALLOW_TEST_SMTP=true, each set on purpose; otherwise a one-line ConfigError stops the worker
+ * (exit 78), as a bad variable does.
+ */
+export function resolveMailTransport(
+  config: Pick<NotificationsConfig, 'NODE_ENV' | 'SMTP_URL' | 'ALLOW_FILE_MAILER' | 'ALLOW_TEST_SMTP'>,
+): 'smtp' | 'file' {
+  const production = config.NODE_ENV === 'production';
+  if (!config.SMTP_URL) {
+    if (production && !config.ALLOW_FILE_MAILER) {
+      throw new ConfigError(
+        'Invalid configuration: SMTP_URL: is required in production (smtp(s)://user:password@your-mail-server:port); ALLOW_FILE_MAILER=true writes .eml files instead, on purpose',
+      );
+    }
+    return 'file';
+  }
+  const host = new URL(config.SMTP_URL).hostname;
+  if (production && TEST_SMTP_HOSTS.test(host) && !config.ALLOW_TEST_SMTP) {
+    throw new ConfigError(
+      `Invalid configuration: SMTP_URL: ${host} catches mail instead of delivering it; production needs a real mail server, or ALLOW_TEST_SMTP=true on purpose`,
+    );
+  }
+  return 'smtp';
+}
 
 /** RINGCLOUD_MAIL_FROM, or 'RingCloud <RINGCLOUD_SUPPORT_EMAIL>' when it is unset. */
 export function ringcloudMailFrom(config: Pick<NotificationsConfig, 'RINGCLOUD_MAIL_FROM' | 'RINGCLOUD_SUPPORT_EMAIL'>): string {

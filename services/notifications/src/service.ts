@@ -5,7 +5,7 @@ import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { createPool } from '@warmline/platform/db/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
-import { ringcloudMailFrom, type NotificationsConfig } from './config';
+import { resolveMailTransport, ringcloudMailFrom, type NotificationsConfig } from './config';
 import { createMailer } from './domain/mailer';
 import { consumers } from './events/subscriptions';
 
@@ -38,6 +38,8 @@ export async function startNotifications(
   log: Logger = createLogger('notifications', config.LOG_LEVEL),
   options: NotificationsOptions = {},
 ): Promise<RunningNotifications> {
+  // Before any connection: a production worker that would not deliver mail does not start.
+  const transport = resolveMailTransport(config);
   const stops = new ShutdownStack(log, 'notifications');
   try {
     // Events become email.send commands in this schema's outbox (one send per command).
@@ -61,7 +63,7 @@ export async function startNotifications(
     const emailClaims = createPool(config.DATABASE_URL, NOTIFICATIONS_SCHEMA, EMAIL_CLAIM_CONNECTIONS, log);
     stops.push('e-mail claims', () => emailClaims.end());
     log.info(
-      config.SMTP_URL ? { transport: 'smtp' } : { transport: 'file', mailDir: path.resolve(config.MAIL_DIR) },
+      transport === 'smtp' ? { transport } : { transport, mailDir: path.resolve(config.MAIL_DIR) },
       'e-mail transport chosen',
     );
 

@@ -15,6 +15,7 @@ import {
   createBlobStore,
   type BlobStore,
 } from '../src/blob-store/index';
+import { LocalBlobStore } from '../src/blob-store/local';
 
 /** s3rver ships no types; the little the tests use. */
 interface S3rverServer {
@@ -264,6 +265,18 @@ describe('BlobStore configuration', () => {
     expect((error as Error).message).toBe(
       'Invalid configuration: S3_BUCKET: is required when BLOB_STORE=s3; S3_ACCESS_KEY_ID: is required when BLOB_STORE=s3; S3_SECRET_ACCESS_KEY: is required when BLOB_STORE=s3',
     );
+  });
+
+  it('when production would keep files in the local store, then it is refused in one line unless ALLOW_LOCAL_BLOB_STORE=true', () => {
+    const local = (env: Record<string, string>) => ({ ...parseConfig(blobStoreEnv, env), NODE_ENV: 'production' });
+    for (const env of [{}, { ALLOW_LOCAL_BLOB_STORE: 'false' }, { BLOB_STORE: 'local' }] as Array<Record<string, string>>) {
+      expect(() => createBlobStore(local(env))).toThrow(ConfigError);
+      expect(() => createBlobStore(local(env))).toThrow(/^Invalid configuration: BLOB_STORE: [^\n]*ALLOW_LOCAL_BLOB_STORE=true[^\n]*$/);
+    }
+    expect(createBlobStore(local({ ALLOW_LOCAL_BLOB_STORE: 'true', BLOB_DIR: tmpdir() }))).toBeInstanceOf(LocalBlobStore);
+    // Outside production the local store stays the default (make start, the tests).
+    expect(createBlobStore({ ...parseConfig(blobStoreEnv, { BLOB_DIR: tmpdir() }), NODE_ENV: 'development' })).toBeInstanceOf(LocalBlobStore);
+    expect(() => parseConfig(blobStoreEnv, { ALLOW_LOCAL_BLOB_STORE: 'maybe' })).toThrow(/ALLOW_LOCAL_BLOB_STORE: must be true or false/);
   });
 
   it('the 413 names the limit in MB', () => {

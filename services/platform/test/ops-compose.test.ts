@@ -35,6 +35,7 @@ const SECRETS: Record<string, string> = {
   REDIS_PASSWORD: 'compose-test-redis-password',
   MINIO_ROOT_USER: 'compose-test-minio-user',
   MINIO_ROOT_PASSWORD: 'compose-test-minio-password',
+  SMTP_URL: 'smtps://warmline:compose-test-smtp-password@smtp.example.com:465',
   ...Object.fromEntries(BROKER_USERS.map((user) => [brokerPasswordVar(user), `compose-test-broker-${user}-password`])),
 };
 
@@ -51,6 +52,10 @@ interface ComposeService {
   entrypoint?: string[] | string;
   volumes?: Array<string | { source?: string; target: string }>;
   depends_on?: Record<string, { condition?: string }> | string[];
+  deploy?: { replicas?: number };
+  container_name?: string;
+  stop_grace_period?: string;
+  profiles?: string[];
 }
 
 function dockerCompose(args: string[], env: Record<string, string>) {
@@ -97,7 +102,7 @@ describe('docker-compose.yml', () => {
   it('when resolved by docker-compose config with the secrets set, then it is valid', () => {
     const services = resolvedConfig();
     expect(Object.keys(services).sort()).toEqual(
-      expect.arrayContaining(['mailpit', 'minio', 'postgres', 'rabbitmq', 'redis', ...listed.map((s) => s.name)]),
+      expect.arrayContaining(['edge', 'mailpit', 'minio', 'postgres', 'rabbitmq', 'redis', 'backup', ...listed.map((s) => s.name)]),
     );
   });
 
@@ -132,12 +137,127 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('when read, then no published port other than the gateway binds to every interface (the rest on 127.0.0.1 only)', () => {
-    const ports = publishedPorts(resolvedConfig());
-    // The operator UIs are published, on loopback, for an ssh tunnel.
-    expect(ports.map((p) => `${p.name}:${p.port}`)).toEqual(expect.arrayContaining(['mailpit:8025', 'rabbitmq:15672', 'minio:9001']));
+  it('when read, then only the edge publishes ports on every interface, 80 and 443; the operator UIs only in a profile, on 127.0.0.1', () => {
+    const services = resolvedConfig();
+    const ports = publishedPorts(services);
     const beyondLoopback = ports.filter((p) => p.hostIp !== '127.0.0.1').map((p) => `${p.name}:${p.port}`);
-    expect(beyondLoopback).toEqual(['gateway:3000']);
+    expect([...new Set(beyondLoopback)].sort()).toEqual(['edge:443', 'edge:80']);
+    // Mailpit's UI in the dev profile; RabbitMQ management and MinIO's console through the ops profile's proxy.
+    const onLoopback = ports.filter((p) => p.hostIp === '127.0.0.1');
+    expect(onLoopback.map((p) => `${p.name}:${p.port}`).sort()).toEqual(['mailpit:8025', 'ops-ui:15672', 'ops-ui:9001']);
+    for (const { name } of onLoopback) expect(services[name]?.profiles?.length, `${name} publishes without a profile`).toBeGreaterThan(0);
+  });
+
+  it('when read, then every process of infra/services.json runs two replicas, with no fixed container name or host port', () => {
+    const services = resolvedConfig();
+    for (const { name } of listed) {
+      expect(services[name]?.deploy?.replicas, name).toBe(2);
+      expect(services[name]?.container_name, name).toBeUndefined();
+      expect(services[name]?.ports ?? [], name).toEqual([]);
+      expect(services[name]?.profiles, `${name} must run without a profile`).toBeUndefined();
+    }
+  });
+
+  it('when read, then docker waits longer than the drain bound (readiness delay 5 s + drain 20 s) before killing a process', () => {
+    const services = resolvedConfig();
+    const seconds = (duration: string | undefined) => {
+      const parts = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(duration ?? '');
+      return parts && duration ? Number(parts[1] ?? 0) * 60 + Number(parts[2] ?? 0) : 10; // docker's default
+    };
+    for (const { name } of listed) {
+      // The process's own bound where the file sets it; else the defaults (5 s, 20 s).
+      const env = services[name]?.environment ?? {};
+      const boundSeconds = (Number(env.SHUTDOWN_DELAY_MS ?? 5_000) + Number(env.SHUTDOWN_DRAIN_MS ?? 20_000)) / 1000;
+      expect(seconds(services[name]?.stop_grace_period), name).toBeGreaterThan(boundSeconds);
+    }
+  });
+
+  it('when read, then PostgreSQL takes the connections of two replicas of every process, with room to spare', () => {
+    const services = resolvedConfig();
+    const command = JSON.stringify(services.postgres?.command ?? '');
+    const maxConnections = Number(/max_connections=(\d+)/.exec(command)?.[1] ?? 100);
+    // Each process's pool (its service.ts; DATABASE_POOL_SIZE set here wins), its outbox LISTEN
+    // client, and notifications' two e-mail claim connections (README's connection budget).
+    const defaultPools: Record<string, number> = { catalog: 20, importer: 4 };
+    const otherConnections: Record<string, number> = { notifications: 2 };
+    const perReplica = listed.reduce((sum, { name }) => {
+      const env = services[name]?.environment ?? {};
+      return sum + Number(env.DATABASE_POOL_SIZE ?? defaultPools[name] ?? 10) + 1 + (otherConnections[name] ?? 0);
+    }, 0);
+    const replicas = Math.max(...listed.map(({ name }) => services[name]?.deploy?.replicas ?? 1));
+    // Besides: a migration and a start-up check per process, a backup, operators, the superuser's reserve.
+    expect(maxConnections).toBeGreaterThanOrEqual(replicas * perReplica + 2 * listed.length + 10);
+  });
+
+  it('when read, then Mailpit runs only in the dev profile and notifications sends to the SMTP server the environment names', () => {
+    const services = resolvedConfig();
+    expect(services.mailpit?.profiles).toEqual(['dev']);
+    const notifications = services.notifications!;
+    expect(notifications.environment?.SMTP_URL).toBe(SECRETS.SMTP_URL);
+    expect(notifications.environment?.ALLOW_TEST_SMTP).toBe('false');
+    expect(JSON.stringify(notifications.environment)).not.toMatch(/ALLOW_FILE_MAILER=?"?:?\s*"?true/);
+    for (const [name, service] of Object.entries(services)) {
+      const needs = Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on ?? {});
+      expect(needs, `${name} depends on mailpit`).not.toContain('mailpit');
+      expect(service.environment?.BLOB_STORE ?? 's3', `${name} BLOB_STORE`).toBe('s3');
+      expect(service.environment?.ALLOW_LOCAL_BLOB_STORE, name).toBeUndefined();
+    }
+  });
+
+  it('when the edge fronts the gateways, then the gateway trusts exactly that hop and its PUBLIC_URL is https on the edge\'s name', () => {
+    const defaults = resolvedConfig();
+    expect(defaults.gateway?.environment?.TRUST_PROXY).toBe('1');
+    expect(defaults.gateway?.environment?.PUBLIC_URL).toBe('https://localhost');
+    const result = dockerCompose(['-f', COMPOSE_FILE, 'config'], { ...SECRETS, PUBLIC_HOST: 'leads.example.com', EDGE_TLS: 'internal' });
+    expect(result.status).toBe(0);
+    const services = (parse(result.stdout) as { services: Record<string, ComposeService> }).services;
+    expect(services.edge?.environment).toMatchObject({ PUBLIC_HOST: 'leads.example.com', EDGE_TLS: 'internal' });
+    for (const name of ['gateway', 'notifications']) expect(services[name]?.environment?.PUBLIC_URL, name).toBe('https://leads.example.com');
+    const mounts = (services.edge?.volumes ?? []).map((v) => (typeof v === 'string' ? v : `${v.source}:${v.target}`));
+    expect(mounts.some((m) => m.includes('infra/edge/Caddyfile') && /:\/etc\/caddy\/Caddyfile(:ro)?$/.test(m))).toBe(true);
+  });
+
+  it('when Caddy reads infra/edge/Caddyfile, then it serves PUBLIC_HOST over TLS (ACME or its own CA) in front of every gateway replica', () => {
+    const adapt = (file: string, env: Record<string, string>) => {
+      const home = mkdtempSync(path.join(os.tmpdir(), 'wl-caddy-'));
+      try {
+        const result = spawnSync('caddy', ['adapt', '--config', path.join(ROOT, 'infra/edge', file), '--validate'], {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH ?? '', HOME: home, XDG_DATA_HOME: home, XDG_CONFIG_HOME: home, ...env },
+        });
+        if (result.error && (result.error as NodeJS.ErrnoException).code === 'ENOENT') {
+          throw new Error('caddy is not installed; `make test` installs it (apt-get install -y caddy)');
+        }
+        return result;
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    };
+    const gateway = listed.find((s) => s.name === 'gateway')!;
+    for (const [tls, issuer] of [['auto', undefined], ['internal', 'internal']] as const) {
+      const result = adapt('Caddyfile', { PUBLIC_HOST: 'leads.example.com', EDGE_TLS: tls });
+      expect(result.status, result.stderr).toBe(0);
+      const config = JSON.stringify(JSON.parse(result.stdout));
+      expect(config).toContain('"host":["leads.example.com"]');
+      expect(config).toContain(`"dynamic_upstreams":{"name":"gateway","port":"${gateway.port}","refresh"`);
+      expect(config).toContain('"selection_policy":{"policy":"round_robin"}');
+      if (issuer) expect(config).toContain('"issuers":[{"module":"internal"}]');
+      else expect(config).not.toContain('"module":"internal"');
+    }
+    const unknown = adapt('Caddyfile', { EDGE_TLS: 'none' });
+    expect(unknown.status).not.toBe(0);
+    expect(adapt('ops.Caddyfile', {}).status).toBe(0);
+  });
+
+  it('when read, then the backup is a one-shot in its own profile, writing to BACKUP_DIR', () => {
+    const backup = resolvedConfig().backup;
+    expect(backup?.profiles).toEqual(['backup']);
+    expect(isOneShot(backup!)).toBe(true);
+    expect(backup?.build?.dockerfile).toBe('infra/backup/Dockerfile');
+    expect(backup?.ports ?? []).toEqual([]);
+    const targets = (backup?.volumes ?? []).map((v) => (typeof v === 'string' ? v.split(':')[1] : v.target));
+    expect(targets).toContain('/backups');
+    expect(backup?.environment?.BLOB_STORE).toBe('s3');
   });
 
   it('when resolved, then no credential is a default one: no guest anywhere, PostgreSQL and Redis with their passwords', () => {

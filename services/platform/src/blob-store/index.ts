@@ -37,24 +37,40 @@ export const blobStoreEnv = {
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** MinIO and most S3-compatible servers want bucket-in-path URLs; AWS works either way. */
   S3_FORCE_PATH_STYLE: booleanText.default(true),
+  /**
+   * 'true' lets production keep files in BLOB_DIR, on purpose: one host's disk, which a second
+   * replica elsewhere cannot read and the S3 backup does not take.
+   */
+  ALLOW_LOCAL_BLOB_STORE: booleanText.default(false),
 };
 
-export type BlobStoreConfig = z.infer<z.ZodObject<typeof blobStoreEnv>>;
+type BlobStoreConfig = z.infer<z.ZodObject<typeof blobStoreEnv>>;
+
+/** What createBlobStore reads: the store's settings and the service's NODE_ENV (unset outside production). */
+type BlobStoreSettings = Omit<BlobStoreConfig, 'ALLOW_LOCAL_BLOB_STORE'> & { ALLOW_LOCAL_BLOB_STORE?: boolean; NODE_ENV?: string };
 
 /**
- * With BLOB_STORE=s3 the bucket and both keys are required. A raw shape spread into a service's
+ * With BLOB_STORE=s3 the bucket and both keys are required; production refuses the local store
+ * unless ALLOW_LOCAL_BLOB_STORE=true. A raw shape spread into a service's
  * env cannot refine across fields, so this runs where the store is made; its ConfigError stops
  * the service with one line, as a bad variable does (runService).
  */
-function s3SettingsProblems(config: BlobStoreConfig): string[] {
-  if (config.BLOB_STORE !== 's3') return [];
+function blobStoreProblems(config: BlobStoreSettings): string[] {
+  if (config.BLOB_STORE === 'local') {
+    return config.NODE_ENV === 'production' && !config.ALLOW_LOCAL_BLOB_STORE
+      ? ['BLOB_STORE: local keeps files on one host\'s disk; production needs BLOB_STORE=s3, or ALLOW_LOCAL_BLOB_STORE=true on purpose']
+      : [];
+  }
   const required = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
   return required.filter((name) => !config[name]).map((name) => `${name}: is required when BLOB_STORE=s3`);
 }
 
-/** The store the configuration names; throws ConfigError when the settings cannot work. */
-export function createBlobStore(config: BlobStoreConfig): BlobStore {
-  const problems = s3SettingsProblems(config);
+/**
+ * The store the configuration names; throws ConfigError when the settings cannot work, or when
+ * production (NODE_ENV, from the service's baseEnv) would use the local store not allowed on purpose.
+ */
+export function createBlobStore(config: BlobStoreSettings): BlobStore {
+  const problems = blobStoreProblems(config);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   if (config.BLOB_STORE === 'local') return new LocalBlobStore(config.BLOB_DIR);
   return new DeferredS3BlobStore({
