@@ -5,6 +5,12 @@ export const baseEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/warmline'),
+  /**
+   * Where given, the service migrates its schema at start, connected with this URL (the
+   * superuser's: it creates the schema's roles first); unset in production, where the migration
+   * step does it and the service waits for it (docs/adr/0043).
+   */
+  MIGRATION_DATABASE_URL: z.url().optional(),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /**
    * A Redis command unanswered this long fails with a 503 instead of hanging the request
