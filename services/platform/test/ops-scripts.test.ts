@@ -166,7 +166,7 @@ describe('migrations when every service starts at once', () => {
     const all = await serviceMigrations();
     // `make start` runs every service at once and each migrates at start; two replicas of one
     // service would also race on the same schema.
-    const runs = [...all, ...all].map((m) => runMigrations({ databaseUrl: db.url, schema: m.schema, dir: m.dir }));
+    const runs = [...all, ...all].map((m) => runMigrations({ databaseUrl: db.url, schema: m.schema, dir: m.dir, roles: {} }));
     const results = await Promise.allSettled(runs);
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
     expect(failures).toEqual([]);
