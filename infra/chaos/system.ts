@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import amqp from 'amqplib';
 import { createClient } from 'redis';
-import { entryEnv, entryFile, listServices, REPO_ROOT, type ServiceEntry } from '../scripts/services';
+import { entryDatabaseUrl, entryEnv, entryFile, listServices, REPO_ROOT, type ServiceEntry } from '../scripts/services';
 import { freePort } from './preflight';
 
 /**
@@ -150,7 +150,8 @@ export function startAll(p: Plan, isolation: Isolation, onExit: (exit: ProcessEx
     // detached: its own process group, so a Ctrl-C reaches us first and we stop it in order.
     const child = spawn(TSX, [entryFile(entry)], {
       cwd: REPO_ROOT,
-      env: { ...p.env, ...entryEnv(entry) },
+      // Each process as its schema's app role, never the superuser the migration step used.
+      env: { ...p.env, ...entryEnv(entry), DATABASE_URL: entryDatabaseUrl(entry, p.env.DATABASE_URL ?? '', p.env) },
       stdio: ['ignore', fd, fd],
       detached: true,
     });
