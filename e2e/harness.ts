@@ -190,6 +190,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'error',
     DATABASE_URL: database.url,
+    // Each service migrates its schema as its owner role and works as its app role (docs/adr/0043).
+    MIGRATION_DATABASE_URL: database.url,
     REDIS_URL: TEST_REDIS_URL,
     AMQP_URL: TEST_AMQP_URL,
     IDENTITY_SECRET: TEST_IDENTITY_SECRET,

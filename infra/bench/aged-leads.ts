@@ -184,6 +184,7 @@ const shared = {
   NODE_ENV: 'test',
   LOG_LEVEL: 'silent',
   DATABASE_URL,
+  MIGRATION_DATABASE_URL: DATABASE_URL,
   AMQP_URL,
   IDENTITY_SECRET: identitySecret,
   BUS_NAMESPACE: namespace,

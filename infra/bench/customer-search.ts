@@ -158,7 +158,7 @@ const namespace = `bench_search_${runId}`;
 const redisPrefix = `bench:search:${runId}:`;
 const admin = { username: `bench_admin_${runId}`, password: `bench-password-${runId}` };
 const quiet = createLogger('bench', 'silent');
-const shared = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL, AMQP_URL, IDENTITY_SECRET: randomBytes(32).toString('hex'), BUS_NAMESPACE: namespace };
+const shared = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL, MIGRATION_DATABASE_URL: DATABASE_URL, AMQP_URL, IDENTITY_SECRET: randomBytes(32).toString('hex'), BUS_NAMESPACE: namespace };
 
 // The gateway makes its first admin only when there is none: the last run's goes first.
 {

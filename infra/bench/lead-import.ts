@@ -143,7 +143,7 @@ const blobDir = path.join(BENCH_DIR, `blobs-${runId}`);
 const admin = { userId: randomUUID(), username: 'bench_admin', isAdmin: true };
 const agent = { userId: randomUUID(), username: 'bench_agent', isAdmin: false };
 const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, AMQP_URL, IDENTITY_SECRET: secret, BUS_NAMESPACE: namespace, BLOB_STORE: 'local', BLOB_DIR: blobDir };
+const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, MIGRATION_DATABASE_URL: DATABASE_URL, AMQP_URL, IDENTITY_SECRET: secret, BUS_NAMESPACE: namespace, BLOB_STORE: 'local', BLOB_DIR: blobDir };
 
 function request(method: string, url: string, identity: object, body?: { file: string }): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {

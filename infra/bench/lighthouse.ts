@@ -125,6 +125,7 @@ try {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       DATABASE_URL: db.url,
+      MIGRATION_DATABASE_URL: db.url,
       AMQP_URL,
       REDIS_URL,
       REDIS_PREFIX: redisPrefix,

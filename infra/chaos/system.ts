@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import amqp from 'amqplib';
 import { createClient } from 'redis';
-import { entryEnv, entryFile, listServices, REPO_ROOT, type ServiceEntry } from '../scripts/services';
+import { entryDatabaseUrl, entryEnv, entryFile, listServices, REPO_ROOT, type ServiceEntry } from '../scripts/services';
 import { freePort } from './preflight';
 
 /**
@@ -190,6 +190,8 @@ export function startReplica(p: Plan, isolation: Isolation, planned: PlannedEntr
     env: {
       ...p.env,
       ...entryEnv(entry),
+      // Each process as its schema's app role, never the superuser the migration step used.
+      DATABASE_URL: entryDatabaseUrl(entry, p.env.DATABASE_URL ?? '', p.env),
       [entry.portEnv]: String(ports.port),
       ...(entry.internalPortEnv && ports.internalPort ? { [entry.internalPortEnv]: String(ports.internalPort) } : {}),
     },

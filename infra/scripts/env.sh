@@ -36,12 +36,17 @@ ENV
   echo "env: wrote $ENV_FILE with new secrets and demo passwords" >&2
 fi
 
-# docker-compose's infrastructure credentials (PostgreSQL, Redis, one RabbitMQ user each, MinIO's
-# root user), unused by `make start`. Added to a file written before they existed; existing
+# docker-compose's infrastructure credentials (PostgreSQL's superuser and one role per schema,
+# Redis's operator and gateway users, one RabbitMQ user each, MinIO's root user and one user per
+# file-storing service; docs/adr/0043). `make start` sets the roles' passwords too (make migrate),
+# which local PostgreSQL's trust ignores. Added to a file written before they existed; existing
 # values stay.
 COMPOSE_SECRETS=(POSTGRES_PASSWORD REDIS_PASSWORD RABBITMQ_ADMIN_PASSWORD RABBITMQ_GATEWAY_PASSWORD
   RABBITMQ_CATALOG_PASSWORD RABBITMQ_IMPORTER_PASSWORD RABBITMQ_PARTNERS_PASSWORD RABBITMQ_INGESTION_PASSWORD RABBITMQ_TRANSFERS_PASSWORD RABBITMQ_ORDERS_PASSWORD
-  RABBITMQ_NOTIFICATIONS_PASSWORD RABBITMQ_ANALYST_PASSWORD MINIO_ROOT_USER MINIO_ROOT_PASSWORD)
+  RABBITMQ_NOTIFICATIONS_PASSWORD RABBITMQ_ANALYST_PASSWORD MINIO_ROOT_USER MINIO_ROOT_PASSWORD
+  POSTGRES_GATEWAY_PASSWORD POSTGRES_CATALOG_PASSWORD POSTGRES_PARTNERS_PASSWORD POSTGRES_INGESTION_PASSWORD
+  POSTGRES_TRANSFERS_PASSWORD POSTGRES_ORDERS_PASSWORD POSTGRES_NOTIFICATIONS_PASSWORD REDIS_GATEWAY_PASSWORD
+  MINIO_CATALOG_SECRET_KEY MINIO_IMPORTER_SECRET_KEY MINIO_PARTNERS_SECRET_KEY)
 missing=()
 for key in "${COMPOSE_SECRETS[@]}"; do
   grep -q "^$key=" "$ENV_FILE" || missing+=("$key")

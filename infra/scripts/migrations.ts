@@ -29,11 +29,16 @@ export async function serviceMigrations(): Promise<ServiceMigrations[]> {
   return found;
 }
 
-/** Brings every service's schema up to date, one after the other. */
-export async function migrateAll(databaseUrl: string, log?: Logger): Promise<ServiceMigrations[]> {
+/**
+ * Brings every service's schema up to date, one after the other, as the schema's owner role
+ * after creating its roles (docs/adr/0043; `databaseUrl` is the superuser's). The app role's
+ * password is POSTGRES_<SCHEMA>_PASSWORD where set (compose, Kubernetes); locally none.
+ */
+export async function migrateAll(databaseUrl: string, log?: Logger, env: NodeJS.ProcessEnv = process.env): Promise<ServiceMigrations[]> {
   const all = await serviceMigrations();
   for (const m of all) {
-    await runMigrations({ databaseUrl, schema: m.schema, dir: m.dir, ...(log ? { log } : {}) });
+    const appPassword = env[`POSTGRES_${m.schema.toUpperCase()}_PASSWORD`] || undefined;
+    await runMigrations({ databaseUrl, schema: m.schema, dir: m.dir, ...(log ? { log } : {}), roles: { appPassword } });
     log?.info({ service: m.service, schema: m.schema }, 'schema up to date');
   }
   return all;

@@ -27,7 +27,7 @@ if (!Number.isSafeInteger(count) || count < 1) {
 }
 const config = loadConfig('seed:leads', { DATABASE_URL: baseEnv.DATABASE_URL, LOG_LEVEL: baseEnv.LOG_LEVEL });
 const log = createLogger('seed-leads', config.LOG_LEVEL);
-await runMigrations({ databaseUrl: config.DATABASE_URL, schema: CATALOG_SCHEMA, dir: CATALOG_MIGRATIONS_DIR, log });
+await runMigrations({ databaseUrl: config.DATABASE_URL, schema: CATALOG_SCHEMA, dir: CATALOG_MIGRATIONS_DIR, log, roles: {} });
 const pool = createPool(config.DATABASE_URL, CATALOG_SCHEMA, 3);
 const started = Date.now();
 let reported = 0;

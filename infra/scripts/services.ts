@@ -42,3 +42,16 @@ export function entryFile(entry: ServiceEntry): string {
 export function entryEnv(entry: ServiceEntry): Record<string, string> {
   return entry.nodeOptions ? { NODE_OPTIONS: entry.nodeOptions } : {};
 }
+
+/**
+ * `databaseUrl` as the entry's own PostgreSQL role (docs/adr/0043): the app role of its schema
+ * (schemaOf's for the importer), warmline_<schema>, with POSTGRES_<SCHEMA>_PASSWORD where set;
+ * locally PostgreSQL trusts loopback, so none. start.sh does the same for `make start`.
+ */
+export function entryDatabaseUrl(entry: ServiceEntry, databaseUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+  const schema = entry.schemaOf ?? entry.name;
+  const url = new URL(databaseUrl);
+  url.username = `warmline_${schema}`;
+  url.password = env[`POSTGRES_${schema.toUpperCase()}_PASSWORD`] ?? '';
+  return url.toString();
+}

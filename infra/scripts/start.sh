@@ -11,18 +11,30 @@ cd "$(dirname "$0")/../.."
 
 # "<name> <entry>" per process; the entry is services/<name>/src/main.ts unless it names another
 # (the importer runs services/catalog/src/importer-main.ts).
-mapfile -t LINES < <(node -e 'for (const s of require("./infra/services.json").services) console.log([s.name, s.entry ?? `services/${s.name}/src/main.ts`, s.nodeOptions ?? ""].join("\t"))')
+# Each process connects as its schema's app role (docs/adr/0043; infra/scripts/services.ts
+# entryDatabaseUrl): make migrate, as the superuser, created the roles; local PostgreSQL trusts
+# loopback, so no password unless POSTGRES_<SCHEMA>_PASSWORD is set.
+mapfile -t LINES < <(node -e '
+  const base = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/warmline";
+  for (const s of require("./infra/services.json").services) {
+    const schema = s.schemaOf ?? s.name;
+    const url = new URL(base);
+    url.username = `warmline_${schema}`;
+    url.password = process.env[`POSTGRES_${schema.toUpperCase()}_PASSWORD`] ?? "";
+    // nodeOptions last: an empty field in the middle would vanish in `read` (tab is IFS whitespace).
+    console.log([s.name, s.entry ?? `services/${s.name}/src/main.ts`, url.toString(), s.nodeOptions ?? ""].join("\t"));
+  }')
 NAMES=()
 COMMANDS=()
 for line in "${LINES[@]}"; do
-  IFS=$'\t' read -r name entry node_options <<<"$line"
+  IFS=$'\t' read -r name entry database_url node_options <<<"$line"
   # A mistyped entry would otherwise be restarted every 3 s for ever.
   [[ -f "$entry" ]] || { echo "start: $name's entry $entry (infra/services.json) does not exist" >&2; exit 1; }
   NAMES+=("$name")
   # node with tsx's loader, one process per service: the tsx command runs the service in a child
   # of its own and exits 143 on SIGTERM, which the supervisor takes for a crash and restarts.
   # nodeOptions (the importer's heap bounds) go to that process only.
-  COMMANDS+=("${node_options:+NODE_OPTIONS='$node_options' }exec node --import tsx $entry")
+  COMMANDS+=("DATABASE_URL='$database_url' ${node_options:+NODE_OPTIONS='$node_options' }exec node --import tsx $entry")
 done
 NAME_LIST="$(IFS=,; echo "${NAMES[*]}")"
 

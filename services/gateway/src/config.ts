@@ -71,6 +71,21 @@ export const gatewayEnv = {
   SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(120),
   /** A session ends this long after login, however active. */
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(24),
+  /**
+   * Redis: the gateway's alone (sessions, throttles, view-as grants), as its ACL user of
+   * infra/redis/users.acl in compose; no other service holds a Redis URL (docs/adr/0043).
+   */
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /**
+   * A Redis command unanswered this long fails with a 503 instead of hanging the request
+   * (ARCHITECTURE §5, Faults: at most 1 s).
+   */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(50, 'must be at least 50 (ms)')
+    .max(1000, 'must be at most 1000 (ms): a request must not wait longer on Redis')
+    .default(1000),
   /** Redis key prefix of sessions, throttles and session indexes (tests isolate with their own). */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:.-]+$/).default('warmline:gateway:'),
   /** The SPA build served with history fallback, when it exists. */

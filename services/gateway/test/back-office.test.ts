@@ -228,7 +228,7 @@ describe('the audit log', () => {
     stops.push('migrations dir', () => rm(noMigrations, { recursive: true, force: true }));
     try {
       const { pool } = await openDatabaseAndBus({
-        config: { DATABASE_URL: gw.db.url, AMQP_URL: TEST_AMQP_URL, BUS_NAMESPACE: gw.config.BUS_NAMESPACE },
+        config: { DATABASE_URL: gw.db.url, MIGRATION_DATABASE_URL: gw.db.url, AMQP_URL: TEST_AMQP_URL, BUS_NAMESPACE: gw.config.BUS_NAMESPACE },
         log: createLogger('reporter', 'silent'),
         stops,
         schema: 'orders',

@@ -26,6 +26,7 @@ beforeAll(async () => {
   const config = parseConfig(ingestionEnv, {
     NODE_ENV: 'test',
     DATABASE_URL: gw.config.DATABASE_URL,
+    MIGRATION_DATABASE_URL: gw.config.DATABASE_URL,
     AMQP_URL: gw.config.AMQP_URL,
     IDENTITY_SECRET: gw.config.IDENTITY_SECRET,
     ...(gw.config.BUS_NAMESPACE ? { BUS_NAMESPACE: gw.config.BUS_NAMESPACE } : {}),

@@ -87,6 +87,7 @@ export function notificationsTestBed(): NotificationsTestBed {
       const mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-mail-'));
       const config = parseConfig(notificationsEnv, {
         DATABASE_URL: need(db, 'the test database').url,
+        MIGRATION_DATABASE_URL: need(db, 'the test database').url,
         AMQP_URL: TEST_AMQP_URL,
         IDENTITY_SECRET: TEST_IDENTITY_SECRET,
         BUS_NAMESPACE: namespace,

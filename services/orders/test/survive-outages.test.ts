@@ -145,7 +145,7 @@ describe('the orders service through outages', () => {
     const late = await proxyFor(system.db.url);
     system.stops.push('late postgres proxy', () => late.proxy.close());
     late.proxy.cut();
-    const config = parseConfig(ordersEnv, { ...system.env, DATABASE_URL: late.url, ORDERS_PORT: '0' });
+    const config = parseConfig(ordersEnv, { ...system.env, DATABASE_URL: late.url, MIGRATION_DATABASE_URL: late.url, ORDERS_PORT: '0' });
     let started: RunningOrders | undefined;
     let failed: unknown;
     const { log, count } = capturingLogger('orders', 'warn');

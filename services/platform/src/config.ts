@@ -7,17 +7,12 @@ export const baseEnv = {
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/warmline'),
   /** This process's PostgreSQL pool; each service's own default when unset (README, connection budget). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).optional(),
-  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /**
-   * A Redis command unanswered this long fails with a 503 instead of hanging the request
-   * (ARCHITECTURE §5, Faults: at most 1 s).
+   * Where given, the service migrates its schema at start, connected with this URL (the
+   * superuser's: it creates the schema's roles first); unset in production, where the migration
+   * step does it and the service waits for it (docs/adr/0043).
    */
-  REDIS_COMMAND_TIMEOUT_MS: z.coerce
-    .number()
-    .int('must be a whole number of milliseconds')
-    .min(50, 'must be at least 50 (ms)')
-    .max(1000, 'must be at most 1000 (ms): a request must not wait longer on Redis')
-    .default(1000),
+  MIGRATION_DATABASE_URL: z.url().optional(),
   AMQP_URL: z.url().default('amqp://guest:guest@127.0.0.1:5672'),
   /** Shared secret that signs the identity the gateway forwards to internal services. */
   IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters'),

@@ -25,6 +25,11 @@ const listed = (
 const BROKER_USERS = ['admin', ...listed.map((s) => s.name), 'analyst'];
 const brokerPasswordVar = (user: string) => `RABBITMQ_${user.toUpperCase()}_PASSWORD`;
 
+/** Each schema has its app role (docs/adr/0043); the importer shares the catalog's. */
+const SCHEMAS = listed.filter((s) => s.schemaOf === undefined).map((s) => s.name);
+/** The services that store files in MinIO, each as its own MinIO user. */
+const FILE_STORES = ['catalog', 'importer', 'partners'];
+
 const SECRETS: Record<string, string> = {
   IDENTITY_SECRET: 'compose-test-identity-secret-0123456789',
   SESSION_SECRET: 'compose-test-session-secret-0123456789',
@@ -36,6 +41,9 @@ const SECRETS: Record<string, string> = {
   MINIO_ROOT_USER: 'compose-test-minio-user',
   MINIO_ROOT_PASSWORD: 'compose-test-minio-password',
   SMTP_URL: 'smtps://warmline:compose-test-smtp-password@smtp.example.com:465',
+  REDIS_GATEWAY_PASSWORD: 'compose-test-redis-gateway-password',
+  ...Object.fromEntries(SCHEMAS.map((schema) => [`POSTGRES_${schema.toUpperCase()}_PASSWORD`, `compose-test-postgres-${schema}-password`])),
+  ...Object.fromEntries(FILE_STORES.map((name) => [`MINIO_${name.toUpperCase()}_SECRET_KEY`, `compose-test-minio-${name}-secret`])),
   ...Object.fromEntries(BROKER_USERS.map((user) => [brokerPasswordVar(user), `compose-test-broker-${user}-password`])),
 };
 
@@ -269,18 +277,38 @@ describe('docker-compose.yml', () => {
     expect(postgres.environment?.POSTGRES_PASSWORD).toBe(SECRETS.POSTGRES_PASSWORD);
     expect(postgres.environment?.POSTGRES_HOST_AUTH_METHOD ?? 'scram-sha-256').not.toBe('trust');
 
+    // Redis's users come from infra/redis/users.acl, their passwords from the environment.
     const redisCommand = JSON.stringify(services.redis?.command ?? '');
-    expect(redisCommand).toContain('--requirepass');
-    expect(redisCommand).toContain('REDIS_PASSWORD');
+    expect(redisCommand).toContain('--aclfile');
+    expect(redisCommand).toContain('@REDIS_PASSWORD@');
+    expect(redisCommand).toContain('@REDIS_GATEWAY_PASSWORD@');
     expect(services.redis?.environment?.REDIS_PASSWORD).toBe(SECRETS.REDIS_PASSWORD);
+    expect(services.redis?.environment?.REDIS_GATEWAY_PASSWORD).toBe(SECRETS.REDIS_GATEWAY_PASSWORD);
     expect(redisCommand).toMatch(/--appendonly"?,?\s*"?yes/);
+    expect(readFileSync(path.join(ROOT, 'infra/redis/users.acl'), 'utf8')).toMatch(/^user default on >@REDIS_PASSWORD@ /m);
 
-    for (const { name } of listed) {
+    // docs/adr/0043: each service as its schema's app role; only the migrate step is the superuser.
+    for (const { name, schemaOf } of listed) {
+      const schema = schemaOf ?? name;
       const database = urlOf(services[name], 'DATABASE_URL');
-      expect(decodeURIComponent(database.password), `${name} DATABASE_URL`).toBe(SECRETS.POSTGRES_PASSWORD);
-      const redis = urlOf(services[name], 'REDIS_URL');
-      expect(decodeURIComponent(redis.password), `${name} REDIS_URL`).toBe(SECRETS.REDIS_PASSWORD);
+      expect(decodeURIComponent(database.username), `${name} DATABASE_URL`).toBe(`warmline_${schema}`);
+      expect(decodeURIComponent(database.password), `${name} DATABASE_URL`).toBe(SECRETS[`POSTGRES_${schema.toUpperCase()}_PASSWORD`]);
+      expect(services[name]?.environment?.MIGRATION_DATABASE_URL, name).toBeUndefined();
+      // Only the gateway uses Redis, as its ACL user.
+      if (name === 'gateway') {
+        const redis = urlOf(services[name], 'REDIS_URL');
+        expect(decodeURIComponent(redis.username)).toBe('warmline-gateway');
+        expect(decodeURIComponent(redis.password)).toBe(SECRETS.REDIS_GATEWAY_PASSWORD);
+      } else {
+        expect(services[name]?.environment?.REDIS_URL, `${name} REDIS_URL`).toBeUndefined();
+      }
+      expect(JSON.stringify(services[name]?.environment), name).not.toContain(SECRETS.POSTGRES_PASSWORD);
+      expect(JSON.stringify(services[name]?.environment), name).not.toContain(SECRETS.MINIO_ROOT_PASSWORD);
     }
+    const migrate = services.migrate!;
+    expect(isOneShot(migrate)).toBe(true);
+    expect(decodeURIComponent(urlOf(migrate, 'DATABASE_URL').password)).toBe(SECRETS.POSTGRES_PASSWORD);
+    for (const schema of SCHEMAS) expect(migrate.environment?.[`POSTGRES_${schema.toUpperCase()}_PASSWORD`], schema).toBe(SECRETS[`POSTGRES_${schema.toUpperCase()}_PASSWORD`]);
   });
 
   it('when resolved, then each service reaches RabbitMQ as its own user with its own password', () => {
@@ -311,7 +339,7 @@ describe('docker-compose.yml', () => {
     expect(targets).toContain('/data');
   });
 
-  it('when resolved, then the catalog, every process sharing its schema and the partners service store files in the same MinIO bucket with MinIO\'s credentials', () => {
+  it('when resolved, then the catalog, every process sharing its schema and the partners service store files in the same MinIO bucket, each as its own MinIO user', () => {
     const services = resolvedConfig();
     // The catalog stores an upload; the importer (schemaOf catalog) reads it back. The partners
     // service keeps applications' documents there too (issue 14).
@@ -324,12 +352,19 @@ describe('docker-compose.yml', () => {
       expect(env.BLOB_STORE, name).toBe('s3');
       expect(new URL(env.S3_ENDPOINT ?? '').host, name).toBe('minio:9000');
       expect(env.S3_FORCE_PATH_STYLE, name).toBe('true');
-      expect(env.S3_ACCESS_KEY_ID, name).toBe(SECRETS.MINIO_ROOT_USER);
-      expect(env.S3_SECRET_ACCESS_KEY, name).toBe(SECRETS.MINIO_ROOT_PASSWORD);
-      expect((services[name]?.depends_on as Record<string, { condition?: string }> | undefined)?.minio?.condition, name).toBe('service_healthy');
+      // docs/adr/0043: its own user (infra/minio/, created by minio-init), never MinIO's root.
+      expect(env.S3_ACCESS_KEY_ID, name).toBe(`warmline-${name}`);
+      expect(env.S3_SECRET_ACCESS_KEY, name).toBe(SECRETS[`MINIO_${name.toUpperCase()}_SECRET_KEY`]);
+      expect((services[name]?.depends_on as Record<string, { condition?: string }> | undefined)?.['minio-init']?.condition, name).toBe('service_completed_successfully');
       return `${env.S3_ENDPOINT}/${env.S3_BUCKET}`;
     });
     expect(stores[0]).toMatch(/\/warmline-files$/);
+    // No service holds MinIO's root user; minio-init does, and hands each service its key.
+    for (const [name, service] of Object.entries(services)) {
+      if (name === 'minio' || name === 'minio-init') continue;
+      expect(JSON.stringify(service.environment ?? {}), name).not.toContain(SECRETS.MINIO_ROOT_PASSWORD);
+    }
+    for (const name of FILE_STORES) expect(services['minio-init']?.environment?.[`MINIO_${name.toUpperCase()}_SECRET_KEY`], name).toBe(SECRETS[`MINIO_${name.toUpperCase()}_SECRET_KEY`]);
     expect(new Set(stores).size).toBe(1);
   });
 

@@ -1,4 +1,4 @@
-import { createPool, pingDatabase, runMigrations, type Pool } from '../db/index';
+import { createPool, pingDatabase, runMigrations, waitForMigrations, type Pool } from '../db/index';
 import type { ReadinessCheck } from '../http/app';
 import type { ShutdownStack } from '../lifecycle';
 import type { Logger } from '../log';
@@ -11,6 +11,8 @@ export interface ServiceConnectionConfig {
   DATABASE_URL: string;
   /** Overrides the service's own pool size (`poolSize`) when set. */
   DATABASE_POOL_SIZE?: number | undefined;
+  /** Given: the service migrates its schema at start with it (development, tests); docs/adr/0043. */
+  MIGRATION_DATABASE_URL?: string | undefined;
   AMQP_URL: string;
   /** Set by tests so a run's exchanges and queues stay apart; unset in production. */
   BUS_NAMESPACE?: string | undefined;
@@ -20,7 +22,7 @@ export interface ServiceConnectionConfig {
 }
 
 /** A service's bus, named after the service in RabbitMQ's UI, in BUS_NAMESPACE when one is set. */
-export function createServiceBus(config: Omit<ServiceConnectionConfig, 'DATABASE_URL'>, log: Logger, connectionName: string): Bus {
+export function createServiceBus(config: Omit<ServiceConnectionConfig, 'DATABASE_URL' | 'MIGRATION_DATABASE_URL'>, log: Logger, connectionName: string): Bus {
   return createBus({
     url: config.AMQP_URL,
     log,
@@ -52,8 +54,15 @@ export async function openDatabaseAndBus(options: {
     PROCESSED_EVENTS_RETENTION_DAYS: config.PROCESSED_EVENTS_RETENTION_DAYS ?? 7,
   };
   assertRetention(retention);
-  await runMigrations({ databaseUrl: config.DATABASE_URL, schema, dir: options.migrationsDir, log });
-  const pool = createPool(config.DATABASE_URL, schema, config.DATABASE_POOL_SIZE ?? options.poolSize, log);
+  // Least privilege (docs/adr/0043): the service works as its schema's app role, which may not
+  // change the schema; the migration step does, as the schema's owner. Only where it is given
+  // MIGRATION_DATABASE_URL (development, tests) does the service run that step itself.
+  if (config.MIGRATION_DATABASE_URL) {
+    await runMigrations({ databaseUrl: config.MIGRATION_DATABASE_URL, schema, dir: options.migrationsDir, log, roles: {} });
+  } else {
+    await waitForMigrations({ databaseUrl: config.DATABASE_URL, schema, dir: options.migrationsDir, log });
+  }
+  const pool = createPool(config.DATABASE_URL, schema, config.DATABASE_POOL_SIZE ?? options.poolSize, log, { asAppRole: true });
   stops.push('postgres', () => pool.end());
   const bus = createServiceBus(config, log, options.connectionName);
   stops.push('rabbitmq', () => bus.close());

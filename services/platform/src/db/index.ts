@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import { isNetworkError, markUnavailable, unavailableDependency } from '../faults';
 import { createLogger, type Logger } from '../log';
+import { bootstrapSchemaRoles, grantAppRole, schemaRoles } from './roles';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -23,12 +25,16 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
  * process, and the pool opens fresh connections once the server is back. Socket errors from
  * its connections are marked as PostgreSQL's, so the HTTP kit answers them with a 503.
  */
-export function createPool(databaseUrl: string, schema: string, max = 10, log: Logger = fallbackLog()): pg.Pool {
+export function createPool(databaseUrl: string, schema: string, max = 10, log: Logger = fallbackLog(), options: { asAppRole?: boolean } = {}): pg.Pool {
   assertSchemaName(schema);
+  // asAppRole: every connection acts as the schema's app role (docs/adr/0043), whatever user
+  // the URL names; a no-op where the URL is that role's own, as in production, and where it is
+  // the superuser's (tests starting services in-process) the grants are the role's all the same.
+  const role = options.asAppRole ? ` -c role=${schemaRoles(schema).app}` : '';
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
-    options: `-c search_path=${schema},public`,
+    options: `-c search_path=${schema},public${role}`,
     connectionTimeoutMillis: 5000,
   });
   const report = connectionErrorLogger(log.child({ component: 'postgres', schema }));
@@ -177,6 +183,13 @@ export async function runMigrations(options: {
    * during an outage comes up once the database does instead of exiting.
    */
   maxWaitMs?: number;
+  /**
+   * Migrate as the schema's owner role (docs/adr/0043): connected as the superuser, first
+   * create the schema's roles (bootstrapSchemaRoles, with the app role's password when given),
+   * then SET ROLE to the owner, so everything the migrations create is the owner's, and grant
+   * the app role what the schema holds. Without it, migrations run as the connecting user.
+   */
+  roles?: { appPassword?: string | undefined };
 }): Promise<void> {
   assertSchemaName(options.schema);
   const log = options.log;
@@ -194,18 +207,40 @@ export async function runMigrations(options: {
   }
 }
 
-async function migrate(options: { databaseUrl: string; schema: string; dir: string; log?: Logger }): Promise<void> {
+async function migrate(options: { databaseUrl: string; schema: string; dir: string; log?: Logger; roles?: { appPassword?: string | undefined } }): Promise<void> {
+  const log = options.log;
+  const client = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5000 });
+  client.on('error', () => undefined); // a lost connection fails the next query, which is thrown
+  await client.connect();
+  try {
+    if (options.roles) {
+      // The runner takes this lock again on the same session (advisory locks nest): held here
+      // too, two processes do not bootstrap the same schema at once either.
+      await client.query('SELECT pg_advisory_lock($1)', [migrationLockId(options.schema)]);
+      const { rows } = await client.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
+      if (rows[0]?.rolsuper) await bootstrapSchemaRoles(client, options.schema, options.roles.appPassword);
+      await client.query(`SET ROLE ${pg.escapeIdentifier(schemaRoles(options.schema).owner)}`);
+    }
+    await runWith(client, { ...options, createSchema: !options.roles });
+    if (options.roles) await grantAppRole(client, options.schema);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** createSchema: false where the bootstrap made the schema (its owner may not CREATE SCHEMA, even IF NOT EXISTS). */
+async function runWith(client: pg.Client, options: { schema: string; dir: string; log?: Logger; createSchema: boolean }): Promise<void> {
   const log = options.log;
   await runner({
-    databaseUrl: options.databaseUrl,
+    dbClient: client,
     dir: [`${PLATFORM_MIGRATIONS_DIR}/*.sql`, `${options.dir}/*.{sql,ts,js}`],
     useGlob: true,
     direction: 'up',
     migrationsTable: 'pgmigrations',
     schema: options.schema,
-    createSchema: true,
+    createSchema: options.createSchema,
     migrationsSchema: options.schema,
-    createMigrationsSchema: true,
+    createMigrationsSchema: options.createSchema,
     checkOrder: false,
     // Services start together against one database: each schema has its own advisory lock,
     // and a second process migrating the same schema waits for the first instead of failing.
@@ -218,6 +253,56 @@ async function migrate(options: { databaseUrl: string; schema: string; dir: stri
       debug: (m: string) => log?.trace(m),
     },
   });
+}
+
+/**
+ * Resolves once the schema's migration history holds every migration this code carries (the
+ * platform's and the service's): where services do not migrate (docs/adr/0043), they wait here
+ * for the migration step (make migrate, the Kubernetes migration Job) instead of running on a
+ * schema that is behind. Logs what it waits for; waits through PostgreSQL outages too.
+ */
+export async function waitForMigrations(options: { databaseUrl: string; schema: string; dir: string; log?: Logger }): Promise<void> {
+  assertSchemaName(options.schema);
+  const expected = [...migrationNames(PLATFORM_MIGRATIONS_DIR, /\.sql$/), ...migrationNames(options.dir, /\.(sql|ts|js)$/)];
+  for (let attempt = 1; ; attempt++) {
+    await waitForDatabase(options.databaseUrl, options.log ? { log: options.log } : {});
+    const client = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5000 });
+    client.on('error', () => undefined);
+    let missing: string[] = expected;
+    let reason: string | undefined;
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${pg.escapeIdentifier(options.schema)}.pgmigrations`);
+      const applied = new Set(rows.map((r) => r.name));
+      missing = expected.filter((name) => !applied.has(name));
+    } catch (err) {
+      // No schema or history yet (42P01, 3F000), no grant on it yet (42501), or the database
+      // went away: all mended by waiting; anything else is thrown.
+      const code = (err as { code?: unknown }).code;
+      if (!isDatabaseAway(err) && code !== '42P01' && code !== '3F000' && code !== '42501') throw err;
+      reason = err instanceof Error ? err.message : String(err);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    if (missing.length === 0) return;
+    const delay = Math.min(WAIT_MAX_DELAY_MS, WAIT_FIRST_DELAY_MS * 2 ** (attempt - 1));
+    options.log?.warn(
+      { schema: options.schema, missing: missing.slice(0, 5), missingCount: missing.length, attempt, retryInMs: delay, ...(reason ? { reason } : {}) },
+      'waiting for the migration step (make migrate, the migration Job) to bring the schema up to date',
+    );
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+/** Migration names as node-pg-migrate records them: file names without their extension. */
+function migrationNames(dir: string, extension: RegExp): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return files.filter((f) => extension.test(f)).map((f) => f.replace(/\.[^.]+$/, ''));
 }
 
 const WAIT_FIRST_DELAY_MS = 250;

@@ -29,7 +29,7 @@ export interface TestSystem {
   redisPrefix?: string;
   /**
    * The environment every service of the run takes: NODE_ENV=test, silent logs, the database,
-   * the broker and BUS_NAMESPACE, the test identity secret (and REDIS_URL, REDIS_PREFIX).
+   * MIGRATION_DATABASE_URL, the broker and BUS_NAMESPACE, the test identity secret (and REDIS_URL, REDIS_PREFIX).
    */
   env: Record<string, string>;
   stops: ShutdownStack;
@@ -63,6 +63,9 @@ export async function startTestSystem(options: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       DATABASE_URL: db.url,
+      // Services migrate their schemas at start, as their owner roles, and work as their app
+      // roles (docs/adr/0043): the grants production has, on a database of the test's own.
+      MIGRATION_DATABASE_URL: db.url,
       AMQP_URL: TEST_AMQP_URL,
       IDENTITY_SECRET: TEST_IDENTITY_SECRET,
       BUS_NAMESPACE: namespace,
