@@ -2,7 +2,7 @@ import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqp
 import { UNROUTED_QUEUE } from '@warmline/contracts';
 import type { Logger } from '../log';
 import { BusMetrics } from './metrics';
-import { declareTopology, MANIFEST_TOPOLOGY, type Topology, type TopologyQueue } from './topology';
+import { assertTopology, LayoutNotMigratedError, MANIFEST_TOPOLOGY, type Topology, type TopologyQueue } from './topology';
 
 export interface BusOptions {
   url: string;
@@ -12,7 +12,10 @@ export interface BusOptions {
   /** Prefixes every exchange and queue name; tests pass a unique one, production none. */
   namespace?: string;
   heartbeatSeconds?: number;
-  /** The layout declared at every connect; the broker manifest of contracts by default. */
+  /**
+   * The layout asserted at every connect (the migration step declares and migrates it); the
+   * broker manifest of contracts by default.
+   */
   topology?: Topology;
   /**
    * Whether a consumer may use a queue the layout does not name (declared when it starts).
@@ -24,7 +27,7 @@ export interface BusOptions {
 }
 
 export interface Bus {
-  /** Resolves once the first connection is made and the whole layout (manifest) is declared. */
+  /** Resolves once the first connection is made and the whole layout (manifest) is asserted. */
   ready(): Promise<void>;
   /** For /readyz: throws when not connected. */
   ping(): Promise<void>;
@@ -120,9 +123,14 @@ export function createBus(options: BusOptions): Bus {
       connection.on('blocked', (reason: string) => log.warn({ reason }, 'RabbitMQ blocked this connection'));
       connection.on('unblocked', () => log.info('RabbitMQ unblocked this connection'));
       connection.on('close', () => onLost(connection!));
-      await declareTopology(connection, name, topology, log);
+      await assertTopology(connection, name, topology);
     } catch (err) {
-      log.warn({ err, broker: where, attempt: failures + 1 }, 'cannot connect to RabbitMQ');
+      if (err instanceof LayoutNotMigratedError) {
+        // Not a fault of ours: the release's migration step has not run yet. Wait for it.
+        log.warn({ reason: err.message, broker: where, attempt: failures + 1 }, 'the broker layout is not migrated yet; waiting for the migration step');
+      } else {
+        log.warn({ err, broker: where, attempt: failures + 1 }, 'cannot connect to RabbitMQ');
+      }
       await connection?.close().catch(() => undefined);
       scheduleReconnect();
       return;

@@ -14,7 +14,7 @@ import { HandlerGate, poolPermits } from './handler-gate';
 import { cachedMessageSchema } from './outbox';
 import {
   ATTEMPTS_HEADER,
-  declareConsumerQueue,
+  assertConsumerQueue,
   ERROR_HEADER,
   queueNames,
   REDACTED_HEADER,
@@ -140,7 +140,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
   function attach(connection: ChannelModel): Promise<void> {
     if (stopped || channel || attaching) return attaching ?? Promise.resolve();
     attaching = (async () => {
-      if (!declared) await declareConsumerQueue(connection, bus.name, { queue, messages: [...byType.keys()] }, log);
+      if (!declared) await assertConsumerQueue(connection, bus.name, { queue, messages: [...byType.keys()] });
       const ch = await connection.createConfirmChannel();
       ch.on('error', (err: Error) => log.warn({ err }, 'consumer channel error'));
       ch.on('close', () => {
