@@ -195,6 +195,44 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
 };
 
 /**
+ * The importer writes to the catalog's outbox and runs a relay on it beside the catalog's, so
+ * either may publish a row the other wrote: for publishing, the two are one.
+ */
+const SHARED_OUTBOX: Partial<Record<BusParticipant, BusParticipant>> = { importer: 'catalog' };
+const outboxOwner = (p: BusParticipant) => SHARED_OUTBOX[p] ?? p;
+
+function isParticipant(name: string): name is BusParticipant {
+  return Object.values(publishers).some((list) => list.includes(name as BusParticipant));
+}
+
+/**
+ * Whether the broker user `user` may publish `type` (docs/adr/0039). Each process connects as
+ * the broker user named after it (infra/rabbitmq/definitions.json), so the user is the
+ * participant; RabbitMQ checks a message's user_id against its connection's user.
+ */
+export function mayPublish(user: string, type: MessageType): boolean {
+  if (!isParticipant(user)) return false;
+  return publishers[type].some((p) => outboxOwner(p) === outboxOwner(user));
+}
+
+/**
+ * RabbitMQ topic permissions from the manifest: each participant's user may write to the
+ * events and commands exchanges only the routing keys (= message types) it publishes, and read
+ * every key. `name` applies a namespace (none in production).
+ */
+export function topicPermissions(name: (base: string) => string = (base) => base): Array<{ user: BusParticipant; vhost: string; exchange: string; write: string; read: string }> {
+  const participants = [...new Set(Object.values(publishers).flat())].sort();
+  return participants.flatMap((user) =>
+    [EVENTS_EXCHANGE, COMMANDS_EXCHANGE].map((exchange) => {
+      const types = (Object.keys(publishers) as MessageType[]).filter((t) => (exchange === EVENTS_EXCHANGE) === t in events && mayPublish(user, t)).sort();
+      // RabbitMQ matches the regex anywhere in the key: anchor it. '^$' matches no routing key.
+      const write = types.length === 0 ? '^$' : `^(${types.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+      return { user, vhost: '/', exchange: name(exchange), write, read: '.*' };
+    }),
+  );
+}
+
+/**
  * Whether a message holds a secret (a password-reset link). The relay empties such a row's
  * data as soon as the broker has confirmed it, and the consumer dead-letters it without its
  * data, so the secret is readable only while the message is on its way.

@@ -26,7 +26,7 @@ const closers: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   f = await startBusFixture();
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-faults-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
+  bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-faults-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
   await bus.ready();
   // Every queue of this file is bound to user.deleted, so each row says which queue's handler wrote it.
   await f.pool.query('CREATE TABLE effects (queue text NOT NULL, event_id uuid NOT NULL, pid integer)');
@@ -135,7 +135,7 @@ describe('a broker that goes away', () => {
     const url = new URL(TEST_AMQP_URL);
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
-    const fragile = createBus({ url: url.toString(), log: f.log, connectionName: 'bus-faults-fragile', namespace: f.namespace, allowQueuesOutsideTopology: true });
+    const fragile = createBus({ developmentBroker: true, url: url.toString(), log: f.log, connectionName: 'bus-faults-fragile', namespace: f.namespace, allowQueuesOutsideTopology: true });
     closers.push(() => fragile.close());
     await fragile.ready();
     const queue = 'faults-broker-cut';

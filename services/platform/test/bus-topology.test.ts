@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 function busWith(topology: Topology): Bus {
-  const bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-test', namespace: f.namespace, topology });
+  const bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-test', namespace: f.namespace, topology });
   closers.push(() => bus.close());
   return bus;
 }
@@ -157,7 +157,7 @@ describe('topology migration', () => {
     });
 
     const topology = { queues: [{ queue, messages: ['user.deleted'] as const }] };
-    const bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-migration-test', namespace: ns, topology });
+    const bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-migration-test', namespace: ns, topology });
     closers.push(() => bus.close());
     // A process only asserts: it neither deletes nor moves anything, it waits for the migration.
     await waitFor('the process to say it waits for the migration', () =>
@@ -211,7 +211,7 @@ describe('topology migration', () => {
 
     // Migrating again, and starting again, over the migrated layout changes nothing.
     await migrateBroker({ url: TEST_AMQP_URL, namespace: ns, log: f.log, topology });
-    const again = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-migration-test-2', namespace: ns, topology });
+    const again = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-migration-test-2', namespace: ns, topology });
     await again.ready();
     await again.close();
     expect(f.logLines.filter((l) => l.msg === 'consumer queue migrated')).toHaveLength(1);

@@ -24,6 +24,13 @@ export interface BusOptions {
   allowQueuesOutsideTopology?: boolean;
   /** Where the bus's metrics are registered; a registry of its own when not given. */
   metrics?: BusMetrics;
+  /**
+   * The development and test broker, where every process connects as the one local user
+   * (guest): a message from guest, or with no user at all, passes the consumers' publisher
+   * check (docs/adr/0039). createServiceBus sets it only when NODE_ENV is development or test;
+   * in production every message must come from a broker user the manifest lists for its type.
+   */
+  developmentBroker?: boolean;
 }
 
 export interface Bus {
@@ -50,6 +57,10 @@ export interface BusInternals {
   openConfirmChannel(): Promise<ConfirmChannel>;
   /** The layout entry of a consumer queue; undefined when the layout has none (and allows that). */
   topologyQueue(queue: string): TopologyQueue | undefined;
+  /** The broker user this bus connects as: every message it publishes carries it as user_id. */
+  brokerUser: string;
+  /** See BusOptions.developmentBroker. */
+  developmentBroker: boolean;
 }
 
 const internalsByBus = new WeakMap<Bus, BusInternals>();
@@ -213,6 +224,9 @@ export function createBus(options: BusOptions): Bus {
       if (entry || options.allowQueuesOutsideTopology) return entry;
       throw new Error(`Queue ${queue} is not in the broker manifest (services/contracts/src/broker-manifest.ts)`);
     },
+    // amqplib logs in as guest when the URL names no user.
+    brokerUser: decodeURIComponent(new URL(options.url).username) || 'guest',
+    developmentBroker: options.developmentBroker ?? false,
   });
 
   void connect();

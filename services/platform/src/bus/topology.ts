@@ -50,6 +50,12 @@ export const MANIFEST_TOPOLOGY: Topology = brokerManifest;
 export const ATTEMPTS_HEADER = 'warmline-attempts';
 /** Why the last attempt failed (handler error, or why the message could not be parsed). */
 export const ERROR_HEADER = 'warmline-error';
+/**
+ * The publisher a consumer verified, on the copy it republishes to its retry queue or DLQ
+ * (whose user_id is then the consumer's own user); trusted only on a message whose user_id is
+ * the consumer's own (docs/adr/0039).
+ */
+export const PUBLISHER_HEADER = 'warmline-publisher';
 /** Set on a dead letter whose data was removed because it held a secret. */
 export const REDACTED_HEADER = 'warmline-redacted';
 
