@@ -2,10 +2,12 @@ import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType 
 
 /**
  * The broker manifest (ARCHITECTURE §3): every exchange, every consumer queue and what it is
- * bound to, and for every event and command who publishes it. Every service declares all of
- * it at start (platform/bus/topology.ts), so an event published before its consumer has ever
- * run waits in that consumer's queue; the AsyncAPI document names producers and consumers
- * from it; a test holds the services' subscriptions and outbox writers to it.
+ * bound to, and for every event and command who publishes it. The migration step declares all
+ * of it and every process asserts it at connect (platform/bus/topology.ts, docs/adr/0038), so an
+ * event published before its consumer has ever run waits in that consumer's queue; the broker
+ * users' topic permissions and the consumers' publisher check come from `publishers`
+ * (docs/adr/0039); the AsyncAPI document names producers and consumers from it; a test holds
+ * the services' subscriptions and outbox writers to it.
  *
  * Per consumer queue Q the platform also declares Q.retry (failed messages wait out their
  * backoff there) and Q.dlq (messages that failed every attempt). Messages no queue is bound
@@ -129,9 +131,9 @@ export const consumerQueues = [
 ] as const satisfies readonly ConsumerQueueManifest[];
 
 /**
- * Queues an earlier release consumed and this one does not, with what they were bound to. At
- * start they are unbound, so they stop filling, and deleted once empty; one that still holds
- * messages is kept (and logged) for an operator to look at with `npm run dlq`.
+ * Queues an earlier release consumed and this one does not, with what they were bound to. The
+ * broker migration unbinds them, so they stop filling, and deletes them once empty; one that
+ * still holds messages is kept (and logged) for an operator to look at with `npm run dlq`.
  */
 export const retiredQueues = [
   { queue: 'notifications.payment-emails', messages: ['payment.succeeded'], retiredBecause: 'receipts come from email.order_paid commands' },

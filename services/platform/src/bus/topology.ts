@@ -141,7 +141,7 @@ function retryQueueOptions(q: ReturnType<typeof queueNames>): Options.AssertQueu
 }
 
 /** The exclusive queue that lets one broker migration run at a time (see migrateTopology). */
-export const MIGRATION_LOCK_QUEUE = 'warmline.layout-migration-lock';
+const MIGRATION_LOCK_QUEUE = 'warmline.layout-migration-lock';
 const LOCK_WAIT_MS = { retry: 250, max: 5 * 60_000 };
 
 /**
