@@ -98,13 +98,29 @@ describe('broker publish permissions', () => {
 });
 
 describe('the consumer\'s publisher check', () => {
-  async function consumerOn(queue: string, developmentBroker: boolean): Promise<{ bus: Bus; handled: string[] }> {
+  async function consumerOn(queue: string, developmentBroker: boolean, failFirst = false): Promise<{ bus: Bus; handled: string[] }> {
     f.consumerQueues.add(queue);
     const bus = createBus({ developmentBroker, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-publishers-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
     closers.push(() => bus.close());
     await bus.ready();
     const handled: string[] = [];
-    const consumer = await startConsumer({ bus, pool: f.pool, queue, subscriptions: [subscribe('user.deleted', async (_d, ctx) => void handled.push(ctx.envelope.id))], log: f.log });
+    let failed = !failFirst;
+    const consumer = await startConsumer({
+      bus,
+      pool: f.pool,
+      queue,
+      subscriptions: [
+        subscribe('user.deleted', async (_d, ctx) => {
+          if (!failed) {
+            failed = true;
+            throw new Error('fails once');
+          }
+          handled.push(ctx.envelope.id);
+        }),
+      ],
+      log: f.log,
+      retryDelaysMs: [20],
+    });
     closers.push(() => consumer.stop());
     return { bus, handled };
   }
@@ -151,5 +167,27 @@ describe('the consumer\'s publisher check', () => {
     const letter = await deadLetter(queue);
     expect(String(letter.properties.headers?.[ERROR_HEADER])).toMatch(/^refused: user.deleted from broker user \(none\)/);
     expect(handled).toEqual([]);
+  });
+
+  it('in production a copy the consumer republished itself (its own user, the publisher it verified) passes, through a retry too; the same header from another user does not', async () => {
+    // This bus connects as guest, so guest is "its own user" here, as orders is the orders consumer's.
+    const queue = 'publishers-own-copy';
+    const { handled } = await consumerOn(queue, false, true);
+    const own = userDeletedEnvelope();
+    const ch = await f.amqp.createConfirmChannel();
+    ch.sendToQueue(f.name(queue), Buffer.from(JSON.stringify(own)), { persistent: true, messageId: own.id, userId: 'guest', headers: { 'warmline-publisher': 'gateway' } });
+    await ch.waitForConfirms();
+    await ch.close();
+    await waitFor('the copy to be handled after its retry', () => handled.includes(own.id));
+
+    const forged = userDeletedEnvelope();
+    const as = await asUser.createConfirmChannel();
+    as.sendToQueue(f.name(queue), Buffer.from(JSON.stringify(forged)), { persistent: true, messageId: forged.id, userId: user, headers: { 'warmline-publisher': 'gateway' } });
+    await as.waitForConfirms();
+    await as.close();
+    const letter = await deadLetter(queue);
+    expect(letter.properties.messageId).toBe(forged.id);
+    expect(letter.properties.headers?.['warmline-publisher']).toBeUndefined();
+    expect(handled).toEqual([own.id]);
   });
 });
