@@ -21,7 +21,7 @@ import {
   uniqueName,
   type TestDatabase,
 } from '@warmline/platform/testing/index';
-import { deleteBusNames } from '@warmline/platform/testing/system';
+import { deleteBusNames, migrateTestNamespace } from '@warmline/platform/testing/system';
 import { gatewayEnv } from '@warmline/gateway/config';
 import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
 import { seedDemoAccounts, seedDemoSalespeople } from '@warmline/gateway/seed';
@@ -214,6 +214,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   stops.push(() => deleteBusNames(shared.BUS_NAMESPACE));
 
   try {
+    await migrateTestNamespace(shared.BUS_NAMESPACE);
     const webDistDir = await snapshotSpaBuild(path.join(workDir, 'web-dist'));
     // Links in e-mails (My Leads, My Call-backs) point at this run's gateway, as in production.
     const notificationsConfig = parseConfig(notificationsEnv, { ...shared, NOTIFICATIONS_PORT: '0', MAIL_DIR: mailDir, PUBLIC_URL: url });

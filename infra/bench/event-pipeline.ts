@@ -69,6 +69,7 @@ const log = createLogger('bench', 'warn', process.stderr);
 const namespace = uniqueName('bench_events').toLowerCase();
 
 const bus = createBus({
+  developmentBroker: true,
   url: AMQP_URL,
   log,
   connectionName: 'bench event-pipeline',

@@ -2,10 +2,12 @@ import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType 
 
 /**
  * The broker manifest (ARCHITECTURE §3): every exchange, every consumer queue and what it is
- * bound to, and for every event and command who publishes it. Every service declares all of
- * it at start (platform/bus/topology.ts), so an event published before its consumer has ever
- * run waits in that consumer's queue; the AsyncAPI document names producers and consumers
- * from it; a test holds the services' subscriptions and outbox writers to it.
+ * bound to, and for every event and command who publishes it. The migration step declares all
+ * of it and every process asserts it at connect (platform/bus/topology.ts, docs/adr/0038), so an
+ * event published before its consumer has ever run waits in that consumer's queue; the broker
+ * users' topic permissions and the consumers' publisher check come from `publishers`
+ * (docs/adr/0039); the AsyncAPI document names producers and consumers from it; a test holds
+ * the services' subscriptions and outbox writers to it.
  *
  * Per consumer queue Q the platform also declares Q.retry (failed messages wait out their
  * backoff there) and Q.dlq (messages that failed every attempt). Messages no queue is bound
@@ -129,9 +131,9 @@ export const consumerQueues = [
 ] as const satisfies readonly ConsumerQueueManifest[];
 
 /**
- * Queues an earlier release consumed and this one does not, with what they were bound to. At
- * start they are unbound, so they stop filling, and deleted once empty; one that still holds
- * messages is kept (and logged) for an operator to look at with `npm run dlq`.
+ * Queues an earlier release consumed and this one does not, with what they were bound to. The
+ * broker migration unbinds them, so they stop filling, and deletes them once empty; one that
+ * still holds messages is kept (and logged) for an operator to look at with `npm run dlq`.
  */
 export const retiredQueues = [
   { queue: 'notifications.payment-emails', messages: ['payment.succeeded'], retiredBecause: 'receipts come from email.order_paid commands' },
@@ -193,6 +195,44 @@ export const publishers: Record<MessageType, readonly BusParticipant[]> = {
   'email.transfer_dispute_decided': ['transfers'],
   'lead_return.refund': ['catalog'],
 };
+
+/**
+ * The importer writes to the catalog's outbox and runs a relay on it beside the catalog's, so
+ * either may publish a row the other wrote: for publishing, the two are one.
+ */
+const SHARED_OUTBOX: Partial<Record<BusParticipant, BusParticipant>> = { importer: 'catalog' };
+const outboxOwner = (p: BusParticipant) => SHARED_OUTBOX[p] ?? p;
+
+function isParticipant(name: string): name is BusParticipant {
+  return Object.values(publishers).some((list) => list.includes(name as BusParticipant));
+}
+
+/**
+ * Whether the broker user `user` may publish `type` (docs/adr/0039). Each process connects as
+ * the broker user named after it (infra/rabbitmq/definitions.json), so the user is the
+ * participant; RabbitMQ checks a message's user_id against its connection's user.
+ */
+export function mayPublish(user: string, type: MessageType): boolean {
+  if (!isParticipant(user)) return false;
+  return publishers[type].some((p) => outboxOwner(p) === outboxOwner(user));
+}
+
+/**
+ * RabbitMQ topic permissions from the manifest: each participant's user may write to the
+ * events and commands exchanges only the routing keys (= message types) it publishes, and read
+ * every key. `name` applies a namespace (none in production).
+ */
+export function topicPermissions(name: (base: string) => string = (base) => base): Array<{ user: BusParticipant; vhost: string; exchange: string; write: string; read: string }> {
+  const participants = [...new Set(Object.values(publishers).flat())].sort();
+  return participants.flatMap((user) =>
+    [EVENTS_EXCHANGE, COMMANDS_EXCHANGE].map((exchange) => {
+      const types = (Object.keys(publishers) as MessageType[]).filter((t) => (exchange === EVENTS_EXCHANGE) === t in events && mayPublish(user, t)).sort();
+      // RabbitMQ matches the regex anywhere in the key: anchor it. '^$' matches no routing key.
+      const write = types.length === 0 ? '^$' : `^(${types.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+      return { user, vhost: '/', exchange: name(exchange), write, read: '.*' };
+    }),
+  );
+}
 
 /**
  * Whether a message holds a secret (a password-reset link). The relay empties such a row's

@@ -27,7 +27,7 @@ afterAll(async () => {
 describe('bus connection', () => {
   it('when RabbitMQ is unreachable at start, then the bus keeps trying and is ready once it answers', async () => {
     proxy.cut();
-    const bus = createBus({ url: throughProxy, log: f.log, connectionName: 'bus-connection-test', namespace: f.namespace });
+    const bus = createBus({ developmentBroker: true, url: throughProxy, log: f.log, connectionName: 'bus-connection-test', namespace: f.namespace });
     try {
       let ready = false;
       void bus.ready().then(() => (ready = true));
@@ -48,7 +48,7 @@ describe('bus connection', () => {
   });
 
   it('when a bus is closed, then it stops answering pings and closing again is harmless', async () => {
-    const bus = createBus({ url: throughProxy, log: f.log, connectionName: 'bus-connection-test', namespace: f.namespace });
+    const bus = createBus({ developmentBroker: true, url: throughProxy, log: f.log, connectionName: 'bus-connection-test', namespace: f.namespace });
     await bus.ready();
 
     await bus.close();
@@ -60,7 +60,7 @@ describe('bus connection', () => {
   it('when a bus is closed before it ever connected, then ready() fails instead of hanging', async () => {
     proxy.cut();
     try {
-      const bus = createBus({ url: throughProxy, log: f.log, connectionName: 'bus-connection-test', namespace: f.namespace });
+      const bus = createBus({ developmentBroker: true, url: throughProxy, log: f.log, connectionName: 'bus-connection-test', namespace: f.namespace });
       await bus.close();
       await expect(bus.ready()).rejects.toThrow(/closed before it connected/);
     } finally {

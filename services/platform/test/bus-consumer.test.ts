@@ -10,7 +10,7 @@ const stops: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   f = await startBusFixture();
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-consumer-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
+  bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-consumer-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
   await bus.ready();
   // The handlers' effect: one row per handled deletion (no unique key, so only the
   // consumer's processed_events can keep a second delivery from adding a second row).
@@ -117,6 +117,7 @@ describe('consumer', () => {
     throughProxy.hostname = '127.0.0.1';
     throughProxy.port = String(proxy.port);
     const fragileBus = createBus({
+      developmentBroker: true,
       url: throughProxy.toString(),
       log: f.log,
       connectionName: 'bus-consumer-test-fragile',

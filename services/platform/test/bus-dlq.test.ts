@@ -24,7 +24,7 @@ const stops: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
   f = await startBusFixture();
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-dlq-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
+  bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-dlq-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
   await bus.ready();
 });
 

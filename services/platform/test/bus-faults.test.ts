@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBus, enqueue, listDeadLetters, startConsumer, startOutboxRelay, subscribe, type Bus } from '../src/bus/index';
 import { createPool, withTransaction } from '../src/db/index';
-import { declareConsumerQueue } from '../src/bus/topology';
+import { assertConsumerQueue } from '../src/bus/topology';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy';
 import { publishRaw, startBusFixture, userDeletedEnvelope, type BusFixture } from './bus-fixture';
@@ -26,7 +26,7 @@ const closers: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   f = await startBusFixture();
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-faults-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
+  bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-faults-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
   await bus.ready();
   // Every queue of this file is bound to user.deleted, so each row says which queue's handler wrote it.
   await f.pool.query('CREATE TABLE effects (queue text NOT NULL, event_id uuid NOT NULL, pid integer)');
@@ -135,7 +135,7 @@ describe('a broker that goes away', () => {
     const url = new URL(TEST_AMQP_URL);
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
-    const fragile = createBus({ url: url.toString(), log: f.log, connectionName: 'bus-faults-fragile', namespace: f.namespace, allowQueuesOutsideTopology: true });
+    const fragile = createBus({ developmentBroker: true, url: url.toString(), log: f.log, connectionName: 'bus-faults-fragile', namespace: f.namespace, allowQueuesOutsideTopology: true });
     closers.push(() => fragile.close());
     await fragile.ready();
     const queue = 'faults-broker-cut';
@@ -215,7 +215,7 @@ describe('consumer processes that die', () => {
   it('when a consumer process is killed mid-batch and started again, then nothing is lost and nothing is done twice', async () => {
     const queue = 'faults-killed-mid-batch';
     f.consumerQueues.add(queue);
-    await declareConsumerQueue(f.amqp, f.name, { queue, messages: ['user.deleted'] }, f.log);
+    await assertConsumerQueue(f.amqp, f.name, { queue, messages: ['user.deleted'] });
     const first = startConsumerProcess(queue, { HANDLER_MS: '40' });
     await first.consuming;
     const envelopes = Array.from({ length: 200 }, () => userDeletedEnvelope());
@@ -238,7 +238,7 @@ describe('consumer processes that die', () => {
   it('when a message kills its consumer process every time, then after the delivery limit it is in the DLQ with the reason, and the rest are handled', async () => {
     const queue = 'faults-poison-kills';
     f.consumerQueues.add(queue);
-    await declareConsumerQueue(f.amqp, f.name, { queue, messages: ['user.deleted'] }, f.log);
+    await assertConsumerQueue(f.amqp, f.name, { queue, messages: ['user.deleted'] });
     const poison = userDeletedEnvelope();
     const healthy = Array.from({ length: 10 }, () => userDeletedEnvelope());
     const killUserId = poison.data.userId;

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const throughProxy = new URL(TEST_AMQP_URL);
   throughProxy.hostname = '127.0.0.1';
   throughProxy.port = String(proxy.port);
-  bus = createBus({ url: throughProxy.toString(), log: f.log, connectionName: 'bus-outbox-relay-test',
+  bus = createBus({ developmentBroker: true, url: throughProxy.toString(), log: f.log, connectionName: 'bus-outbox-relay-test',
     namespace: f.namespace,
     // No consumer queue declared at connect, so a command can find nobody bound to receive it.
     topology: { queues: [] },

@@ -14,7 +14,7 @@ const closers: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   f = await startBusFixture();
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-retention-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
+  bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-retention-test', namespace: f.namespace, allowQueuesOutsideTopology: true });
   await bus.ready();
 });
 

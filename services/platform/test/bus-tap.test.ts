@@ -28,7 +28,7 @@ let relay: { stop(): Promise<void> };
 beforeAll(async () => {
   f = await startBusFixture();
   // The services' whole layout in the test's namespace: the exchanges, and gateway.audit bound to audit.record.
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-tap-test', namespace: f.namespace });
+  bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-tap-test', namespace: f.namespace });
   await bus.ready();
   relay = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log });
 });

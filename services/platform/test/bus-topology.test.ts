@@ -3,6 +3,7 @@ import type { ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, UNROUTED_EXCHANGE, UNROUTED_QUEUE } from '@warmline/contracts';
 import { createBus, enqueue, startConsumer, startOutboxRelay, subscribe, type Bus, type Topology } from '../src/bus/index';
+import { migrateBroker } from '../src/bus/migrate-broker';
 import { BROKER_DELIVERY_LIMIT } from '../src/bus/topology';
 import { withTransaction } from '../src/db/index';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 function busWith(topology: Topology): Bus {
-  const bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-test', namespace: f.namespace, topology });
+  const bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-test', namespace: f.namespace, topology });
   closers.push(() => bus.close());
   return bus;
 }
@@ -118,8 +119,7 @@ describe('topology migration', () => {
     await ch.waitForConfirms();
     await ch.close();
 
-    const bus = busWith({ queues: [], retiredQueues: [empty, full].map((queue) => ({ queue, messages: ['user.deleted'] })) });
-    await bus.ready();
+    await migrateBroker({ url: TEST_AMQP_URL, namespace: f.namespace, log: f.log, topology: { queues: [], retiredQueues: [empty, full].map((queue) => ({ queue, messages: ['user.deleted'] })) } });
 
     expect(await accepts(f.amqp, (c) => c.checkQueue(f.name(empty)))).toBe(false);
     expect(await depth(full)).toBe(1);
@@ -131,7 +131,7 @@ describe('topology migration', () => {
     expect(await depth(full)).toBe(1);
   });
 
-  it("when today's code already declared classic queues and a plain events exchange, then start migrates them in place and keeps every message", async () => {
+  it("when an older release declared classic queues and a plain events exchange, then a process waits for the migration step, which migrates them in place keeping every message", async () => {
     // The layout as the previous release declared it, in a namespace of its own.
     const ns = `${f.namespace}_old`;
     const name = (base: string) => `${ns}.${base}`;
@@ -156,14 +156,19 @@ describe('topology migration', () => {
       await ch.close();
     });
 
-    const bus = createBus({
-      url: TEST_AMQP_URL,
-      log: f.log,
-      connectionName: 'bus-topology-migration-test',
-      namespace: ns,
-      topology: { queues: [{ queue, messages: ['user.deleted'] }] },
-    });
+    const topology = { queues: [{ queue, messages: ['user.deleted'] as const }] };
+    const bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-migration-test', namespace: ns, topology });
     closers.push(() => bus.close());
+    // A process only asserts: it neither deletes nor moves anything, it waits for the migration.
+    await waitFor('the process to say it waits for the migration', () =>
+      f.logLines.some((l) => l.msg === 'the broker layout is not migrated yet; waiting for the migration step'),
+    );
+    let ready = false;
+    void bus.ready().then(() => (ready = true));
+    expect(ready).toBe(false);
+    expect(await accepts(f.amqp, (ch) => ch.assertQueue(name(queue), { durable: true }))).toBe(true);
+
+    await migrateBroker({ url: TEST_AMQP_URL, namespace: ns, log: f.log, topology });
     await bus.ready();
 
     // Now a quorum queue with the delivery limit, and an events exchange with its alternate exchange.
@@ -204,16 +209,65 @@ describe('topology migration', () => {
     await waitFor('every waiting and new message to be handled', () => handled.size === 4);
     expect([...handled].sort()).toEqual([...waiting, fresh].map((e) => e.id).sort());
 
-    // Starting again over the migrated layout changes nothing.
-    const again = createBus({
-      url: TEST_AMQP_URL,
-      log: f.log,
-      connectionName: 'bus-topology-migration-test-2',
-      namespace: ns,
-      topology: { queues: [{ queue, messages: ['user.deleted'] }] },
-    });
+    // Migrating again, and starting again, over the migrated layout changes nothing.
+    await migrateBroker({ url: TEST_AMQP_URL, namespace: ns, log: f.log, topology });
+    const again = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'bus-topology-migration-test-2', namespace: ns, topology });
     await again.ready();
     await again.close();
     expect(f.logLines.filter((l) => l.msg === 'consumer queue migrated')).toHaveLength(1);
   });
+});
+
+describe('the broker layout migration', () => {
+  it('the broker layout migrated by two processes at once loses no message', async () => {
+    // An older release's layout (classic queues, a plain events exchange), with messages waiting.
+    const ns = `${f.namespace}_race`;
+    const name = (base: string) => `${ns}.${base}`;
+    const queues = ['race-a', 'race-b', 'race-c'];
+    const perQueue = 200;
+    const old = await f.amqp.createConfirmChannel();
+    await old.assertExchange(name(EVENTS_EXCHANGE), 'topic', { durable: true });
+    await old.assertExchange(name(COMMANDS_EXCHANGE), 'direct', { durable: true });
+    const waiting = new Map<string, string[]>();
+    for (const queue of queues) {
+      await old.assertQueue(name(queue), { durable: true });
+      const ids: string[] = [];
+      for (let i = 0; i < perQueue; i++) {
+        const e = userDeletedEnvelope();
+        ids.push(e.id);
+        old.sendToQueue(name(queue), Buffer.from(JSON.stringify(e)), { persistent: true, messageId: e.id });
+      }
+      waiting.set(queue, ids);
+    }
+    await old.waitForConfirms();
+    await old.close();
+    closers.push(async () => {
+      const ch = await f.amqp.createChannel();
+      for (const queue of queues) for (const q of [queue, `${queue}.retry`, `${queue}.dlq`, `${queue}.migrating`]) await ch.deleteQueue(name(q));
+      await ch.deleteQueue(name(UNROUTED_QUEUE));
+      for (const x of [EVENTS_EXCHANGE, COMMANDS_EXCHANGE, UNROUTED_EXCHANGE]) await ch.deleteExchange(name(x));
+      await ch.close();
+    });
+
+    // Two migration steps at once (two migration Jobs, or a developer's make migrate beside one).
+    const topology = { queues: queues.map((queue) => ({ queue, messages: ['user.deleted'] as const })) };
+    await Promise.all([1, 2].map(() => migrateBroker({ url: TEST_AMQP_URL, namespace: ns, log: f.log, topology })));
+
+    // Every message that waited is in its (now quorum) queue, none in a holding queue.
+    const ch = await f.amqp.createChannel();
+    try {
+      for (const queue of queues) {
+        const found = new Set<string>();
+        for (;;) {
+          const msg = await ch.get(name(queue), { noAck: true });
+          if (!msg) break;
+          found.add(String(msg.properties.messageId));
+        }
+        const lost = waiting.get(queue)!.filter((id) => !found.has(id));
+        expect(lost, `${queue}: ${lost.length} of ${perQueue} messages lost`).toEqual([]);
+      }
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  }, 120_000);
 });

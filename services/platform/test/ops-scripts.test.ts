@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations } from '../src/db/index';
-import { createTestDatabase, type TestDatabase } from '../src/testing/index';
+import amqp from 'amqplib';
+import { brokerManifest } from '@warmline/contracts';
+import { createTestDatabase, TEST_AMQP_URL, uniqueName, type TestDatabase } from '../src/testing/index';
+import { deleteBusNames } from '../src/testing/system';
 import { serviceMigrations } from '../../../infra/scripts/migrations';
 
 /** The scripts behind `make start`: infra/scripts/env.sh and infra/scripts/migrate.ts. */
@@ -124,9 +127,27 @@ describe('infra/scripts/migrate.ts', () => {
     await db?.drop();
   });
 
+  it('when run with --broker-only (the Kubernetes migration Job), then the broker layout of the manifest exists in BUS_NAMESPACE and no database is touched', async () => {
+    const namespace = uniqueName('t').toLowerCase();
+    try {
+      const result = run(TSX, ['infra/scripts/migrate.ts', '--broker-only'], { AMQP_URL: TEST_AMQP_URL, BUS_NAMESPACE: namespace, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', LOG_LEVEL: 'warn' });
+      expect(result.status, result.stderr).toBe(0);
+      const connection = await amqp.connect(TEST_AMQP_URL);
+      try {
+        const ch = await connection.createChannel();
+        for (const q of brokerManifest.queues) expect((await ch.checkQueue(`${namespace}.${q.queue}`)).queue).toBe(`${namespace}.${q.queue}`);
+        await ch.close();
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await deleteBusNames(namespace);
+    }
+  });
+
   // Two runs of a tsx script, each creating the schemas' roles too (docs/adr/0043): beyond the default 30 s on a busy machine.
   it('when run against an empty database, then every service of infra/services.json has its schema migrated, and a second run changes nothing', async () => {
-    const first = run(TSX, ['infra/scripts/migrate.ts'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
+    const first = run(TSX, ['infra/scripts/migrate.ts', '--database-only'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
     expect(first.stderr + first.stdout).not.toMatch(/"level":(50|60)/);
     expect(first.status).toBe(0);
 
@@ -145,7 +166,7 @@ describe('infra/scripts/migrate.ts', () => {
       // Each schema holds at least the platform's outbox migration and one of its own.
       for (const { name } of services) expect(before[name], name).toBeGreaterThanOrEqual(2);
 
-      const second = run(TSX, ['infra/scripts/migrate.ts'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
+      const second = run(TSX, ['infra/scripts/migrate.ts', '--database-only'], { DATABASE_URL: db.url, LOG_LEVEL: 'warn' });
       expect(second.status).toBe(0);
       expect(await counts()).toEqual(before);
     } finally {

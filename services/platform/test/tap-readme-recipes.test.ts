@@ -38,7 +38,7 @@ const running = new Set<ChildProcess>();
 
 beforeAll(async () => {
   f = await startBusFixture();
-  bus = createBus({ url: TEST_AMQP_URL, log: f.log, connectionName: 'tap-readme-test', namespace: f.namespace });
+  bus = createBus({ developmentBroker: true, url: TEST_AMQP_URL, log: f.log, connectionName: 'tap-readme-test', namespace: f.namespace });
   await bus.ready();
   relay = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log });
   mkdirSync(workDir, { recursive: true });

@@ -2,7 +2,7 @@ import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqp
 import { UNROUTED_QUEUE } from '@warmline/contracts';
 import type { Logger } from '../log';
 import { BusMetrics } from './metrics';
-import { declareTopology, MANIFEST_TOPOLOGY, type Topology, type TopologyQueue } from './topology';
+import { assertTopology, LayoutNotMigratedError, MANIFEST_TOPOLOGY, type Topology, type TopologyQueue } from './topology';
 
 export interface BusOptions {
   url: string;
@@ -12,7 +12,10 @@ export interface BusOptions {
   /** Prefixes every exchange and queue name; tests pass a unique one, production none. */
   namespace?: string;
   heartbeatSeconds?: number;
-  /** The layout declared at every connect; the broker manifest of contracts by default. */
+  /**
+   * The layout asserted at every connect (the migration step declares and migrates it); the
+   * broker manifest of contracts by default.
+   */
   topology?: Topology;
   /**
    * Whether a consumer may use a queue the layout does not name (declared when it starts).
@@ -21,10 +24,17 @@ export interface BusOptions {
   allowQueuesOutsideTopology?: boolean;
   /** Where the bus's metrics are registered; a registry of its own when not given. */
   metrics?: BusMetrics;
+  /**
+   * The development and test broker, where every process connects as the one local user
+   * (guest): a message from guest, or with no user at all, passes the consumers' publisher
+   * check (docs/adr/0039). createServiceBus sets it only when NODE_ENV is development or test;
+   * in production every message must come from a broker user the manifest lists for its type.
+   */
+  developmentBroker?: boolean;
 }
 
 export interface Bus {
-  /** Resolves once the first connection is made and the whole layout (manifest) is declared. */
+  /** Resolves once the first connection is made and the whole layout (manifest) is asserted. */
   ready(): Promise<void>;
   /** For /readyz: throws when not connected. */
   ping(): Promise<void>;
@@ -47,6 +57,10 @@ export interface BusInternals {
   openConfirmChannel(): Promise<ConfirmChannel>;
   /** The layout entry of a consumer queue; undefined when the layout has none (and allows that). */
   topologyQueue(queue: string): TopologyQueue | undefined;
+  /** The broker user this bus connects as: every message it publishes carries it as user_id. */
+  brokerUser: string;
+  /** See BusOptions.developmentBroker. */
+  developmentBroker: boolean;
 }
 
 const internalsByBus = new WeakMap<Bus, BusInternals>();
@@ -120,9 +134,14 @@ export function createBus(options: BusOptions): Bus {
       connection.on('blocked', (reason: string) => log.warn({ reason }, 'RabbitMQ blocked this connection'));
       connection.on('unblocked', () => log.info('RabbitMQ unblocked this connection'));
       connection.on('close', () => onLost(connection!));
-      await declareTopology(connection, name, topology, log);
+      await assertTopology(connection, name, topology);
     } catch (err) {
-      log.warn({ err, broker: where, attempt: failures + 1 }, 'cannot connect to RabbitMQ');
+      if (err instanceof LayoutNotMigratedError) {
+        // Not a fault of ours: the release's migration step has not run yet. Wait for it.
+        log.warn({ reason: err.message, broker: where, attempt: failures + 1 }, 'the broker layout is not migrated yet; waiting for the migration step');
+      } else {
+        log.warn({ err, broker: where, attempt: failures + 1 }, 'cannot connect to RabbitMQ');
+      }
       await connection?.close().catch(() => undefined);
       scheduleReconnect();
       return;
@@ -205,6 +224,9 @@ export function createBus(options: BusOptions): Bus {
       if (entry || options.allowQueuesOutsideTopology) return entry;
       throw new Error(`Queue ${queue} is not in the broker manifest (services/contracts/src/broker-manifest.ts)`);
     },
+    // amqplib logs in as guest when the URL names no user.
+    brokerUser: decodeURIComponent(new URL(options.url).username) || 'guest',
+    developmentBroker: options.developmentBroker ?? false,
   });
 
   void connect();

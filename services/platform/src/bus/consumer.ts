@@ -2,6 +2,8 @@ import type { ChannelModel, ConfirmChannel, ConsumeMessage, Options } from 'amqp
 import {
   carriesSecret,
   envelopeSchema,
+  mayPublish,
+  publishers,
   type Envelope,
   type MessageData,
   type MessageType,
@@ -14,8 +16,9 @@ import { HandlerGate, poolPermits } from './handler-gate';
 import { cachedMessageSchema } from './outbox';
 import {
   ATTEMPTS_HEADER,
-  declareConsumerQueue,
+  assertConsumerQueue,
   ERROR_HEADER,
+  PUBLISHER_HEADER,
   queueNames,
   REDACTED_HEADER,
   republishOptions,
@@ -140,7 +143,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
   function attach(connection: ChannelModel): Promise<void> {
     if (stopped || channel || attaching) return attaching ?? Promise.resolve();
     attaching = (async () => {
-      if (!declared) await declareConsumerQueue(connection, bus.name, { queue, messages: [...byType.keys()] }, log);
+      if (!declared) await assertConsumerQueue(connection, bus.name, { queue, messages: [...byType.keys()] });
       const ch = await connection.createConfirmChannel();
       ch.on('error', (err: Error) => log.warn({ err }, 'consumer channel error'));
       ch.on('close', () => {
@@ -190,6 +193,15 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     }
     const { envelope } = parsed;
     const handlerLog = log.child({ correlationId: envelope.correlationId, eventId: envelope.id, type: envelope.type });
+    const publisher = verifiedPublisher(msg, envelope.type as MessageType);
+    if (!publisher.ok) {
+      // Never run: a service that may not publish this type (or an intruder) sent it.
+      handlerLog.error({ alert: 'forged_publisher', brokerUser: publisher.user ?? null, messageId: msg.properties.messageId }, 'message from a publisher the broker manifest does not list for its type; dead-lettered');
+      metrics.consumerMessages.inc({ queue, outcome: 'refused_publisher' });
+      metrics.consumerMessages.inc({ queue, outcome: 'dead_lettered' });
+      return forward(ch, msg, names.dlq, { [ATTEMPTS_HEADER]: failedBefore, [ERROR_HEADER]: publisher.reason, [PUBLISHER_HEADER]: undefined }, {}, envelope);
+    }
+    const verified = { [PUBLISHER_HEADER]: publisher.user };
     // A message back from a consumer that died (or lost its channel) runs alone, so that if
     // it is what kills the process, nothing else is caught in the crash again.
     const redelivered = msg.fields.redelivered;
@@ -205,7 +217,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       const reason = `delivery limit: delivered ${outcome.starts + 1} times without finishing (its handler may be killing the process)`;
       handlerLog.error({ starts: outcome.starts }, 'message over its delivery limit; dead-lettered');
       metrics.consumerMessages.inc({ queue, outcome: 'dead_lettered' });
-      return forward(ch, msg, names.dlq, { [ATTEMPTS_HEADER]: failedBefore, [ERROR_HEADER]: reason }, {}, envelope);
+      return forward(ch, msg, names.dlq, { ...verified, [ATTEMPTS_HEADER]: failedBefore, [ERROR_HEADER]: reason }, {}, envelope);
     }
     if (outcome.kind === 'dependency-away') return; // only when stopping mid-wait; redelivered later
 
@@ -216,12 +228,31 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     if (attempts >= maxAttempts) {
       handlerLog.error({ err: error, attempts }, 'handler failed for the last time; message dead-lettered');
       metrics.consumerMessages.inc({ queue, outcome: 'dead_lettered' });
-      return forward(ch, msg, names.dlq, { [ATTEMPTS_HEADER]: attempts, [ERROR_HEADER]: reason }, {}, envelope);
+      return forward(ch, msg, names.dlq, { ...verified, [ATTEMPTS_HEADER]: attempts, [ERROR_HEADER]: reason }, {}, envelope);
     }
     const delay = retryDelays[Math.min(attempts, retryDelays.length) - 1]!;
     handlerLog.warn({ err: error, attempts, retryInMs: delay }, 'handler failed; will retry');
     metrics.consumerMessages.inc({ queue, outcome: 'retried' });
-    return forward(ch, msg, names.retry, { [ATTEMPTS_HEADER]: attempts, [ERROR_HEADER]: reason }, { expiration: String(delay) });
+    return forward(ch, msg, names.retry, { ...verified, [ATTEMPTS_HEADER]: attempts, [ERROR_HEADER]: reason }, { expiration: String(delay) });
+  }
+
+  /**
+   * Who published the message, when the manifest lists them for its type (docs/adr/0039). The
+   * broker guarantees user_id is the publishing connection's user; a copy this consumer
+   * republished itself (retry, DLQ replay) carries its own user and the publisher it verified.
+   */
+  function verifiedPublisher(msg: ConsumeMessage, type: MessageType): { ok: true; user: string } | { ok: false; user: string | undefined; reason: string } {
+    const userId = typeof msg.properties.userId === 'string' && msg.properties.userId !== '' ? msg.properties.userId : undefined;
+    const carried = msg.properties.headers?.[PUBLISHER_HEADER];
+    const user = userId !== undefined && userId === internals.brokerUser && typeof carried === 'string' ? carried : userId;
+    if (user !== undefined && mayPublish(user, type)) return { ok: true, user };
+    // The local broker's one user stands for every process (never in production).
+    if (internals.developmentBroker && (user === undefined || user === 'guest')) return { ok: true, user: user ?? 'guest' };
+    return {
+      ok: false,
+      user,
+      reason: `refused: ${type} from broker user ${user === undefined ? '(none)' : `'${user}'`}, which the broker manifest does not list as its publisher (${publishers[type].join(', ')})`,
+    };
   }
 
   /**
@@ -334,7 +365,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     }
     try {
       await new Promise<void>((resolve, reject) => {
-        ch.sendToQueue(to, content, { ...republishOptions(msg, headers), ...extra }, (err: unknown) =>
+        // Our own user: the broker refuses any other user_id on our connection.
+        ch.sendToQueue(to, content, { ...republishOptions(msg, headers), userId: internals.brokerUser, ...extra }, (err: unknown) =>
           err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(),
         );
       });

@@ -59,7 +59,7 @@ export async function replayDeadLetters(bus: Bus, queue: string): Promise<number
     while (replayed < messageCount) {
       const msg = await channel.get(names.dlq, { noAck: false });
       if (!msg) break;
-      await sendConfirmed(channel, names.main, msg);
+      await sendConfirmed(channel, names.main, msg, internalsOf(bus).brokerUser);
       channel.ack(msg);
       replayed += 1;
     }
@@ -69,8 +69,13 @@ export async function replayDeadLetters(bus: Bus, queue: string): Promise<number
   }
 }
 
-function sendConfirmed(channel: ConfirmChannel, queue: string, msg: GetMessage): Promise<void> {
-  const options = republishOptions(msg, { [ATTEMPTS_HEADER]: undefined, [ERROR_HEADER]: undefined });
+/**
+ * Replayed as `brokerUser`, which the broker requires of our connection: the consumer trusts
+ * the publisher it recorded (warmline-publisher) only when that is its own user, so replay with
+ * the consumer service's AMQP_URL (docs/adr/0039).
+ */
+function sendConfirmed(channel: ConfirmChannel, queue: string, msg: GetMessage, brokerUser: string): Promise<void> {
+  const options = { ...republishOptions(msg, { [ATTEMPTS_HEADER]: undefined, [ERROR_HEADER]: undefined }), userId: brokerUser };
   return new Promise((resolve, reject) => {
     channel.sendToQueue(queue, msg.content, options, (err: unknown) =>
       err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(),

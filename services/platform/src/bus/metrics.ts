@@ -16,7 +16,7 @@ export class BusMetrics {
 
   readonly relayPublished: client.Counter<'schema'>;
   readonly relayFailed: client.Counter<'schema'>;
-  /** outcome: processed, duplicate, retried, dead_lettered, waited (a dependency was away). */
+  /** outcome: processed, duplicate, retried, dead_lettered, waited (a dependency was away), refused_publisher (alert: a forged or unlisted publisher). */
   readonly consumerMessages: client.Counter<'queue' | 'outcome'>;
   readonly handlerSeconds: client.Histogram<'queue'>;
 

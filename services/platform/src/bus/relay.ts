@@ -64,6 +64,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   // Written into the claiming statement as a literal.
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
   const internals = internalsOf(bus);
+  const brokerUser = internals.brokerUser;
 
   let stopped = false;
   let draining: Promise<void> | undefined;
@@ -208,6 +209,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
             type: envelope.type,
             correlationId: envelope.correlationId,
             appId: envelope.source,
+            // RabbitMQ refuses a user_id other than the connection's own, so consumers can
+            // tell which service published (docs/adr/0039).
+            userId: brokerUser,
             timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
             // A command nobody is bound to receive comes back instead of vanishing, and stays
             // in the outbox until its queue exists. An event no queue is bound to goes through

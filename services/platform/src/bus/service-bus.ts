@@ -8,6 +8,8 @@ import { assertRetention, startRetention } from './retention';
 
 /** The entries of a service's config (baseEnv's) that its database and bus are opened with. */
 export interface ServiceConnectionConfig {
+  /** development and test: the local broker's one user passes the publisher check (docs/adr/0039). */
+  NODE_ENV?: 'development' | 'test' | 'production';
   DATABASE_URL: string;
   /** Overrides the service's own pool size (`poolSize`) when set. */
   DATABASE_POOL_SIZE?: number | undefined;
@@ -27,6 +29,8 @@ export function createServiceBus(config: Omit<ServiceConnectionConfig, 'DATABASE
     url: config.AMQP_URL,
     log,
     connectionName,
+    // Unset counts as production: the check is relaxed only where NODE_ENV says so.
+    developmentBroker: config.NODE_ENV === 'development' || config.NODE_ENV === 'test',
     ...(config.BUS_NAMESPACE ? { namespace: config.BUS_NAMESPACE } : {}),
   });
 }

@@ -11,8 +11,9 @@ import {
 import type { Logger } from '../log';
 
 /**
- * The broker layout (ARCHITECTURE §3), declared whole by every service at every connect from
- * the manifest in contracts, so an event published before its consumer ever ran waits in the
+ * The broker layout (ARCHITECTURE §3), from the manifest in contracts: migrated once per
+ * release by the migration step (migrateTopology), asserted by every process at every connect
+ * (assertTopology), so an event published before its consumer ever ran waits in the
  * consumer's queue. Every name goes through `name()` so a test run's namespace keeps it apart.
  *
  *   warmline.events     topic; its alternate exchange takes what no queue is bound to
@@ -49,6 +50,12 @@ export const MANIFEST_TOPOLOGY: Topology = brokerManifest;
 export const ATTEMPTS_HEADER = 'warmline-attempts';
 /** Why the last attempt failed (handler error, or why the message could not be parsed). */
 export const ERROR_HEADER = 'warmline-error';
+/**
+ * The publisher a consumer verified, on the copy it republishes to its retry queue or DLQ
+ * (whose user_id is then the consumer's own user); trusted only on a message whose user_id is
+ * the consumer's own (docs/adr/0039).
+ */
+export const PUBLISHER_HEADER = 'warmline-publisher';
 /** Set on a dead letter whose data was removed because it held a secret. */
 export const REDACTED_HEADER = 'warmline-redacted';
 
@@ -83,34 +90,115 @@ function eventsExchangeOptions(name: NameFn): Options.AssertExchange {
   return { durable: true, alternateExchange: name(UNROUTED_EXCHANGE) };
 }
 
+/** The layout on the broker is not (or not yet) today's: the migration step has not run. */
+export class LayoutNotMigratedError extends Error {}
+
 /**
- * Declares the whole layout on `connection`. An exchange or queue that an older release
- * declared with other arguments (classic consumer queues, an events exchange without its
- * alternate exchange) is migrated in place, keeping every message it holds.
+ * What a process does at every connect: asserts the layout with exactly the arguments the
+ * migration declares, so a missing exchange, queue or binding is made (declaring the same
+ * thing twice at once is harmless) and nothing is ever deleted or moved. One still declared
+ * with an older release's arguments, or a migration's holding queue, means the migration step
+ * (`make migrate`, the Kubernetes migration Job) has not run yet: LayoutNotMigratedError, and
+ * the bus waits and tries again.
  */
-export async function declareTopology(connection: ChannelModel, name: NameFn, topology: Topology, log: Logger): Promise<void> {
-  const channel = await connection.createConfirmChannel();
-  channel.on('error', () => undefined); // failures reach us through the rejected call
-  try {
+export async function assertTopology(connection: ChannelModel, name: NameFn, topology: Topology): Promise<void> {
+  await assertFixedExchanges(connection, name);
+  const notMigrated = (what: string) =>
+    new LayoutNotMigratedError(`${what} is declared with an older release's arguments; run the broker migration (make migrate, or infra/scripts/migrate.ts --broker-only)`);
+  if (!(await declares(connection, (ch) => ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name))))) {
+    throw notMigrated(`exchange ${name(EVENTS_EXCHANGE)}`);
+  }
+  for (const queue of topology.queues) await assertConsumerQueue(connection, name, queue);
+}
+
+/** Q.retry, Q.dlq and Q with its bindings, asserted only (see assertTopology). */
+export async function assertConsumerQueue(connection: ChannelModel, name: NameFn, queue: TopologyQueue): Promise<void> {
+  const q = queueNames(queue.queue, name);
+  if (!(await declares(connection, (ch) => ch.assertQueue(q.main, mainQueueOptions(q))))) {
+    throw new LayoutNotMigratedError(`queue ${q.main} is declared with an older release's arguments; run the broker migration`);
+  }
+  if (await exists(connection, q.holding)) {
+    throw new LayoutNotMigratedError(`queue ${q.main} is being migrated (${q.holding} exists); waiting for the broker migration`);
+  }
+  await withChannel(connection, async (ch) => {
+    await ch.assertQueue(q.retry, retryQueueOptions(q));
+    await ch.assertQueue(q.dlq, { durable: true });
+    await bindAll(ch, name, q.main, queue.messages);
+  });
+}
+
+async function assertFixedExchanges(connection: ChannelModel, name: NameFn): Promise<void> {
+  await withChannel(connection, async (channel) => {
     await channel.assertExchange(name(UNROUTED_EXCHANGE), 'fanout', { durable: true });
     await channel.assertQueue(name(UNROUTED_QUEUE), { durable: true, arguments: UNROUTED_ARGS });
     await channel.bindQueue(name(UNROUTED_QUEUE), name(UNROUTED_EXCHANGE), '');
     await channel.assertExchange(name(COMMANDS_EXCHANGE), 'direct', { durable: true });
+  });
+}
+
+function retryQueueOptions(q: ReturnType<typeof queueNames>): Options.AssertQueue {
+  return { durable: true, deadLetterExchange: '', deadLetterRoutingKey: q.main };
+}
+
+/** The exclusive queue that lets one broker migration run at a time (see migrateTopology). */
+const MIGRATION_LOCK_QUEUE = 'warmline.layout-migration-lock';
+const LOCK_WAIT_MS = { retry: 250, max: 5 * 60_000 };
+
+/**
+ * The broker layout migration (docs/adr/0038), run once per release by the migration step,
+ * never by a serving process: declares the whole layout, and migrates in place what an older
+ * release declared with other arguments (classic consumer queues, an events exchange without
+ * its alternate exchange), keeping every message; unbinds retired queues and deletes them once
+ * empty.
+ *
+ * Two runs at once (two migration Jobs, a developer's `make migrate` beside a test) are
+ * serialised by an exclusive queue: the broker lets one connection hold it and drops it with
+ * that connection, so a run that dies frees the lock. Every delete is `ifEmpty` besides, so
+ * even a run that somehow went ahead could not drop a message the other has just moved.
+ */
+export async function migrateTopology(connection: ChannelModel, name: NameFn, topology: Topology, log: Logger): Promise<void> {
+  const lock = await takeMigrationLock(connection, name, log);
+  try {
+    await assertFixedExchanges(connection, name);
+    if (!(await declares(connection, (ch) => ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name))))) {
+      // An exchange cannot change its arguments: delete and declare it again. Its bindings go
+      // with it and are made again below; a publish in between fails unconfirmed and stays in
+      // the outbox for the next try.
+      log.warn({ exchange: name(EVENTS_EXCHANGE) }, 'migrating the events exchange to one with an alternate exchange');
+      await withChannel(connection, async (ch) => {
+        await ch.deleteExchange(name(EVENTS_EXCHANGE));
+        await ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name));
+      });
+    }
+    for (const queue of topology.queues) await migrateConsumerQueue(connection, name, queue, log);
+    for (const queue of topology.retiredQueues ?? []) await retireQueue(connection, name, queue, log);
   } finally {
-    await channel.close().catch(() => undefined);
+    // An exclusive queue outlives its channel: delete it (the connection's end would too).
+    await lock.deleteQueue(name(MIGRATION_LOCK_QUEUE)).catch(() => undefined);
+    await lock.close().catch(() => undefined);
   }
-  if (!(await declares(connection, (ch) => ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name))))) {
-    // An exchange cannot change its arguments: delete and declare it again. Its bindings go
-    // with it and are made again below; a publish in between fails unconfirmed and stays in
-    // the outbox for the next try.
-    log.warn({ exchange: name(EVENTS_EXCHANGE) }, 'migrating the events exchange to one with an alternate exchange');
-    await withChannel(connection, async (ch) => {
-      await ch.deleteExchange(name(EVENTS_EXCHANGE));
-      await ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name));
-    });
+}
+
+/** Takes the migration lock: an exclusive queue, held until deleted or the connection ends. */
+async function takeMigrationLock(connection: ChannelModel, name: NameFn, log: Logger): Promise<Channel> {
+  const started = Date.now();
+  let logged = false;
+  for (;;) {
+    const ch = await connection.createChannel();
+    ch.on('error', () => undefined);
+    try {
+      await ch.assertQueue(name(MIGRATION_LOCK_QUEUE), { exclusive: true, durable: false, autoDelete: true });
+      return ch;
+    } catch (err) {
+      await ch.close().catch(() => undefined);
+      // 405 RESOURCE_LOCKED: another connection holds the exclusive queue.
+      if ((err as { code?: number }).code !== 405) throw err;
+      if (Date.now() - started > LOCK_WAIT_MS.max) throw new Error(`another broker migration has held ${name(MIGRATION_LOCK_QUEUE)} for over ${LOCK_WAIT_MS.max / 1000} s`);
+      if (!logged) log.info({ lock: name(MIGRATION_LOCK_QUEUE) }, 'another broker migration is running; waiting for it');
+      logged = true;
+      await new Promise((r) => setTimeout(r, LOCK_WAIT_MS.retry));
+    }
   }
-  for (const queue of topology.queues) await declareConsumerQueue(connection, name, queue, log);
-  for (const queue of topology.retiredQueues ?? []) await retireQueue(connection, name, queue, log);
 }
 
 /** Stops a retired queue from filling and deletes it (with its retry queue and DLQ) once empty. */
@@ -122,17 +210,17 @@ async function retireQueue(connection: ChannelModel, name: NameFn, queue: Topolo
     for (const each of [q.main, q.retry, q.dlq]) {
       if (!(await exists(connection, each))) continue;
       const { messageCount } = await ch.checkQueue(each);
-      if (messageCount === 0) await ch.deleteQueue(each, { ifEmpty: true }).catch(() => undefined);
+      if (messageCount === 0) await deleteIfEmpty(connection, each);
       else log.warn({ queue: each, messages: messageCount }, 'a retired queue still holds messages; kept for an operator to look at');
     }
   });
 }
 
 /** Q.retry, Q.dlq and Q with its bindings; Q migrated when it exists with other arguments. */
-export async function declareConsumerQueue(connection: ChannelModel, name: NameFn, queue: TopologyQueue, log: Logger): Promise<void> {
+async function migrateConsumerQueue(connection: ChannelModel, name: NameFn, queue: TopologyQueue, log: Logger): Promise<void> {
   const q = queueNames(queue.queue, name);
   await withChannel(connection, async (ch) => {
-    await ch.assertQueue(q.retry, { durable: true, deadLetterExchange: '', deadLetterRoutingKey: q.main });
+    await ch.assertQueue(q.retry, retryQueueOptions(q));
     await ch.assertQueue(q.dlq, { durable: true });
   });
   const declared = await declares(connection, (ch) => ch.assertQueue(q.main, mainQueueOptions(q)));
@@ -140,8 +228,7 @@ export async function declareConsumerQueue(connection: ChannelModel, name: NameF
   await withChannel(connection, async (ch) => {
     await bindAll(ch, name, q.main, queue.messages);
     // A migration that died half-way left its holding queue: finish it.
-    if (await exists(connection, q.holding)) await moveAll(ch, q.holding, q.main);
-    if (await exists(connection, q.holding)) await ch.deleteQueue(q.holding, { ifEmpty: true }).catch(() => undefined);
+    if (await exists(connection, q.holding)) await drainInto(connection, ch, name, queue, q.holding, q.main);
   });
 }
 
@@ -149,28 +236,56 @@ export async function declareConsumerQueue(connection: ChannelModel, name: NameF
  * Re-declares Q with today's arguments without losing a message: a holding queue is bound
  * like Q and takes Q's messages, Q is declared anew and bound, the holding queue is unbound
  * and its messages moved back. Some message may be copied to both while both are bound;
- * processed_events makes the second copy a no-op.
+ * processed_events makes the second copy a no-op. Q is deleted only once empty: a message
+ * that arrived meanwhile is moved first.
  */
 async function migrateQueue(connection: ChannelModel, name: NameFn, queue: TopologyQueue, log: Logger): Promise<void> {
   const q = queueNames(queue.queue, name);
   log.warn({ queue: q.main }, 'migrating a consumer queue declared with other arguments (moving its messages)');
-  const moved = await withChannel(connection, async (ch) => {
+  let moved = 0;
+  await withChannel(connection, async (ch) => {
     await ch.assertQueue(q.holding, { durable: true });
     await bindAll(ch, name, q.holding, queue.messages);
-    const count = await moveAll(ch, q.main, q.holding);
-    await ch.deleteQueue(q.main);
-    return count;
+    // Unbound first, so nothing new arrives while it empties.
+    await unbindAll(ch, name, q.main, queue.messages);
   });
+  for (;;) {
+    moved += await withChannel(connection, (ch) => moveAll(ch, q.main, q.holding));
+    if (await deleteIfEmpty(connection, q.main)) break;
+  }
   // A fresh channel: RabbitMQ 3.10's channel remembers the deleted classic queue by name and
   // crashes when it then delivers to the quorum queue of the same name.
   await withChannel(connection, async (ch) => {
     await ch.assertQueue(q.main, mainQueueOptions(q));
     await bindAll(ch, name, q.main, queue.messages);
-    await unbindAll(ch, name, q.holding, queue.messages);
-    await moveAll(ch, q.holding, q.main);
-    await ch.deleteQueue(q.holding, { ifEmpty: true });
-    log.info({ queue: q.main, moved }, 'consumer queue migrated');
+    await drainInto(connection, ch, name, queue, q.holding, q.main);
   });
+  log.info({ queue: q.main, moved }, 'consumer queue migrated');
+}
+
+/** Unbinds the holding queue, moves what it holds into Q and deletes it once empty. */
+async function drainInto(connection: ChannelModel, ch: ConfirmChannel, name: NameFn, queue: TopologyQueue, holding: string, main: string): Promise<void> {
+  await unbindAll(ch, name, holding, queue.messages);
+  for (;;) {
+    await moveAll(ch, holding, main);
+    if (await deleteIfEmpty(connection, holding)) return;
+  }
+}
+
+/** Deletes `queue` only if it holds nothing (true when gone); a message that arrived keeps it. */
+async function deleteIfEmpty(connection: ChannelModel, queue: string): Promise<boolean> {
+  const ch = await connection.createChannel();
+  ch.on('error', () => undefined);
+  try {
+    await ch.deleteQueue(queue, { ifEmpty: true });
+    return true;
+  } catch (err) {
+    // 406 PRECONDITION_FAILED: not empty.
+    if ((err as { code?: number }).code === 406) return false;
+    throw err;
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
 }
 
 async function bindAll(ch: Channel, name: NameFn, queue: string, messages: readonly string[]): Promise<void> {
@@ -186,15 +301,21 @@ async function unbindAll(ch: Channel, name: NameFn, queue: string, messages: rea
 async function moveAll(ch: ConfirmChannel, from: string, to: string): Promise<number> {
   let moved = 0;
   for (;;) {
-    const msg = await ch.get(from, { noAck: false });
-    if (!msg) break;
-    ch.sendToQueue(to, msg.content, republishOptions(msg, {}));
+    // In batches: one confirm round trip per batch rather than per message.
+    const batch: Message[] = [];
+    while (batch.length < MOVE_BATCH) {
+      const msg = await ch.get(from, { noAck: false });
+      if (!msg) break;
+      ch.sendToQueue(to, msg.content, republishOptions(msg, {}));
+      batch.push(msg);
+    }
+    if (batch.length === 0) return moved;
     await ch.waitForConfirms();
-    ch.ack(msg);
-    moved += 1;
+    for (const msg of batch) ch.ack(msg);
+    moved += batch.length;
   }
-  return moved;
 }
+const MOVE_BATCH = 100;
 
 /** True when the declaration succeeds; false when the broker refuses it as a mismatch (406). */
 async function declares(connection: ChannelModel, declare: (ch: Channel) => Promise<unknown>): Promise<boolean> {

@@ -1,6 +1,7 @@
 import amqp from 'amqplib';
 import { createClient } from 'redis';
 import { brokerManifest, COMMANDS_EXCHANGE, EVENTS_EXCHANGE, UNROUTED_EXCHANGE, UNROUTED_QUEUE, type Envelope } from '@warmline/contracts';
+import { migrateBroker } from '../bus/migrate-broker';
 import type { Queryable } from '../db/index';
 import { ShutdownStack } from '../lifecycle';
 import { createLogger } from '../log';
@@ -53,6 +54,7 @@ export async function startTestSystem(options: {
   if (!options.db) stops.push('test database', () => db.drop());
   const namespace = uniqueName('t').toLowerCase();
   stops.push('broker names', () => deleteBusNames(namespace, options.queues));
+  await migrateTestNamespace(namespace);
   const redisPrefix = options.redis ? `${uniqueName('t')}:` : undefined;
   if (redisPrefix) stops.push('redis keys', () => deleteRedisKeys(redisPrefix));
   return {
@@ -74,6 +76,14 @@ export async function startTestSystem(options: {
     stops,
     cleanup: stops.stop,
   };
+}
+
+/**
+ * The migration step for a test run's broker namespace (docs/adr/0038), run once where the
+ * namespace is made, before any service of the run starts, as `make migrate` does in production.
+ */
+export async function migrateTestNamespace(namespace: string, amqpUrl = TEST_AMQP_URL): Promise<void> {
+  await migrateBroker({ url: amqpUrl, namespace, log: createLogger('broker-migration', 'warn') });
 }
 
 /**
