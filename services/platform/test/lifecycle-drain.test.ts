@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBus, type Bus } from '../src/bus/index';
-import { declareConsumerQueue } from '../src/bus/topology';
+import { assertConsumerQueue } from '../src/bus/topology';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { publishRaw, startBusFixture, userDeletedEnvelope, type BusFixture } from './bus-fixture';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   await f.pool.query('CREATE TABLE effects (event_id uuid NOT NULL)');
   await f.pool.query('CREATE TABLE requests (id text NOT NULL)');
   f.consumerQueues.add(QUEUE);
-  await declareConsumerQueue(f.amqp, f.name, { queue: QUEUE, messages: ['user.deleted'] }, f.log);
+  await assertConsumerQueue(f.amqp, f.name, { queue: QUEUE, messages: ['user.deleted'] });
 }, 60_000);
 
 afterAll(async () => {
