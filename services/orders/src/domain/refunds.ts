@@ -42,6 +42,9 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
     const replay = async () => {
       const done = await findRefundByIdempotencyKey(db, request.idempotencyKey);
       if (!done) return null;
+      // A key names one refund of one order: replaying it for another order would answer that
+      // other order's refund (and tell the caller which order the key belonged to).
+      if (done.orderId !== request.orderId) throw new AppError('Conflict', 'This idempotency key was already used for another order', 409);
       const order = await findOrder(db, done.orderId);
       return { orderId: done.orderId, refundedCents: done.amountCents, refundedTotalCents: order?.refundedCents ?? done.amountCents, replayed: true };
     };
