@@ -10,6 +10,7 @@ import {
   setLiveTransferPrice,
   USER_NOT_FOUND,
 } from '../domain/user-admin';
+import { confirmCurrentPassword } from '../domain/own-password';
 import { currentUser, requireAdmin } from '../edge/access';
 import { originOf } from '../edge/request-origin';
 
@@ -50,7 +51,9 @@ export function userAdminRoutes(ctx: AccountsContext): Router {
 
   router.post('/api/users/:id/change-password', async (req, res) => {
     const userId = userIdOf(req);
-    const { newPassword } = parseInput(changePasswordBody, req.body);
+    const { newPassword, currentPassword } = parseInput(changePasswordBody, req.body);
+    // Their own password, like the dashboard's form: an admin session left open is not the admin.
+    if (userId === currentUser(req).id) await confirmCurrentPassword(ctx, userId, currentPassword);
     await changeUserPassword(ctx, {
       actor: actorOf(req),
       actorSessionId: req.sessionID,
