@@ -150,6 +150,22 @@ describe('the Change Password dialog', () => {
     expect(sent).toEqual([{ url: `/api/users/${DANA.id}/change-password`, method: 'POST', body: { newPassword: 'quiet-meadow-88' } }]);
   });
 
+  it("when admins change their own password, then it asks for their current one and sends it; another user's asks for none", async () => {
+    const onClose = vi.fn();
+    renderWith(<ChangePasswordDialog user={DANA} ownAccount onClose={onClose} />);
+    fillPasswords('quiet-meadow-88', 'quiet-meadow-88');
+    expect(screen.getByText('Current password is required')).toBeTruthy();
+    expect(sent).toEqual([]);
+    fireEvent.change(screen.getByLabelText('Current Password'), { target: { value: 'old-meadow-11' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sent).toEqual([{ url: `/api/users/${DANA.id}/change-password`, method: 'POST', body: { currentPassword: 'old-meadow-11', newPassword: 'quiet-meadow-88' } }]);
+    cleanup();
+
+    renderWith(<ChangePasswordDialog user={DANA} onClose={() => undefined} />);
+    expect(screen.queryByLabelText('Current Password')).toBeNull();
+  });
+
   it("when the server refuses, then the toast says 'Failed to change password'", async () => {
     answerStatus = 500;
     renderWith(<ChangePasswordDialog user={DANA} onClose={() => undefined} />);

@@ -167,9 +167,9 @@ export function useSetLiveTransferPrice(options: MutationOptions<unknown, { user
   );
 }
 
-export function useChangeUserPassword(options: MutationOptions<unknown, { userId: string; newPassword: string }> = {}) {
+export function useChangeUserPassword(options: MutationOptions<unknown, { userId: string; newPassword: string; currentPassword?: string }> = {}) {
   return useUserMutation(
-    ({ userId, newPassword }) => apiRequest(`/api/users/${userId}/change-password`, { method: 'POST', body: { newPassword } }),
+    ({ userId, ...body }) => apiRequest(`/api/users/${userId}/change-password`, { method: 'POST', body }),
     options,
   );
 }

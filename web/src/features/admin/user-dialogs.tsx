@@ -1,5 +1,5 @@
 import type { PublicUser } from '@warmline/contracts/accounts';
-import { changePasswordForm, DEFAULT_LIVE_TRANSFER_PRICE, liveTransferPriceBody } from '@warmline/contracts/accounts';
+import { changeOwnPasswordForm, changePasswordForm, DEFAULT_LIVE_TRANSFER_PRICE, liveTransferPriceBody } from '@warmline/contracts/accounts';
 import { Button } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
 import { PasswordField, TextField } from '../../components/field';
@@ -52,8 +52,9 @@ export function SetPriceDialog({ user, onClose }: { user: PublicUser; onClose: (
   );
 }
 
-export function ChangePasswordDialog({ user, onClose }: { user: PublicUser; onClose: () => void }) {
-  const form = useForm({ newPassword: '', confirmPassword: '' });
+/** `ownAccount`: the admin's own row, where the server asks for the current password too (issue 25). */
+export function ChangePasswordDialog({ user, ownAccount = false, onClose }: { user: PublicUser; ownAccount?: boolean; onClose: () => void }) {
+  const form = useForm({ currentPassword: '', newPassword: '', confirmPassword: '' });
   const change = useChangeUserPassword({
     onSuccess: () => {
       toast({ title: 'Password changed', description: `${fullName(user)} is signed out everywhere.`, variant: 'success' });
@@ -66,8 +67,13 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser; onCl
       <form
         className="form"
         noValidate
-        onSubmit={form.handleSubmit(changePasswordForm, ({ newPassword }) => change.mutate({ userId: user.id, newPassword }))}
+        onSubmit={
+          ownAccount
+            ? form.handleSubmit(changeOwnPasswordForm, ({ currentPassword, newPassword }) => change.mutate({ userId: user.id, currentPassword, newPassword }))
+            : form.handleSubmit(changePasswordForm, ({ newPassword }) => change.mutate({ userId: user.id, newPassword }))
+        }
       >
+        {ownAccount ? <PasswordField label="Current Password" autoComplete="current-password" {...form.field('currentPassword')} /> : null}
         <PasswordField label="New Password" autoComplete="new-password" {...form.field('newPassword')} />
         <PasswordField label="Confirm Password" autoComplete="new-password" {...form.field('confirmPassword')} />
         <div className="dialog__actions">

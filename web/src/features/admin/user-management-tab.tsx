@@ -126,7 +126,7 @@ export function UserManagementTab({
         </>
       )}
       {action?.kind === 'price' ? <SetPriceDialog user={action.user} onClose={() => setAction(null)} /> : null}
-      {action?.kind === 'password' ? <ChangePasswordDialog user={action.user} onClose={() => setAction(null)} /> : null}
+      {action?.kind === 'password' ? <ChangePasswordDialog user={action.user} ownAccount={action.user.id === currentUserId} onClose={() => setAction(null)} /> : null}
       {action?.kind === 'delete' ? <DeleteUserDialog user={action.user} onClose={() => setAction(null)} /> : null}
     </div>
   );
