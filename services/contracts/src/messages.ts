@@ -192,7 +192,7 @@ const emailPasswordResetV1 = z.object({
  * with an e-mailed link, changed by themselves or by an admin, or their two-factor turned on or
  * off. The e-mail tells them when, and what to do if it was not them.
  */
-const ACCOUNT_SECURITY_CHANGES = ['password_reset', 'password_changed', 'password_set_by_admin', 'two_factor_on', 'two_factor_off'] as const;
+const ACCOUNT_SECURITY_CHANGES = ['password_reset', 'password_changed', 'password_set_by_admin', 'two_factor_on', 'two_factor_off', 'two_factor_reset_by_admin'] as const;
 export type AccountSecurityChange = (typeof ACCOUNT_SECURITY_CHANGES)[number];
 
 /** Tell a user that their password or two-factor changed (never the password, never a code). */

@@ -172,6 +172,7 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/admin/audit-log.csv', owner: 'gateway', access: 'admin', summary: 'The filtered audit log as CSV (times in BUSINESS_TIMEZONE)', query: auditLogQuery },
   { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Disable a user (soft delete: their orders stay, their username is free)' },
   { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password (their own needs the current one)", body: changePasswordBody },
+  { method: 'POST', path: '/api/users/{id}/reset-two-factor', owner: 'gateway', access: 'admin', summary: "Turn off a user's second factor for them (a lost phone); they are e-mailed" },
   {
     method: 'PATCH',
     path: '/api/users/{id}/live-transfer-price',

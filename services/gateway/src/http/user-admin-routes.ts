@@ -7,6 +7,7 @@ import {
   changeUserPassword,
   deleteUserAccount,
   listUsersPage,
+  resetUserTwoFactor,
   setLiveTransferPrice,
   USER_NOT_FOUND,
 } from '../domain/user-admin';
@@ -62,6 +63,12 @@ export function userAdminRoutes(ctx: AccountsContext): Router {
       correlationId: req.id,
     });
     res.json({ message: 'Password changed' });
+  });
+
+  router.post('/api/users/:id/reset-two-factor', async (req, res) => {
+    const userId = userIdOf(req);
+    await resetUserTwoFactor(ctx, { actor: actorOf(req), userId, correlationId: req.id });
+    res.json({ message: 'Two-factor authentication reset' });
   });
 
   router.patch('/api/users/:id/live-transfer-price', async (req, res) => {

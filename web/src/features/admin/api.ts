@@ -174,6 +174,11 @@ export function useChangeUserPassword(options: MutationOptions<unknown, { userId
   );
 }
 
+/** Turns off a user's second factor for them (a lost phone); the server e-mails them. */
+export function useResetTwoFactor(options: MutationOptions<unknown, { userId: string }> = {}) {
+  return useUserMutation(({ userId }) => apiRequest(`/api/users/${userId}/reset-two-factor`, { method: 'POST', body: {} }), options);
+}
+
 export function useDeleteUser(options: MutationOptions<unknown, { userId: string }> = {}) {
   return useUserMutation(({ userId }) => apiRequest(`/api/users/${userId}`, { method: 'DELETE' }), options);
 }

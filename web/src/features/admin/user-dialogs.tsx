@@ -6,7 +6,7 @@ import { PasswordField, TextField } from '../../components/field';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { useForm } from '../../lib/form';
-import { useChangeUserPassword, useDeleteUser, useSetLiveTransferPrice } from './api';
+import { useChangeUserPassword, useDeleteUser, useResetTwoFactor, useSetLiveTransferPrice } from './api';
 
 /** The User Management dialogs (spec §2): set price, change password, delete — each with spec §8's failure toast. */
 
@@ -85,6 +85,34 @@ export function ChangePasswordDialog({ user, ownAccount = false, onClose }: { us
           </Button>
         </div>
       </form>
+    </Dialog>
+  );
+}
+
+/** For a user who lost their authenticator app (issue 25): their next sign-in asks for the password alone. */
+export function ResetTwoFactorDialog({ user, onClose }: { user: PublicUser; onClose: () => void }) {
+  const reset = useResetTwoFactor({
+    onSuccess: () => {
+      toast({ title: 'Two-factor authentication reset', description: `${fullName(user)} is e-mailed that it was.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) => toast({ title: 'Failed to reset two-factor', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  });
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Reset Two-Factor"
+      description={`Turn off two-factor authentication for ${fullName(user)} (${user.email})? Their next sign-in asks for the password alone (admins set it up again); they are e-mailed.`}
+    >
+      <div className="dialog__actions">
+        <DialogClose asChild>
+          <Button variant="secondary">Cancel</Button>
+        </DialogClose>
+        <Button variant="danger" busy={reset.isPending} onClick={() => reset.mutate({ userId: user.id })}>
+          Reset Two-Factor
+        </Button>
+      </div>
     </Dialog>
   );
 }
