@@ -25,6 +25,8 @@ export const notificationsEnv = {
    */
   RINGCLOUD_MAIL_FROM: optional(z.string().trim().min(1)),
   MAIL_DIR: z.string().min(1).default(DEFAULT_MAIL_DIR),
+  /** email_log rows (who was sent which subject) are deleted after this many days (issue 25). */
+  EMAIL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** The sales team's inbox: told of every paid package order (and other sales news). */
   SALES_TEAM_EMAIL: z.preprocess(
     (v) => (v === '' ? undefined : v),

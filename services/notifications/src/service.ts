@@ -5,6 +5,7 @@ import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import { ringcloudMailFrom, type NotificationsConfig } from './config';
+import { startEmailLogRetention } from './domain/email-log-retention';
 import { createMailer } from './domain/mailer';
 import { consumers } from './events/subscriptions';
 
@@ -54,6 +55,8 @@ export async function startNotifications(
       mailDir: config.MAIL_DIR,
     });
     stops.push('mailer', async () => mailer.close());
+    const emailLogRetention = startEmailLogRetention({ pool, retentionDays: config.EMAIL_LOG_RETENTION_DAYS, log });
+    stops.push('e-mail log retention', () => emailLogRetention.stop());
     log.info(
       config.SMTP_URL ? { transport: 'smtp' } : { transport: 'file', mailDir: path.resolve(config.MAIL_DIR) },
       'e-mail transport chosen',
