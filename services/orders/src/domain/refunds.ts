@@ -81,7 +81,6 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
       order,
       amountCents,
       refundedTotalCents,
-      reason: request.reason,
       initiatedBy: request.initiatedBy,
       correlationId: request.correlationId,
       refundKey: request.idempotencyKey,
@@ -135,7 +134,6 @@ export async function announceRefund(
     order: PackageOrder;
     amountCents: number;
     refundedTotalCents: number;
-    reason: string;
     initiatedBy: 'admin' | 'system' | 'provider';
     correlationId: string;
     /** The key it was asked with, so the asker can recognise its refund (issue 24: a lead return's). */
@@ -147,7 +145,6 @@ export async function announceRefund(
     amountCents: r.amountCents,
     refundedTotalCents: r.refundedTotalCents,
     currency: r.order.currency,
-    reason: r.reason,
     initiatedBy: r.initiatedBy,
     refundedAt: new Date().toISOString(),
     ...(r.refundKey && r.refundKey.length <= 200 ? { refundKey: r.refundKey } : {}),
