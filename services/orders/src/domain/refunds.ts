@@ -3,7 +3,7 @@ import { enqueue } from '@warmline/platform/bus/index';
 import { AppError } from '@warmline/platform/errors';
 import type { EventData } from '@warmline/contracts';
 import { findOrder, type PackageOrder } from '../db/orders';
-import { findRefundByIdempotencyKey, insertRefund } from '../db/refunds';
+import { findRefundByIdempotencyKey, insertRefund, lockRefundKey } from '../db/refunds';
 import { SOURCE, type OrdersContext } from './context';
 
 /**
@@ -48,6 +48,7 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
       const order = await findOrder(db, done.orderId);
       return { orderId: done.orderId, refundedCents: done.amountCents, refundedTotalCents: order?.refundedCents ?? done.amountCents, replayed: true };
     };
+    await lockRefundKey(db, request.idempotencyKey);
     const before = await replay();
     if (before) return before;
     const order = await findOrder(db, request.orderId, { forUpdate: true });
