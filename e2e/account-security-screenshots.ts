@@ -108,6 +108,7 @@ try {
     await page.getByRole('button', { name: 'Change Password' }).click();
     await page.getByText('Current password is incorrect').waitFor();
     await shot(page, 'dashboard-account-errors');
+    await page.getByLabel('Current password', { exact: true }).fill('agent shots password');
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
     await page.getByAltText('QR code for your authenticator app').waitFor();
     await shot(page, 'dashboard-account-enrol');

@@ -89,7 +89,7 @@ describe('keeping a package bought without a session', () => {
     const mine = await page.context().request.get('/api/my-orders', { headers: XHR });
     expect(mine.status()).toBe(200);
     expect(((await mine.json()) as { orders: { id: string }[] }).orders.map((o) => o.id)).toContain(orderId);
-    expect(await page.evaluate(() => localStorage.getItem('orderClaims'))).toBeNull();
+    expect(await page.evaluate(() => sessionStorage.getItem('orderClaims'))).toBeNull();
   });
 });
 

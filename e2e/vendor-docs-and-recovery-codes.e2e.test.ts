@@ -37,6 +37,7 @@ describe('recovery codes (issue 22 item 12)', () => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.url });
       await logIn(page, system.customer.username, system.customer.password, '/dashboard');
       await page.goto('/account-security');
+      await page.getByLabel('Current password', { exact: true }).fill(system.customer.password);
       await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
       const list = page.getByRole('list', { name: 'Recovery codes' });
       await list.waitFor();

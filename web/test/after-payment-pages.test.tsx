@@ -6,6 +6,7 @@ import type { OrderStatusResponse } from '@warmline/contracts/orders';
 import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { OnboardingSuccessPage } from '../src/features/onboarding/onboarding-success-page';
 import { ThankYouPage } from '../src/features/thank-you/thank-you-page';
+import { saveOrderClaim } from '../src/features/checkout/order-claim';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
 
@@ -77,6 +78,7 @@ beforeEach(() => {
   loggedIn = null;
   claimBodies = [];
   localStorage.clear();
+  sessionStorage.clear();
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     asked.push(String(url));
     if (String(url) === `/api/orders/${ORDER_ID}/status` && stored) return json(stored);
@@ -173,9 +175,16 @@ describe('/onboarding-success for a signed-in buyer (issue 22)', () => {
 });
 
 describe('keeping a package bought without a session', () => {
+  it('the claim token is kept for this tab only (session storage), never in local storage where it would outlive the visit', () => {
+    saveOrderClaim(ORDER_ID, 'oc1.token');
+
+    expect(JSON.parse(sessionStorage.getItem('orderClaims')!)).toEqual({ [ORDER_ID]: 'oc1.token' });
+    expect(localStorage.getItem('orderClaims')).toBeNull();
+  });
+
   it('when this browser holds the order’s claim token and nobody is logged in, then it offers to create an account and log in to add it', async () => {
     stored = PAID_PACKAGE;
-    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
+    sessionStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
     renderAt(`/onboarding-success?order=${ORDER_ID}`, 'onboarding');
 
     expect(await screen.findByRole('heading', { name: 'Keep this order in an account' })).toBeTruthy();
@@ -186,14 +195,14 @@ describe('keeping a package bought without a session', () => {
   it('when the buyer is logged in, then one click adds the order with the token and points to My Orders', async () => {
     stored = PAID_PACKAGE;
     loggedIn = { id: 'u1', username: 'pat_p', firstName: 'Pat', lastName: 'P', email: 'pat@example.com', isAdmin: false };
-    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
+    sessionStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
     renderAt(`/onboarding-success?order=${ORDER_ID}`, 'onboarding');
 
     fireEvent.click(await screen.findByRole('button', { name: 'Add this order to my account' }));
 
     expect(await screen.findByRole('heading', { name: 'Added to your account' })).toBeTruthy();
     expect(claimBodies).toEqual([{ claimToken: 'oc1.token' }]);
-    expect(localStorage.getItem('orderClaims')).toBeNull();
+    expect(sessionStorage.getItem('orderClaims')).toBeNull();
     expect(screen.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/dashboard?view=my-orders');
   });
 
@@ -209,7 +218,7 @@ describe('keeping a package bought without a session', () => {
 describe('keeping a RingCloud order bought without an account (/thank-you)', () => {
   it('when this browser holds the Call-Backs order’s claim token and nobody is logged in, then the RingCloud page offers an account, its call-backs and a login to add it', async () => {
     stored = PAID_RINGCLOUD;
-    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
+    sessionStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
     const { container } = renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
 
     const offer = (await screen.findByRole('heading', { name: 'Keep this order in an account' })).closest('section')!;
@@ -224,7 +233,7 @@ describe('keeping a RingCloud order bought without an account (/thank-you)', () 
   it('when the buyer is logged in, then one click adds the RingCloud order and points to My Orders and My Call-backs', async () => {
     stored = PAID_RINGCLOUD;
     loggedIn = { id: 'u1', username: 'robin_r', firstName: 'Robin', lastName: 'R', email: 'robin@example.com', isAdmin: false };
-    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token', 'another-order': 'oc1.other' }));
+    sessionStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token', 'another-order': 'oc1.other' }));
     renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
 
     expect(await screen.findByText(/Add this RingCloud order to your account/)).toBeTruthy();
@@ -232,14 +241,14 @@ describe('keeping a RingCloud order bought without an account (/thank-you)', () 
 
     expect(await screen.findByRole('heading', { name: 'Added to your account' })).toBeTruthy();
     expect(claimBodies).toEqual([{ claimToken: 'oc1.token' }]);
-    expect(JSON.parse(localStorage.getItem('orderClaims')!)).toEqual({ 'another-order': 'oc1.other' });
+    expect(JSON.parse(sessionStorage.getItem('orderClaims')!)).toEqual({ 'another-order': 'oc1.other' });
     expect(screen.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/dashboard?view=my-orders');
     expect(screen.getByRole('link', { name: 'My Call-backs' }).getAttribute('href')).toBe('/dashboard?view=my-callbacks');
   });
 
   it('when the RingCloud order is not Call-Backs, then the offer says nothing of call-backs', async () => {
     stored = { ...PAID_RINGCLOUD, description: 'RingCloud Live Transfers: 10 transfers × $37.00' };
-    localStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
+    sessionStorage.setItem('orderClaims', JSON.stringify({ [ORDER_ID]: 'oc1.token' }));
     renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
 
     const offer = (await screen.findByRole('heading', { name: 'Keep this order in an account' })).closest('section')!;
@@ -249,7 +258,7 @@ describe('keeping a RingCloud order bought without an account (/thank-you)', () 
 
   it('when this browser holds no token for the order (it was linked by the survey, or paid elsewhere), then nothing is offered', async () => {
     stored = PAID_RINGCLOUD;
-    localStorage.setItem('orderClaims', JSON.stringify({ 'another-order': 'oc1.other' }));
+    sessionStorage.setItem('orderClaims', JSON.stringify({ 'another-order': 'oc1.other' }));
     renderAt(`/thank-you?order=${ORDER_ID}&brand=ringcloud`, 'thank-you');
 
     await screen.findByRole('heading', { level: 1, name: 'Thank You!' });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { PublicUser } from '@warmline/contracts/accounts';
-import { ChangePasswordDialog, DeleteUserDialog, SetPriceDialog } from '../src/features/admin/user-dialogs';
+import { ChangePasswordDialog, DeleteUserDialog, ResetTwoFactorDialog, SetPriceDialog } from '../src/features/admin/user-dialogs';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 
@@ -150,6 +150,22 @@ describe('the Change Password dialog', () => {
     expect(sent).toEqual([{ url: `/api/users/${DANA.id}/change-password`, method: 'POST', body: { newPassword: 'quiet-meadow-88' } }]);
   });
 
+  it("when admins change their own password, then it asks for their current one and sends it; another user's asks for none", async () => {
+    const onClose = vi.fn();
+    renderWith(<ChangePasswordDialog user={DANA} ownAccount onClose={onClose} />);
+    fillPasswords('quiet-meadow-88', 'quiet-meadow-88');
+    expect(screen.getByText('Current password is required')).toBeTruthy();
+    expect(sent).toEqual([]);
+    fireEvent.change(screen.getByLabelText('Current Password'), { target: { value: 'old-meadow-11' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sent).toEqual([{ url: `/api/users/${DANA.id}/change-password`, method: 'POST', body: { currentPassword: 'old-meadow-11', newPassword: 'quiet-meadow-88' } }]);
+    cleanup();
+
+    renderWith(<ChangePasswordDialog user={DANA} onClose={() => undefined} />);
+    expect(screen.queryByLabelText('Current Password')).toBeNull();
+  });
+
   it("when the server refuses, then the toast says 'Failed to change password'", async () => {
     answerStatus = 500;
     renderWith(<ChangePasswordDialog user={DANA} onClose={() => undefined} />);
@@ -175,6 +191,28 @@ describe('the Delete dialog', () => {
     renderWith(<DeleteUserDialog user={DANA} onClose={onClose} />);
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Failed to delete user'));
+    expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+describe('the Reset Two-Factor dialog (issue 25)', () => {
+  it('when it opens, then it says what happens and sends nothing until Reset is pressed; then it resets that user', async () => {
+    const onClose = vi.fn();
+    renderWith(<ResetTwoFactorDialog user={DANA} onClose={onClose} />);
+    expect(screen.getByRole('dialog', { name: 'Reset Two-Factor' }).textContent).toContain('password alone');
+    expect(sent).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Reset Two-Factor' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sent).toEqual([{ url: `/api/users/${DANA.id}/reset-two-factor`, method: 'POST', body: {} }]);
+    expect(screen.getByTestId('toast').textContent).toBe('Two-factor authentication reset');
+  });
+
+  it("when the server refuses (no second factor to reset), then the toast says 'Failed to reset two-factor' and the dialog stays open", async () => {
+    answerStatus = 409;
+    const onClose = vi.fn();
+    renderWith(<ResetTwoFactorDialog user={DANA} onClose={onClose} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Reset Two-Factor' }));
+    await waitFor(() => expect(screen.getByTestId('toast').textContent).toBe('Failed to reset two-factor'));
     expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -77,7 +77,6 @@ function refunded(orderId: string, amountCents: number, refundedTotalCents: numb
     amountCents,
     refundedTotalCents,
     currency: 'usd',
-    reason: 'The buyer asked for part of their money back',
     initiatedBy: 'admin',
     refundedAt: new Date().toISOString(),
   });

@@ -38,7 +38,6 @@ function refunded(orderId: string, amountCents: number, refundedTotalCents: numb
     amountCents,
     refundedTotalCents,
     currency: 'usd',
-    reason: 'The agent asked for their money back',
     initiatedBy: 'admin',
     refundedAt: new Date().toISOString(),
   });

@@ -65,13 +65,14 @@ export const resetPasswordForm = z
     path: ['confirmPassword'],
   });
 
-export const changePasswordBody = z.object({ newPassword });
+export const CURRENT_PASSWORD_REQUIRED = 'Current password is required';
+const currentPassword = z.string({ error: CURRENT_PASSWORD_REQUIRED }).min(1, CURRENT_PASSWORD_REQUIRED).max(200, CURRENT_PASSWORD_INCORRECT);
+
+/** An admin setting a user's password; their own needs their current one (issue 25). */
+export const changePasswordBody = z.object({ newPassword, currentPassword: currentPassword.optional() });
 
 /** A logged-in user changing their own password from the dashboard. */
-export const changeOwnPasswordBody = z.object({
-  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(200, CURRENT_PASSWORD_INCORRECT),
-  newPassword,
-});
+export const changeOwnPasswordBody = z.object({ currentPassword, newPassword });
 export type ChangeOwnPasswordBody = z.infer<typeof changeOwnPasswordBody>;
 
 export const changeOwnPasswordForm = z
@@ -144,6 +145,15 @@ export const twoFactorCodeBody = z.object({
     .min(1, 'Enter the code from your authenticator app')
     .max(40, INVALID_TWO_FACTOR_CODE),
 });
+
+/**
+ * Changing the second factor asks for the current password of a logged-in user (issue 25): an
+ * open session alone must not swap the factor. A login waiting for its first enrolment has just
+ * given it, so there it may be absent.
+ */
+export const twoFactorEnrolBody = z.object({ currentPassword: currentPassword.optional() });
+export const twoFactorConfirmBody = twoFactorCodeBody.extend({ currentPassword: currentPassword.optional() });
+export const twoFactorDisableBody = twoFactorCodeBody.extend({ currentPassword });
 
 /**
  * What POST /api/login answers: the user when the login is complete; otherwise the second

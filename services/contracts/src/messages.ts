@@ -138,16 +138,16 @@ const leadsPurchasedV1 = z.object({
 });
 
 /**
- * A call-transfer order was paid (spec §2 Buy Call Transfers): the volume, hours and states
- * bought. Published with `payment.succeeded` in the same transaction. The agent's contact and
- * the number to transfer to stay with orders; the e-mails get them from `email.transfer_order_paid`.
+ * A call-transfer order was paid (spec §2 Buy Call Transfers): the volume and states bought.
+ * Published with `payment.succeeded` in the same transaction. The agent's contact, the number to
+ * transfer to and the hours they typed (free text, issue 25) stay with orders; the e-mails get
+ * them from `email.transfer_order_paid`.
  */
 const transferOrderPaidV1 = z.object({
   orderId: z.uuid(),
   buyerUserId: z.uuid(),
   totalTransfers: z.number().int().positive(),
   transfersPerDay: z.number().int().positive(),
-  transferHours: z.string().min(1),
   /** US state codes, e.g. ['TX', 'OK']. */
   selectedStates: z.array(z.string().length(2)).min(1),
   unitPriceCents: z.number().int().nonnegative(),
@@ -192,7 +192,7 @@ const emailPasswordResetV1 = z.object({
  * with an e-mailed link, changed by themselves or by an admin, or their two-factor turned on or
  * off. The e-mail tells them when, and what to do if it was not them.
  */
-const ACCOUNT_SECURITY_CHANGES = ['password_reset', 'password_changed', 'password_set_by_admin', 'two_factor_on', 'two_factor_off'] as const;
+const ACCOUNT_SECURITY_CHANGES = ['password_reset', 'password_changed', 'password_set_by_admin', 'two_factor_on', 'two_factor_off', 'two_factor_reset_by_admin'] as const;
 export type AccountSecurityChange = (typeof ACCOUNT_SECURITY_CHANGES)[number];
 
 /** Tell a user that their password or two-factor changed (never the password, never a code). */
@@ -286,6 +286,8 @@ const emailOrderPaidV1 = paymentSucceededV1.omit({ hasBillingEmail: true }).exte
  * with the agent's contact and the phone the transfers ring.
  */
 const emailTransferOrderPaidV1 = transferOrderPaidV1.extend({
+  /** The hours the agent typed, e.g. '9am-5pm CST'. */
+  transferHours: z.string().min(1),
   agent: z.object({ firstName: z.string(), lastName: z.string(), email: z.email(), phone: z.string() }),
   /** The phone the transfers are delivered to. */
   transferNumber: z.string().min(1),
@@ -295,7 +297,8 @@ const emailTransferOrderPaidV1 = transferOrderPaidV1.extend({
  * An order's payment was given back, whole or in part (issue 12): by an admin from All Orders,
  * automatically for aged leads sold to someone else before a late payment, on a paid transfer
  * order cancelled, or in Stripe's dashboard (`charge.refunded`). Amounts in cents; refunded money
- * never counts as revenue. Thin: no buyer details.
+ * never counts as revenue. Thin: no buyer details, and not the reason (free text an admin typed,
+ * issue 25): it stays in orders' refunds table and reaches the buyer in `email.refund_issued`.
  */
 const paymentRefundedV1 = z.object({
   orderId: z.uuid(),
@@ -303,7 +306,6 @@ const paymentRefundedV1 = z.object({
   amountCents: z.number().int().positive(),
   refundedTotalCents: z.number().int().positive(),
   currency: z.literal('usd'),
-  reason: z.string().min(1).max(500),
   /** Who started it: an admin, the system (late payment, cancellation) or the payment provider. */
   initiatedBy: z.enum(['admin', 'system', 'provider']),
   refundedAt: z.iso.datetime(),

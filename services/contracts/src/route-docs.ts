@@ -110,9 +110,9 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   },
   // Anonymous in the manifest (a login waiting for enrolment has no user yet); 401 to anyone else.
   'GET /api/two-factor': { errors: [401] },
-  'POST /api/two-factor/enrol': { errors: [401] },
-  'POST /api/two-factor/confirm': { examples: { 'The first code': { code: '492031' } }, errors: [401], throttled: true },
-  'POST /api/two-factor/disable': { examples: { 'A current code': { code: '492031' } }, throttled: true },
+  'POST /api/two-factor/enrol': { examples: { 'Logged in: the current password': { currentPassword: 'sunny-harbor-42' }, 'A login waiting for its first enrolment': {} }, errors: [401], throttled: true },
+  'POST /api/two-factor/confirm': { examples: { 'The first code and the current password': { code: '492031', currentPassword: 'sunny-harbor-42' }, 'The first code of a login waiting for it': { code: '492031' } }, errors: [401], throttled: true },
+  'POST /api/two-factor/disable': { examples: { 'A current code and the current password': { code: '492031', currentPassword: 'sunny-harbor-42' } }, throttled: true },
   'POST /api/change-password': {
     examples: { 'Current and new password': { currentPassword: 'sunny-harbor-42', newPassword: 'quiet-meadow-73' } },
     throttled: true,
@@ -160,7 +160,8 @@ export const routeDocs: Partial<Record<RouteKey, RouteDoc>> = {
   'GET /api/users': { queryExample: { q: 'ann', page: '1' } },
   'GET /api/search-customers': { response: customerSearchAnswerSchema, queryExample: { q: 'ann@example.com' } },
   'GET /api/admin/audit-log': { queryExample: { page: '1' } },
-  'POST /api/users/{id}/change-password': { examples: { 'A new password': { newPassword: 'quiet-meadow-73' } } },
+  'POST /api/users/{id}/change-password': { examples: { 'A new password': { newPassword: 'quiet-meadow-73' }, 'My own: with the current one': { currentPassword: 'sunny-harbor-42', newPassword: 'quiet-meadow-73' } } },
+  'POST /api/users/{id}/reset-two-factor': { errors: [404, 409] },
   'PATCH /api/users/{id}/live-transfer-price': { examples: { 'Dollars per transfer': { price: '31.50' } } },
   'POST /api/admin/view-as': { status: 201, examples: { 'A user': { userId: A_USER_ID } } },
   // catalog

@@ -7,6 +7,9 @@ import {
   loginBody,
   resetPasswordBody,
   twoFactorCodeBody,
+  twoFactorConfirmBody,
+  twoFactorDisableBody,
+  twoFactorEnrolBody,
   validateResetTokenBody,
 } from './accounts';
 import { auditLogQuery, userListQuery } from './admin-accounts';
@@ -113,9 +116,9 @@ export const publicRoutes: readonly PublicRoute[] = [
   // The second factor: a logged-in user, or an admin whose login waits for a first enrolment
   // (no user yet, so 'anonymous' here; the gateway answers 401 to anyone else).
   { method: 'GET', path: '/api/two-factor', owner: 'gateway', access: 'anonymous', summary: 'Whether my second factor is on, required, and how many recovery codes are left' },
-  { method: 'POST', path: '/api/two-factor/enrol', owner: 'gateway', access: 'anonymous', summary: 'Start enrolling a second factor: otpauth URL, QR code and ten recovery codes' },
-  { method: 'POST', path: '/api/two-factor/confirm', owner: 'gateway', access: 'anonymous', summary: 'Turn the second factor on with a first code (completes a login waiting for enrolment)', body: twoFactorCodeBody },
-  { method: 'POST', path: '/api/two-factor/disable', owner: 'gateway', access: 'customer', summary: 'Turn my second factor off (needs a code)', body: twoFactorCodeBody },
+  { method: 'POST', path: '/api/two-factor/enrol', owner: 'gateway', access: 'anonymous', summary: 'Start enrolling a second factor: otpauth URL, QR code and ten recovery codes (needs the current password when logged in)', body: twoFactorEnrolBody },
+  { method: 'POST', path: '/api/two-factor/confirm', owner: 'gateway', access: 'anonymous', summary: 'Turn the second factor on with a first code and the current password (completes a login waiting for enrolment, which needs no password)', body: twoFactorConfirmBody },
+  { method: 'POST', path: '/api/two-factor/disable', owner: 'gateway', access: 'customer', summary: 'Turn my second factor off (needs a code and the current password)', body: twoFactorDisableBody },
   { method: 'POST', path: '/api/change-password', owner: 'gateway', access: 'customer', summary: 'Change my own password (needs the current one)', body: changeOwnPasswordBody },
   // gateway: the site and the dashboard
   { method: 'GET', path: '/api/site-config', owner: 'gateway', access: 'anonymous', summary: "The public site's settings (booking link, brands)" },
@@ -168,7 +171,8 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/admin/audit-log', owner: 'gateway', access: 'admin', summary: 'Every admin action, newest first, 50 a page; filtered by admin, action, subject and days', query: auditLogQuery },
   { method: 'GET', path: '/api/admin/audit-log.csv', owner: 'gateway', access: 'admin', summary: 'The filtered audit log as CSV (times in BUSINESS_TIMEZONE)', query: auditLogQuery },
   { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Disable a user (soft delete: their orders stay, their username is free)' },
-  { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password", body: changePasswordBody },
+  { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password (their own needs the current one)", body: changePasswordBody },
+  { method: 'POST', path: '/api/users/{id}/reset-two-factor', owner: 'gateway', access: 'admin', summary: "Turn off a user's second factor for them (a lost phone); they are e-mailed" },
   {
     method: 'PATCH',
     path: '/api/users/{id}/live-transfer-price',

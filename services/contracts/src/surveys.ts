@@ -167,7 +167,10 @@ const surveyStep1Shape = {
     .string({ error: 'Username must be at least 3 characters' })
     .trim()
     .min(3, 'Username must be at least 3 characters')
-    .max(50, 'Username must be at most 50 characters'),
+    .max(50, 'Username must be at most 50 characters')
+    // A login names a username or an e-mail (issue 17): a username shaped like an address could
+    // be someone else's e-mail and catch their logins.
+    .refine((name) => !name.includes('@'), 'Username cannot contain @'),
   // At least 8 characters and not a common password, as everywhere (issue 11 overrides spec §5's 6).
   password: newPasswordSchema,
 };

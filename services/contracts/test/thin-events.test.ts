@@ -44,6 +44,51 @@ function personalFields(schema: JsonSchema, at = ''): string[] {
 
 const personalFieldsOf = (schema: z.ZodType) => personalFields(z.toJSONSchema(schema, { io: 'output' }) as JsonSchema);
 
+type StringSchema = JsonSchema & { type?: string | string[]; enum?: unknown[]; const?: unknown; format?: string; pattern?: string; maxLength?: number };
+
+/**
+ * Every property path of a JSON schema that holds free text: a string that is neither a choice
+ * (enum, const), nor a format (uuid, date-time…), nor a short code (at most 100 characters).
+ * Free text (a refund's reason, transfer hours typed by an agent) may name or describe a person.
+ */
+function freeTextFields(schema: StringSchema, at = ''): string[] {
+  const found: string[] = [];
+  const isFreeText = (s: StringSchema) =>
+    (s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string'))) &&
+    s.enum === undefined && s.const === undefined && s.format === undefined && s.pattern === undefined &&
+    (s.maxLength === undefined || s.maxLength > 100);
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    const path = at ? `${at}.${name}` : name;
+    if (isFreeText(child as StringSchema)) found.push(path);
+    found.push(...freeTextFields(child as StringSchema, path));
+  }
+  const nested = [
+    ...(Array.isArray(schema.items) ? schema.items : schema.items ? [schema.items] : []),
+    ...(schema.anyOf ?? []),
+    ...(schema.oneOf ?? []),
+    ...(schema.allOf ?? []),
+  ];
+  for (const child of nested) {
+    if (isFreeText(child as StringSchema)) found.push(`${at}[]`);
+    found.push(...freeTextFields(child as StringSchema, `${at}[]`));
+  }
+  return found;
+}
+
+/** Strings the schema leaves open that are still no one's words: each says what writes them. */
+const NOT_FREE_TEXT = new Map<string, string>([
+  ['brand', 'WarmLine or RingCloud, set by the funnel'],
+  ['role', "the survey's fixed choices"],
+  ['leadType', "the survey's fixed choices"],
+  ['tier[]', "the pricing table's tiers"],
+  ['liveTransferPrice', 'a decimal amount as text'],
+  ['description', 'composed by orders from the package bought (e.g. "60 Premium leads"), no one types it'],
+  ['paymentIntentId', "the provider's id"],
+  ['failureCode', "the provider's code"],
+  ['failureMessage', "the provider's fixed sentence for the buyer (e.g. 'Your card was declined.')"],
+  ['refundKey', 'an idempotency key the asking service made'],
+]);
+
 describe('thin events', () => {
   const versions = Object.entries(events).flatMap(([type, byVersion]) =>
     Object.entries(byVersion as Record<string, z.ZodType>).map(([version, schema]) => ({ id: `${type} v${version}`, schema })),
@@ -51,6 +96,16 @@ describe('thin events', () => {
 
   it.each(versions)('when $id is published, then it carries no name, e-mail, username or phone', ({ schema }) => {
     expect(personalFieldsOf(schema)).toEqual([]);
+  });
+
+  // Issue 25: free text stays in the owning service's tables (and in commands to the one that needs it).
+  it.each(versions)('when $id is published, then it carries no free text', ({ schema }) => {
+    expect(freeTextFields(z.toJSONSchema(schema, { io: 'output' }) as StringSchema).filter((path) => !NOT_FREE_TEXT.has(path))).toEqual([]);
+  });
+
+  it('when an event schema holds free text, also optional or in a list, then the check finds it', () => {
+    const formerRefund = z.object({ orderId: z.uuid(), reason: z.string().min(1).max(500), notes: z.array(z.string()).optional(), currency: z.literal('usd') });
+    expect(freeTextFields(z.toJSONSchema(formerRefund, { io: 'output' }) as StringSchema)).toEqual(['reason', 'notes[]']);
   });
 
   it('when an event schema holds a personal field, also optional, nested or in a list, then the check finds it', () => {

@@ -131,6 +131,25 @@ describe('changing my own password (POST /api/change-password)', () => {
 });
 
 describe('an admin sets a password', () => {
+  it('when admins change their own password from User Management, then the current one is asked for, as on the dashboard', async () => {
+    const { user, password } = await gw.createAgent();
+    await gw.pool.query('UPDATE users SET is_admin = true WHERE id = $1', [user.id]);
+    const admin = visitor();
+    await admin.login(user.username, password);
+
+    const missing = await admin.post(`/api/users/${user.id}/change-password`, { newPassword: 'a quiet harbor at dusk' });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toBe('Current password is required');
+    const wrong = await admin.post(`/api/users/${user.id}/change-password`, { currentPassword: 'not my password', newPassword: 'a quiet harbor at dusk' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error).toBe('Current password is incorrect');
+    expect((await visitor().post('/api/login', { username: user.username, password })).status).toBe(200);
+
+    const right = await admin.post(`/api/users/${user.id}/change-password`, { currentPassword: password, newPassword: 'a quiet harbor at dusk' });
+    expect(right.status).toBe(200);
+    expect((await visitor().post('/api/login', { username: user.username, password: 'a quiet harbor at dusk' })).status).toBe(200);
+  });
+
   it("when an admin changes an agent's password, then the agent's sessions end and their reset links stop working", async () => {
     const { user, password } = await gw.createAgent();
     const agent = visitor();

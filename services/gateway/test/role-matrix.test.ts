@@ -142,7 +142,7 @@ describe('changing passwords', () => {
   it('when admins change their own password, then the session they use stays open', async () => {
     const second = gw.browser();
     await second.login(gw.admin.username, gw.admin.password);
-    const answer = await second.post(`/api/users/${adminId}/change-password`, { newPassword: gw.admin.password });
+    const answer = await second.post(`/api/users/${adminId}/change-password`, { currentPassword: gw.admin.password, newPassword: gw.admin.password });
     expect(answer.status).toBe(200);
     expect((await second.get('/api/current-user')).status).toBe(200);
     // Every other session of that admin ends, including the one this file shares; reopen it.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@warmline/platform/testing/index';
 import { mailsTo } from '@warmline/platform/testing/mail';
+import { totpCode, totpStep } from '../src/domain/totp';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -24,6 +25,23 @@ afterAll(async () => {
 /** The first e-mail to `to` whose subject is `subject`, once delivered. */
 function mailWithSubject(to: string, subject: string): Promise<string> {
   return waitFor(`'${subject}' to ${to}`, async () => (await mailsTo(mailDir, to)).find((m) => new RegExp(`^Subject: ${subject}$`, 'm').test(m)), { timeoutMs: 20_000 });
+}
+
+/** RFC 4648 base32 → bytes (the secret an enrolment shows). */
+function fromBase32(text: string): Buffer {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const char of text.replace(/=+$/, '')) {
+    value = (value << 5) | alphabet.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
 }
 
 describe('security e-mails', () => {
@@ -75,5 +93,35 @@ describe('security e-mails', () => {
 
     const mail = await mailWithSubject(user.email, 'Your WarmLine password was changed');
     expect(mail).toContain('A WarmLine administrator set a new password for your account.');
+  });
+
+  it("when an admin resets an agent's second factor (a lost phone), then the password alone signs in, the audit log says who, and the agent is e-mailed", async () => {
+    const { user, password } = await gw.createAgent();
+    const agent = gw.browser();
+    await agent.login(user.username, password);
+    const enrolment = await agent.post('/api/two-factor/enrol', { currentPassword: password });
+    const secret = fromBase32(String(enrolment.json.secret));
+    expect((await agent.post('/api/two-factor/confirm', { code: totpCode(secret, totpStep()), currentPassword: password })).status).toBe(200);
+    expect((await gw.browser().post('/api/login', { username: user.username, password })).json).toEqual({ twoFactorRequired: true });
+
+    const admin = gw.browser();
+    await admin.login(gw.admin.username, gw.admin.password);
+    const reset = await admin.post(`/api/users/${user.id}/reset-two-factor`, {});
+    expect(reset.status).toBe(200);
+    expect(reset.json).toEqual({ message: 'Two-factor authentication reset' });
+    expect((await gw.browser().post('/api/login', { username: user.username, password })).json.id).toBe(user.id);
+
+    const { rows } = await gw.pool.query('SELECT actor_username, action, subject_id FROM audit_log WHERE subject_id = $1', [user.id]);
+    expect(rows).toEqual([{ actor_username: gw.admin.username, action: 'user.two_factor_reset', subject_id: user.id }]);
+    const mail = await mailWithSubject(user.email, 'Two-factor authentication was reset');
+    expect(mail).toContain('A WarmLine administrator turned off two-factor authentication for your account');
+
+    // Nothing to reset now; an unknown user is 404; admins change their own from their account page.
+    expect((await admin.post(`/api/users/${user.id}/reset-two-factor`, {})).status).toBe(409);
+    expect((await admin.post('/api/users/00000000-0000-4000-8000-000000000000/reset-two-factor', {})).status).toBe(404);
+    const adminId = (await admin.get('/api/current-user')).json.id;
+    expect((await admin.post(`/api/users/${adminId}/reset-two-factor`, {})).status).toBe(400);
+    // Only admins.
+    expect((await agent.post(`/api/users/${user.id}/reset-two-factor`, {})).status).toBe(403);
   });
 });

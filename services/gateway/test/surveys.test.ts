@@ -283,6 +283,26 @@ describe('the main survey (POST /api/survey)', () => {
     expect(rows).toEqual([]);
   });
 
+  it("when the username contains @ (another account's e-mail, in any case), then the answer is 400 and nothing is written (a login by e-mail must find its own account)", async () => {
+    const { user } = await gw.createAgent();
+    const before = { users: await count('users'), responses: await count('survey_responses'), outbox: await count('outbox') };
+    for (const username of [user.email.toUpperCase(), 'pat@home']) {
+      const answer = await visitor().post('/api/survey', mainSurvey({ username }));
+      expect(answer.status, username).toBe(400);
+      expect(answer.json.error, username).toBe('Username cannot contain @');
+    }
+    expect({ users: await count('users'), responses: await count('survey_responses'), outbox: await count('outbox') }).toEqual(before);
+  });
+
+  it("when the e-mail equals an older account's username (in any case), then the answer is 409 naming the e-mail", async () => {
+    const { user } = await gw.createAgent();
+    const legacy = `old_${randomBytes(4).toString('hex')}@legacy.example`;
+    await gw.pool.query('UPDATE users SET username = $2 WHERE id = $1', [user.id, legacy]);
+    const answer = await visitor().post('/api/survey', mainSurvey({ email: legacy.toUpperCase() }));
+    expect(answer.status).toBe(409);
+    expect(answer.json).toEqual({ error: 'An account with this email already exists', field: 'email' });
+  });
+
   it('when the same survey is sent twice at once, then one account is created and the other gets 409', async () => {
     const body = mainSurvey();
     const before = { users: await count('users'), responses: await count('survey_responses') };

@@ -56,9 +56,9 @@ async function enrolledAgent() {
   const { user, password } = await gw.createAgent();
   const browser = visitor();
   await browser.login(user.username, password);
-  const enrolment = await browser.post('/api/two-factor/enrol', {});
+  const enrolment = await browser.post('/api/two-factor/enrol', { currentPassword: password });
   const secret = secretOf(enrolment.json.otpauthUrl);
-  expect((await browser.post('/api/two-factor/confirm', { code: codeFor(secret) })).status).toBe(200);
+  expect((await browser.post('/api/two-factor/confirm', { code: codeFor(secret), currentPassword: password })).status).toBe(200);
   return { user, password, secret, recoveryCodes: enrolment.json.recoveryCodes as string[] };
 }
 
@@ -86,7 +86,7 @@ describe('an agent enrols (offered, not forced)', () => {
     expect((await browser.post('/api/login', { username: user.username, password })).json.id).toBe(user.id);
     expect((await browser.get('/api/two-factor')).json).toEqual({ enabled: false, required: false, recoveryCodesLeft: 0 });
 
-    const enrolment = await browser.post('/api/two-factor/enrol', {});
+    const enrolment = await browser.post('/api/two-factor/enrol', { currentPassword: password });
     expect(enrolment.status).toBe(200);
     expect(enrolment.json.otpauthUrl).toMatch(new RegExp(`^otpauth://totp/WarmLine:${user.username}\\?secret=[A-Z2-7]{32}&issuer=WarmLine`));
     expect(enrolment.json.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
@@ -103,10 +103,10 @@ describe('an agent enrols (offered, not forced)', () => {
 
     // Not on until confirmed: a login now still needs only the password.
     expect((await visitor().post('/api/login', { username: user.username, password })).json.id).toBe(user.id);
-    const wrong = await browser.post('/api/two-factor/confirm', { code: '000000' === codeFor(secret) ? '111111' : '000000' });
+    const wrong = await browser.post('/api/two-factor/confirm', { code: '000000' === codeFor(secret) ? '111111' : '000000', currentPassword: password });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error).toBe('Invalid code');
-    const confirmed = await browser.post('/api/two-factor/confirm', { code: codeFor(secret) });
+    const confirmed = await browser.post('/api/two-factor/confirm', { code: codeFor(secret), currentPassword: password });
     expect(confirmed.status).toBe(200);
     expect(confirmed.json).toEqual({ enabled: true, required: false, recoveryCodesLeft: 10 });
     expect((await browser.get('/api/current-user')).status).toBe(200);
@@ -179,9 +179,9 @@ describe('an agent enrols (offered, not forced)', () => {
     const browser = visitor();
     await browser.post('/api/login', { username: user.username, password });
     await browser.post('/api/login/verify-code', { code: codeFor(secret, 1) });
-    expect((await browser.post('/api/two-factor/disable', { code: 'not-a-code' })).status).toBe(401);
+    expect((await browser.post('/api/two-factor/disable', { code: 'not-a-code', currentPassword: password })).status).toBe(401);
     // The app's codes up to now+1 are used up by that login; a recovery code also proves it.
-    const off = await browser.post('/api/two-factor/disable', { code: recoveryCodes[0] });
+    const off = await browser.post('/api/two-factor/disable', { code: recoveryCodes[0], currentPassword: password });
     expect(off.status).toBe(200);
     expect(off.json.enabled).toBe(false);
     expect((await visitor().post('/api/login', { username: user.username, password })).json.id).toBe(user.id);
@@ -193,8 +193,8 @@ describe('an agent enrols (offered, not forced)', () => {
     await browser.post('/api/login', { username: user.username, password });
     // Past the login's second step with a recovery code; a wrong code to turn it off changes nothing.
     await browser.post('/api/login/verify-code', { code: recoveryCodes[1] });
-    expect((await browser.post('/api/two-factor/disable', { code: '000000' })).status).toBe(401);
-    expect((await browser.post('/api/two-factor/disable', { code: recoveryCodes[0] })).status).toBe(200);
+    expect((await browser.post('/api/two-factor/disable', { code: '000000', currentPassword: password })).status).toBe(401);
+    expect((await browser.post('/api/two-factor/disable', { code: recoveryCodes[0], currentPassword: password })).status).toBe(200);
 
     const { rows } = await gw.pool.query<{ data: Record<string, unknown> }>(
       "SELECT envelope->'data' AS data FROM outbox WHERE routing_key = 'email.account_security' AND envelope->'data'->>'to' = $1 ORDER BY created_at",
@@ -204,6 +204,47 @@ describe('an agent enrols (offered, not forced)', () => {
       { to: user.email, name: user.firstName, username: user.username, change: 'two_factor_on', changedAt: expect.any(String) },
       { to: user.email, name: user.firstName, username: user.username, change: 'two_factor_off', changedAt: expect.any(String) },
     ]);
+  });
+});
+
+describe('the current password is asked again (a session left open is not the account)', () => {
+  it('when a logged-in agent enrols or confirms without their current password, or with a wrong one, then nothing changes', async () => {
+    const { user, password } = await gw.createAgent();
+    const browser = visitor();
+    await browser.login(user.username, password);
+
+    const missing = await browser.post('/api/two-factor/enrol', {});
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toBe('Current password is required');
+    const wrong = await browser.post('/api/two-factor/enrol', { currentPassword: 'not my password' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error).toBe('Current password is incorrect');
+
+    const enrolment = await browser.post('/api/two-factor/enrol', { currentPassword: password });
+    expect(enrolment.status).toBe(200);
+    const secret = secretOf(enrolment.json.otpauthUrl);
+    const unconfirmed = await browser.post('/api/two-factor/confirm', { code: codeFor(secret) });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.json.error).toBe('Current password is required');
+    expect((await browser.post('/api/two-factor/confirm', { code: codeFor(secret), currentPassword: 'nope nope' })).json.error).toBe('Current password is incorrect');
+    expect((await browser.get('/api/two-factor')).json.enabled).toBe(false);
+    expect((await browser.post('/api/two-factor/confirm', { code: codeFor(secret), currentPassword: password })).json.enabled).toBe(true);
+  });
+
+  it('when an enrolled agent turns it off with a code but without the right current password, then it stays on', async () => {
+    const { user, password, recoveryCodes } = await enrolledAgent();
+    const browser = visitor();
+    await browser.post('/api/login', { username: user.username, password });
+    await browser.post('/api/login/verify-code', { code: recoveryCodes[1] });
+
+    const missing = await browser.post('/api/two-factor/disable', { code: recoveryCodes[0] });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toBe('Current password is required');
+    const wrong = await browser.post('/api/two-factor/disable', { code: recoveryCodes[0], currentPassword: 'not my password' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error).toBe('Current password is incorrect');
+    expect((await browser.get('/api/two-factor')).json.enabled).toBe(true);
+    expect((await browser.post('/api/two-factor/disable', { code: recoveryCodes[0], currentPassword: password })).json.enabled).toBe(false);
   });
 });
 
@@ -228,7 +269,7 @@ describe('admins when a second factor is required (production)', () => {
     expect((await browser.get('/api/users')).status).toBe(200);
 
     // They cannot turn it off.
-    const off = await browser.post('/api/two-factor/disable', { code: codeFor(secret, 1) });
+    const off = await browser.post('/api/two-factor/disable', { code: codeFor(secret, 1), currentPassword: password });
     expect(off.status).toBe(400);
     expect(off.json.error).toBe('Admins must keep two-factor authentication on');
 

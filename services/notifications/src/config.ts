@@ -37,6 +37,8 @@ export const notificationsEnv = {
   ALLOW_FILE_MAILER: allowOnPurpose,
   /** 'true' lets production send through a mail catcher (Mailpit) or a loopback SMTP server, on purpose. */
   ALLOW_TEST_SMTP: allowOnPurpose,
+  /** email_log rows (who was sent which subject) are deleted after this many days (issue 25). */
+  EMAIL_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** The sales team's inbox: told of every paid package order (and other sales news). */
   SALES_TEAM_EMAIL: z.preprocess(
     (v) => (v === '' ? undefined : v),

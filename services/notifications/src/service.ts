@@ -6,6 +6,8 @@ import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index'
 import { createPool } from '@warmline/platform/db/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import { resolveMailTransport, ringcloudMailFrom, type NotificationsConfig } from './config';
+import { ringcloudMailFrom, type NotificationsConfig } from './config';
+import { startEmailLogRetention } from './domain/email-log-retention';
 import { createMailer } from './domain/mailer';
 import { consumers } from './events/subscriptions';
 
@@ -60,8 +62,10 @@ export async function startNotifications(
     stops.push('mailer', async () => mailer.close());
     // Claims commit on their own connections before each send (docs/adr/0041); two are
     // plenty for one short INSERT per e-mail, and they count in the connection budget.
-    const emailClaims = createPool(config.DATABASE_URL, NOTIFICATIONS_SCHEMA, EMAIL_CLAIM_CONNECTIONS, log);
+    const emailClaims = createPool(config.DATABASE_URL, NOTIFICATIONS_SCHEMA, EMAIL_CLAIM_CONNECTIONS, log, { asAppRole: true });
     stops.push('e-mail claims', () => emailClaims.end());
+    const emailLogRetention = startEmailLogRetention({ pool, retentionDays: config.EMAIL_LOG_RETENTION_DAYS, log });
+    stops.push('e-mail log retention', () => emailLogRetention.stop());
     log.info(
       transport === 'smtp' ? { transport } : { transport, mailDir: path.resolve(config.MAIL_DIR) },
       'e-mail transport chosen',

@@ -211,6 +211,28 @@ describe('refunds by an admin', () => {
     })).toEqual(['order.refunded', 'order.refunded']);
   });
 
+  it('when the key of a refund on one order is sent for another order, then it is refused (409) and the other order is not touched', async () => {
+    const first = await paidPackage(`k1_${randomUUID().slice(0, 6)}@example.com`);
+    const second = await paidPackage(`k2_${randomUUID().slice(0, 6)}@example.com`);
+    const key = randomUUID();
+    expect((await refund(first, { amountCents: 10_000, reason: 'Goodwill' }, key)).status).toBe(201);
+
+    const reused = await refund(second, { amountCents: 10_000, reason: 'Goodwill' }, key);
+    expect(reused.status).toBe(409);
+    expect(reused.json.error).toBe('This idempotency key was already used for another order');
+    // The first order's replay still answers as before.
+    expect((await refund(first, { amountCents: 10_000, reason: 'Goodwill' }, key)).json).toEqual({ orderId: first, refundedCents: 10_000, refundedTotalCents: 10_000 });
+    const fresh = await refund(second, { amountCents: 10_000, reason: 'Goodwill' });
+    expect(fresh.json).toEqual({ orderId: second, refundedCents: 10_000, refundedTotalCents: 10_000 });
+  });
+
+  it('when one key is sent for two orders at the same moment, then one refunds and the other is 409, never a 500', async () => {
+    const [first, second] = await Promise.all([paidPackage(`r1_${randomUUID().slice(0, 6)}@example.com`), paidPackage(`r2_${randomUUID().slice(0, 6)}@example.com`)]);
+    const key = randomUUID();
+    const answers = await Promise.all([refund(first, { amountCents: 5_000, reason: 'Goodwill' }, key), refund(second, { amountCents: 5_000, reason: 'Goodwill' }, key)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+  });
+
   it('when the refund has no reason, an odd amount or the order is unpaid, then it is refused saying why', async () => {
     const id = await paidPackage(`x_${randomUUID().slice(0, 6)}@example.com`);
     expect((await refund(id, { amountCents: 100 })).json.error).toBe('A reason is required');

@@ -250,15 +250,14 @@ describe('paying for live transfers', () => {
     expect(row?.status).toBe('paid');
     expect(row?.paid_at).toBeInstanceOf(Date);
     expect((await system.ordersOutbox('payment.succeeded')).filter((e) => e.data.orderId === orderId)).toHaveLength(1);
-    // The event says what was bought; the agent's contact and transfer phone travel only in the
-    // e-mail command, written in the same transaction.
+    // The event says what was bought; the agent's contact, transfer phone and the hours they typed
+    // (free text, issue 25) travel only in the e-mail command, written in the same transaction.
     const announced = (await system.ordersOutbox('transfer_order.paid')).filter((e) => e.data.orderId === orderId);
     const facts = {
       orderId,
       buyerUserId: agent.id,
       totalTransfers: 20,
       transfersPerDay: 5,
-      transferHours: '9am-5pm CST',
       selectedStates: ['TX', 'OK'],
       unitPriceCents: 3150,
       amountCents: 63000,
@@ -270,6 +269,7 @@ describe('paying for live transfers', () => {
     expect(asked.map((e) => e.data)).toEqual([
       {
         ...facts,
+        transferHours: '9am-5pm CST',
         agent: { firstName: 'Olive', lastName: 'Okafor', email: agent.email, phone: expect.any(String) },
         transferNumber: '(405) 555-0199',
       },

@@ -5,8 +5,9 @@ import { badRequest } from './errors';
 /**
  * A document's type decided by its bytes, never by its name (ADR 0018): the name can say
  * anything, and an admin later opens the file on their own computer. Five kinds are known:
- * PDF, legacy Word (an OLE compound file), DOCX (a ZIP that is a Word document, judged by its
- * entries), JPEG and PNG. A file's name must then agree with what its bytes are.
+ * PDF, legacy Word (an OLE compound file that is a Word document, judged by its directory),
+ * DOCX (a ZIP that is a Word document, judged by its entries), JPEG and PNG; an Office document
+ * carrying a macro project is none of them. A file's name must then agree with what its bytes are.
  */
 
 type DocumentExtension = 'pdf' | 'doc' | 'docx' | 'jpg' | 'png';
@@ -53,6 +54,7 @@ function signatureOf(head: Buffer): DocumentExtension | 'zip' | null {
 export function detectDocumentType(head: Buffer): DetectedType | null {
   const kind = signatureOf(head);
   if (kind === null) return null;
+  if (kind === 'doc') return isWordCompoundFile(head) ? TYPES.doc : null;
   if (kind !== 'zip') return TYPES[kind];
   const entries = new ZipEntryNames();
   entries.push(head);
@@ -83,6 +85,9 @@ export class DocumentTypeCheck extends Transform {
   private head: Buffer[] = [];
   private headBytes = 0;
   private zip: ZipEntryNames | null = null;
+  /** An OLE file's bytes so far: its directory may lie anywhere, so it is judged whole at its end. */
+  private compound: Buffer[] | null = null;
+  private compoundBytes = 0;
   private decided = false;
 
   constructor(readonly fileName: string) {
@@ -103,6 +108,11 @@ export class DocumentTypeCheck extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     if (this.decided) {
       this.zip?.push(chunk);
+      if (this.compound) {
+        this.compoundBytes += chunk.length;
+        if (this.compoundBytes > MAX_COMPOUND_FILE_BYTES) return done(badRequest(`${this.fileName}: the file is too large`));
+        this.compound.push(chunk);
+      }
       return done(null, chunk);
     }
     this.head.push(chunk);
@@ -131,6 +141,9 @@ export class DocumentTypeCheck extends Transform {
     if (kind === 'zip' && this.expected!.extension === 'docx') {
       this.zip = new ZipEntryNames();
       this.zip.push(head);
+    } else if (kind === 'doc' && this.expected!.extension === 'doc') {
+      this.compound = [head];
+      this.compoundBytes = head.length;
     } else if (kind === null || kind === 'zip' || kind !== this.expected!.extension) {
       return done(this.mismatch());
     } else {
@@ -143,6 +156,12 @@ export class DocumentTypeCheck extends Transform {
     if (this.zip) {
       if (!this.zip.isWordDocument()) return done(this.mismatch());
       this.found = TYPES.docx;
+    }
+    if (this.compound) {
+      const file = Buffer.concat(this.compound);
+      this.compound = null;
+      if (!isWordCompoundFile(file)) return done(this.mismatch());
+      this.found = TYPES.doc;
     }
     done();
   }
@@ -322,4 +341,94 @@ function zip64CompressedSize(extra: Buffer, hasUncompressed: boolean): number | 
     at += 4 + length;
   }
   return null;
+}
+
+/** A legacy document is at most the upload limit (10 MB); this bounds what one check holds. */
+const MAX_COMPOUND_FILE_BYTES = 32 * 1024 * 1024;
+/** OLE sector numbers at or above this are markers (free, end of chain, FAT, DIFAT), not sectors. */
+const MAX_REGULAR_SECTOR = 0xfffffffa;
+const NO_ENTRY = 0xffffffff;
+const DIRECTORY_ENTRY_BYTES = 128;
+/** Where Office keeps a VBA project: Word's own, and any embedded object's (Excel's, PowerPoint's). */
+const MACRO_STORAGES = new Set(['macros', 'vba', '_vba_project_cur']);
+
+interface CompoundEntry {
+  name: string;
+  /** 1 storage, 2 stream, 5 the root; 0 an unused slot. */
+  type: number;
+  left: number;
+  right: number;
+  child: number;
+}
+
+/**
+ * Whether an OLE compound file is a Word document without macros: a `WordDocument` stream
+ * directly under its root, and no VBA storage anywhere in its directory (embedded objects
+ * included). Anything it cannot follow (a chain out of the file, a loop) is not one.
+ */
+function isWordCompoundFile(file: Buffer): boolean {
+  const entries = compoundDirectory(file);
+  if (!entries || entries[0]?.type !== 5) return false;
+  if (entries.some((e) => (e.type === 1 || e.type === 2) && MACRO_STORAGES.has(e.name.toLowerCase()))) return false;
+  const rootNames: string[] = [];
+  const seen = new Set<number>();
+  const pending = [entries[0].child];
+  while (pending.length > 0) {
+    const at = pending.pop()!;
+    if (at === NO_ENTRY) continue;
+    const entry = entries[at];
+    if (!entry || seen.has(at)) return false;
+    seen.add(at);
+    if (entry.type === 2) rootNames.push(entry.name);
+    pending.push(entry.left, entry.right);
+  }
+  return rootNames.includes('WordDocument');
+}
+
+/** The directory entries of an OLE compound file, or null when its structure does not hold. */
+function compoundDirectory(file: Buffer): CompoundEntry[] | null {
+  if (file.length < 512) return null;
+  const sectorShift = file.readUInt16LE(0x1e);
+  if (sectorShift !== 9 && sectorShift !== 12) return null;
+  const sectorBytes = 1 << sectorShift;
+  const sectorCount = Math.floor((file.length - 1) / sectorBytes); // after the header sector
+  const sector = (n: number): Buffer | null =>
+    n < sectorCount || (n === sectorCount && (n + 1) * sectorBytes < file.length) ? file.subarray((n + 1) * sectorBytes, (n + 2) * sectorBytes) : null;
+
+  // The FAT's sectors: 109 named in the header, the rest in the DIFAT chain.
+  const fatSectors: number[] = [];
+  for (let i = 0; i < 109; i++) fatSectors.push(file.readUInt32LE(0x4c + i * 4));
+  const difatSeen = new Set<number>();
+  for (let next = file.readUInt32LE(0x44); next < MAX_REGULAR_SECTOR; ) {
+    const difat = sector(next);
+    if (!difat || difatSeen.has(next)) return null;
+    difatSeen.add(next);
+    for (let at = 0; at + 4 < difat.length; at += 4) fatSectors.push(difat.readUInt32LE(at));
+    next = difat.readUInt32LE(difat.length - 4);
+  }
+  const fat: number[] = [];
+  for (const n of fatSectors.filter((n) => n < MAX_REGULAR_SECTOR)) {
+    const part = sector(n);
+    if (!part) return null;
+    for (let at = 0; at + 4 <= part.length; at += 4) fat.push(part.readUInt32LE(at));
+  }
+
+  const entries: CompoundEntry[] = [];
+  const chainSeen = new Set<number>();
+  for (let next = file.readUInt32LE(0x30); next < MAX_REGULAR_SECTOR; next = fat[next] ?? NO_ENTRY) {
+    const part = sector(next);
+    if (!part || chainSeen.has(next)) return null;
+    chainSeen.add(next);
+    for (let at = 0; at + DIRECTORY_ENTRY_BYTES <= part.length; at += DIRECTORY_ENTRY_BYTES) {
+      const nameBytes = part.readUInt16LE(at + 0x40);
+      entries.push({
+        name: nameBytes >= 2 && nameBytes <= 64 ? part.subarray(at, at + nameBytes - 2).toString('utf16le') : '',
+        type: part.readUInt8(at + 0x42),
+        left: part.readUInt32LE(at + 0x44),
+        right: part.readUInt32LE(at + 0x48),
+        child: part.readUInt32LE(at + 0x4c),
+      });
+    }
+  }
+  return entries.length > 0 ? entries : null;
 }

@@ -11,8 +11,68 @@ import { DocumentTypeCheck, detectDocumentType, typeMatchesName, typeOfName } fr
  */
 
 const pdf = Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n');
-/** An OLE compound file's header sector (what every .doc starts with), then an empty sector. */
-const doc = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(16), Buffer.from([0x3e, 0x00, 0x03, 0x00, 0xfe, 0xff, 0x09, 0x00]), Buffer.alloc(1024 - 32)]);
+interface OleEntry {
+  name: string;
+  kind: 'storage' | 'stream';
+  children?: OleEntry[];
+}
+
+/**
+ * An OLE compound file (version 3, 512-byte sectors) with these entries under its root: a header,
+ * one FAT sector, then the directory. Streams are empty; what a check reads is the directory.
+ */
+function ole(rootEntries: OleEntry[]): Buffer {
+  const FREE = 0xffffffff;
+  const END = 0xfffffffe;
+  const flat: Array<{ name: string; type: number; right: number; child: number }> = [{ name: 'Root Entry', type: 5, right: FREE, child: FREE }];
+  /** Adds siblings as a chain of right siblings (a valid, if lopsided, tree); the first one's index. */
+  const add = (entries: OleEntry[]): number => {
+    const indexes = entries.map((e) => flat.push({ name: e.name, type: e.kind === 'storage' ? 1 : 2, right: FREE, child: FREE }) - 1);
+    entries.forEach((e, i) => {
+      flat[indexes[i]!]!.right = indexes[i + 1] ?? FREE;
+      if (e.children?.length) flat[indexes[i]!]!.child = add(e.children);
+    });
+    return indexes[0] ?? FREE;
+  };
+  flat[0]!.child = add(rootEntries);
+  const directorySectors = Math.ceil(flat.length / 4);
+  const header = Buffer.alloc(512);
+  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(header, 0);
+  header.writeUInt16LE(0x3e, 0x18);
+  header.writeUInt16LE(3, 0x1a);
+  header.writeUInt16LE(0xfffe, 0x1c);
+  header.writeUInt16LE(9, 0x1e);
+  header.writeUInt16LE(6, 0x20);
+  header.writeUInt32LE(1, 0x2c);
+  header.writeUInt32LE(1, 0x30);
+  header.writeUInt32LE(4096, 0x38);
+  header.writeUInt32LE(END, 0x3c);
+  header.writeUInt32LE(END, 0x44);
+  for (let i = 0; i < 109; i++) header.writeUInt32LE(i === 0 ? 0 : FREE, 0x4c + i * 4);
+  const fat = Buffer.alloc(512, 0xff);
+  fat.writeUInt32LE(0xfffffffd, 0);
+  for (let i = 1; i <= directorySectors; i++) fat.writeUInt32LE(i === directorySectors ? END : i + 1, i * 4);
+  const directory = Buffer.alloc(directorySectors * 512);
+  flat.forEach((entry, i) => {
+    const at = i * 128;
+    directory.write(entry.name, at, 'utf16le');
+    directory.writeUInt16LE((entry.name.length + 1) * 2, at + 0x40);
+    directory.writeUInt8(entry.type, at + 0x42);
+    directory.writeUInt32LE(FREE, at + 0x44);
+    directory.writeUInt32LE(entry.right, at + 0x48);
+    directory.writeUInt32LE(entry.child, at + 0x4c);
+    directory.writeUInt32LE(END, at + 0x74);
+  });
+  return Buffer.concat([header, fat, directory]);
+}
+
+/** A legacy Word document as its directory shows it (what .doc files hold). */
+const WORD_ENTRIES: OleEntry[] = [
+  { name: 'WordDocument', kind: 'stream' },
+  { name: '1Table', kind: 'stream' },
+  { name: '\u0005SummaryInformation', kind: 'stream' },
+];
+const doc = ole(WORD_ENTRIES);
 /** A 1×1 JPEG (JFIF) and a 1×1 PNG. */
 const jpg = Buffer.from(
   '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
@@ -211,6 +271,30 @@ describe('DocumentTypeCheck: the whole file as it streams', () => {
   it('a macro-enabled Word document (.docm) named .docx is refused', async () => {
     const docm = zip([...DOCX_ENTRIES, { name: 'word/vbaProject.bin', data: randomBytes(512) }]);
     expect((await check('resume.docx', docm)).error?.message).toBe('resume.docx: the content is not a DOCX');
+  });
+
+  it('a legacy Word document with macros (its VBA storage) named .doc is refused like a macro .docx', async () => {
+    const withMacros = ole([...WORD_ENTRIES, { name: 'Macros', kind: 'storage', children: [{ name: 'VBA', kind: 'storage', children: [{ name: 'dir', kind: 'stream' }] }, { name: 'PROJECT', kind: 'stream' }] }]);
+    expect((await check('resume.doc', withMacros)).error?.message).toBe('resume.doc: the content is not a DOC');
+    // A macro project hidden in an embedded object counts as well.
+    const embedded = ole([...WORD_ENTRIES, { name: 'ObjectPool', kind: 'storage', children: [{ name: '_1234', kind: 'storage', children: [{ name: '_VBA_PROJECT_CUR', kind: 'storage' }] }] }]);
+    expect((await check('resume.doc', embedded)).error?.message).toBe('resume.doc: the content is not a DOC');
+    expect(detectDocumentType(withMacros)).toBeNull();
+  });
+
+  it('an OLE file that is not a Word document (a spreadsheet, an installer, a broken directory) named .doc is refused', async () => {
+    const workbook = ole([{ name: 'Workbook', kind: 'stream' }]);
+    expect((await check('resume.doc', workbook)).error?.message).toBe('resume.doc: the content is not a DOC');
+    // A Word document nested in another file's storage is not this file being one.
+    const nested = ole([{ name: 'Workbook', kind: 'stream' }, { name: 'MBD0001', kind: 'storage', children: WORD_ENTRIES }]);
+    expect((await check('resume.doc', nested)).error?.message).toBe('resume.doc: the content is not a DOC');
+    const headerOnly = doc.subarray(0, 512);
+    expect((await check('resume.doc', headerOnly)).error?.message).toBe('resume.doc: the content is not a DOC');
+    expect(detectDocumentType(workbook)).toBeNull();
+    // Fed a byte at a time, a real one still passes whole.
+    const slow = await check('resume.doc', doc, 7);
+    expect(slow.error).toBeUndefined();
+    expect(slow.passed.equals(doc)).toBe(true);
   });
 
   it('a PNG named .jpg → the content is not a JPG; a DOCX named .pdf → not a PDF', async () => {

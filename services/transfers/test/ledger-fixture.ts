@@ -160,7 +160,6 @@ export function refunded(orderId: string, refundedTotalCents: number, amountCent
     amountCents,
     refundedTotalCents,
     currency: 'usd',
-    reason: 'Customer asked',
     initiatedBy: 'admin',
     refundedAt: new Date().toISOString(),
   });

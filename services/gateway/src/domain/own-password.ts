@@ -1,4 +1,4 @@
-import { CURRENT_PASSWORD_INCORRECT, type ChangeOwnPasswordBody } from '@warmline/contracts';
+import { CURRENT_PASSWORD_INCORRECT, CURRENT_PASSWORD_REQUIRED, type ChangeOwnPasswordBody } from '@warmline/contracts';
 import { badRequest, unauthorized, withTransaction } from '@warmline/platform';
 import { deleteResetTokensOfUser } from '../db/reset-tokens';
 import { findUserById, updatePasswordHash } from '../db/users';
@@ -17,6 +17,19 @@ const tooManyFailures = (minutes: number) =>
   `Too many wrong current passwords. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 
 /**
+ * Proves the logged-in user knows their password before a change to how they log in (their
+ * password, their second factor). Wrong guesses count per user, whichever form they come from.
+ */
+export async function confirmCurrentPassword(ctx: AccountsContext, userId: string, currentPassword: string | undefined): Promise<void> {
+  if (currentPassword === undefined) throw badRequest(CURRENT_PASSWORD_REQUIRED);
+  await ctx.throttle.consume([[OWN_PASSWORD_FAILURES_PER_USER, userId]], tooManyFailures);
+  const user = await findUserById(ctx.pool, userId);
+  if (!user) throw unauthorized('Not authenticated');
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) throw badRequest(CURRENT_PASSWORD_INCORRECT);
+  await ctx.throttle.clear(OWN_PASSWORD_FAILURES_PER_USER, userId);
+}
+
+/**
  * A logged-in user sets a new password, proving they know the current one. Their other
  * sessions end (this one stays) and any reset link sent to them stops working.
  */
@@ -24,11 +37,9 @@ export async function changeOwnPassword(
   ctx: AccountsContext,
   input: ChangeOwnPasswordBody & { userId: string; sessionId: string; correlationId: string },
 ): Promise<void> {
-  await ctx.throttle.consume([[OWN_PASSWORD_FAILURES_PER_USER, input.userId]], tooManyFailures);
+  await confirmCurrentPassword(ctx, input.userId, input.currentPassword);
   const user = await findUserById(ctx.pool, input.userId);
   if (!user) throw unauthorized('Not authenticated');
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw badRequest(CURRENT_PASSWORD_INCORRECT);
-  await ctx.throttle.clear(OWN_PASSWORD_FAILURES_PER_USER, input.userId);
 
   const passwordHash = await hashPassword(input.newPassword);
   await withTransaction(ctx.pool, async (db) => {

@@ -197,11 +197,15 @@ export async function responsesOfSalesperson(ctx: AccountsContext, slug: string)
   return listResponsesOfSalesperson(ctx.pool, salesperson.id);
 }
 
+/**
+ * A login may name a username or an e-mail (any case), so neither may equal any account's
+ * username or e-mail: an older username shaped like an address counts as taken for that e-mail.
+ */
 async function takenField(ctx: AccountsContext, answers: SurveySubmission) {
-  if (await findUserByUsername(ctx.pool, answers.username)) {
+  if (await findUserByUsername(ctx.pool, answers.username) || await findUserByEmail(ctx.pool, answers.username)) {
     return conflict(USERNAME_TAKEN_MESSAGE, { field: 'username' });
   }
-  if (await findUserByEmail(ctx.pool, answers.email)) {
+  if (await findUserByEmail(ctx.pool, answers.email) || await findUserByUsername(ctx.pool, answers.email)) {
     return conflict(EMAIL_TAKEN_MESSAGE, { field: 'email' });
   }
   return null;

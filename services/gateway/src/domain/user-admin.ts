@@ -1,7 +1,8 @@
 import { ADMIN_PAGE_SIZE, type PublicUser } from '@warmline/contracts';
-import { badRequest, notFound, withTransaction } from '@warmline/platform';
+import { badRequest, conflict, notFound, withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
 import { deleteResetTokensOfUser } from '../db/reset-tokens';
+import { deleteTwoFactor, findTwoFactor } from '../db/two-factor';
 import { findUserById, findUsersPage, softDeleteUser, updateLiveTransferPrice, updatePasswordHash, type UserRecord } from '../db/users';
 import { recordAdminAction, type AdminActor } from './audit-log';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
@@ -16,6 +17,8 @@ import { toPublicUser } from './users';
 
 export const USER_NOT_FOUND = 'User not found';
 const CANNOT_DELETE_SELF = 'You cannot delete your own account';
+const CANNOT_RESET_OWN_TWO_FACTOR = 'Change your own two-factor authentication from your account page';
+const NO_TWO_FACTOR = 'This user has no two-factor authentication to reset';
 
 /** How the audit log names a user at the time of the action. */
 export function userLabel(user: Pick<UserRecord, 'firstName' | 'lastName' | 'username' | 'email'>): string {
@@ -97,6 +100,33 @@ export async function changeUserPassword(
     input.userId,
     input.actor.id === input.userId ? { exceptSessionId: input.actorSessionId } : {},
   );
+}
+
+/**
+ * Turns off a user's second factor for them (a lost phone, issue 25): their next login asks for
+ * the password alone, or for a new enrolment where admins must have one. Audited, and the user is
+ * e-mailed in the same transaction. Never the admin's own: that asks for their password and a
+ * code on their account page.
+ */
+export async function resetUserTwoFactor(ctx: AccountsContext, input: { actor: AdminActor; userId: string; correlationId: string }): Promise<void> {
+  if (input.actor.id === input.userId) throw badRequest(CANNOT_RESET_OWN_TWO_FACTOR);
+  await withTransaction(ctx.pool, async (db) => {
+    const user = await findUserById(db, input.userId);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    const record = await findTwoFactor(db, user.id);
+    if (!record) throw conflict(NO_TWO_FACTOR);
+    await deleteTwoFactor(db, user.id);
+    await recordAdminAction(db, {
+      actor: input.actor,
+      action: 'user.two_factor_reset',
+      subjectType: 'user',
+      subjectId: user.id,
+      subjectLabel: userLabel(user),
+      before: { twoFactor: record.confirmedAt ? 'on' : 'being set up' },
+      after: { twoFactor: 'off' },
+    });
+    await tellAccountSecurityChange(db, { userId: user.id, change: 'two_factor_reset_by_admin', correlationId: input.correlationId });
+  });
 }
 
 export async function setLiveTransferPrice(

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { twoFactorCodeBody } from '@warmline/contracts';
+import { twoFactorCodeBody, twoFactorConfirmBody, twoFactorDisableBody, twoFactorEnrolBody } from '@warmline/contracts';
 import { parseInput, unauthorized } from '@warmline/platform';
 import { findUserById, type UserRecord } from '../db/users';
 import {
@@ -11,6 +11,7 @@ import {
   type TwoFactorContext,
 } from '../domain/two-factor';
 import { completeSignIn } from '../domain/login';
+import { confirmCurrentPassword } from '../domain/own-password';
 import { toPublicUser } from '../domain/users';
 import { currentUser, requireUser } from '../edge/access';
 import { PENDING_LOGIN_MS, type PendingLogin, type Sessions } from '../edge/sessions';
@@ -62,13 +63,16 @@ export function twoFactorRoutes(ctx: TwoFactorContext, sessions: Sessions): Rout
   });
 
   router.post('/api/two-factor/enrol', async (req, res) => {
-    const { user } = await enrollingUser(ctx, req);
+    const { currentPassword } = parseInput(twoFactorEnrolBody, req.body ?? {});
+    const { user, completesLogin } = await enrollingUser(ctx, req);
+    if (!completesLogin) await confirmCurrentPassword(ctx, user.id, currentPassword);
     res.json(await startEnrolment(ctx, user));
   });
 
   router.post('/api/two-factor/confirm', async (req, res) => {
-    const { code } = parseInput(twoFactorCodeBody, req.body);
+    const { code, currentPassword } = parseInput(twoFactorConfirmBody, req.body);
     const { user, completesLogin } = await enrollingUser(ctx, req);
+    if (!completesLogin) await confirmCurrentPassword(ctx, user.id, currentPassword);
     await confirmEnrolment(ctx, user, code, req.id);
     if (completesLogin) {
       // The enrolment was the last step of this login.
@@ -84,8 +88,9 @@ export function twoFactorRoutes(ctx: TwoFactorContext, sessions: Sessions): Rout
   });
 
   router.post('/api/two-factor/disable', requireUser, async (req, res) => {
-    const { code } = parseInput(twoFactorCodeBody, req.body);
+    const { code, currentPassword } = parseInput(twoFactorDisableBody, req.body);
     const user = currentUser(req);
+    await confirmCurrentPassword(ctx, user.id, currentPassword);
     await disableTwoFactor(ctx, user, code, req.id);
     res.json(await twoFactorStatus(ctx, user));
   });

@@ -7,9 +7,11 @@ import {
   changeUserPassword,
   deleteUserAccount,
   listUsersPage,
+  resetUserTwoFactor,
   setLiveTransferPrice,
   USER_NOT_FOUND,
 } from '../domain/user-admin';
+import { confirmCurrentPassword } from '../domain/own-password';
 import { currentUser, requireAdmin } from '../edge/access';
 import { originOf } from '../edge/request-origin';
 
@@ -50,7 +52,9 @@ export function userAdminRoutes(ctx: AccountsContext): Router {
 
   router.post('/api/users/:id/change-password', async (req, res) => {
     const userId = userIdOf(req);
-    const { newPassword } = parseInput(changePasswordBody, req.body);
+    const { newPassword, currentPassword } = parseInput(changePasswordBody, req.body);
+    // Their own password, like the dashboard's form: an admin session left open is not the admin.
+    if (userId === currentUser(req).id) await confirmCurrentPassword(ctx, userId, currentPassword);
     await changeUserPassword(ctx, {
       actor: actorOf(req),
       actorSessionId: req.sessionID,
@@ -59,6 +63,12 @@ export function userAdminRoutes(ctx: AccountsContext): Router {
       correlationId: req.id,
     });
     res.json({ message: 'Password changed' });
+  });
+
+  router.post('/api/users/:id/reset-two-factor', async (req, res) => {
+    const userId = userIdOf(req);
+    await resetUserTwoFactor(ctx, { actor: actorOf(req), userId, correlationId: req.id });
+    res.json({ message: 'Two-factor authentication reset' });
   });
 
   router.patch('/api/users/:id/live-transfer-price', async (req, res) => {

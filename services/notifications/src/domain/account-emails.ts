@@ -30,6 +30,11 @@ const SECURITY_CHANGES: Record<AccountSecurityChange, { subject: string; happene
     subject: 'Two-factor authentication is off',
     happened: 'Two-factor authentication was turned off for your WarmLine account: signing in now asks for your password only.',
   },
+  two_factor_reset_by_admin: {
+    subject: 'Two-factor authentication was reset',
+    happened:
+      'A WarmLine administrator turned off two-factor authentication for your account (for a lost phone): signing in now asks for your password only, and you can set it up again from your account page.',
+  },
 };
 
 /** '27 November 2026 at 14:05 UTC': one reading for everyone, whatever their zone. */
@@ -52,7 +57,9 @@ export function accountSecurityEmail(notice: AccountSecurityNotice, site: { publ
   const notYou =
     notice.change === 'password_reset' || notice.change === 'password_changed' || notice.change === 'password_set_by_admin'
       ? 'If this was not you, someone may have your password or your e-mail: choose a new password at once with the link below, then write to us.'
-      : 'If this was not you, someone else is signed in to your account: choose a new password at once with the link below, then write to us.';
+      : notice.change === 'two_factor_reset_by_admin'
+        ? 'If you did not ask for this, choose a new password at once with the link below, then write to us.'
+        : 'If this was not you, someone else is signed in to your account: choose a new password at once with the link below, then write to us.';
   return {
     to: notice.to,
     subject,

@@ -86,7 +86,8 @@ export function callbackAssignedEmail(notice: CallbackAssigned, site: { publicUr
   const more = 'The full transcript and all your call-backs are in My Call-backs:';
   return {
     to: notice.to,
-    subject: oneLine(`New call-back: ${notice.prospectName} (${notice.state})`),
+    // No prospect's name in a subject: subjects are logged (email_log) and shown on lock screens.
+    subject: oneLine(`New call-back (${notice.state})`),
     template: CALLBACK_ASSIGNED_TEMPLATE,
     text: [
       greeting,

@@ -51,7 +51,8 @@ export function transferDisputeDecidedEmail(notice: TransferDisputeDecided, site
   const balance = balanceText(notice.balanceAfter);
   return {
     to: notice.to,
-    subject: oneLine(`Your transfer dispute was ${accepted ? 'accepted' : 'refused'}: ${notice.prospect}`),
+    // No prospect's name in a subject: subjects are logged (email_log) and shown on lock screens.
+    subject: `Your transfer dispute was ${accepted ? 'accepted' : 'refused'}`,
     template: TRANSFER_DISPUTE_DECIDED_TEMPLATE,
     text: [greeting, '', outcome, '', ...textLines(facts), '', balance, '', 'Your transfers and disputes are in My Transfers:', link, '', 'WarmLine'].join('\n'),
     html: [

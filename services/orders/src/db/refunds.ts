@@ -20,6 +20,14 @@ export interface RefundRecord extends NewRefund {
 const COLUMNS = `id, order_id AS "orderId", amount_cents AS "amountCents", reason, initiated_by AS "initiatedBy",
   actor_id AS "actorId", provider_refund_id AS "providerRefundId", idempotency_key AS "idempotencyKey", created_at AS "createdAt"`;
 
+/**
+ * Holds a refund's idempotency key until the transaction ends: the same key asked for on two
+ * orders at once (each locking only its own order) is then carried out once, the other sees it.
+ */
+export async function lockRefundKey(db: Queryable, key: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`orders:refund-key:${key}`]);
+}
+
 export async function findRefundByIdempotencyKey(db: Queryable, key: string): Promise<RefundRecord | null> {
   const { rows } = await db.query<RefundRecord>(`SELECT ${COLUMNS} FROM refunds WHERE idempotency_key = $1`, [key]);
   return rows[0] ?? null;

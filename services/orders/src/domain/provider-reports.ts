@@ -76,7 +76,7 @@ export async function recordProviderRefunds(ctx: OrdersContext, report: Provider
         providerRefundId,
         idempotencyKey: null,
       });
-      await announceRefund(db, { order, amountCents, refundedTotalCents, reason, initiatedBy: 'provider', correlationId: report.correlationId });
+      await announceRefund(db, { order, amountCents, refundedTotalCents, initiatedBy: 'provider', correlationId: report.correlationId });
       if (order.billingEmail) {
         await enqueue(db, {
           type: 'email.refund_issued',

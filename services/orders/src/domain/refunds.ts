@@ -3,7 +3,7 @@ import { enqueue } from '@warmline/platform/bus/index';
 import { AppError } from '@warmline/platform/errors';
 import type { EventData } from '@warmline/contracts';
 import { findOrder, type PackageOrder } from '../db/orders';
-import { findRefundByIdempotencyKey, insertRefund } from '../db/refunds';
+import { findRefundByIdempotencyKey, insertRefund, lockRefundKey } from '../db/refunds';
 import { SOURCE, type OrdersContext } from './context';
 
 /**
@@ -42,9 +42,13 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
     const replay = async () => {
       const done = await findRefundByIdempotencyKey(db, request.idempotencyKey);
       if (!done) return null;
+      // A key names one refund of one order: replaying it for another order would answer that
+      // other order's refund (and tell the caller which order the key belonged to).
+      if (done.orderId !== request.orderId) throw new AppError('Conflict', 'This idempotency key was already used for another order', 409);
       const order = await findOrder(db, done.orderId);
       return { orderId: done.orderId, refundedCents: done.amountCents, refundedTotalCents: order?.refundedCents ?? done.amountCents, replayed: true };
     };
+    await lockRefundKey(db, request.idempotencyKey);
     const before = await replay();
     if (before) return before;
     const order = await findOrder(db, request.orderId, { forUpdate: true });
@@ -78,7 +82,6 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
       order,
       amountCents,
       refundedTotalCents,
-      reason: request.reason,
       initiatedBy: request.initiatedBy,
       correlationId: request.correlationId,
       refundKey: request.idempotencyKey,
@@ -132,7 +135,6 @@ export async function announceRefund(
     order: PackageOrder;
     amountCents: number;
     refundedTotalCents: number;
-    reason: string;
     initiatedBy: 'admin' | 'system' | 'provider';
     correlationId: string;
     /** The key it was asked with, so the asker can recognise its refund (issue 24: a lead return's). */
@@ -144,7 +146,6 @@ export async function announceRefund(
     amountCents: r.amountCents,
     refundedTotalCents: r.refundedTotalCents,
     currency: r.order.currency,
-    reason: r.reason,
     initiatedBy: r.initiatedBy,
     refundedAt: new Date().toISOString(),
     ...(r.refundKey && r.refundKey.length <= 200 ? { refundKey: r.refundKey } : {}),

@@ -103,7 +103,6 @@ export async function recordTransferOrderPaid(db: Queryable, payment: PackageOrd
     buyerUserId: order.userId,
     totalTransfers: order.totalTransfers,
     transfersPerDay: order.transfersPerDay,
-    transferHours: order.transferHours,
     selectedStates: order.selectedStates,
     unitPriceCents: payment.unitPriceCents,
     amountCents: payment.amountCents,
@@ -115,6 +114,7 @@ export async function recordTransferOrderPaid(db: Queryable, payment: PackageOrd
     type: 'email.transfer_order_paid',
     data: {
       ...paid,
+      transferHours: order.transferHours,
       agent: { firstName: order.firstName, lastName: order.lastName, email: order.email, phone: order.phone },
       transferNumber: order.transferNumber,
     },

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { changeOwnPasswordForm, twoFactorCodeBody } from '@warmline/contracts/accounts';
+import { changeOwnPasswordForm, CURRENT_PASSWORD_INCORRECT, twoFactorDisableBody } from '@warmline/contracts/accounts';
 import { Button } from '../../components/button';
 import { PasswordField, TextField } from '../../components/field';
 import { Spinner } from '../../components/spinner';
@@ -69,14 +69,17 @@ function ChangePasswordCard() {
 function TwoFactorCard() {
   const status = useTwoFactorStatus();
   const [turningOff, setTurningOff] = useState(false);
-  const form = useForm({ code: '' });
+  const form = useForm({ code: '', currentPassword: '' });
   const disable = useDisableTwoFactor({
     onSuccess: () => {
       setTurningOff(false);
-      form.setValues({ code: '' });
+      form.setValues({ code: '', currentPassword: '' });
       toast({ title: 'Two-factor authentication is off', variant: 'success' });
     },
-    onError: (error) => form.setErrors({ code: errorMessage(error, 'Invalid code') }),
+    onError: (error) => {
+      const message = errorMessage(error, 'Invalid code');
+      form.setErrors(message === CURRENT_PASSWORD_INCORRECT ? { currentPassword: message } : { code: message });
+    },
   });
 
   return (
@@ -97,7 +100,8 @@ function TwoFactorCard() {
           {status.data.required ? (
             <p className="account-card__note">Admin accounts must keep two-factor authentication on.</p>
           ) : turningOff ? (
-            <form className="form" noValidate onSubmit={form.handleSubmit(twoFactorCodeBody, (data) => disable.mutate(data))}>
+            <form className="form" noValidate onSubmit={form.handleSubmit(twoFactorDisableBody, (data) => disable.mutate(data))}>
+              <PasswordField label="Current password" autoComplete="current-password" {...form.field('currentPassword')} />
               <TextField
                 label="Code from the app or a recovery code"
                 autoComplete="one-time-code"
@@ -120,6 +124,7 @@ function TwoFactorCard() {
         </div>
       ) : (
         <TwoFactorEnrolment
+          askPassword
           onDone={() => toast({ title: 'Two-factor authentication is on', variant: 'success' })}
           {...(status.data.required ? { intro: 'Admin accounts must use two-factor authentication. Set it up now.' } : {})}
         />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { twoFactorCodeBody, type TwoFactorEnrolment as Enrolment } from '@warmline/contracts/accounts';
+import { changeOwnPasswordBody, CURRENT_PASSWORD_INCORRECT, twoFactorCodeBody, type TwoFactorEnrolment as Enrolment } from '@warmline/contracts/accounts';
 import { Button } from '../../components/button';
-import { TextField } from '../../components/field';
+import { PasswordField, TextField } from '../../components/field';
 import { errorMessage } from '../../lib/api';
 import { useForm } from '../../lib/form';
 import { useConfirmTwoFactor, useEnrolTwoFactor, type TwoFactorConfirmed } from '../auth/api';
@@ -10,11 +10,26 @@ import { RecoveryCodes } from './recovery-codes';
 /**
  * Setting up a second factor: the QR code (or the secret to type), the ten recovery codes to
  * keep, then a first code from the app, which turns it on. Used from the account page and as
- * the last step of an admin's login when a second factor is required.
+ * the last step of an admin's login when a second factor is required. `askPassword` (the account
+ * page): the current password is asked first and sent with the set-up and the first code
+ * (issue 25); a login's own enrolment step has just been given it.
  */
-export function TwoFactorEnrolment({ onDone, intro }: { onDone(answer: TwoFactorConfirmed): void; intro?: string }) {
+const currentPasswordForm = changeOwnPasswordBody.pick({ currentPassword: true });
+
+export function TwoFactorEnrolment({ onDone, intro, askPassword = false }: { onDone(answer: TwoFactorConfirmed): void; intro?: string; askPassword?: boolean }) {
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
-  const enrol = useEnrolTwoFactor({ onSuccess: setEnrolment });
+  const [currentPassword, setCurrentPassword] = useState<string | undefined>(undefined);
+  const passwordForm = useForm({ currentPassword: '' });
+  const enrol = useEnrolTwoFactor({
+    onSuccess: setEnrolment,
+    onError: (error) => {
+      if (errorMessage(error, '') === CURRENT_PASSWORD_INCORRECT) passwordForm.setErrors({ currentPassword: CURRENT_PASSWORD_INCORRECT });
+    },
+  });
+  const start = (password: string | undefined) => {
+    setCurrentPassword(password);
+    enrol.mutate(password === undefined ? {} : { currentPassword: password });
+  };
   const form = useForm({ code: '' });
   const confirm = useConfirmTwoFactor({
     onSuccess: onDone,
@@ -28,10 +43,21 @@ export function TwoFactorEnrolment({ onDone, intro }: { onDone(answer: TwoFactor
           {intro ??
             'Protect your account with a second step at sign-in: a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password, Authy…).'}
         </p>
-        {enrol.isError && <p role="alert" className="form-error">{errorMessage(enrol.error, 'Two-factor setup failed. Please try again.')}</p>}
-        <Button onClick={() => enrol.mutate()} busy={enrol.isPending}>
-          Set up two-factor authentication
-        </Button>
+        {enrol.isError && errorMessage(enrol.error, '') !== CURRENT_PASSWORD_INCORRECT && (
+          <p role="alert" className="form-error">{errorMessage(enrol.error, 'Two-factor setup failed. Please try again.')}</p>
+        )}
+        {askPassword ? (
+          <form className="form" noValidate onSubmit={passwordForm.handleSubmit(currentPasswordForm, (data) => start(data.currentPassword))}>
+            <PasswordField label="Current password" autoComplete="current-password" {...passwordForm.field('currentPassword')} />
+            <Button type="submit" busy={enrol.isPending}>
+              Set up two-factor authentication
+            </Button>
+          </form>
+        ) : (
+          <Button onClick={() => start(undefined)} busy={enrol.isPending}>
+            Set up two-factor authentication
+          </Button>
+        )}
       </div>
     );
   }
@@ -57,7 +83,7 @@ export function TwoFactorEnrolment({ onDone, intro }: { onDone(answer: TwoFactor
           <form
             className="form"
             noValidate
-            onSubmit={form.handleSubmit(twoFactorCodeBody, (data) => confirm.mutate(data))}
+            onSubmit={form.handleSubmit(twoFactorCodeBody, (data) => confirm.mutate(currentPassword === undefined ? data : { ...data, currentPassword }))}
           >
             <TextField
               label="Code from the app"

@@ -167,11 +167,16 @@ export function useSetLiveTransferPrice(options: MutationOptions<unknown, { user
   );
 }
 
-export function useChangeUserPassword(options: MutationOptions<unknown, { userId: string; newPassword: string }> = {}) {
+export function useChangeUserPassword(options: MutationOptions<unknown, { userId: string; newPassword: string; currentPassword?: string }> = {}) {
   return useUserMutation(
-    ({ userId, newPassword }) => apiRequest(`/api/users/${userId}/change-password`, { method: 'POST', body: { newPassword } }),
+    ({ userId, ...body }) => apiRequest(`/api/users/${userId}/change-password`, { method: 'POST', body }),
     options,
   );
+}
+
+/** Turns off a user's second factor for them (a lost phone); the server e-mails them. */
+export function useResetTwoFactor(options: MutationOptions<unknown, { userId: string }> = {}) {
+  return useUserMutation(({ userId }) => apiRequest(`/api/users/${userId}/reset-two-factor`, { method: 'POST', body: {} }), options);
 }
 
 export function useDeleteUser(options: MutationOptions<unknown, { userId: string }> = {}) {

@@ -1,12 +1,12 @@
 import type { PublicUser } from '@warmline/contracts/accounts';
-import { changePasswordForm, DEFAULT_LIVE_TRANSFER_PRICE, liveTransferPriceBody } from '@warmline/contracts/accounts';
+import { changeOwnPasswordForm, changePasswordForm, DEFAULT_LIVE_TRANSFER_PRICE, liveTransferPriceBody } from '@warmline/contracts/accounts';
 import { Button } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
 import { PasswordField, TextField } from '../../components/field';
 import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { useForm } from '../../lib/form';
-import { useChangeUserPassword, useDeleteUser, useSetLiveTransferPrice } from './api';
+import { useChangeUserPassword, useDeleteUser, useResetTwoFactor, useSetLiveTransferPrice } from './api';
 
 /** The User Management dialogs (spec §2): set price, change password, delete — each with spec §8's failure toast. */
 
@@ -52,8 +52,9 @@ export function SetPriceDialog({ user, onClose }: { user: PublicUser; onClose: (
   );
 }
 
-export function ChangePasswordDialog({ user, onClose }: { user: PublicUser; onClose: () => void }) {
-  const form = useForm({ newPassword: '', confirmPassword: '' });
+/** `ownAccount`: the admin's own row, where the server asks for the current password too (issue 25). */
+export function ChangePasswordDialog({ user, ownAccount = false, onClose }: { user: PublicUser; ownAccount?: boolean; onClose: () => void }) {
+  const form = useForm({ currentPassword: '', newPassword: '', confirmPassword: '' });
   const change = useChangeUserPassword({
     onSuccess: () => {
       toast({ title: 'Password changed', description: `${fullName(user)} is signed out everywhere.`, variant: 'success' });
@@ -66,8 +67,13 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser; onCl
       <form
         className="form"
         noValidate
-        onSubmit={form.handleSubmit(changePasswordForm, ({ newPassword }) => change.mutate({ userId: user.id, newPassword }))}
+        onSubmit={
+          ownAccount
+            ? form.handleSubmit(changeOwnPasswordForm, ({ currentPassword, newPassword }) => change.mutate({ userId: user.id, currentPassword, newPassword }))
+            : form.handleSubmit(changePasswordForm, ({ newPassword }) => change.mutate({ userId: user.id, newPassword }))
+        }
       >
+        {ownAccount ? <PasswordField label="Current Password" autoComplete="current-password" {...form.field('currentPassword')} /> : null}
         <PasswordField label="New Password" autoComplete="new-password" {...form.field('newPassword')} />
         <PasswordField label="Confirm Password" autoComplete="new-password" {...form.field('confirmPassword')} />
         <div className="dialog__actions">
@@ -79,6 +85,34 @@ export function ChangePasswordDialog({ user, onClose }: { user: PublicUser; onCl
           </Button>
         </div>
       </form>
+    </Dialog>
+  );
+}
+
+/** For a user who lost their authenticator app (issue 25): their next sign-in asks for the password alone. */
+export function ResetTwoFactorDialog({ user, onClose }: { user: PublicUser; onClose: () => void }) {
+  const reset = useResetTwoFactor({
+    onSuccess: () => {
+      toast({ title: 'Two-factor authentication reset', description: `${fullName(user)} is e-mailed that it was.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) => toast({ title: 'Failed to reset two-factor', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  });
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Reset Two-Factor"
+      description={`Turn off two-factor authentication for ${fullName(user)} (${user.email})? Their next sign-in asks for the password alone (admins set it up again); they are e-mailed.`}
+    >
+      <div className="dialog__actions">
+        <DialogClose asChild>
+          <Button variant="secondary">Cancel</Button>
+        </DialogClose>
+        <Button variant="danger" busy={reset.isPending} onClick={() => reset.mutate({ userId: user.id })}>
+          Reset Two-Factor
+        </Button>
+      </div>
     </Dialog>
   );
 }

@@ -9,9 +9,9 @@ import { toast } from '../../components/toast-store';
 import { errorMessage } from '../../lib/api';
 import { goToDashboard } from './admin-shell-slots';
 import { useUsersPage } from './api';
-import { ChangePasswordDialog, DeleteUserDialog, fullName, SetPriceDialog } from './user-dialogs';
+import { ChangePasswordDialog, DeleteUserDialog, fullName, ResetTwoFactorDialog, SetPriceDialog } from './user-dialogs';
 
-type Action = { kind: 'price' | 'password' | 'delete'; user: PublicUser };
+type Action = { kind: 'price' | 'password' | 'two-factor' | 'delete'; user: PublicUser };
 
 /**
  * User Management (spec §2, issue 12): one page of 50 users at a time, filtered on the server,
@@ -107,6 +107,16 @@ export function UserManagementTab({
                     Change Password
                   </Button>
                   <Button
+                    variant="secondary"
+                    className="btn--small"
+                    // Their own is changed from the account page, with their password and a code.
+                    disabled={user.id === currentUserId}
+                    onClick={() => setAction({ kind: 'two-factor', user })}
+                    aria-label={`Reset Two-Factor of ${fullName(user)}`}
+                  >
+                    Reset Two-Factor
+                  </Button>
+                  <Button
                     variant="danger"
                     className="btn--small"
                     disabled={user.id === currentUserId}
@@ -126,7 +136,8 @@ export function UserManagementTab({
         </>
       )}
       {action?.kind === 'price' ? <SetPriceDialog user={action.user} onClose={() => setAction(null)} /> : null}
-      {action?.kind === 'password' ? <ChangePasswordDialog user={action.user} onClose={() => setAction(null)} /> : null}
+      {action?.kind === 'password' ? <ChangePasswordDialog user={action.user} ownAccount={action.user.id === currentUserId} onClose={() => setAction(null)} /> : null}
+      {action?.kind === 'two-factor' ? <ResetTwoFactorDialog user={action.user} onClose={() => setAction(null)} /> : null}
       {action?.kind === 'delete' ? <DeleteUserDialog user={action.user} onClose={() => setAction(null)} /> : null}
     </div>
   );

@@ -93,22 +93,23 @@ export function useTwoFactorStatus() {
   });
 }
 
-export function useEnrolTwoFactor(options: MutationOptions<TwoFactorEnrolment, void> = {}) {
+/** The current password is asked of a logged-in user; a login waiting for its first enrolment has none to give. */
+export function useEnrolTwoFactor(options: MutationOptions<TwoFactorEnrolment, { currentPassword?: string }> = {}) {
   return useMutation({
     ...options,
-    mutationFn: () => apiRequest<TwoFactorEnrolment>('/api/two-factor/enrol', { method: 'POST', body: {} }),
+    mutationFn: (body: { currentPassword?: string }) => apiRequest<TwoFactorEnrolment>('/api/two-factor/enrol', { method: 'POST', body }),
   });
 }
 
 /** Confirms an enrolment; when it was the last step of a login, the answer carries the user. */
 export type TwoFactorConfirmed = TwoFactorStatus & { user?: SignedInUser };
 
-export function useConfirmTwoFactor(options: MutationOptions<TwoFactorConfirmed, { code: string }> = {}) {
+export function useConfirmTwoFactor(options: MutationOptions<TwoFactorConfirmed, { code: string; currentPassword?: string }> = {}) {
   const queryClient = useQueryClient();
   const startSession = useStartSession();
   return useMutation({
     ...options,
-    mutationFn: (body: { code: string }) => apiRequest<TwoFactorConfirmed>('/api/two-factor/confirm', { method: 'POST', body }),
+    mutationFn: (body: { code: string; currentPassword?: string }) => apiRequest<TwoFactorConfirmed>('/api/two-factor/confirm', { method: 'POST', body }),
     onSuccess: async (...args) => {
       const [answer] = args;
       if (answer.user) startSession(answer.user);
@@ -119,11 +120,11 @@ export function useConfirmTwoFactor(options: MutationOptions<TwoFactorConfirmed,
   });
 }
 
-export function useDisableTwoFactor(options: MutationOptions<TwoFactorStatus, { code: string }> = {}) {
+export function useDisableTwoFactor(options: MutationOptions<TwoFactorStatus, { code: string; currentPassword: string }> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     ...options,
-    mutationFn: (body: { code: string }) => apiRequest<TwoFactorStatus>('/api/two-factor/disable', { method: 'POST', body }),
+    mutationFn: (body: { code: string; currentPassword: string }) => apiRequest<TwoFactorStatus>('/api/two-factor/disable', { method: 'POST', body }),
     onSuccess: async (...args) => {
       queryClient.setQueryData(authKeys.twoFactor(), args[0]);
       await options.onSuccess?.(...args);

@@ -5,8 +5,9 @@ import { apiRequest } from '../../lib/api';
 /**
  * The claim tokens of packages this browser paid without a session (ADR 0022), by order id, so
  * /onboarding-success can attach the order to the account its buyer creates or logs into. Kept
- * in local storage so it outlives the tab in which the account is created; removed once used.
- * The server signs each for its one order and honours it once.
+ * in session storage: the token is a bearer right to the order, so it dies with the tab that paid
+ * (the account is made in a second tab; the buyer comes back to this one to log in and add it).
+ * Removed once used. The server signs each for its one order and honours it once.
  */
 const ORDER_CLAIMS_KEY = 'orderClaims';
 
@@ -14,7 +15,7 @@ type Claims = Record<string, string>;
 
 function readClaims(): Claims {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(ORDER_CLAIMS_KEY) ?? '{}');
+    const value: unknown = JSON.parse(sessionStorage.getItem(ORDER_CLAIMS_KEY) ?? '{}');
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
     return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
   } catch {
@@ -24,8 +25,8 @@ function readClaims(): Claims {
 
 function writeClaims(claims: Claims): void {
   try {
-    if (Object.keys(claims).length === 0) localStorage.removeItem(ORDER_CLAIMS_KEY);
-    else localStorage.setItem(ORDER_CLAIMS_KEY, JSON.stringify(claims));
+    if (Object.keys(claims).length === 0) sessionStorage.removeItem(ORDER_CLAIMS_KEY);
+    else sessionStorage.setItem(ORDER_CLAIMS_KEY, JSON.stringify(claims));
   } catch {
     // Storage full or disabled: the buyer simply is not offered to attach the order.
   }
