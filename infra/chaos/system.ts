@@ -87,7 +87,7 @@ export function runScript(script: string, env: NodeJS.ProcessEnv, logFile: strin
 }
 
 /** Where one replica of a process listens. */
-export interface ReplicaPorts {
+interface ReplicaPorts {
   port: number;
   /** Where its /readyz answers: the internal port when the entry names one, else `port`. */
   readyPort: number;

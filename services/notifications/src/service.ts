@@ -6,7 +6,6 @@ import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index'
 import { createPool } from '@warmline/platform/db/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import { resolveMailTransport, ringcloudMailFrom, type NotificationsConfig } from './config';
-import { ringcloudMailFrom, type NotificationsConfig } from './config';
 import { startEmailLogRetention } from './domain/email-log-retention';
 import { createMailer } from './domain/mailer';
 import { consumers } from './events/subscriptions';
