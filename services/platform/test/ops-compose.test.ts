@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { brokerManifest, COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { ANALYST_QUEUE_PREFIX, refusedDurableQueue } from '../src/bus/tap';
+import { TEST_KEYS } from '../src/testing/index';
 
 /**
  * docker-compose.yml is checked with Debian's docker-compose, which validates and resolves
@@ -26,7 +27,7 @@ const BROKER_USERS = ['admin', ...listed.map((s) => s.name), 'analyst'];
 const brokerPasswordVar = (user: string) => `RABBITMQ_${user.toUpperCase()}_PASSWORD`;
 
 const SECRETS: Record<string, string> = {
-  IDENTITY_SECRET: 'compose-test-identity-secret-0123456789',
+  ...TEST_KEYS,
   SESSION_SECRET: 'compose-test-session-secret-0123456789',
   ADMIN_USERNAME: 'admin',
   ADMIN_PASSWORD: 'compose-test-password',

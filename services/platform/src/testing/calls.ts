@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ANONYMOUS, IDENTITY_HEADER, signIdentity, type Identity } from '../http/identity';
-import { TEST_IDENTITY_SECRET } from './index';
+import { ANONYMOUS, IDENTITY_HEADER, type Identity } from '../http/identity';
+import { signTestIdentity } from './index';
 
 /** Calls straight to an internal service, with the identity the gateway would sign. */
 
@@ -27,7 +27,7 @@ export interface Answer {
 export async function callService(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   const identity = options.identity === undefined ? ANONYMOUS : options.identity;
-  if (identity) headers[IDENTITY_HEADER] = signIdentity(TEST_IDENTITY_SECRET, identity);
+  if (identity) headers[IDENTITY_HEADER] = signTestIdentity(await audienceOf(baseUrl), identity);
   let body = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
@@ -42,6 +42,28 @@ export async function callService(baseUrl: string, method: string, path: string,
   const text = await response.text();
   const json = text && (response.headers.get('content-type') ?? '').includes('json');
   return { status: response.status, headers: response.headers, text, body: json ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+const audiences = new Map<string, Promise<string>>();
+
+/**
+ * The service listening at `baseUrl`, as its /healthz names it: an identity is signed for one
+ * service (docs/adr/0042), and a test calls the service by its address.
+ */
+export function audienceOf(baseUrl: string): Promise<string> {
+  const origin = new URL(baseUrl).origin;
+  let known = audiences.get(origin);
+  if (!known) {
+    known = fetch(`${origin}/healthz`)
+      .then(async (r) => ((await r.json()) as { service?: string }).service ?? '')
+      .then((service) => {
+        if (!service) throw new Error(`${origin}/healthz does not name its service`);
+        return service;
+      });
+    known.catch(() => audiences.delete(origin));
+    audiences.set(origin, known);
+  }
+  return known;
 }
 
 /** A logged-in agent as the gateway signs them (unique names every call). */
