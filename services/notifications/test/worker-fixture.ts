@@ -11,7 +11,7 @@ import {
   createTestDatabase,
   requireService,
   TEST_AMQP_URL,
-  TEST_IDENTITY_SECRET,
+  TEST_KEYS,
   uniqueName,
   waitFor,
   type TestDatabase,
@@ -88,7 +88,7 @@ export function notificationsTestBed(): NotificationsTestBed {
       const config = parseConfig(notificationsEnv, {
         DATABASE_URL: need(db, 'the test database').url,
         AMQP_URL: TEST_AMQP_URL,
-        IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+        ...TEST_KEYS,
         BUS_NAMESPACE: namespace,
         NOTIFICATIONS_PORT: '0',
         MAIL_DIR: mailDir,

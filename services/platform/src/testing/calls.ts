@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ANONYMOUS, IDENTITY_HEADER, type Identity } from '../http/identity';
-import { signTestIdentity } from './index';
+import { ANONYMOUS, IDENTITY_HEADER, SERVICE_CALL_HEADER, type Identity, type ServiceCaller } from '../http/identity';
+import { signTestIdentity, signTestServiceCall } from './index';
 
 /** Calls straight to an internal service, with the identity the gateway would sign. */
 
@@ -12,6 +12,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Who the gateway says is asking; an anonymous visitor by default, null for no identity at all. */
   identity?: Identity | null;
+  /** Calls as this service with its own key instead, acting for `identity` when one is given (docs/adr/0042). */
+  caller?: ServiceCaller;
   /** Aborts the call (e.g. AbortSignal.timeout: a test that must not wait for ever). */
   signal?: AbortSignal;
 }
@@ -27,7 +29,8 @@ export interface Answer {
 export async function callService(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   const identity = options.identity === undefined ? ANONYMOUS : options.identity;
-  if (identity) headers[IDENTITY_HEADER] = signTestIdentity(await audienceOf(baseUrl), identity);
+  if (options.caller) headers[SERVICE_CALL_HEADER] = signTestServiceCall(options.caller, await audienceOf(baseUrl), options.identity ?? null);
+  else if (identity) headers[IDENTITY_HEADER] = signTestIdentity(await audienceOf(baseUrl), identity);
   let body = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
