@@ -161,8 +161,8 @@ describe("the viewing tab sees the agent's dashboard", () => {
       expect(answer.json).toEqual({ answeredFor: agent.username });
     }
     expect(seen.map((s) => s.identity)).toEqual([
-      { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true },
-      { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true },
+      { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true, clientIp: '127.0.0.1' },
+      { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true, clientIp: '127.0.0.1' },
     ]);
 
     // The tab is the agent's: admin routes are refused there.
@@ -175,7 +175,7 @@ describe("the viewing tab sees the agent's dashboard", () => {
     expect((await admin.get('/api/users')).status).toBe(200);
     seen.length = 0;
     await admin.get('/api/my-leads');
-    expect(seen[0]!.identity).toEqual({ userId: self.json.id, username: gw.admin.username, isAdmin: true });
+    expect(seen[0]!.identity).toEqual({ userId: self.json.id, username: gw.admin.username, isAdmin: true, clientIp: '127.0.0.1' });
 
     const started = await auditEntries(gw, 'view_as.started', agent.id);
     expect(started.at(-1)).toMatchObject({
