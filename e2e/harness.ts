@@ -16,7 +16,7 @@ import {
   freePort,
   requireService,
   TEST_AMQP_URL,
-  TEST_IDENTITY_SECRET,
+  TEST_KEYS,
   TEST_REDIS_URL,
   uniqueName,
   type TestDatabase,
@@ -194,7 +194,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     MIGRATION_DATABASE_URL: database.url,
     REDIS_URL: TEST_REDIS_URL,
     AMQP_URL: TEST_AMQP_URL,
-    IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+    ...TEST_KEYS,
     BUS_NAMESPACE: uniqueName('t').toLowerCase(),
   };
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicRoutes, routePattern, type PublicRoute } from '@warmline/contracts';
-import { ANONYMOUS, IDENTITY_HEADER, signIdentity } from '@warmline/platform';
+import { ANONYMOUS, IDENTITY_HEADER } from '@warmline/platform';
 import { servedRoutes, type ServedRoute } from '@warmline/platform/http/served-routes';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { signTestIdentity } from '@warmline/platform/testing/index';
 import { ApiClient, errorOf } from './api-client';
 import { startApiSystem, type ApiSystem } from './api-system';
 
@@ -81,12 +81,12 @@ describe('the role matrix, from the route manifest', () => {
       const direct = new ApiClient(base);
       const path = samplePath(route, system.salespersonSlug);
       const asAnonymous = await direct.call(route.method, path, hasBody(route) ? {} : undefined, {
-        [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, ANONYMOUS),
+        [IDENTITY_HEADER]: signTestIdentity(route.owner, ANONYMOUS),
       });
       expect(asAnonymous.status, asAnonymous.text).toBe(401);
       if (route.access === 'admin') {
         const asCustomer = await direct.call(route.method, path, hasBody(route) ? {} : undefined, {
-          [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, { userId: randomUUID(), username: 'someone', isAdmin: false }),
+          [IDENTITY_HEADER]: signTestIdentity(route.owner, { userId: randomUUID(), username: 'someone', isAdmin: false }),
         });
         expect(asCustomer.status, asCustomer.text).toBe(403);
       }

@@ -24,7 +24,9 @@ import { createLogger } from '@warmline/platform/log';
 import { deleteBusNames } from '@warmline/platform/testing/system';
 import { parseConfig } from '@warmline/platform/config';
 import { createPool, runMigrations, type Pool, type PoolClient } from '@warmline/platform/db/index';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { IDENTITY_HEADER, type Identity } from '@warmline/platform/http/identity';
+import { audienceOf } from '@warmline/platform/testing/calls';
+import { signTestIdentity, TEST_KEYS } from '@warmline/platform/testing/index';
 import { catalogEnv } from '@warmline/catalog/config';
 import { CATALOG_MIGRATIONS_DIR, CATALOG_SCHEMA, startCatalog } from '@warmline/catalog/service';
 import { bulkLoadDemoLeads } from '@warmline/catalog/demo-leads';
@@ -157,7 +159,6 @@ function indexRowsRead(plan: string): number {
 
 /* ---------------------------------------------------------------------- run ---------- */
 
-const identitySecret = randomBytes(32).toString('hex');
 const namespace = `bench_${Date.now().toString(36)}`;
 const quiet = createLogger('bench', 'silent');
 const agent = (name: string): Identity => ({ userId: randomUUID(), username: `${name}_${randomUUID().slice(0, 6)}`, isAdmin: false });
@@ -166,7 +167,7 @@ async function call(base: string, method: string, pathname: string, identity: Id
   const response = await fetch(`${base}${pathname}`, {
     method,
     headers: {
-      [IDENTITY_HEADER]: signIdentity(identitySecret, identity),
+      [IDENTITY_HEADER]: signTestIdentity(await audienceOf(base), identity),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -186,7 +187,7 @@ const shared = {
   DATABASE_URL,
   MIGRATION_DATABASE_URL: DATABASE_URL,
   AMQP_URL,
-  IDENTITY_SECRET: identitySecret,
+  ...TEST_KEYS,
   BUS_NAMESPACE: namespace,
 };
 const orders = await startOrders(parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox' }), quiet);

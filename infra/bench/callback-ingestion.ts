@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
 import { CALLBACK_WEBHOOK_PATH, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { createPool } from '@warmline/platform/db/index';
-import { createTestDatabase, freePort, waitFor } from '@warmline/platform/testing/index';
+import { createTestDatabase, freePort, TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { deleteBusNames, deleteRedisKeys } from '@warmline/platform/testing/system';
 import { INGESTION_SCHEMA } from '@warmline/ingestion/service';
 
@@ -154,8 +154,7 @@ const runId = randomBytes(4).toString('hex');
 const namespace = `bench_callbacks_${runId}`;
 const redisPrefix = `bench:callbacks:${runId}:`;
 const db = await createTestDatabase('warmline_bench_callbacks');
-const identitySecret = randomBytes(32).toString('hex');
-const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: db.url, MIGRATION_DATABASE_URL: db.url, AMQP_URL, IDENTITY_SECRET: identitySecret, BUS_NAMESPACE: namespace };
+const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: db.url, MIGRATION_DATABASE_URL: db.url, AMQP_URL, ...TEST_KEYS, BUS_NAMESPACE: namespace };
 const ingestionPort = await freePort();
 const gatewayPort = await freePort();
 const ingestionUrl = `http://127.0.0.1:${ingestionPort}`;

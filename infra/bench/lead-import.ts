@@ -29,9 +29,9 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { LEAD_IMPORT_COLUMNS } from '@warmline/contracts';
 import { parseConfig } from '@warmline/platform/config';
 import { createLogger } from '@warmline/platform/log';
-import { IDENTITY_HEADER, signIdentity } from '@warmline/platform/http/identity';
+import { IDENTITY_HEADER, type Identity } from '@warmline/platform/http/identity';
 import { deleteBusNames } from '@warmline/platform/testing/system';
-import { freePort, waitFor } from '@warmline/platform/testing/index';
+import { freePort, signTestIdentity, TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { catalogEnv } from '@warmline/catalog/config';
 import { startCatalog } from '@warmline/catalog/service';
 import { entryEnv, listServices } from '../scripts/services';
@@ -138,19 +138,18 @@ async function bareCopy(file: string): Promise<number> {
 
 const runId = randomBytes(4).toString('hex');
 const namespace = `bench_import_${runId}`;
-const secret = randomBytes(32).toString('hex');
 const blobDir = path.join(BENCH_DIR, `blobs-${runId}`);
 const admin = { userId: randomUUID(), username: 'bench_admin', isAdmin: true };
 const agent = { userId: randomUUID(), username: 'bench_agent', isAdmin: false };
 const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, MIGRATION_DATABASE_URL: DATABASE_URL, AMQP_URL, IDENTITY_SECRET: secret, BUS_NAMESPACE: namespace, BLOB_STORE: 'local', BLOB_DIR: blobDir };
+const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL, MIGRATION_DATABASE_URL: DATABASE_URL, AMQP_URL, ...TEST_KEYS, BUS_NAMESPACE: namespace, BLOB_STORE: 'local', BLOB_DIR: blobDir };
 
-function request(method: string, url: string, identity: object, body?: { file: string }): Promise<{ status: number; text: string }> {
+function request(method: string, url: string, identity: Identity, body?: { file: string }): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
       method,
       headers: {
-        [IDENTITY_HEADER]: signIdentity(secret, identity as never),
+        [IDENTITY_HEADER]: signTestIdentity('catalog', identity),
         ...(body ? { 'content-type': 'text/csv', 'content-length': String(statSync(body.file).size) } : {}),
       },
     });

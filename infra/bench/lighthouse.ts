@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
-import { createTestDatabase, freePort, waitFor } from '@warmline/platform/testing/index';
+import { createTestDatabase, freePort, TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { deleteBusNames, deleteRedisKeys } from '@warmline/platform/testing/system';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -130,7 +130,7 @@ try {
       REDIS_URL,
       REDIS_PREFIX: redisPrefix,
       BUS_NAMESPACE: namespace,
-      IDENTITY_SECRET: randomBytes(32).toString('hex'),
+      ...TEST_KEYS,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ADMIN_USERNAME: `bench_admin_${runId}`,
       ADMIN_PASSWORD: `bench-password-${runId}`,

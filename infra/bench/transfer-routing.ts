@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stateOfAreaCode, TRANSFER_ROUTE_PATH, transferOutcomePath, US_STATE_CODES, withinCallingHours, type UsStateCode } from '@warmline/contracts';
 import { createPool } from '@warmline/platform/db/index';
-import { createTestDatabase, freePort, waitFor } from '@warmline/platform/testing/index';
+import { createTestDatabase, freePort, TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { deleteBusNames, deleteRedisKeys } from '@warmline/platform/testing/system';
 import { TRANSFERS_SCHEMA } from '@warmline/transfers/service';
 
@@ -104,8 +104,7 @@ const runId = randomBytes(4).toString('hex');
 const namespace = `bench_transfers_${runId}`;
 const redisPrefix = `bench:transfers:${runId}:`;
 const db = await createTestDatabase('warmline_bench_transfers');
-const identitySecret = randomBytes(32).toString('hex');
-const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: db.url, MIGRATION_DATABASE_URL: db.url, AMQP_URL, IDENTITY_SECRET: identitySecret, BUS_NAMESPACE: namespace };
+const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: db.url, MIGRATION_DATABASE_URL: db.url, AMQP_URL, ...TEST_KEYS, BUS_NAMESPACE: namespace };
 const transfersUrl = `http://127.0.0.1:${await freePort()}`;
 const gatewayPort = await freePort();
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;

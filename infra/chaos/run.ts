@@ -143,7 +143,7 @@ const baseEnv: NodeJS.ProcessEnv = {
   // The seed registers it in ingestion and in the transfers service's mirror; the load routes with it.
   DEMO_VENDOR_KEY: process.env.DEMO_VENDOR_KEY || `wlv_chaos_${runId}_${randomBytes(12).toString('hex')}`,
 };
-if (!baseEnv.IDENTITY_SECRET || !baseEnv.SESSION_SECRET) refuse('IDENTITY_SECRET and SESSION_SECRET are not set: run through `make chaos` (infra/scripts/env.sh)');
+if (!baseEnv.IDENTITY_PRIVATE_KEY || !baseEnv.SERVICE_PUBLIC_KEYS || !baseEnv.SESSION_SECRET) refuse('the identity keys and SESSION_SECRET are not set: run through `make chaos` (infra/scripts/env.sh)');
 
 say(`run ${runId}: ${dryRun ? 'dry run, no faults' : `faults ${[...faults, ...(killReplicas ? [`one of ${replicas} replicas of each process killed`] : [])].join(', ')}`}; logs in ${path.relative(REPO_ROOT, isolation.dir)}/`);
 

@@ -20,7 +20,6 @@ if [[ ! -f "$ENV_FILE" ]]; then
 # Written by infra/scripts/env.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ) for local development.
 # Kept between runs; variables set in your shell override these. Delete it for new secrets
 # (and reset the database, whose admin keeps the password it was created with).
-IDENTITY_SECRET=$(random_hex 32)
 SESSION_SECRET=$(random_hex 32)
 ADMIN_USERNAME=admin
 ADMIN_PASSWORD=$(random_hex 9)
@@ -60,6 +59,45 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     done
   } >>"$ENV_FILE"
   echo "env: added ${missing[*]} to $ENV_FILE" >&2
+fi
+
+# Identity keys (docs/adr/0042): the gateway's Ed25519 pair, each calling service's own key and
+# the public keys of those services. Locally every process reads them all; in production each
+# service gets only its own private key. Added to a file written before they existed (which had
+# IDENTITY_SECRET, no longer read); existing values stay, public keys follow their private ones.
+identity_keys=$(node -e '
+const { createPrivateKey, createPublicKey, generateKeyPairSync } = require("node:crypto");
+const text = require("node:fs").readFileSync(process.argv[1], "utf8");
+const has = (name) => new RegExp(`^${name}=.+`, "m").test(text);
+const valueOf = (name) => text.match(new RegExp(`^${name}=(.*)$`, "m"))?.[1].trim();
+const der = (key, type) => key.export({ format: "der", type }).toString("base64");
+const publicOf = (priv) => der(createPublicKey(createPrivateKey({ key: Buffer.from(priv, "base64"), format: "der", type: "pkcs8" })), "spki");
+const lines = [];
+let gateway = valueOf("IDENTITY_PRIVATE_KEY");
+if (!gateway) {
+  gateway = der(generateKeyPairSync("ed25519").privateKey, "pkcs8");
+  lines.push(`IDENTITY_PRIVATE_KEY=${gateway}`);
+}
+if (!has("IDENTITY_PUBLIC_KEY")) lines.push(`IDENTITY_PUBLIC_KEY=${publicOf(gateway)}`);
+const callers = [];
+for (const service of ["catalog", "orders", "transfers"]) {
+  const name = `${service.toUpperCase()}_SERVICE_KEY`;
+  let key = valueOf(name);
+  if (!key) {
+    key = der(generateKeyPairSync("ed25519").privateKey, "pkcs8");
+    lines.push(`${name}=${key}`);
+  }
+  callers.push(`${service}:${publicOf(key)}`);
+}
+if (!has("SERVICE_PUBLIC_KEYS")) lines.push(`SERVICE_PUBLIC_KEYS=${callers.join(",")}`);
+process.stdout.write(lines.join("\n"));
+' "$ENV_FILE")
+if [[ -n "$identity_keys" ]]; then
+  {
+    echo "# Identity keys: the gateway's, and each calling service's own (added $(date -u +%Y-%m-%dT%H:%M:%SZ); docs/adr/0042)."
+    echo "$identity_keys"
+  } >>"$ENV_FILE"
+  echo "env: added $(echo "$identity_keys" | cut -d= -f1 | tr '\n' ' ')to $ENV_FILE" >&2
 fi
 
 # The demo vendor's key (issue 23), added to a file written before it existed.

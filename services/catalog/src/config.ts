@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv } from '@warmline/platform/config';
+import { baseEnv, privateKeyEnv, servicePublicKeysEnv } from '@warmline/platform/config';
 import { blobStoreEnv } from '@warmline/platform/blob-store/index';
 import { businessTimezoneSchema, LEAD_IMPORT_MAX_BYTES } from '@warmline/contracts';
 
@@ -16,6 +16,10 @@ const sharedEnv = {
 export const catalogEnv = {
   ...sharedEnv,
   CATALOG_PORT: z.coerce.number().int().min(0).max(65535).default(3101),
+  /** The catalog's own Ed25519 key, for its calls to orders and the gateway (docs/adr/0042). */
+  CATALOG_SERVICE_KEY: privateKeyEnv,
+  /** Public keys of the services that call this one, `name:key,…` (docs/adr/0042). */
+  SERVICE_PUBLIC_KEYS: servicePublicKeysEnv,
   /** The orders service, which takes the payment of reserved leads. */
   ORDERS_URL: z.url().default('http://127.0.0.1:3102'),
   /** The gateway's internal listener, which owns users: a buyer's e-mail for an opt-out notice. */

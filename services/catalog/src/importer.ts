@@ -1,5 +1,6 @@
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { identityCheck } from '@warmline/platform/http/identity';
 import { openDatabaseAndBus, startConsumer, subscribe } from '@warmline/platform/bus/index';
 import { createBlobStore, type BlobStore } from '@warmline/platform/blob-store/index';
 import { unavailableDependency } from '@warmline/platform/faults';
@@ -127,7 +128,7 @@ export async function startImporter(
     const app = createHttpApp({
       service: 'importer',
       log,
-      identitySecret: config.IDENTITY_SECRET,
+      identity: identityCheck(config, 'importer'),
       readiness: [...readiness, ['blob store', () => blobs.check()]],
       metrics: bus.metrics.registry,
       mount: () => {},

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { identityCheck, serviceSigner } from '@warmline/platform/http/identity';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { unavailableDependency } from '@warmline/platform/faults';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
@@ -73,11 +74,13 @@ export async function startCatalog(
       poolSize: 20,
     });
     const clock = options.clock ?? (() => new Date());
+    // Its own key for its calls to orders and the gateway (docs/adr/0042).
+    const signer = serviceSigner('catalog', config.CATALOG_SERVICE_KEY);
     const ctx: LeadImportContext = {
       pool,
       log,
       clock,
-      orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET }),
+      orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, signer }),
       blobs: options.blobs ?? createBlobStore(config),
       timeZone: config.BUSINESS_TIMEZONE,
       maxImportBytes: config.LEAD_IMPORT_MAX_BYTES,
@@ -87,7 +90,7 @@ export async function startCatalog(
     const mirrored = await mirrorEarlierSuppressions(ctx);
     if (mirrored > 0) log.info({ mirrored }, 'sent the transfers service its copy of the earlier suppression list');
 
-    const gateway = options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET });
+    const gateway = options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, signer });
     const callbacks: CallbackContext = { ...ctx, gateway };
     // No waiting for the broker: the consumer attaches once it connects, HTTP serves meanwhile.
     const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock, gateway, orders: ctx.orders }), log });
@@ -134,7 +137,7 @@ export async function startCatalog(
     const app = createHttpApp({
       service: 'catalog',
       log,
-      identitySecret: config.IDENTITY_SECRET,
+      identity: identityCheck(config, 'catalog'),
       readiness,
       metrics: bus.metrics.registry,
       mount: (a) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceSigner } from '@warmline/platform/http/identity';
 import {
   CALLBACK_DUPLICATE_OPEN_MESSAGE,
   CALLBACK_EXPORT_COLUMNS,
@@ -45,7 +46,7 @@ function admin(): Identity {
 }
 
 function context() {
-  return { log: createLogger('catalog', 'silent'), clock: fx.now, gateway: httpGatewayClient({ baseUrl: gw.internalUrl, identitySecret: fx.config.IDENTITY_SECRET }) };
+  return { log: createLogger('catalog', 'silent'), clock: fx.now, gateway: httpGatewayClient({ baseUrl: gw.internalUrl, signer: serviceSigner('catalog', fx.config.CATALOG_SERVICE_KEY) }) };
 }
 
 /** The catalog's handler of callback_opportunity.create, in its own transaction (as the consumer runs it). */

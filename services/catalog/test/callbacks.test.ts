@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceSigner } from '@warmline/platform/http/identity';
 import {
   CALLBACK_ALL_FIELDS_REQUIRED_MESSAGE,
   CALLBACK_PHONE_MESSAGE,
@@ -369,7 +370,7 @@ describe('delivering call-backs to agents', () => {
   it('when 50 call commands are handled at once for 3 agents with 10 call-backs each, then 30 are assigned, each once, and 20 stay available', async () => {
     const agents = await Promise.all([0, 1, 2].map(() => agentAccount({ workingStates: 'KS' })));
     for (const a of agents) await pay(callBacksPaid(a.userId, 10));
-    const gateway = httpGatewayClient({ baseUrl: gw.internalUrl, identitySecret: fx.config.IDENTITY_SECRET });
+    const gateway = httpGatewayClient({ baseUrl: gw.internalUrl, signer: serviceSigner('catalog', fx.config.CATALOG_SERVICE_KEY) });
     const log = createLogger('catalog', 'silent');
     const calls = Array.from({ length: 50 }, () => vendorCall({ state: 'Kansas', phone: phoneIn('316') }));
 
@@ -395,8 +396,8 @@ describe('delivering call-backs to agents', () => {
   it('when 50 payments of the same agent are handled at once with 20 opportunities waiting, then each is assigned once and the rest of the balance stays', async () => {
     const agent = await agentAccount({ workingStates: 'Oregon' });
     const waiting = await Promise.all(Array.from({ length: 20 }, () => sendVendorCall(vendorCall({ state: 'OR', phone: phoneIn('503') }))));
-    const gateway = httpGatewayClient({ baseUrl: gw.internalUrl, identitySecret: fx.config.IDENTITY_SECRET });
-    const orders = httpOrdersClient({ baseUrl: fx.orders.url, identitySecret: fx.config.IDENTITY_SECRET });
+    const gateway = httpGatewayClient({ baseUrl: gw.internalUrl, signer: serviceSigner('catalog', fx.config.CATALOG_SERVICE_KEY) });
+    const orders = httpOrdersClient({ baseUrl: fx.orders.url, signer: serviceSigner('catalog', fx.config.CATALOG_SERVICE_KEY) });
     const log = createLogger('catalog', 'silent');
 
     await Promise.all(

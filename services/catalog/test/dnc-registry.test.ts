@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, type Identity } from '@warmline/platform';
-import { IDENTITY_HEADER, signIdentity } from '@warmline/platform/http/identity';
-import { waitFor } from '@warmline/platform/testing/index';
+import { IDENTITY_HEADER } from '@warmline/platform/http/identity';
+import { signTestIdentity, waitFor } from '@warmline/platform/testing/index';
 import {
   DNC_REGISTRY_NOT_SOLD_MESSAGE,
   DNC_REGISTRY_NO_NUMBER_MESSAGE,
@@ -66,7 +66,7 @@ async function uploadStream(lines: AsyncIterable<string> | Iterable<string>, fil
   }
   const response = await fetch(`${fx.catalog.url}/api/admin/dnc-registry?fileName=${encodeURIComponent(fileName)}`, {
     method: 'POST',
-    headers: { 'content-type': 'text/plain', [IDENTITY_HEADER]: signIdentity(fx.config.IDENTITY_SECRET, admin) },
+    headers: { 'content-type': 'text/plain', [IDENTITY_HEADER]: signTestIdentity('catalog', admin) },
     body: ReadableStream.from(chunks()),
     duplex: 'half',
   } as RequestInit);
@@ -79,7 +79,7 @@ async function uploadMultipart(content: string, fileName = 'dnc.txt') {
   form.append('file', new Blob([content], { type: 'text/plain' }), fileName);
   const response = await fetch(`${fx.catalog.url}/api/admin/dnc-registry`, {
     method: 'POST',
-    headers: { [IDENTITY_HEADER]: signIdentity(fx.config.IDENTITY_SECRET, admin) },
+    headers: { [IDENTITY_HEADER]: signTestIdentity('catalog', admin) },
     body: form,
   });
   const text = await response.text();
@@ -117,7 +117,7 @@ describe('bad uploads', () => {
   it('when no file, an empty file or a file without a valid number is sent, then 400 says what a valid line is', async () => {
     const form = new FormData();
     form.append('note', 'no file here');
-    const noFile = await fetch(`${fx.catalog.url}/api/admin/dnc-registry`, { method: 'POST', headers: { [IDENTITY_HEADER]: signIdentity(fx.config.IDENTITY_SECRET, admin) }, body: form });
+    const noFile = await fetch(`${fx.catalog.url}/api/admin/dnc-registry`, { method: 'POST', headers: { [IDENTITY_HEADER]: signTestIdentity('catalog', admin) }, body: form });
     expect(noFile.status).toBe(400);
     expect(((await noFile.json()) as { error: string }).error).toMatch(/No file was sent/);
 
@@ -267,8 +267,8 @@ describe('a registry of 1,000,000 numbers', () => {
     });
   });
 
-  it('answers the internal check for up to 100 phones with the signed identity only', async () => {
-    const answer = await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: ['5122000030', '5129999998', '3035550123'] }, identity: buyer });
+  it('answers the internal check for up to 100 phones to the transfers service only', async () => {
+    const answer = await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: ['5122000030', '5129999998', '3035550123'] }, identity: buyer, caller: 'transfers' });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({
       checks: {
@@ -279,9 +279,12 @@ describe('a registry of 1,000,000 numbers', () => {
     });
     const anonymous = await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: ['5122000030'] }, identity: null });
     expect(anonymous.status).toBe(401);
-    const tooMany = await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: Array.from({ length: 101 }, (_, i) => `512200${String(i).padStart(4, '0')}`) }, identity: buyer });
+    // Neither a user's identity from the gateway nor another service gets the registry's answer.
+    expect((await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: ['5122000030'] }, identity: buyer })).status).toBe(403);
+    expect((await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: ['5122000030'] }, identity: buyer, caller: 'orders' })).status).toBe(403);
+    const tooMany = await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: Array.from({ length: 101 }, (_, i) => `512200${String(i).padStart(4, '0')}`) }, identity: buyer, caller: 'transfers' });
     expect(tooMany.status).toBe(400);
-    const bad = await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: ['512'] }, identity: buyer });
+    const bad = await fx.call('POST', '/api/internal/dnc-registry/checks', { body: { phones: ['512'] }, identity: buyer, caller: 'transfers' });
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/phones/);
   });

@@ -302,11 +302,11 @@ describe('buying aged leads', () => {
     );
     try {
       const ids = (await freshLeads(2)).map((l) => l.id);
-      const { IDENTITY_HEADER, signIdentity } = await import('@warmline/platform');
-      const { TEST_IDENTITY_SECRET } = await import('@warmline/platform/testing/index');
+      const { IDENTITY_HEADER } = await import('@warmline/platform');
+      const { signTestIdentity } = await import('@warmline/platform/testing/index');
       const response = await fetch(`${broken.url}/api/bulk-purchase-leads`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, agent()) },
+        headers: { 'content-type': 'application/json', [IDENTITY_HEADER]: signTestIdentity('catalog', agent()) },
         body: JSON.stringify({ leadIds: ids }),
       });
 

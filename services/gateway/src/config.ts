@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { businessTimezoneSchema } from '@warmline/contracts';
 import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT, SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
-import { baseEnv } from '@warmline/platform';
+import { baseEnv, privateKeyEnv, servicePublicKeysEnv } from '@warmline/platform';
 import { trainingVideosEnv } from './domain/training-videos';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -49,6 +49,10 @@ export const gatewayEnv = {
   /** The internal listener (on INTERNAL_HOST): /readyz, /metrics and /internal/... for services. */
   GATEWAY_INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
   TRUST_PROXY: trustProxyEnv,
+  /** The gateway's own Ed25519 key: it alone signs the identities services accept (docs/adr/0042). */
+  IDENTITY_PRIVATE_KEY: privateKeyEnv,
+  /** Public keys of the services that call this one, `name:key,…` (docs/adr/0042). */
+  SERVICE_PUBLIC_KEYS: servicePublicKeysEnv,
   /** Aged-lead purchase attempts a buyer may make a minute (issue 11: 10); a fuzzing run raises it. */
   PURCHASE_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   /**

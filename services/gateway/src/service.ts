@@ -1,12 +1,17 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   closeRedis,
+  ConfigError,
   createHttpApp,
   createHttpMetrics,
   createLogger,
   createRedis,
+  identityCheck,
   pingRedis,
+  privateKeyOf,
+  publicKeyOf,
   serve,
   ShutdownStack,
   type Logger,
@@ -71,6 +76,7 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const log = options.log ?? createLogger('gateway', config.LOG_LEVEL);
   const stops = new ShutdownStack(log, 'the gateway');
+  const identityKey = gatewayIdentityKey(config);
   try {
     const { pool, bus, readiness } = await openDatabaseAndBus({
       config,
@@ -159,7 +165,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
           forwarding({
             targets: ownerTargets(config),
             routes: options.forwardRoutes ?? [],
-            identitySecret: config.IDENTITY_SECRET,
+            identityKey,
             log,
           }),
         );
@@ -174,7 +180,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         app.use(adminRoutes(ctx, config));
         app.use(customerSearchRoutes(ctx, config));
         app.use(viewAsRoutes(viewAs));
-        app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL, checkoutTokenSecret: config.IDENTITY_SECRET }));
+        app.use(surveyRoutes({ ...ctx, salesTeamEmail: config.SALES_TEAM_EMAIL, identityKey }));
         app.use(recruitingRoutes({ ...ctx, recruitingTeamEmail: config.RECRUITING_TEAM_EMAIL }));
         const framed = { bookingUrl: config.BOOKING_URL, embedUrls: config.TRAINING_VIDEOS.map((video) => video.embedUrl) };
         spaServed = mountSpa(app, {
@@ -193,7 +199,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       readiness: [...readiness, ['redis', () => pingRedis(redis), 'required']],
       metrics: bus.metrics.registry,
       // For internal services only (signed identity).
-      mount: (a) => a.use(internalUserRoutes({ pool, identitySecret: config.IDENTITY_SECRET })),
+      mount: (a) => a.use(internalUserRoutes({ pool, identity: identityCheck(config, 'gateway') })),
     });
 
     // Admin actions other services report, stored in the one audit log.
@@ -213,4 +219,17 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     await stops.stop();
     throw err;
   }
+}
+
+/**
+ * The gateway's private identity key, which must be the half of IDENTITY_PUBLIC_KEY the services
+ * hold: otherwise every forwarded request would be refused (docs/adr/0042).
+ */
+function gatewayIdentityKey(config: GatewayConfig): KeyObject {
+  const key = privateKeyOf(config.IDENTITY_PRIVATE_KEY);
+  const publicHalf = createPublicKey(key).export({ format: 'der', type: 'spki' });
+  if (!publicHalf.equals(publicKeyOf(config.IDENTITY_PUBLIC_KEY).export({ format: 'der', type: 'spki' }))) {
+    throw new ConfigError('Invalid configuration: IDENTITY_PRIVATE_KEY: is not the private key of IDENTITY_PUBLIC_KEY');
+  }
+  return key;
 }

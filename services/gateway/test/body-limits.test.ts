@@ -32,7 +32,7 @@ beforeAll(async () => {
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   gw = await startGatewayFixture({
     env: { CATALOG_URL: upstreamUrl },
-    forwardRoutes: [{ prefix: '/api/stand-in', target: upstreamUrl }],
+    forwardRoutes: [{ prefix: '/api/stand-in', target: upstreamUrl, audience: 'stand-in' }],
   });
   const { user, password } = await gw.createAgent();
   agent = gw.browser();

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import express from 'express';
 import { closeServer, listen } from '@warmline/platform';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -24,7 +25,7 @@ beforeAll(async () => {
   production = await startGatewayFixture({
     // Two hops: the TLS terminator and a load balancer in front of it.
     env: { NODE_ENV: 'production', TRUST_PROXY: '2' },
-    forwardRoutes: [{ prefix: '/api/who-am-i', target: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` }],
+    forwardRoutes: [{ prefix: '/api/who-am-i', audience: 'who-am-i', target: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` }],
   });
 });
 
@@ -79,7 +80,7 @@ describe('trusted proxy hops (TRUST_PROXY)', () => {
   it('when TRUST_PROXY is not a hop count or address list, then the configuration is refused', async () => {
     const { gatewayEnv } = await import('../src/config');
     const { parseConfig } = await import('@warmline/platform');
-    expect(() => parseConfig(gatewayEnv, { ...process.env, IDENTITY_SECRET: 'x'.repeat(32), SESSION_SECRET: 'y'.repeat(32), TRUST_PROXY: 'everyone!' })).toThrow(
+    expect(() => parseConfig(gatewayEnv, { ...process.env, ...TEST_KEYS, SESSION_SECRET: 'y'.repeat(32), TRUST_PROXY: 'everyone!' })).toThrow(
       /TRUST_PROXY/,
     );
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '@warmline/platform';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { gatewayEnv } from '../src/config';
 import { SESSION_SECRET, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
@@ -13,7 +13,7 @@ afterEach(async () => {
   gw = undefined;
 });
 
-const env = (extra: Record<string, string>) => ({ IDENTITY_SECRET: TEST_IDENTITY_SECRET, SESSION_SECRET, ...extra });
+const env = (extra: Record<string, string>) => ({ ...TEST_KEYS, SESSION_SECRET, ...extra });
 
 describe('dashboard configuration', () => {
   it('when TRAINING_VIDEOS is not set, then a logged-in agent gets no videos (the page says they are on their way, no broken players)', async () => {

@@ -7,10 +7,12 @@ import {
   createLogger,
   IDENTITY_HEADER,
   listen,
+  identityCheck,
+  privateKeyOf,
   signIdentity,
   type Identity,
 } from '@warmline/platform';
-import { freePort, TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { freePort, signTestIdentity, TEST_KEYS } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -35,7 +37,7 @@ beforeAll(async () => {
     service: 'echo',
     log: createLogger('echo', 'silent'),
     readiness: [],
-    identitySecret: TEST_IDENTITY_SECRET,
+    identity: identityCheck(TEST_KEYS, 'echo'),
     mount: (app) => {
       // Answers with what it was sent; the raw body is read here (text/plain is not parsed).
       app.all('/api/echo{/*rest}', async (req, res) => {
@@ -51,8 +53,8 @@ beforeAll(async () => {
   internalUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
   gw = await startGatewayFixture({
     forwardRoutes: [
-      { prefix: '/api/echo', target: internalUrl },
-      { prefix: '/api/gone', target: `http://127.0.0.1:${await freePort()}` },
+      { prefix: '/api/echo', target: internalUrl, audience: 'echo' },
+      { prefix: '/api/gone', target: `http://127.0.0.1:${await freePort()}`, audience: 'gone' },
     ],
   });
 });
@@ -75,7 +77,9 @@ describe('through the gateway', () => {
     const answer = await browser.get('/api/echo/leads?page=2', { headers: { 'x-request-id': 'trace-me-123' } });
     expect(answer.status).toBe(200);
     const echo = answer.json as Echo;
-    expect(echo.identity).toEqual({ userId: user.id, username: user.username, isAdmin: false });
+    expect(echo.identity).toMatchObject({ userId: user.id, username: user.username, isAdmin: false });
+    // The client's address travels signed, so the service need not believe X-Forwarded-For.
+    expect(echo.identity.clientIp).toMatch(/127\.0\.0\.1$/);
     expect(echo.url).toBe('/api/echo/leads?page=2');
     expect(echo.headers.cookie).toBeUndefined();
     expect(echo.headers['x-request-id']).toBe('trace-me-123');
@@ -84,16 +88,16 @@ describe('through the gateway', () => {
 
   it('when a logged-in agent sends their own (even validly signed) admin identity header, then it is replaced by theirs', async () => {
     const { browser, user } = await agentBrowser();
-    const forged = signIdentity(TEST_IDENTITY_SECRET, { userId: user.id, username: user.username, isAdmin: true });
+    const forged = signTestIdentity('echo', { userId: user.id, username: user.username, isAdmin: true });
     const answer = await browser.get('/api/echo', { headers: { [IDENTITY_HEADER]: forged } });
-    expect((answer.json as Echo).identity).toEqual({ userId: user.id, username: user.username, isAdmin: false });
+    expect((answer.json as Echo).identity).toMatchObject({ userId: user.id, username: user.username, isAdmin: false });
   });
 
   it('when an anonymous visitor sends a forged identity header, then it is dropped and the service sees an anonymous visitor', async () => {
-    const forged = signIdentity(TEST_IDENTITY_SECRET, { userId: '00000000-0000-4000-8000-000000000001', username: 'boss', isAdmin: true });
+    const forged = signTestIdentity('echo', { userId: '00000000-0000-4000-8000-000000000001', username: 'boss', isAdmin: true });
     const answer = await gw.browser().get('/api/echo', { headers: { [IDENTITY_HEADER]: forged } });
     expect(answer.status).toBe(200);
-    expect((answer.json as Echo).identity).toEqual({ userId: null, username: null, isAdmin: false });
+    expect((answer.json as Echo).identity).toMatchObject({ userId: null, username: null, isAdmin: false });
   });
 
   it('when a body is forwarded, then it reaches the service byte for byte', async () => {
@@ -126,21 +130,27 @@ describe('straight to the internal service', () => {
     expect((await call()).status).toBe(401);
   });
 
-  it('when the identity is signed with another secret or tampered with, then it answers 401', async () => {
+  it("when the identity is signed with a service's key or tampered with, then it answers 401", async () => {
     const identity = { userId: '00000000-0000-4000-8000-000000000001', username: 'boss', isAdmin: true };
-    const wrongSecret = signIdentity('not-the-gateway-secret-0123456789abcdef', identity);
-    expect((await call({ [IDENTITY_HEADER]: wrongSecret })).status).toBe(401);
+    const byCatalog = signIdentity(privateKeyOf(TEST_KEYS.CATALOG_SERVICE_KEY), 'echo', identity);
+    expect((await call({ [IDENTITY_HEADER]: byCatalog })).status).toBe(401);
 
-    const genuine = signIdentity(TEST_IDENTITY_SECRET, { ...identity, isAdmin: false });
+    const genuine = signTestIdentity('echo', { ...identity, isAdmin: false });
     const [, signature] = genuine.split('.');
     const tamperedPayload = Buffer.from(JSON.stringify({ ...identity, exp: Math.floor(Date.now() / 1000) + 30 })).toString('base64url');
     expect((await call({ [IDENTITY_HEADER]: `${tamperedPayload}.${signature}` })).status).toBe(401);
     expect((await call({ [IDENTITY_HEADER]: 'garbage' })).status).toBe(401);
   });
 
+  it('when the identity is for another service, then it answers 401', async () => {
+    const forCatalog = signTestIdentity('catalog', { userId: '00000000-0000-4000-8000-000000000001', username: 'agent', isAdmin: false });
+    expect((await call({ [IDENTITY_HEADER]: forCatalog })).status).toBe(401);
+  });
+
   it('when the identity has expired, then it answers 401', async () => {
     const expired = signIdentity(
-      TEST_IDENTITY_SECRET,
+      privateKeyOf(TEST_KEYS.IDENTITY_PRIVATE_KEY),
+      'echo',
       { userId: '00000000-0000-4000-8000-000000000001', username: 'agent', isAdmin: false },
       Date.now() - 10 * 60_000,
     );
@@ -148,7 +158,7 @@ describe('straight to the internal service', () => {
   });
 
   it('when the identity is genuine and fresh, then it is accepted', async () => {
-    const genuine = signIdentity(TEST_IDENTITY_SECRET, { userId: '00000000-0000-4000-8000-000000000001', username: 'agent', isAdmin: false });
+    const genuine = signTestIdentity('echo', { userId: '00000000-0000-4000-8000-000000000001', username: 'agent', isAdmin: false });
     expect((await call({ [IDENTITY_HEADER]: genuine })).status).toBe(200);
   });
 });

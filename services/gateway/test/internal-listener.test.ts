@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDENTITY_HEADER, signIdentity } from '@warmline/platform';
-import { freePort, TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { SERVICE_CALL_HEADER } from '@warmline/platform';
+import { freePort, signTestServiceCall } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -40,11 +40,11 @@ describe('the public port', () => {
     expect(answer.json).toEqual({ status: 'ok' });
   });
 
-  it("when a service's /internal route is asked for there, even with a valid signed identity, then it is not there", async () => {
+  it("when a service's /internal route is asked for there, even with a valid service credential, then it is not there", async () => {
     const { user } = await gw.createAgent();
-    const identity = signIdentity(TEST_IDENTITY_SECRET, { userId: user.id, username: user.username, isAdmin: false });
+    const identity = signTestServiceCall('orders', 'gateway');
 
-    const answer = await gw.browser().get(`/internal/users/${user.id}`, { headers: { [IDENTITY_HEADER]: identity } });
+    const answer = await gw.browser().get(`/internal/users/${user.id}`, { headers: { [SERVICE_CALL_HEADER]: identity } });
 
     expect(answer.status).not.toBe(200);
     expect(answer.text).not.toContain(user.email);
@@ -73,11 +73,11 @@ describe('the internal listener', () => {
     expect(metrics).toContain('process_cpu');
   });
 
-  it('when an internal service asks for a user with its signed identity, then it gets the user', async () => {
+  it('when an internal service asks for a user with its own credential, then it gets the user', async () => {
     const { user } = await gw.createAgent();
-    const identity = signIdentity(TEST_IDENTITY_SECRET, { userId: user.id, username: user.username, isAdmin: false });
+    const identity = signTestServiceCall('orders', 'gateway');
 
-    const answer = await fetch(`${internalUrl()}/internal/users/${user.id}`, { headers: { [IDENTITY_HEADER]: identity } });
+    const answer = await fetch(`${internalUrl()}/internal/users/${user.id}`, { headers: { [SERVICE_CALL_HEADER]: identity } });
 
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ id: user.id, email: user.email });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDENTITY_HEADER, signIdentity } from '@warmline/platform';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { SERVICE_CALL_HEADER } from '@warmline/platform';
+import { signTestServiceCall } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 async function profileOf(user: { id: string; username: string }): Promise<Record<string, unknown>> {
   const answer = await fetch(new URL(`/internal/users/${user.id}`, gw.internalUrl), {
-    headers: { [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, { userId: user.id, username: user.username, isAdmin: false }) },
+    headers: { [SERVICE_CALL_HEADER]: signTestServiceCall('transfers', 'gateway') },
   });
   expect(answer.status).toBe(200);
   return (await answer.json()) as Record<string, unknown>;

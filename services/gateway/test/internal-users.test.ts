@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { generateKeyPairSync } from 'node:crypto';
+import { IDENTITY_HEADER, SERVICE_CALL_HEADER, signServiceCall, type ServiceCaller } from '@warmline/platform';
+import { signTestIdentity, signTestServiceCall } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -23,18 +24,18 @@ afterAll(async () => {
   await gw?.cleanup();
 });
 
-function asService(path: string, identity: Identity | null, secret = TEST_IDENTITY_SECRET) {
-  return fetch(new URL(path, gw.internalUrl), { headers: identity ? { [IDENTITY_HEADER]: signIdentity(secret, identity) } : {} });
+/** A call of `caller` with its own key (docs/adr/0042), or any headers. */
+function asService(path: string, caller: ServiceCaller | Record<string, string>) {
+  const headers = typeof caller === 'string' ? { [SERVICE_CALL_HEADER]: signTestServiceCall(caller, 'gateway') } : caller;
+  return fetch(new URL(path, gw.internalUrl), { headers });
 }
 
-const identityOf = (user: { id: string; username: string }): Identity => ({ userId: user.id, username: user.username, isAdmin: false });
-
 describe('the internal user endpoint', () => {
-  it("when a service asks with the agent's signed identity, then it gets the agent's contact and current price", async () => {
+  it("when the orders service asks with its own key, then it gets the agent's contact and current price", async () => {
     const { user } = await gw.createAgent({ firstName: 'Priya', lastName: 'Patel' });
     await admin.patch(`/api/users/${user.id}/live-transfer-price`, { price: '31.5' });
 
-    const answer = await asService(`/internal/users/${user.id}`, identityOf(user));
+    const answer = await asService(`/internal/users/${user.id}`, 'orders');
 
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -63,33 +64,30 @@ describe('the internal user endpoint', () => {
     await survey('Florida', '2026-01-01T00:00:00Z');
     await survey('Texas, ok and new york, Atlantis', '2026-02-01T00:00:00Z');
 
-    const answer = await asService(`/internal/users/${user.id}`, identityOf(user));
+    const answer = await asService(`/internal/users/${user.id}`, 'catalog');
 
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { workingStates: string[] }).workingStates).toEqual(['TX', 'OK', 'NY']);
   });
 
-  it('when the identity is missing, forged or anonymous, then it answers 401', async () => {
+  it('when the credential is missing, forged, for another service or from a service the gateway does not know, then it answers 401', async () => {
     const { user } = await gw.createAgent();
+    const stranger = { service: 'catalog' as const, key: generateKeyPairSync('ed25519').privateKey };
 
-    expect((await asService(`/internal/users/${user.id}`, null)).status).toBe(401);
-    expect((await asService(`/internal/users/${user.id}`, identityOf(user), 'not-the-secret-0123456789abcdefghij')).status).toBe(401);
-    expect((await asService(`/internal/users/${user.id}`, { userId: null, username: null, isAdmin: false })).status).toBe(401);
+    expect((await asService(`/internal/users/${user.id}`, {})).status).toBe(401);
+    expect((await asService(`/internal/users/${user.id}`, { [SERVICE_CALL_HEADER]: signServiceCall(stranger, 'gateway') })).status).toBe(401);
+    expect((await asService(`/internal/users/${user.id}`, { [SERVICE_CALL_HEADER]: signTestServiceCall('catalog', 'orders') })).status).toBe(401);
   });
 
-  it("when a service acting for one agent asks for another agent, then it answers 403", async () => {
-    const { user: asker } = await gw.createAgent();
-    const { user: other } = await gw.createAgent();
+  it("when a user's identity, even an admin's signed by the gateway, asks instead of a service, then it answers 403: the route is for the services it names", async () => {
+    const { user } = await gw.createAgent();
+    const admin = { userId: user.id, username: user.username, isAdmin: true };
 
-    const answer = await asService(`/internal/users/${other.id}`, identityOf(asker));
-
-    expect(answer.status).toBe(403);
+    expect((await asService(`/internal/users/${user.id}`, { [IDENTITY_HEADER]: signTestIdentity('gateway', admin) })).status).toBe(403);
   });
 
   it('when the user does not exist, then it answers 404', async () => {
-    const ghost = { id: randomUUID(), username: 'ghost' };
-
-    expect((await asService(`/internal/users/${ghost.id}`, identityOf(ghost))).status).toBe(404);
+    expect((await asService(`/internal/users/${randomUUID()}`, 'transfers')).status).toBe(404);
   });
 
   it('when a logged-in browser asks, through /internal or /api, then its session gives it nothing', async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import express from 'express';
 import { DEFAULT_BODY_LIMIT_BYTES, PARTNER_APPLICATION_MAX_BYTES, PARTNER_RATE_LIMIT_MESSAGE } from '@warmline/contracts';
-import { closeServer, IDENTITY_HEADER, listen, verifyIdentity } from '@warmline/platform';
+import { closeServer, IDENTITY_HEADER, identityCheck, listen, verifyIdentity } from '@warmline/platform';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -101,7 +101,7 @@ describe('forwarding the partners routes', () => {
     const arrived = reached.at(-1)!;
     expect(arrived).toMatchObject({ method: 'POST', path: '/api/affnetwork-signup', contentType: answer.contentType, size: answer.sent.length });
     expect(arrived.sha256).toBe(sha256(answer.sent));
-    expect(verifyIdentity(gw.config.IDENTITY_SECRET, arrived.identity!)).toMatchObject({ userId: null });
+    expect(verifyIdentity(identityCheck(gw.config, 'partners'), arrived.identity!)).toMatchObject({ userId: null });
   });
 
   it('when a body says it is larger than the manifest allows, then it is refused with 413 and never forwarded', async () => {
@@ -147,7 +147,7 @@ describe('forwarding the partners routes', () => {
       `DELETE /api/affnetwork-signups/${id}`,
       `GET /api/affnetwork-signups/${id}/documents/doc-1.pdf`,
     ]);
-    for (const r of reached.slice(before)) expect(verifyIdentity(gw.config.IDENTITY_SECRET, r.identity!)).toMatchObject({ isAdmin: true });
+    for (const r of reached.slice(before)) expect(verifyIdentity(identityCheck(gw.config, 'partners'), r.identity!)).toMatchObject({ isAdmin: true });
 
     const { user, password } = await gw.createAgent();
     const agent = gw.browser();

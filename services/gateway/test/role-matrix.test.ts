@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDENTITY_HEADER, signIdentity } from '@warmline/platform';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { IDENTITY_HEADER } from '@warmline/platform';
+import { signTestIdentity } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type Answer, type Browser, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -69,7 +69,7 @@ describe('the role matrix', () => {
   }
 
   it('when an anonymous caller sends a validly signed admin identity header, then the gateway still answers 401', async () => {
-    const forged = signIdentity(TEST_IDENTITY_SECRET, { userId: adminId, username: gw.admin.username, isAdmin: true });
+    const forged = signTestIdentity('gateway', { userId: adminId, username: gw.admin.username, isAdmin: true });
     const answer = await gw.browser().get('/api/users', { headers: { [IDENTITY_HEADER]: forged } });
     expect(answer.status).toBe(401);
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '@warmline/platform';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { gatewayEnv } from '../src/config';
 import { SESSION_SECRET, startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
@@ -68,7 +68,7 @@ describe('site configuration', () => {
 
   it('when a variable is set but empty, then its default applies (docker-compose passes empty values)', () => {
     const config = parseConfig(gatewayEnv, {
-      IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+      ...TEST_KEYS,
       SESSION_SECRET,
       SUPPORT_EMAIL: '',
       BOOKING_URL: '',
@@ -78,7 +78,7 @@ describe('site configuration', () => {
   });
 
   it('when BOOKING_URL is not an http(s) address or SUPPORT_EMAIL not an e-mail, then the configuration is refused naming the variable', () => {
-    const base = { IDENTITY_SECRET: TEST_IDENTITY_SECRET, SESSION_SECRET };
+    const base = { ...TEST_KEYS, SESSION_SECRET };
     expect(() => parseConfig(gatewayEnv, { ...base, BOOKING_URL: 'javascript:alert(1)' })).toThrow(/BOOKING_URL: must be an http\(s\) URL/);
     expect(() => parseConfig(gatewayEnv, { ...base, SUPPORT_EMAIL: 'support' })).toThrow(/SUPPORT_EMAIL: must be an e-mail address/);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@warmline/platform';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { gatewayEnv } from '../src/config';
 import { totpCode, totpStep } from '../src/domain/totp';
 import { SESSION_SECRET, startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
@@ -72,7 +73,7 @@ describe('TOTP (RFC 6238)', () => {
   });
 
   it('when NODE_ENV is production, then admins must have a second factor; in development it is only offered', () => {
-    const base = { SESSION_SECRET, IDENTITY_SECRET: SESSION_SECRET };
+    const base = { SESSION_SECRET, ...TEST_KEYS };
     expect(parseConfig(gatewayEnv, { ...base, NODE_ENV: 'development' }).TWO_FACTOR_REQUIRED_FOR_ADMINS).toBeUndefined();
     expect(parseConfig(gatewayEnv, { ...base, TWO_FACTOR_REQUIRED_FOR_ADMINS: 'true' }).TWO_FACTOR_REQUIRED_FOR_ADMINS).toBe(true);
     expect(() => parseConfig(gatewayEnv, { ...base, TOTP_ENCRYPTION_KEY: 'short' })).toThrow(/TOTP_ENCRYPTION_KEY/);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import express from 'express';
 import { CALLBACK_WEBHOOK_PATH, DEFAULT_BODY_LIMIT_BYTES, WEBHOOK_FAILED_MESSAGE, type CallbackWebhookInput } from '@warmline/contracts';
-import { closeServer, closeRedis, createRedis, IDENTITY_HEADER, listen, verifyIdentity, type Redis } from '@warmline/platform';
+import { closeServer, closeRedis, createRedis, IDENTITY_HEADER, identityCheck, listen, verifyIdentity, type Redis } from '@warmline/platform';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '@warmline/platform/testing/index';
 import { proxyFor, type ProxiedDependency } from '@warmline/platform/testing/outage';
 import { VENDOR_THROTTLED_MESSAGE } from '../src/edge/vendor-webhook';
@@ -120,7 +120,7 @@ describe('the webhook is forwarded to the ingestion service', () => {
     expect(reached.slice(before)).toHaveLength(1);
     const arrived = reached.at(-1)!;
     expect(arrived).toMatchObject({ method: 'POST', path: CALLBACK_WEBHOOK_PATH, apiKey: key, body });
-    expect(verifyIdentity(gw.config.IDENTITY_SECRET, arrived.identity!)).toEqual({ userId: null, username: null, isAdmin: false });
+    expect(verifyIdentity(identityCheck(gw.config, 'ingestion'), arrived.identity!)).toMatchObject({ userId: null, username: null, isAdmin: false });
   });
 
   it('when a vendor authenticates with Authorization: Bearer and sends a form-encoded body, then the header reaches ingestion as sent (CSRF does not apply)', async () => {
@@ -141,7 +141,7 @@ describe('the webhook is forwarded to the ingestion service', () => {
     expect(answer.status).toBe(200);
     const arrived = reached.at(-1)!;
     expect(arrived.cookie).toBeUndefined();
-    expect(verifyIdentity(gw.config.IDENTITY_SECRET, arrived.identity!)).toEqual({ userId: null, username: null, isAdmin: false });
+    expect(verifyIdentity(identityCheck(gw.config, 'ingestion'), arrived.identity!)).toMatchObject({ userId: null, username: null, isAdmin: false });
   });
 
   it('when the method or the path is not a route, then the gateway answers 405 or 404 as for any route, and nothing is forwarded', async () => {

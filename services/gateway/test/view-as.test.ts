@@ -11,8 +11,8 @@ import {
   type AuditLogPage,
   type ViewAsGrant,
 } from '@warmline/contracts';
-import { closeServer, createHttpApp, createLogger, IDENTITY_HEADER, listen, signIdentity, type Identity } from '@warmline/platform';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { closeServer, createHttpApp, createLogger, IDENTITY_HEADER, identityCheck, listen, requireForwardedIdentity, type Identity } from '@warmline/platform';
+import { signTestIdentity, TEST_KEYS } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
 
 /**
@@ -35,8 +35,13 @@ async function startStandIns(): Promise<string> {
     service: 'stand-in',
     log: createLogger('stand-in', 'silent'),
     readiness: [],
-    identitySecret: TEST_IDENTITY_SECRET,
     mount: (a) => {
+      // One stand-in answers for every owner: it checks the identity for whichever it is signed for.
+      a.use('/api', (req, res, next) => {
+        const claimed = (JSON.parse(Buffer.from(req.header(IDENTITY_HEADER)?.split('.')[0] ?? '', 'base64url').toString() || '{}') as { aud?: string }).aud;
+        const audience = ['catalog', 'orders', 'partners', 'ingestion', 'transfers'].find((owner) => owner === claimed) ?? 'none';
+        requireForwardedIdentity(identityCheck(TEST_KEYS, audience))(req, res, next);
+      });
       a.all('/api/{*rest}', (req, res) => {
         seen.push({ method: req.method, path: req.path, identity: req.identity! });
         res.json({ answeredFor: req.identity?.username ?? null });
@@ -156,8 +161,8 @@ describe("the viewing tab sees the agent's dashboard", () => {
       expect(answer.json).toEqual({ answeredFor: agent.username });
     }
     expect(seen.map((s) => s.identity)).toEqual([
-      { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true },
-      { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true },
+      { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true, clientIp: '127.0.0.1' },
+      { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true, clientIp: '127.0.0.1' },
     ]);
 
     // The tab is the agent's: admin routes are refused there.
@@ -170,7 +175,7 @@ describe("the viewing tab sees the agent's dashboard", () => {
     expect((await admin.get('/api/users')).status).toBe(200);
     seen.length = 0;
     await admin.get('/api/my-leads');
-    expect(seen[0]!.identity).toEqual({ userId: self.json.id, username: gw.admin.username, isAdmin: true });
+    expect(seen[0]!.identity).toEqual({ userId: self.json.id, username: gw.admin.username, isAdmin: true, clientIp: '127.0.0.1' });
 
     const started = await auditEntries(gw, 'view_as.started', agent.id);
     expect(started.at(-1)).toMatchObject({
@@ -234,7 +239,7 @@ describe('every write is refused while viewing', () => {
 describe('a service behind the gateway', () => {
   it('when a read-only identity asks it to write, then it refuses with 403 itself (defence in depth), and reads still work', async () => {
     const identity: Identity = { userId: agent.id, username: agent.username, isAdmin: false, readOnly: true };
-    const headers = { [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, identity), 'content-type': 'application/json' };
+    const headers = { [IDENTITY_HEADER]: signTestIdentity('catalog', identity), 'content-type': 'application/json' };
     seen.length = 0;
     const write = await fetch(`${servicesUrl}/api/bulk-purchase-leads`, { method: 'POST', headers, body: '{}' });
     expect(write.status).toBe(403);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { identityCheck } from '@warmline/platform/http/identity';
 import { openDatabaseAndBus } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { IngestionConfig } from './config';
@@ -54,11 +55,11 @@ export async function startIngestion(
     const app = createHttpApp({
       service: 'ingestion',
       log,
-      identitySecret: config.IDENTITY_SECRET,
+      identity: identityCheck(config, 'ingestion'),
       readiness,
       metrics: bus.metrics.registry,
       // The webhook reads its own body and answers in its own shape (spec §8).
-      mountBeforeBodyParsing: (a) => a.use(webhookRoutes(ctx, config.IDENTITY_SECRET)),
+      mountBeforeBodyParsing: (a) => a.use(webhookRoutes(ctx, identityCheck(config, 'ingestion'))),
       mount: (a) => a.use(vendorKeyRoutes(ctx)),
     });
     const url = await serve(app, config.INGESTION_PORT, stops, config.INTERNAL_HOST);

@@ -28,7 +28,7 @@ beforeAll(async () => {
     DATABASE_URL: gw.config.DATABASE_URL,
     MIGRATION_DATABASE_URL: gw.config.DATABASE_URL,
     AMQP_URL: gw.config.AMQP_URL,
-    IDENTITY_SECRET: gw.config.IDENTITY_SECRET,
+    IDENTITY_PUBLIC_KEY: gw.config.IDENTITY_PUBLIC_KEY,
     ...(gw.config.BUS_NAMESPACE ? { BUS_NAMESPACE: gw.config.BUS_NAMESPACE } : {}),
     INGESTION_PORT: String(port),
   });

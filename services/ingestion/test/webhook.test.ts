@@ -407,7 +407,7 @@ describe('failures', () => {
       pg.proxy.cut();
       const answer = await fetch(`${second.url}/api/callbacks/brightcall`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': vendor.key, 'x-warmline-identity': (await import('@warmline/platform/http/identity')).signIdentity(f.config.IDENTITY_SECRET, { userId: null, username: null, isAdmin: false }) },
+        headers: { 'content-type': 'application/json', 'x-api-key': vendor.key, 'x-warmline-identity': (await import('@warmline/platform/testing/index')).signTestIdentity('ingestion', { userId: null, username: null, isAdmin: false }) },
         body: JSON.stringify(vendorCall()),
       });
       expect(answer.status).toBe(503);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { identityCheck } from '@warmline/platform/http/identity';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { createPool } from '@warmline/platform/db/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
@@ -89,7 +90,7 @@ export async function startNotifications(
     const app = createHttpApp({
       service: 'notifications',
       log,
-      identitySecret: config.IDENTITY_SECRET,
+      identity: identityCheck(config, 'notifications'),
       readiness,
       metrics: bus.metrics.registry,
       mount: () => {},

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PARTNER_REVIEW_HOURS, type CommandData, type CommandType, type Envelope } from '@warmline/contracts';
 import { parseConfig } from '@warmline/platform/config';
-import { waitFor } from '@warmline/platform/testing/index';
+import { TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { notificationsEnv } from '../src/config';
 import {
   documentSize,
@@ -232,7 +232,7 @@ describe("the applicant's decision", () => {
 
 describe('PARTNERS_TEAM_EMAIL', () => {
   it('defaults to partners@warmline.local, takes an address, and refuses anything else', () => {
-    const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x', AMQP_URL: 'amqp://127.0.0.1', IDENTITY_SECRET: 'x'.repeat(32) };
+    const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x', AMQP_URL: 'amqp://127.0.0.1', IDENTITY_PUBLIC_KEY: TEST_KEYS.IDENTITY_PUBLIC_KEY };
     expect(parseConfig(notificationsEnv, base).PARTNERS_TEAM_EMAIL).toBe('partners@warmline.local');
     expect(parseConfig(notificationsEnv, { ...base, PARTNERS_TEAM_EMAIL: '' }).PARTNERS_TEAM_EMAIL).toBe('partners@warmline.local');
     expect(parseConfig(notificationsEnv, { ...base, PARTNERS_TEAM_EMAIL: 'deals@example.com' }).PARTNERS_TEAM_EMAIL).toBe('deals@example.com');

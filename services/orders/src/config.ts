@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, ConfigError } from '@warmline/platform/config';
+import { baseEnv, ConfigError, privateKeyEnv, servicePublicKeysEnv } from '@warmline/platform/config';
 import { businessTimezoneSchema, paymentProviderSchema, type PaymentProviderName } from '@warmline/contracts';
 
 /** An unset or empty variable means "not configured" (docker-compose passes '' for `${X:-}`). */
@@ -9,6 +9,10 @@ const optional = <T extends z.ZodType>(schema: T) =>
 export const ordersEnv = {
   ...baseEnv,
   ORDERS_PORT: z.coerce.number().int().min(0).max(65535).default(3102),
+  /** The orders service's own Ed25519 key, for its calls to the gateway; it also signs order claim tokens (docs/adr/0042). */
+  ORDERS_SERVICE_KEY: privateKeyEnv,
+  /** Public keys of the services that call this one, `name:key,…` (docs/adr/0042). */
+  SERVICE_PUBLIC_KEYS: servicePublicKeysEnv,
   /** The business's clock: revenue this month and per day are counted in it (issue 12). */
   BUSINESS_TIMEZONE: businessTimezoneSchema,
   /**

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { identityCheck, serviceSigner } from '@warmline/platform/http/identity';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { OrdersConfig } from './config';
@@ -63,7 +64,8 @@ export async function startOrders(
     });
 
     const ctx: OrdersContext = { pool, provider, log };
-    const users = httpUsersClient({ baseUrl: config.GATEWAY_URL, identitySecret: config.IDENTITY_SECRET });
+    const users = httpUsersClient({ baseUrl: config.GATEWAY_URL, signer: serviceSigner('orders', config.ORDERS_SERVICE_KEY) });
+    const identity = identityCheck(config, 'orders');
 
     // Lead orders the catalog settled: refunds of leads sold elsewhere, receipts (issue 12).
     // No waiting for the broker: the consumer attaches once it connects.
@@ -110,18 +112,18 @@ export async function startOrders(
     const app = createHttpApp({
       service: 'orders',
       log,
-      identitySecret: config.IDENTITY_SECRET,
+      identity,
       readiness,
       metrics: bus.metrics.registry,
       mountBeforeBodyParsing: (a) => {
-        a.use(stripeWebhookRoutes(ctx, { identitySecret: config.IDENTITY_SECRET, webhookSecret: config.STRIPE_WEBHOOK_SECRET }));
+        a.use(stripeWebhookRoutes(ctx, { identity, webhookSecret: config.STRIPE_WEBHOOK_SECRET }));
       },
       mount: (a) => {
-        a.use(ordersRoutes({ ...ctx, checkoutTokenSecret: config.IDENTITY_SECRET }));
+        a.use(ordersRoutes({ ...ctx, gatewayKey: identity.gatewayKey, claimSecret: config.ORDERS_SERVICE_KEY }));
         a.use(myOrdersRoutes(ctx));
         a.use(internalLeadOrderRoutes({ ...ctx, users }));
-        a.use(internalAdminRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE, identitySecret: config.IDENTITY_SECRET }));
-        a.use(internalSearchRoutes({ ...ctx, identitySecret: config.IDENTITY_SECRET }));
+        a.use(internalAdminRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE, identity }));
+        a.use(internalSearchRoutes({ ...ctx, identity }));
         a.use(adminOrderRoutes({ ...ctx, timeZone: config.BUSINESS_TIMEZONE }));
         a.use(transferOrderRoutes({ ...ctx, users }));
       },

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDENTITY_HEADER, signIdentity } from '@warmline/platform/http/identity';
+import { privateKeyOf } from '@warmline/platform/keys';
+import { signTestIdentity, TEST_KEYS } from '@warmline/platform/testing/index';
 import { customer, startOrdersFixture, testCard, type OrdersFixture } from './orders-fixture';
 
 /** POST /api/internal/lead-orders: the catalog asks for the payment of reserved aged leads. */
@@ -33,7 +36,7 @@ describe('lead orders for the catalog', () => {
   it('when the catalog asks for a lead order, then it is recorded as a pending lead order with a payment intent and order.created', async () => {
     const body = leadOrder();
 
-    const answer = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer });
+    const answer = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer, caller: 'catalog' });
 
     expect(answer.status).toBe(201);
     expect(answer.body).toMatchObject({ orderId: body.orderId, amountCents: 1050, leadCount: 5, paymentProvider: 'sandbox' });
@@ -66,9 +69,9 @@ describe('lead orders for the catalog', () => {
 
   it('when the same order is asked for again, then the same order and client secret come back', async () => {
     const body = leadOrder();
-    const first = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer });
+    const first = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer, caller: 'catalog' });
 
-    const again = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer });
+    const again = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer, caller: 'catalog' });
 
     expect(again.status).toBe(200);
     expect(again.body.clientSecret).toBe(first.body.clientSecret);
@@ -77,9 +80,9 @@ describe('lead orders for the catalog', () => {
 
   it('when another buyer reuses the order id, then it is refused with 409', async () => {
     const body = leadOrder();
-    await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer });
+    await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer, caller: 'catalog' });
 
-    const answer = await orders.call('POST', '/api/internal/lead-orders', { body, identity: customer('other') });
+    const answer = await orders.call('POST', '/api/internal/lead-orders', { body, identity: customer('other'), caller: 'catalog' });
 
     expect(answer.status).toBe(409);
   });
@@ -88,8 +91,8 @@ describe('lead orders for the catalog', () => {
     const cheap = leadOrder({ lines: [{ ageRange: '30-60', count: 4, unitPriceCents: 100 }], amountCents: 400 });
     const wrongTotal = leadOrder({ amountCents: 999 });
 
-    const a = await orders.call('POST', '/api/internal/lead-orders', { body: cheap, identity: buyer });
-    const b = await orders.call('POST', '/api/internal/lead-orders', { body: wrongTotal, identity: buyer });
+    const a = await orders.call('POST', '/api/internal/lead-orders', { body: cheap, identity: buyer, caller: 'catalog' });
+    const b = await orders.call('POST', '/api/internal/lead-orders', { body: wrongTotal, identity: buyer, caller: 'catalog' });
 
     expect(a.status).toBe(400);
     expect(a.body.error).toBe('Leads aged 30-60 days cost $2.50 each, not $1.00');
@@ -99,17 +102,52 @@ describe('lead orders for the catalog', () => {
     expect(rows).toHaveLength(0);
   });
 
-  it('when no buyer is named (anonymous or no identity at all), then 401', async () => {
-    const anonymous = await orders.call('POST', '/api/internal/lead-orders', { body: leadOrder() });
+  it('when the catalog names no buyer, or nothing is signed at all, then 401', async () => {
+    const noBuyer = await orders.call('POST', '/api/internal/lead-orders', { body: leadOrder(), identity: null, caller: 'catalog' });
     const unsigned = await orders.call('POST', '/api/internal/lead-orders', { body: leadOrder(), identity: null });
 
-    expect(anonymous.status).toBe(401);
+    expect(noBuyer.status).toBe(401);
     expect(unsigned.status).toBe(401);
+  });
+});
+
+describe('who may ask (docs/adr/0042)', () => {
+  it('when another service (transfers) calls the route only the catalog may call, then 403 and nothing is recorded', async () => {
+    const body = leadOrder();
+    const answer = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer, caller: 'transfers' });
+
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toBe('This route does not accept calls from the transfers service');
+    const { rows } = await orders.pool.query('SELECT id FROM package_orders WHERE id = $1', [body.orderId]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it("when a user's identity signed by the gateway, even an admin's, reaches the catalog's route, then 403: only the catalog's own credential is accepted", async () => {
+    const admin = { ...customer('boss'), isAdmin: true };
+    const answer = await orders.call('POST', '/api/internal/lead-orders', { body: leadOrder(), identity: admin });
+
+    expect(answer.status).toBe(403);
+  });
+
+  it('when an identity signed for the catalog reaches orders, then orders refuses it with 401', async () => {
+    const forCatalog = signTestIdentity('catalog', buyer);
+    const answer = await fetch(`${orders.url}/api/my-orders`, { headers: { [IDENTITY_HEADER]: forCatalog } });
+
+    expect(answer.status).toBe(401);
+    const forOrders = await fetch(`${orders.url}/api/my-orders`, { headers: { [IDENTITY_HEADER]: signTestIdentity('orders', buyer) } });
+    expect(forOrders.status).toBe(200);
+  });
+
+  it("when the catalog signs a user identity with its own key, even an admin's, then orders refuses it: a service cannot sign an identity", async () => {
+    const byCatalog = signIdentity(privateKeyOf(TEST_KEYS.CATALOG_SERVICE_KEY), 'orders', { ...buyer, isAdmin: true });
+    const answer = await fetch(`${orders.url}/api/admin/orders`, { headers: { [IDENTITY_HEADER]: byCatalog } });
+
+    expect(answer.status).toBe(401);
   });
 
   it('when the buyer pays with the sandbox card, then payment.succeeded says kind lead, and the buyer sees the order status', async () => {
     const body = leadOrder();
-    const created = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer });
+    const created = await orders.call('POST', '/api/internal/lead-orders', { body, identity: buyer, caller: 'catalog' });
 
     const paid = await orders.call('POST', '/api/payments/sandbox/confirm', { body: testCard(String(created.body.clientSecret)), identity: buyer });
     const status = await orders.call('GET', `/api/orders/${body.orderId}/status`, { identity: buyer });

@@ -36,7 +36,7 @@ describe("the agent's latest transfer order for the transfers service", () => {
     await order(agent, {});
     await order(agent, { callsPerDay: 7, transferHours: '10am-6pm EST', transferPhone: '(512) 555-0143', workingStates: ['FL', 'GA'] });
 
-    const answer = await callService(system.ordersUrl, 'GET', '/api/internal/my-latest-transfer-order', { identity: identityOf(agent) });
+    const answer = await callService(system.ordersUrl, 'GET', '/api/internal/my-latest-transfer-order', { identity: identityOf(agent), caller: 'transfers' });
 
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -49,15 +49,16 @@ describe("the agent's latest transfer order for the transfers service", () => {
     const other = await system.createAgent();
     await order(other, {});
 
-    const answer = await callService(system.ordersUrl, 'GET', '/api/internal/my-latest-transfer-order', { identity: identityOf(agent) });
+    const answer = await callService(system.ordersUrl, 'GET', '/api/internal/my-latest-transfer-order', { identity: identityOf(agent), caller: 'transfers' });
 
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ order: null });
   });
 
-  it('when nobody is signed in, then it answers 401', async () => {
-    const answer = await callService(system.ordersUrl, 'GET', '/api/internal/my-latest-transfer-order');
-
-    expect(answer.status).toBe(401);
+  it('when nothing is signed, then it answers 401; a visitor through the gateway, or the catalog, gets 403 (the route is the transfers service\'s)', async () => {
+    expect((await callService(system.ordersUrl, 'GET', '/api/internal/my-latest-transfer-order', { identity: null })).status).toBe(401);
+    expect((await callService(system.ordersUrl, 'GET', '/api/internal/my-latest-transfer-order')).status).toBe(403);
+    const agent = await system.createAgent();
+    expect((await callService(system.ordersUrl, 'GET', '/api/internal/my-latest-transfer-order', { identity: identityOf(agent), caller: 'catalog' })).status).toBe(403);
   });
 });

@@ -1,5 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createPublicKey, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { privateKeyOf, publicKeyOf } from '@warmline/platform/keys';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { RINGCLOUD_PACKAGE_PREFIX, type MyOrder } from '@warmline/contracts';
 import { CHECKOUT_TOKEN_TTL_SECONDS, signCheckoutToken, verifyCheckoutToken } from '@warmline/platform/http/checkout-token';
 import type { Browser } from '../../gateway/test/gateway-fixture';
@@ -278,7 +280,7 @@ describe('the second brand’s checkout right after its survey', () => {
     const rewritten = Buffer.from(JSON.stringify({ ...claims, userId: victim.id })).toString('base64url');
     const forged = [
       `${prefix}.${rewritten}.${signature}`,
-      signCheckoutToken('not-the-gateway-secret-at-all-0123456789', { userId: victim.id, purpose: 'ringcloud-checkout' }),
+      signCheckoutToken(privateKeyOf(TEST_KEYS.CATALOG_SERVICE_KEY), { userId: victim.id, purpose: 'ringcloud-checkout' }),
       'ct1.bm90LWpzb24.c2ln',
       'garbage',
     ];
@@ -307,13 +309,14 @@ describe('the second brand’s checkout right after its survey', () => {
   });
 
   it('when a token is older than its time limit or checked with another key, then it does not verify', () => {
-    const secret = 'a-secret-of-the-gateway-and-orders-0123';
+    const gatewayKey = privateKeyOf(TEST_KEYS.IDENTITY_PRIVATE_KEY);
+    const gatewayPublic = publicKeyOf(TEST_KEYS.IDENTITY_PUBLIC_KEY);
     const userId = randomUUID();
     const issuedAt = Date.now();
-    const token = signCheckoutToken(secret, { userId, purpose: 'ringcloud-checkout' }, issuedAt);
+    const token = signCheckoutToken(gatewayKey, { userId, purpose: 'ringcloud-checkout' }, issuedAt);
 
-    expect(verifyCheckoutToken(secret, token, 'ringcloud-checkout', issuedAt + 60_000)).toMatchObject({ userId, purpose: 'ringcloud-checkout' });
-    expect(verifyCheckoutToken(secret, token, 'ringcloud-checkout', issuedAt + (CHECKOUT_TOKEN_TTL_SECONDS + 1) * 1000)).toBeNull();
-    expect(verifyCheckoutToken(`${secret}x`, token, 'ringcloud-checkout', issuedAt)).toBeNull();
+    expect(verifyCheckoutToken(gatewayPublic, token, 'ringcloud-checkout', issuedAt + 60_000)).toMatchObject({ userId, purpose: 'ringcloud-checkout' });
+    expect(verifyCheckoutToken(gatewayPublic, token, 'ringcloud-checkout', issuedAt + (CHECKOUT_TOKEN_TTL_SECONDS + 1) * 1000)).toBeNull();
+    expect(verifyCheckoutToken(createPublicKey(privateKeyOf(TEST_KEYS.ORDERS_SERVICE_KEY)), token, 'ringcloud-checkout', issuedAt)).toBeNull();
   });
 });

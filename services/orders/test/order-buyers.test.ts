@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AllOrdersAnswer } from '@warmline/contracts';
 import { createLogger } from '@warmline/platform/log';
 import { callService } from '@warmline/platform/testing/calls';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
+import { serviceSigner } from '@warmline/platform/http/identity';
 import type { Browser } from '../../gateway/test/gateway-fixture';
 import { httpUsersClient } from '../src/clients/users-client';
 import { fillMissingBuyerDetails } from '../src/domain/order-buyers';
@@ -34,6 +35,7 @@ async function leadOrder(): Promise<{ orderId: string; clientSecret: string }> {
   const answer = await callService(system.ordersUrl, 'POST', '/api/internal/lead-orders', {
     body: { orderId: randomUUID(), lines: [{ ageRange: '30-60', count: 2, unitPriceCents: 250 }], amountCents: 500 },
     identity: { userId: agent.id, username: agent.username, isAdmin: false },
+    caller: 'catalog',
   });
   expect(answer.status).toBe(201);
   return { orderId: String(answer.body.orderId), clientSecret: String(answer.body.clientSecret) };
@@ -74,7 +76,7 @@ describe('every order names its buyer', () => {
        VALUES ($1, 'lead', 'aged-leads', 1, 250, 250, 'usd', 'Aged leads: 1 lead', $2, 'sandbox')`,
       [randomUUID(), ghost],
     );
-    const users = httpUsersClient({ baseUrl: system.gatewayInternalUrl, identitySecret: TEST_IDENTITY_SECRET });
+    const users = httpUsersClient({ baseUrl: system.gatewayInternalUrl, signer: serviceSigner('orders', TEST_KEYS.ORDERS_SERVICE_KEY) });
     const gone = new Set<string>();
 
     const filled = await fillMissingBuyerDetails(system.ordersPool, users, { log: createLogger('orders', 'silent'), gone });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { privateKeyOf, publicKeyOf } from '@warmline/platform/keys';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { signCheckoutToken } from '@warmline/platform/http/checkout-token';
 import { insertTransferOrder } from '../src/db/transfer-orders';
 import { customer, startOrdersFixture, testCard, type OrdersFixture } from './orders-fixture';
@@ -102,7 +104,7 @@ describe('the order status the success pages read', () => {
 
   it('when the RingCloud checkout token linked the order to the new account, then the still logged-out buyer reads it on /thank-you; a customer’s own order stays private', async () => {
     const newAccount = customer('ringcloud-signup');
-    const checkoutToken = signCheckoutToken(orders.config.IDENTITY_SECRET, { userId: newAccount.userId!, purpose: 'ringcloud-checkout' });
+    const checkoutToken = signCheckoutToken(privateKeyOf(TEST_KEYS.IDENTITY_PRIVATE_KEY), { userId: newAccount.userId!, purpose: 'ringcloud-checkout' });
     const { orderId, clientSecret } = await pendingOrder({
       amount: 370,
       packageType: 'RingCloud Live Transfers',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, ConfigError } from '@warmline/platform';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { ordersEnv, resolvePaymentProvider } from '../src/config';
 import { customer, startOrdersFixture, testCard, type OrdersFixture } from './orders-fixture';
 
@@ -243,7 +243,7 @@ describe("the buyer's order status", () => {
 
 describe('choosing the payment provider', () => {
   const env = (extra: Record<string, string>) =>
-    parseConfig(ordersEnv, { IDENTITY_SECRET: TEST_IDENTITY_SECRET, ...extra });
+    parseConfig(ordersEnv, { ...TEST_KEYS, ...extra });
 
   it('when nothing is configured outside production, then the sandbox is used', () => {
     expect(resolvePaymentProvider(env({ NODE_ENV: 'development' }))).toBe('sandbox');

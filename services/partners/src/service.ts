@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { identityCheck } from '@warmline/platform/http/identity';
 import { openDatabaseAndBus } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import { createBlobStore, type BlobStore } from '@warmline/platform/blob-store/index';
@@ -52,13 +53,13 @@ export async function startPartners(
     const app = createHttpApp({
       service: 'partners',
       log,
-      identitySecret: config.IDENTITY_SECRET,
+      identity: identityCheck(config, 'partners'),
       // Without the store no application can be taken and no document served.
       readiness: [...readiness, ['blob store', () => blobs.check()]],
       metrics: bus.metrics.registry,
       mount: (a) => {
         a.use(partnersRoutes(ctx));
-        a.use(internalSearchRoutes({ ...ctx, identitySecret: config.IDENTITY_SECRET }));
+        a.use(internalSearchRoutes({ ...ctx, identity: identityCheck(config, 'partners') }));
       },
     });
     const url = await serve(app, config.PARTNERS_PORT, stops, config.INTERNAL_HOST);

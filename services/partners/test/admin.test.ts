@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@warmline/platform';
-import { IDENTITY_HEADER, signIdentity } from '@warmline/platform/http/identity';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { IDENTITY_HEADER } from '@warmline/platform/http/identity';
+import { signTestIdentity } from '@warmline/platform/testing/index';
 import { agentIdentity } from '@warmline/platform/testing/calls';
 import { adminIdentity, minimalPdf, minimalPng, startPartnersFixture, validFields, type PartnersFixture } from './partners-fixture';
 
@@ -27,7 +27,7 @@ async function apply(overrides: Record<string, string> = {}, files = [{ name: 'p
 /** A download as the browser gets it (the bytes, not text). */
 function download(id: string, filename: string, identity: Identity): Promise<Response> {
   return fetch(`${f.partners.url}/api/affnetwork-signups/${id}/documents/${filename}`, {
-    headers: { [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, identity) },
+    headers: { [IDENTITY_HEADER]: signTestIdentity('partners', identity) },
   });
 }
 

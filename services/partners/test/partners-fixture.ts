@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Envelope } from '@warmline/contracts';
 import { createLogger, createPool, parseConfig, type Identity, type Pool } from '@warmline/platform';
-import { ANONYMOUS, IDENTITY_HEADER, signIdentity } from '@warmline/platform/http/identity';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { ANONYMOUS, IDENTITY_HEADER } from '@warmline/platform/http/identity';
+import { signTestIdentity } from '@warmline/platform/testing/index';
 import { callService, type Answer, type CallOptions } from '@warmline/platform/testing/calls';
 import { outboxEnvelopes, startTestSystem } from '@warmline/platform/testing/system';
 import { partnersEnv, type PartnersConfig } from '../src/config';
@@ -61,8 +61,9 @@ export async function startPartnersFixture(env: Record<string, string> = {}): Pr
         for (const [name, value] of Object.entries(fields)) form.append(name, value);
         files.forEach((file, i) => form.append(`file_${i}`, new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name));
         const identity = options.identity === undefined ? ANONYMOUS : options.identity;
-        const headers: Record<string, string> = { 'x-forwarded-for': '203.0.113.9' };
-        if (identity) headers[IDENTITY_HEADER] = signIdentity(TEST_IDENTITY_SECRET, identity);
+        // The gateway signs the client's address into the identity; an X-Forwarded-For is not believed.
+        const headers: Record<string, string> = { 'x-forwarded-for': '198.51.100.66' };
+        if (identity) headers[IDENTITY_HEADER] = signTestIdentity('partners', { ...identity, clientIp: '203.0.113.9' });
         const response = await fetch(`${partners.url}/api/affnetwork-signup`, { method: 'POST', headers, body: form });
         const text = await response.text();
         const json = (response.headers.get('content-type') ?? '').includes('json');

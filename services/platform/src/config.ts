@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import { parses, privateKeyOf, publicKeyOf, servicePublicKeysOf } from './keys';
+
+/** An Ed25519 private key in base64 PKCS#8 DER (`make env` writes them; docs/adr/0042). */
+export const privateKeyEnv = z.string().refine(parses(privateKeyOf), 'must be an Ed25519 private key, base64 PKCS#8 DER (make env writes one)');
+
+/** The public keys of the services allowed to call this one: `name:key` pairs separated by commas (docs/adr/0042). */
+export const servicePublicKeysEnv = z
+  .string()
+  .refine(parses(servicePublicKeysOf), 'must be service:key pairs separated by commas, each key an Ed25519 public key in base64 SPKI DER');
 
 /** Env entries shared by every service; each service extends this in its own config.ts. */
 export const baseEnv = {
@@ -14,8 +23,8 @@ export const baseEnv = {
    */
   MIGRATION_DATABASE_URL: z.url().optional(),
   AMQP_URL: z.url().default('amqp://guest:guest@127.0.0.1:5672'),
-  /** Shared secret that signs the identity the gateway forwards to internal services. */
-  IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** The gateway's public key: the identity it forwards is signed with its private key, which no other service holds (docs/adr/0042). */
+  IDENTITY_PUBLIC_KEY: z.string().refine(parses(publicKeyOf), 'must be an Ed25519 public key, base64 SPKI DER (make env writes one)'),
   /** Sent outbox rows are deleted this many hours after the broker confirmed them. */
   OUTBOX_SENT_RETENTION_HOURS: z.coerce.number().positive().default(24),
   /** processed_events rows are kept this many days (at least the delivery limit × the longest retry backoff). */
@@ -39,7 +48,7 @@ export class ConfigError extends Error {
 
 /**
  * Parses `env` with the shape; on failure throws a ConfigError whose message is one line
- * naming every bad variable, e.g. `Invalid configuration: IDENTITY_SECRET: Required`.
+ * naming every bad variable, e.g. `Invalid configuration: IDENTITY_PUBLIC_KEY: is required but not set`.
  */
 export function parseConfig<S extends z.ZodRawShape>(
   shape: S,

@@ -5,6 +5,7 @@ export * from './lifecycle';
 export * from './http/app';
 export * from './http/validation';
 export * from './http/identity';
+export { privateKeyOf, publicKeyOf } from './keys';
 export * from './http/body-limits';
 export * from './db/index';
 export * from './redis';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_BODY_LIMIT_BYTES, DEFAULT_BODY_LIMIT_BYTES } from '@warmline/contracts';
 import { createHttpApp, serve } from '../src/http/app';
-import { signIdentity, IDENTITY_HEADER } from '../src/http/identity';
+import { IDENTITY_HEADER, identityCheck } from '../src/http/identity';
 import { ShutdownStack } from '../src/lifecycle';
 import { createLogger } from '../src/log';
-import { TEST_IDENTITY_SECRET } from '../src/testing/index';
+import { signTestIdentity, TEST_KEYS } from '../src/testing/index';
 
 /**
  * Issue 11, Medium 9 in the HTTP kit every service uses: JSON bodies up to 100 KB, unless the
@@ -20,7 +20,7 @@ beforeAll(async () => {
   const app = createHttpApp({
     service: 'body-limits-test',
     log,
-    identitySecret: TEST_IDENTITY_SECRET,
+    identity: identityCheck(TEST_KEYS, 'kit-test'),
     mount: (a) => {
       a.post('/api/widgets', (req, res) => res.json({ keys: Object.keys(req.body as object) }));
       a.post('/api/bulk-purchase-leads', (req, res) => res.json({ keys: Object.keys(req.body as object) }));
@@ -37,7 +37,7 @@ const post = (path: string, bytes: number) =>
     body: JSON.stringify({ pad: 'x'.repeat(bytes - 20) }),
     headers: {
       'content-type': 'application/json',
-      [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, { userId: '3f0c1b9e-7a59-4c4f-9a6c-2b1d5e8f0a11', username: 'ann', isAdmin: false }),
+      [IDENTITY_HEADER]: signTestIdentity('kit-test', { userId: '3f0c1b9e-7a59-4c4f-9a6c-2b1d5e8f0a11', username: 'ann', isAdmin: false }),
     },
   });
 

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHttpApp, closeServer, listen } from '../src/http/app';
 import { parseInput } from '../src/http/validation';
-import { signIdentity, IDENTITY_HEADER } from '../src/http/identity';
+import { IDENTITY_HEADER, identityCheck } from '../src/http/identity';
 import { badRequest } from '../src/errors';
 import { createLogger } from '../src/log';
-import { TEST_IDENTITY_SECRET } from '../src/testing/index';
+import { signTestIdentity, TEST_KEYS } from '../src/testing/index';
 
 const logLines: string[] = [];
 const log = createLogger('kit-test', 'info', new Writable({
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const app = createHttpApp({
     service: 'kit-test',
     log,
-    identitySecret: TEST_IDENTITY_SECRET,
+    identity: identityCheck(TEST_KEYS, 'kit-test'),
     readiness: [['postgres', async () => { if (!dependencyUp) throw new Error('connection refused'); }]],
     mount: (a) => {
       a.post('/api/widgets', (req, res) => {
@@ -55,7 +55,7 @@ afterAll(async () => {
   await closeServer(server);
 });
 
-const identity = () => ({ [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, { userId: '3f0c1b9e-7a59-4c4f-9a6c-2b1d5e8f0a11', username: 'ann', isAdmin: false }) });
+const identity = () => ({ [IDENTITY_HEADER]: signTestIdentity('kit-test', { userId: '3f0c1b9e-7a59-4c4f-9a6c-2b1d5e8f0a11', username: 'ann', isAdmin: false }) });
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(base + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...identity(), ...headers } });
 

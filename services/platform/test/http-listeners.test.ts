@@ -3,7 +3,7 @@ import { createHttpApp, serve } from '../src/http/app';
 import { baseEnv, parseConfig } from '../src/config';
 import { ShutdownStack } from '../src/lifecycle';
 import { createLogger } from '../src/log';
-import { TEST_IDENTITY_SECRET } from '../src/testing/index';
+import { TEST_KEYS } from '../src/testing/index';
 
 /**
  * Issue 11, Medium 10, in the HTTP kit: an app for a public port serves a bare liveness answer
@@ -50,6 +50,6 @@ describe('the HTTP kit', () => {
   });
 
   it('when INTERNAL_HOST is not set, then internal listeners bind loopback', () => {
-    expect(parseConfig(baseEnv, { IDENTITY_SECRET: TEST_IDENTITY_SECRET }).INTERNAL_HOST).toBe('127.0.0.1');
+    expect(parseConfig(baseEnv, TEST_KEYS).INTERNAL_HOST).toBe('127.0.0.1');
   });
 });

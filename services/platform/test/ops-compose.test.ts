@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { brokerManifest, COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { ANALYST_QUEUE_PREFIX, refusedDurableQueue } from '../src/bus/tap';
+import { TEST_KEYS } from '../src/testing/index';
 
 /**
  * docker-compose.yml is checked with Debian's docker-compose, which validates and resolves
@@ -31,7 +32,7 @@ const SCHEMAS = listed.filter((s) => s.schemaOf === undefined).map((s) => s.name
 const FILE_STORES = ['catalog', 'importer', 'partners'];
 
 const SECRETS: Record<string, string> = {
-  IDENTITY_SECRET: 'compose-test-identity-secret-0123456789',
+  ...TEST_KEYS,
   SESSION_SECRET: 'compose-test-session-secret-0123456789',
   ADMIN_USERNAME: 'admin',
   ADMIN_PASSWORD: 'compose-test-password',

@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigrations } from '../src/db/index';
 import amqp from 'amqplib';
 import { brokerManifest } from '@warmline/contracts';
+import { privateKeyOf, publicKeyOf, servicePublicKeysOf } from '../src/keys';
 import { createTestDatabase, TEST_AMQP_URL, uniqueName, type TestDatabase } from '../src/testing/index';
 import { deleteBusNames } from '../src/testing/system';
 import { serviceMigrations } from '../../../infra/scripts/migrations';
@@ -39,14 +41,14 @@ describe('infra/scripts/env.sh', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const printEnv = ['bash', '-c', 'printf "%s\\n" "$IDENTITY_SECRET" "$SESSION_SECRET" "$ADMIN_USERNAME" "$ADMIN_PASSWORD" "$DEMO_AGENT_PASSWORD"'];
+  const printEnv = ['bash', '-c', 'printf "%s\\n" "$IDENTITY_PRIVATE_KEY" "$SESSION_SECRET" "$ADMIN_USERNAME" "$ADMIN_PASSWORD" "$DEMO_AGENT_PASSWORD"'];
 
   it('when run the first time, then it writes random secrets and passwords readable only by the owner, and later runs reuse them', async () => {
     const file = path.join(dir, 'first.env');
     const first = run('infra/scripts/env.sh', printEnv, { WARMLINE_ENV_FILE: file });
     expect(first.status).toBe(0);
     const [identity, session, admin, adminPassword, agentPassword] = first.stdout.trim().split('\n');
-    expect(identity).toMatch(/^[0-9a-f]{64}$/);
+    expect(() => privateKeyOf(identity!)).not.toThrow();
     expect(session).toMatch(/^[0-9a-f]{64}$/);
     expect(session).not.toBe(identity);
     expect(admin).toBe('admin');
@@ -93,6 +95,23 @@ describe('infra/scripts/env.sh', () => {
     const config = run('docker-compose', ['-f', 'docker-compose.yml', '--env-file', file, 'config', '--quiet'], OPERATOR_SETTINGS);
     expect(config.stderr).toBe('');
     expect(config.status).toBe(0);
+  });
+
+  it("when run, then the identity keys fit together: the gateway's pair, and each calling service's key listed by its public half; an older file gets them added", async () => {
+    const printKeys = ['bash', '-c', 'printf "%s\\n" "$IDENTITY_PRIVATE_KEY" "$IDENTITY_PUBLIC_KEY" "$CATALOG_SERVICE_KEY" "$ORDERS_SERVICE_KEY" "$TRANSFERS_SERVICE_KEY" "$SERVICE_PUBLIC_KEYS"'];
+    const older = path.join(dir, 'older-with-identity-secret.env');
+    await writeFile(older, 'IDENTITY_SECRET=old-identity\nADMIN_PASSWORD=old-admin-pw\n', { mode: 0o600 });
+    const result = run('infra/scripts/env.sh', printKeys, { WARMLINE_ENV_FILE: older });
+    expect(result.status).toBe(0);
+    const [gatewayPrivate, gatewayPublic, catalog, orders, transfers, listed] = result.stdout.trim().split('\n');
+    const spki = (key: KeyObject) => key.export({ format: 'der', type: 'spki' }).toString('base64');
+    expect(spki(createPublicKey(privateKeyOf(gatewayPrivate!)))).toBe(spki(publicKeyOf(gatewayPublic!)));
+    const callers = servicePublicKeysOf(listed!);
+    expect([...callers.keys()]).toEqual(['catalog', 'orders', 'transfers']);
+    for (const [name, key] of [['catalog', catalog], ['orders', orders], ['transfers', transfers]] as const) {
+      expect(spki(callers.get(name)!)).toBe(spki(createPublicKey(privateKeyOf(key!))));
+    }
+    expect(run('infra/scripts/env.sh', printKeys, { WARMLINE_ENV_FILE: older }).stdout).toBe(result.stdout);
   });
 
   it('when run, then it writes a demo vendor key once (make seed registers it) and adds one to a file written before it existed', async () => {

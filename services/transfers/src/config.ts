@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { baseEnv } from '@warmline/platform/config';
+import { baseEnv, privateKeyEnv } from '@warmline/platform/config';
 import { businessTimezoneSchema } from '@warmline/contracts';
 
 export const transfersEnv = {
   ...baseEnv,
   TRANSFERS_PORT: z.coerce.number().int().min(0).max(65535).default(3107),
+  /** The transfers service's own Ed25519 key, for its calls to orders, the catalog and the gateway (docs/adr/0042). */
+  TRANSFERS_SERVICE_KEY: privateKeyEnv,
   /** The gateway's internal listener, which owns users: an agent's name, e-mail and survey answers. */
   GATEWAY_INTERNAL_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('http://127.0.0.1:3100'),
   /** The orders service: an agent's latest transfer order, to suggest delivery settings. */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
+import { identityCheck, serviceSigner } from '@warmline/platform/http/identity';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { TransfersConfig } from './config';
@@ -54,14 +55,17 @@ export async function startTransfers(
       migrationsDir: TRANSFERS_MIGRATIONS_DIR,
       connectionName: 'transfers',
     });
+    // Its own key for the calls it makes; the gateway's public key for the calls it answers (docs/adr/0042).
+    const signer = serviceSigner('transfers', config.TRANSFERS_SERVICE_KEY);
+    const identity = identityCheck(config, 'transfers');
     const ctx: TransfersContext = {
       pool,
       log,
       clock: options.clock ?? (() => new Date()),
       businessTimeZone: config.BUSINESS_TIMEZONE,
-      gateway: options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, identitySecret: config.IDENTITY_SECRET }),
-      orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET }),
-      catalog: httpCatalogClient({ baseUrl: config.CATALOG_URL, identitySecret: config.IDENTITY_SECRET }),
+      gateway: options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, signer }),
+      orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, signer }),
+      catalog: httpCatalogClient({ baseUrl: config.CATALOG_URL, signer }),
     };
 
     // No waiting for the broker: the consumers attach once it connects, HTTP serves meanwhile.
@@ -73,11 +77,11 @@ export async function startTransfers(
     const app = createHttpApp({
       service: 'transfers',
       log,
-      identitySecret: config.IDENTITY_SECRET,
+      identity,
       readiness,
       metrics: bus.metrics.registry,
       // The vendor's calls read their own bodies and answer in the webhook's shape (issue 23).
-      mountBeforeBodyParsing: (a) => a.use(vendorRoutes(ctx, config.IDENTITY_SECRET)),
+      mountBeforeBodyParsing: (a) => a.use(vendorRoutes(ctx, identity)),
       mount: (a) => {
         a.use(myTransfersRoutes(ctx));
         a.use(adminTransferRoutes(ctx));

@@ -64,7 +64,7 @@ export async function startLedgerFixture(start: Date = new Date()): Promise<Ledg
     const latestOrders = new Map<string, LatestTransferOrder>();
     const outages = { gateway: false, orders: false };
     const gateway: GatewayClient = {
-      async agentProfile(_actingFor, userId) {
+      async agentProfile(userId) {
         if (outages.gateway) throw new Error('connect ECONNREFUSED (the gateway stand-in is down)');
         return profiles.get(userId) ?? null;
       },

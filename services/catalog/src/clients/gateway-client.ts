@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type ServiceSigner } from '@warmline/platform/http/identity';
 
 /**
  * The gateway, as the catalog asks it about a buyer: the gateway owns users, so a buyer's
@@ -7,10 +7,10 @@ import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform
  */
 export interface GatewayClient {
   /**
-   * `GET {GATEWAY_INTERNAL_URL}/internal/users/:id` asked as `actingFor` (the user themself or an
-   * admin: the gateway answers no one else). Null when the account no longer exists.
+   * `GET {GATEWAY_INTERNAL_URL}/internal/users/:id` with the catalog's own credential (the
+   * gateway answers only the services it lists; docs/adr/0042). Null when the account no longer exists.
    */
-  userContact(actingFor: Identity, userId: string, correlationId: string): Promise<UserContact | null>;
+  userContact(userId: string, correlationId: string): Promise<UserContact | null>;
 }
 
 export interface UserContact {
@@ -30,15 +30,15 @@ const userContactAnswer = z.object({
   workingStates: z.array(z.string().regex(/^[A-Z]{2}$/)).max(100).optional(),
 });
 
-export function httpGatewayClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): GatewayClient {
+export function httpGatewayClient(options: { baseUrl: string; signer: ServiceSigner; timeoutMs?: number }): GatewayClient {
   return {
-    async userContact(actingFor, userId, correlationId) {
+    async userContact(userId, correlationId) {
       const url = new URL(`/internal/users/${encodeURIComponent(userId)}`, options.baseUrl);
       // A failed call throws: the caller is a consumer, whose message is retried with backoff.
       const response = await fetch(url, {
         headers: {
           accept: 'application/json',
-          [IDENTITY_HEADER]: signIdentity(options.identitySecret, actingFor),
+          [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'gateway'),
           'x-request-id': correlationId,
         },
         signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, conflict, notFound } from '@warmline/platform/errors';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type Identity, type ServiceSigner } from '@warmline/platform/http/identity';
 import { LEAD_PURCHASE_ALREADY_PAID_MESSAGE, type CreateLeadOrderRequest, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import { paidCallBacksOrdersAnswer, type PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 
@@ -30,10 +30,10 @@ export class PaymentUnavailable extends AppError {
 }
 
 /**
- * Calls `POST /api/internal/lead-orders` with the buyer's identity signed with the shared
- * secret, exactly as the gateway would sign it (docs/adr/0001-identity-forwarding.md).
+ * Calls `POST /api/internal/lead-orders` and the other routes orders keeps for the catalog with
+ * the catalog's own credential, acting for the buyer (docs/adr/0042).
  */
-export function httpOrdersClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): OrdersClient {
+export function httpOrdersClient(options: { baseUrl: string; signer: ServiceSigner; timeoutMs?: number }): OrdersClient {
   const url = new URL('/api/internal/lead-orders', options.baseUrl).toString();
   const transferStatesUrl = new URL('/api/internal/my-transfer-states', options.baseUrl).toString();
   const paidCallBacksUrl = new URL('/api/internal/my-paid-call-backs-orders', options.baseUrl).toString();
@@ -45,7 +45,7 @@ export function httpOrdersClient(options: { baseUrl: string; identitySecret: str
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            [IDENTITY_HEADER]: signIdentity(options.identitySecret, buyer),
+            [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'orders', buyer),
             'x-request-id': correlationId,
           },
           body: JSON.stringify(request),
@@ -65,7 +65,7 @@ export function httpOrdersClient(options: { baseUrl: string; identitySecret: str
       try {
         response = await fetch(`${url}/${encodeURIComponent(orderId)}/cancel`, {
           method: 'POST',
-          headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, buyer), 'x-request-id': correlationId },
+          headers: { [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'orders', buyer), 'x-request-id': correlationId },
           signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
         });
       } catch (err) {
@@ -79,7 +79,7 @@ export function httpOrdersClient(options: { baseUrl: string; identitySecret: str
     },
     async latestTransferStates(agent, correlationId) {
       const response = await fetch(transferStatesUrl, {
-        headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, agent), 'x-request-id': correlationId },
+        headers: { [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'orders', agent), 'x-request-id': correlationId },
         signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
       });
       if (!response.ok) throw new Error(`orders answered ${response.status} for the agent's transfer states`);
@@ -89,7 +89,7 @@ export function httpOrdersClient(options: { baseUrl: string; identitySecret: str
     },
     async paidCallBacksOrders(buyer, correlationId) {
       const response = await fetch(paidCallBacksUrl, {
-        headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, buyer), 'x-request-id': correlationId },
+        headers: { [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'orders', buyer), 'x-request-id': correlationId },
         signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
       });
       if (!response.ok) throw new Error(`orders answered ${response.status} for the buyer's paid Call-Backs orders`);

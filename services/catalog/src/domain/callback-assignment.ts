@@ -64,7 +64,7 @@ async function assignWithin(db: PoolClient, deps: AssignmentDeps, correlationId:
         if (!agent) break;
         let contact = contacts.get(agent.userId);
         if (contact === undefined) {
-          contact = await deps.gateway.userContact({ userId: agent.userId, username: null, isAdmin: false }, agent.userId, correlationId);
+          contact = await deps.gateway.userContact(agent.userId, correlationId);
           contacts.set(agent.userId, contact);
         }
         if (!contact) {

@@ -355,13 +355,12 @@ export async function exportCallbackOpportunitiesCsv(
  */
 export async function callbackAgents(ctx: CallbackContext, admin: Admin, correlationId: string): Promise<CallbackAgent[]> {
   const accounts = await listCallbackAccounts(ctx.pool, CALLBACK_AGENTS_MAX);
-  const acting = { userId: admin.userId, username: admin.username, isAdmin: true };
   const agents: Array<CallbackAgent | null> = [];
   for (let i = 0; i < accounts.length; i += GATEWAY_CALLS_AT_ONCE) {
     agents.push(
       ...(await Promise.all(
         accounts.slice(i, i + GATEWAY_CALLS_AT_ONCE).map(async (a) => {
-          const contact = await ctx.gateway.userContact(acting, a.userId, correlationId);
+          const contact = await ctx.gateway.userContact(a.userId, correlationId);
           if (!contact) return null;
           return { userId: a.userId, firstName: contact.firstName, lastName: contact.lastName ?? '', email: contact.email, balance: a.balance, states: a.states };
         }),
@@ -414,7 +413,7 @@ export async function giveCallbackState(ctx: CallbackContext, admin: Admin, id: 
  */
 export async function assignCallbackByHand(ctx: CallbackContext, admin: Admin, id: string, agentUserId: string, correlationId: string): Promise<CallbackOpportunity> {
   // Read before the transaction: a gateway call should not hold the row lock.
-  const contact = await ctx.gateway.userContact({ userId: admin.userId, username: admin.username, isAdmin: true }, agentUserId, correlationId);
+  const contact = await ctx.gateway.userContact(agentUserId, correlationId);
   if (!contact) throw notFound('Agent not found');
   return withTransaction(ctx.pool, async (db) => {
     await lockCallbackIntake(db);

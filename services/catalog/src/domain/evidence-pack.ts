@@ -125,7 +125,7 @@ async function currentDncRegistry(ctx: CallbackContext, phone: string): Promise<
 /** The buyer's name as the gateway knows it; the pack is still given (with the user id) when it cannot say. */
 async function buyerName(ctx: CallbackContext, userId: string, correlationId: string): Promise<string | null> {
   try {
-    const contact = await ctx.gateway.userContact({ userId, username: null, isAdmin: false }, userId, correlationId);
+    const contact = await ctx.gateway.userContact(userId, correlationId);
     const name = contact ? `${contact.firstName} ${contact.lastName ?? ''}`.trim() : '';
     return name === '' ? null : name;
   } catch (err) {

@@ -71,7 +71,7 @@ async function startingStates(
   agent: Agent,
   correlationId: string,
 ): Promise<{ states: string[]; hasAccount: boolean }> {
-  const profile = await deps.gateway.userContact({ userId: agent.userId, username: agent.username, isAdmin: false }, agent.userId, correlationId);
+  const profile = await deps.gateway.userContact(agent.userId, correlationId);
   if (!profile) return { states: [], hasAccount: false };
   const surveyStates = profile.workingStates ?? [];
   if (surveyStates.length > 0) return { states: surveyStates, hasAccount: true };

@@ -274,11 +274,7 @@ export async function noticeBuyerOfOptOut(
   const leads = await leadsBoughtWithPhone(db, notice.buyerUserId, notice.phone);
   const callbacks = await callbacksDeliveredWithPhone(db, notice.buyerUserId, notice.phone);
   if (leads.length === 0 && callbacks.length === 0) return;
-  const buyer = await deps.gateway.userContact(
-    { userId: notice.suppressedBy.userId, username: notice.suppressedBy.username, isAdmin: true },
-    notice.buyerUserId,
-    correlationId,
-  );
+  const buyer = await deps.gateway.userContact(notice.buyerUserId, correlationId);
   if (!buyer) {
     log.warn('the buyer of an opted-out lead has no account any more; no opt-out notice');
     return;

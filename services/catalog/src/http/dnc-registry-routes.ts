@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { dncRegistryChecksBody, dncRegistryListQuery, dncRegistryUploadQuery, type DncRegistryCheckAnswer } from '@warmline/contracts';
 import { AppError, badRequest, unauthorized } from '@warmline/platform/errors';
-import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
+import { acceptServiceCallers, requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
 import { parseInput } from '@warmline/platform/http/validation';
 import type { LeadImportContext } from '../domain/context';
 import type { Admin } from '../domain/admin-actions';
@@ -44,7 +44,7 @@ export function dncRegistryRoutes(ctx: LeadImportContext): Router {
     res.json(await getRegistryUpload(ctx, id.data.toLowerCase()));
   });
 
-  router.post('/api/internal/dnc-registry/checks', requireUserIdentity, async (req, res) => {
+  router.post('/api/internal/dnc-registry/checks', acceptServiceCallers('transfers'), requireUserIdentity, async (req, res) => {
     const { phones } = parseInput(dncRegistryChecksBody, req.body);
     const checks = await registryChecksOf(ctx.pool, phones);
     const answer: DncRegistryCheckAnswer = { checks: Object.fromEntries(checks) };

@@ -1,4 +1,5 @@
 import { orderStats, type OrderStats } from '@warmline/contracts';
+import type { KeyObject } from 'node:crypto';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
 
 /**
@@ -6,12 +7,12 @@ import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform
  * the admin's signed identity. A short timeout: the cards must not wait on a slow service.
  */
 export async function fetchOrderStats(
-  options: { ordersUrl: string; identitySecret: string; timeoutMs: number },
+  options: { ordersUrl: string; identityKey: KeyObject; timeoutMs: number },
   admin: Identity,
   correlationId: string,
 ): Promise<OrderStats> {
   const response = await fetch(new URL('/internal/admin-stats', options.ordersUrl), {
-    headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, admin), 'x-request-id': correlationId },
+    headers: { [IDENTITY_HEADER]: signIdentity(options.identityKey, 'orders', admin), 'x-request-id': correlationId },
     signal: AbortSignal.timeout(options.timeoutMs),
   });
   if (!response.ok) throw new Error(`orders answered ${response.status} to /internal/admin-stats`);

@@ -1,13 +1,14 @@
 import { customerSearchAnswerSchema } from '@warmline/contracts';
+import type { KeyObject } from 'node:crypto';
 import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
 import type { SearchSource } from '../domain/customer-search';
 
 /**
  * Another service's part of the customer search: `GET /internal/search?q=` with the admin's
- * signed identity. An answer that is not the contract's shape counts as a failed source (left
+ * identity, signed for that service. An answer that is not the contract's shape counts as a failed source (left
  * out and named as partial), never as the gateway's 500.
  */
-export function internalSearchSource(options: { name: string; baseUrl: string; identitySecret: string; admin: Identity; correlationId: string }): SearchSource {
+export function internalSearchSource(options: { name: string; baseUrl: string; identityKey: KeyObject; admin: Identity; correlationId: string }): SearchSource {
   return {
     name: options.name,
     async search(text, signal, limit) {
@@ -15,7 +16,7 @@ export function internalSearchSource(options: { name: string; baseUrl: string; i
       url.searchParams.set('q', text);
       url.searchParams.set('limit', String(limit));
       const response = await fetch(url, {
-        headers: { [IDENTITY_HEADER]: signIdentity(options.identitySecret, options.admin), 'x-request-id': options.correlationId },
+        headers: { [IDENTITY_HEADER]: signIdentity(options.identityKey, options.name, options.admin), 'x-request-id': options.correlationId },
         signal,
       });
       if (!response.ok) throw new Error(`${options.name} answered ${response.status} to /internal/search`);

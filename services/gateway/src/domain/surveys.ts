@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import {
   EMAIL_TAKEN_MESSAGE,
   SURVEY_FUNNELS,
@@ -25,7 +26,8 @@ export interface SurveysContext extends AccountsContext {
   /** Where the new-account sales notice goes. */
   salesTeamEmail: string;
   /** Signs the second brand's one-time checkout token (the secret the orders service verifies it with). */
-  checkoutTokenSecret: string;
+  /** The gateway's private identity key, which signs checkout tokens. */
+  identityKey: KeyObject;
 }
 
 const SURVEY_NOT_FOUND = 'Survey not found';
@@ -168,7 +170,7 @@ export async function submitSurvey(
         totalPrice: totalPriceCents,
         // The second brand's checkout follows at once without a session: this links it to the new account.
         ...(source.funnel === 'ringcloud'
-          ? { checkoutToken: signCheckoutToken(ctx.checkoutTokenSecret, { userId: user.id, purpose: 'ringcloud-checkout' }) }
+          ? { checkoutToken: signCheckoutToken(ctx.identityKey, { userId: user.id, purpose: 'ringcloud-checkout' }) }
           : {}),
       };
     });

@@ -1,7 +1,8 @@
+import type { KeyObject } from 'node:crypto';
 import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { NextFunction, Request, Response } from 'express';
-import { ANONYMOUS, BODY_TOO_LARGE_MESSAGE, IDENTITY_HEADER, signIdentity, type Identity, type Logger } from '@warmline/platform';
+import { ANONYMOUS, BODY_TOO_LARGE_MESSAGE, IDENTITY_HEADER, SERVICE_CALL_HEADER, signIdentity, type Identity, type Logger } from '@warmline/platform';
 import { RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
 import { DEFAULT_BODY_LIMIT_BYTES, findPublicRoute, type RouteOwner } from '@warmline/contracts';
 import type { GatewayConfig } from '../config';
@@ -17,6 +18,8 @@ export interface ForwardRoute {
   prefix: string;
   /** Base URL of the internal service, e.g. config.CATALOG_URL. */
   target: string;
+  /** The service's name, which the forwarded identity is signed for (docs/adr/0042). */
+  audience: string;
 }
 
 /** The internal service that answers each owner of the route manifest. */
@@ -27,6 +30,7 @@ export function ownerTargets(config: GatewayConfig): Record<Exclude<RouteOwner, 
 /** Headers that concern one hop only, or that must never reach an internal service. */
 const DROPPED_REQUEST_HEADERS = new Set([
   IDENTITY_HEADER, // only the gateway vouches for who is asking
+  SERVICE_CALL_HEADER, // services call each other directly, never through the public site
   'cookie', // the session stays in the gateway
   'host',
   'connection',
@@ -63,7 +67,8 @@ export interface ForwardingOptions {
   targets: Record<string, string>;
   /** Prefixes forwarded besides the manifest's routes (tests add stand-in services). */
   routes?: ForwardRoute[];
-  identitySecret: string;
+  /** The gateway's private identity key (IDENTITY_PRIVATE_KEY). */
+  identityKey: KeyObject;
   log: Logger;
 }
 
@@ -76,14 +81,16 @@ export function forwarding(options: ForwardingOptions) {
   const targets = Object.fromEntries(Object.entries(options.targets).map(([owner, url]) => [owner, new URL(url)]));
   // Extra prefixes (tests' stand-in services), longest first.
   const extra = [...(options.routes ?? [])]
-    .map((r) => ({ prefix: r.prefix.replace(/\/+$/, ''), target: new URL(r.target) }))
+    .map((r) => ({ prefix: r.prefix.replace(/\/+$/, ''), target: new URL(r.target), audience: r.audience }))
     .sort((a, b) => b.prefix.length - a.prefix.length);
 
   return (req: Request, res: Response, next: NextFunction): void => {
     const path = req.originalUrl.split('?')[0] ?? '';
     const { route } = findPublicRoute(req.method, path);
-    const target = route && route.owner !== 'gateway' ? targets[route.owner] : extra.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`))?.target;
-    if (!target) return next();
+    const stand = route ? undefined : extra.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
+    const target = route && route.owner !== 'gateway' ? targets[route.owner] : stand?.target;
+    const audience = route ? route.owner : stand?.audience;
+    if (!target || !audience) return next();
 
     // The route manifest's body limit, checked before anything is forwarded when declared
     // and counted as the body streams when not (chunked).
@@ -97,13 +104,16 @@ export function forwarding(options: ForwardingOptions) {
     }
 
     // In a view-as tab req.user is the viewed agent (edge/view-as.ts), marked read only for the service too.
-    // A vendor-key route is always anonymous: the key, not a session, says who calls (the service checks it).
+    // A vendor-key or Stripe route is always anonymous: the key or the webhook signature, not a
+    // session, says who calls (the service checks it), so a browser's session never rides along.
+    const machine = vendor || route?.access === 'stripe-signature';
     const identity: Identity =
-      req.user && !vendor
+      req.user && !machine
         ? { userId: req.user.id, username: req.user.username, isAdmin: req.user.isAdmin, ...(req.viewAs ? { readOnly: true as const } : {}) }
         : ANONYMOUS;
     const headers = forwardedHeaders(req.headers);
-    headers[IDENTITY_HEADER] = signIdentity(options.identitySecret, identity);
+    // The client's address travels signed: a service believes no X-Forwarded-For (docs/adr/0042).
+    headers[IDENTITY_HEADER] = signIdentity(options.identityKey, audience, { ...identity, ...(req.ip ? { clientIp: req.ip } : {}) });
     headers['x-request-id'] = req.id;
     headers['x-forwarded-for'] = req.ip ?? '';
     headers['x-forwarded-proto'] = req.protocol;

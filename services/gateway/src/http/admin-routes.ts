@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { auditLogQuery, businessDate } from '@warmline/contracts';
-import { notFound, parseInput } from '@warmline/platform';
+import { notFound, parseInput, privateKeyOf } from '@warmline/platform';
 import { findSurveyResponse } from '../db/survey-responses';
 import { fetchOrderStats } from '../clients/order-stats-client';
 import type { GatewayConfig } from '../config';
@@ -12,6 +12,7 @@ import { currentUser, requireAdmin } from '../edge/access';
 /** The back office's own reads (issue 12): the admin cards and the audit log (the customer search: customer-search-routes.ts). Admins only. */
 export function adminRoutes(ctx: AccountsContext, config: GatewayConfig): Router {
   const router = Router();
+  const identityKey = privateKeyOf(config.IDENTITY_PRIVATE_KEY);
   router.use('/api/admin', requireAdmin);
 
   router.get('/api/admin/stats', async (req, res) => {
@@ -24,7 +25,7 @@ export function adminRoutes(ctx: AccountsContext, config: GatewayConfig): Router
         timeZone: config.BUSINESS_TIMEZONE,
         orderStats: () =>
           fetchOrderStats(
-            { ordersUrl: config.ORDERS_URL, identitySecret: config.IDENTITY_SECRET, timeoutMs: config.ADMIN_STATS_TIMEOUT_MS },
+            { ordersUrl: config.ORDERS_URL, identityKey, timeoutMs: config.ADMIN_STATS_TIMEOUT_MS },
             { userId: admin.id, username: admin.username, isAdmin: true },
             req.id,
           ),

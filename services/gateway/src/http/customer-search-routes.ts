@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { customerSearchQuery, MAX_SEARCH_RESULTS, SEARCH_MORE_HEADER, SEARCH_PARTIAL_HEADER } from '@warmline/contracts';
-import { parseInput } from '@warmline/platform';
+import { parseInput, privateKeyOf } from '@warmline/platform';
 import { internalSearchSource } from '../clients/search-client';
 import type { GatewayConfig } from '../config';
 import type { AccountsContext } from '../domain/context';
@@ -19,6 +19,7 @@ const INTERNAL_SEARCH_OWNERS: readonly { name: string; baseUrl: (config: Gateway
 /** `GET /api/search-customers?q=` (issue 12, admins only): find anyone, across every owner at once. */
 export function customerSearchRoutes(ctx: AccountsContext, config: GatewayConfig): Router {
   const router = Router();
+  const identityKey = privateKeyOf(config.IDENTITY_PRIVATE_KEY);
   router.get('/api/search-customers', requireAdmin, async (req, res) => {
     const { q, limit } = parseInput(customerSearchQuery, req.query);
     const admin = currentUser(req);
@@ -28,7 +29,7 @@ export function customerSearchRoutes(ctx: AccountsContext, config: GatewayConfig
         sources: [
           accountsSource(ctx.pool),
           ...INTERNAL_SEARCH_OWNERS.map((owner) =>
-            internalSearchSource({ name: owner.name, baseUrl: owner.baseUrl(config), identitySecret: config.IDENTITY_SECRET, admin: identity, correlationId: req.id }),
+            internalSearchSource({ name: owner.name, baseUrl: owner.baseUrl(config), identityKey, admin: identity, correlationId: req.id }),
           ),
         ],
         timeoutMs: config.SEARCH_SOURCE_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { recognisedStates, SURVEY_TIMEZONES, type BuyerProfile } from '@warmline/contracts';
-import { AppError, IDENTITY_HEADER, verifyIdentity, type Pool } from '@warmline/platform';
+import { acceptServiceCallers, AppError, requireForwardedIdentity, type IdentityCheck, type Pool } from '@warmline/platform';
 import { findUserById } from '../db/users';
 import { findLatestSurveyDeliveryAnswers } from '../db/survey-responses';
 
@@ -12,20 +12,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `GET /internal/users/:id`: what the internal services may read about a user they act for
  * (the orders service prices a transfer order at the agent's own price; the catalog reads the
  * working states of the agent's latest survey). Outside /api, so the
- * session, CSRF and forwarding of the public routes never see it, and it answers only a
- * request signed with the shared identity secret (docs/adr/0001) on behalf of that same user
- * or an admin. Read from the database on every call, so an admin's price change counts at once.
+ * session, CSRF and forwarding of the public routes never see it, and it answers only the
+ * services that write to or price for users, each calling with its own key (docs/adr/0042).
+ * Read from the database on every call, so an admin's price change counts at once.
  */
-export function internalUserRoutes(options: { pool: Pool; identitySecret: string }): Router {
+export function internalUserRoutes(options: { pool: Pool; identity: IdentityCheck }): Router {
   const router = Router();
-  router.get(INTERNAL_USERS_PATH, async (req: Request, res) => {
-    const identity = verifyIdentity(options.identitySecret, req.header(IDENTITY_HEADER));
-    if (!identity?.userId) throw new AppError('Unauthorized', 'Missing or invalid signed identity', 401);
+  router.get(INTERNAL_USERS_PATH, requireForwardedIdentity(options.identity), acceptServiceCallers('catalog', 'orders', 'transfers'), async (req: Request, res) => {
     const id = String(req.params.id);
     if (!UUID.test(id)) throw new AppError('NotFound', 'User not found', 404);
-    if (identity.userId !== id.toLowerCase() && !identity.isAdmin) {
-      throw new AppError('Forbidden', 'A service may only read the user it acts for', 403);
-    }
     const user = await findUserById(options.pool, id.toLowerCase());
     if (!user) throw new AppError('NotFound', 'User not found', 404);
     // The catalog delivers call-backs in these states until the agent chooses their own; the

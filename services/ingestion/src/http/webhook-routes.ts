@@ -17,7 +17,7 @@ import {
 } from '@warmline/contracts';
 import { asUnavailable, RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
 import { BODY_TOO_LARGE_MESSAGE, bodyLimitFor } from '@warmline/platform/http/body-limits';
-import { IDENTITY_HEADER, verifyIdentity } from '@warmline/platform/http/identity';
+import { IDENTITY_HEADER, verifyIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
 import type { IngestionContext } from '../domain/context';
 import { receiveCall } from '../domain/vendor-calls';
 import { vendorOfKey } from '../domain/vendor-keys';
@@ -64,13 +64,13 @@ function readBody(req: Request, res: Response): Promise<Buffer | 'too large' | '
   });
 }
 
-export function webhookRoutes(ctx: IngestionContext, identitySecret: string): Router {
+export function webhookRoutes(ctx: IngestionContext, identity: IdentityCheck): Router {
   const router = Router();
 
   router.post(CALLBACK_WEBHOOK_PATH, async (req, res) => {
     try {
       // Reached through the gateway only (its throttle, its body limit): it signs every call.
-      if (!verifyIdentity(identitySecret, req.header(IDENTITY_HEADER))) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
+      if (!verifyIdentity(identity, req.header(IDENTITY_HEADER))) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
       const vendor = await vendorOfKey(ctx, ctx.pool, presentedKey(req));
       if (!vendor) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
 

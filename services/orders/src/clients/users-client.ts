@@ -1,5 +1,5 @@
 import { AppError } from '@warmline/platform/errors';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type Identity, type ServiceSigner } from '@warmline/platform/http/identity';
 import type { BuyerProfile } from '@warmline/contracts';
 
 /**
@@ -20,11 +20,10 @@ class AccountServiceUnavailable extends AppError {
 }
 
 /**
- * `GET {GATEWAY_URL}/internal/users/:id` with the buyer's own identity, signed with the shared
- * secret exactly as the gateway signs what it forwards (docs/adr/0001): the gateway answers
- * only for that user (or an admin).
+ * `GET {GATEWAY_URL}/internal/users/:id` with this service's own credential (docs/adr/0042):
+ * the gateway answers the services it lists for that route.
  */
-export function httpUsersClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): UsersClient {
+export function httpUsersClient(options: { baseUrl: string; signer: ServiceSigner; timeoutMs?: number }): UsersClient {
   return {
     async buyerProfile(buyer, correlationId) {
       if (!buyer.userId) throw new AppError('Unauthorized', 'Not authenticated', 401);
@@ -34,7 +33,7 @@ export function httpUsersClient(options: { baseUrl: string; identitySecret: stri
         response = await fetch(url, {
           headers: {
             accept: 'application/json',
-            [IDENTITY_HEADER]: signIdentity(options.identitySecret, buyer),
+            [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'gateway'),
             'x-request-id': correlationId,
           },
           signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),

@@ -14,7 +14,7 @@ import { orderFacts } from './package-orders';
  * payment intent's answer); once that buyer has an account and is logged in, it attaches the
  * paid order to that account. Never by matching e-mail.
  *
- * `oc1.<orderId>.<expiresAt>.<mac>`: signed with the secret the gateway and this service share,
+ * `oc1.<orderId>.<expiresAt>.<mac>`: an HMAC keyed with this service's own key (ORDERS_SERVICE_KEY),
  * over its own purpose prefix, so it can pass neither for a forwarded identity nor for a
  * checkout token. It claims its one order once: the order is attached only while it has no
  * buyer, so a second use (or a second account) finds it taken.

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { badRequest } from '@warmline/platform/errors';
 import { parseInput } from '@warmline/platform/http/validation';
-import { requireUserIdentity } from '@warmline/platform/http/identity';
+import { acceptServiceCallers, requireUserIdentity } from '@warmline/platform/http/identity';
 import { createLeadOrderBody, type CancelLeadOrderResponse, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import { PAID_CALL_BACKS_ORDERS_LIMIT, type PaidCallBacksOrdersAnswer } from '@warmline/contracts/callbacks';
 import type { OrdersContext } from '../domain/context';
@@ -21,12 +21,12 @@ const INTERNAL_PAID_CALL_BACKS_ORDERS_PATH = '/api/internal/my-paid-call-backs-o
 
 /**
  * `POST /api/internal/lead-orders`: called by the catalog service, never by a browser — the
- * gateway's forwarding table has no /api/internal route, so only a service holding the
- * identity secret reaches it. The signed identity names the buyer.
+ * gateway's forwarding table has no /api/internal route. Each route names the one service that
+ * calls it, with its own key (docs/adr/0042); the call names the buyer it acts for.
  */
 export function internalLeadOrderRoutes(ctx: OrdersContext & { users: UsersClient }): Router {
   const router = Router();
-  router.post(INTERNAL_LEAD_ORDERS_PATH, requireUserIdentity, async (req, res) => {
+  router.post(INTERNAL_LEAD_ORDERS_PATH, acceptServiceCallers('catalog'), requireUserIdentity, async (req, res) => {
     const request = parseInput(createLeadOrderBody, req.body);
     const buyer = req.identity;
     if (!buyer) throw new Error('requireUserIdentity let a request without identity through');
@@ -41,7 +41,7 @@ export function internalLeadOrderRoutes(ctx: OrdersContext & { users: UsersClien
     res.status(replayed ? 200 : 201).json(answer);
   });
   // The buyer cancelled the purchase in My Orders (issue 22): it can no longer be paid.
-  router.post(`${INTERNAL_LEAD_ORDERS_PATH}/:orderId/cancel`, requireUserIdentity, async (req, res) => {
+  router.post(`${INTERNAL_LEAD_ORDERS_PATH}/:orderId/cancel`, acceptServiceCallers('catalog'), requireUserIdentity, async (req, res) => {
     const orderId = z.uuid().safeParse(req.params.orderId);
     if (!orderId.success) throw badRequest('Order id must be a UUID');
     const buyer = req.identity;
@@ -50,19 +50,19 @@ export function internalLeadOrderRoutes(ctx: OrdersContext & { users: UsersClien
     const answer: CancelLeadOrderResponse = { orderId: order.id, cancelledAt: (order.cancelledAt ?? new Date()).toISOString() };
     res.json(answer);
   });
-  router.get(INTERNAL_TRANSFER_STATES_PATH, requireUserIdentity, async (req, res) => {
+  router.get(INTERNAL_TRANSFER_STATES_PATH, acceptServiceCallers('catalog'), requireUserIdentity, async (req, res) => {
     const agent = req.identity;
     if (!agent?.userId) throw new Error('requireUserIdentity let a request without identity through');
     res.setHeader('cache-control', 'no-store');
     res.json({ states: await latestTransferOrderStates(ctx.pool, agent.userId) });
   });
-  router.get(INTERNAL_LATEST_TRANSFER_ORDER_PATH, requireUserIdentity, async (req, res) => {
+  router.get(INTERNAL_LATEST_TRANSFER_ORDER_PATH, acceptServiceCallers('transfers'), requireUserIdentity, async (req, res) => {
     const agent = req.identity;
     if (!agent?.userId) throw new Error('requireUserIdentity let a request without identity through');
     res.setHeader('cache-control', 'no-store');
     res.json({ order: await latestTransferOrderDelivery(ctx.pool, agent.userId) });
   });
-  router.get(INTERNAL_PAID_CALL_BACKS_ORDERS_PATH, requireUserIdentity, async (req, res) => {
+  router.get(INTERNAL_PAID_CALL_BACKS_ORDERS_PATH, acceptServiceCallers('catalog'), requireUserIdentity, async (req, res) => {
     const buyer = req.identity;
     if (!buyer?.userId) throw new Error('requireUserIdentity let a request without identity through');
     const orders = await paidCallBacksOrders(ctx.pool, buyer.userId, PAID_CALL_BACKS_ORDERS_LIMIT);

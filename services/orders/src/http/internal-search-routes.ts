@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { customerSearchQuery, customerSearchTerms, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
 import { parseInput } from '@warmline/platform/http/validation';
-import { requireAdminIdentity, requireForwardedIdentity } from '@warmline/platform/http/identity';
+import { requireAdminIdentity, requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
 import { searchCheckoutCustomers, type CheckoutCustomerMatch } from '../db/customer-search';
 import type { OrdersContext } from '../domain/context';
 
@@ -10,9 +10,9 @@ import type { OrdersContext } from '../domain/context';
  * customers of the public checkouts as type 'customer' (id: their newest paid order) — asked by
  * the gateway with the admin's signed identity.
  */
-export function internalSearchRoutes(ctx: OrdersContext & { identitySecret: string }): Router {
+export function internalSearchRoutes(ctx: OrdersContext & { identity: IdentityCheck }): Router {
   const router = Router();
-  router.get('/internal/search', requireForwardedIdentity(ctx.identitySecret), requireAdminIdentity, async (req, res) => {
+  router.get('/internal/search', requireForwardedIdentity(ctx.identity), requireAdminIdentity, async (req, res) => {
     const { q, limit } = parseInput(customerSearchQuery, req.query);
     const matches = await searchCheckoutCustomers(ctx.pool, customerSearchTerms(q), limit ?? MAX_SEARCH_RESULTS);
     res.setHeader('cache-control', 'no-store');

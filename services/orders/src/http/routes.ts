@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { badRequest } from '@warmline/platform/errors';
@@ -28,7 +29,7 @@ const uuid = z.uuid();
  * The orders API. Every route is reached through the gateway with its signed identity;
  * the checkouts are public pages, so an anonymous visitor (userId null) may buy.
  */
-export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string }): Router {
+export function ordersRoutes(ctx: OrdersContext & { gatewayKey: KeyObject; claimSecret: string }): Router {
   const router = Router();
 
   // Also under /api/payments/config, in case the gateway answers /api/config itself (site settings).
@@ -45,7 +46,7 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
       idempotencyKey,
       buyer: req.identity ?? ANONYMOUS,
       // Forged, expired or for another purpose: null, and the order is simply not linked.
-      checkoutToken: verifyCheckoutToken(ctx.checkoutTokenSecret, request.checkoutToken, 'ringcloud-checkout'),
+      checkoutToken: verifyCheckoutToken(ctx.gatewayKey, request.checkoutToken, 'ringcloud-checkout'),
       correlationId: req.id,
     });
     const answer: CreatePaymentIntentResponse = {
@@ -56,7 +57,7 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
       currency: order.currency,
       paymentProvider: intent.provider,
       // Only an order without a buyer can be claimed, and only by the browser that opened it.
-      ...(order.kind === 'package' && order.buyerUserId === null ? { claimToken: signOrderClaim(ctx.checkoutTokenSecret, order) } : {}),
+      ...(order.kind === 'package' && order.buyerUserId === null ? { claimToken: signOrderClaim(ctx.claimSecret, order) } : {}),
     };
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(replayed ? 200 : 201).json(answer);
@@ -108,7 +109,7 @@ export function ordersRoutes(ctx: OrdersContext & { checkoutTokenSecret: string 
     const id = uuid.safeParse(req.params.id);
     if (!id.success) throw badRequest('Order id must be a UUID');
     const { claimToken } = parseInput(claimOrderBody, req.body);
-    const order = await claimOrder(ctx.pool, ctx.checkoutTokenSecret, {
+    const order = await claimOrder(ctx.pool, ctx.claimSecret, {
       orderId: id.data.toLowerCase(),
       claimToken,
       buyer: { ...req.identity!, userId: req.identity!.userId! },

@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import Stripe from 'stripe';
 import { AppError, badRequest } from '@warmline/platform/errors';
-import { requireForwardedIdentity } from '@warmline/platform/http/identity';
+import { requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
 import type { OrdersContext } from '../domain/context';
 import { handleStripeEvent } from '../domain/payments';
 
@@ -13,11 +13,11 @@ const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';
  * the gateway (anonymous identity, body streamed untouched). Each event id is handled once;
  * a repeat answers 200 and changes nothing, so Stripe stops retrying it.
  */
-export function stripeWebhookRoutes(ctx: OrdersContext, options: { identitySecret: string; webhookSecret: string | undefined }): Router {
+export function stripeWebhookRoutes(ctx: OrdersContext, options: { identity: IdentityCheck; webhookSecret: string | undefined }): Router {
   const router = Router();
   router.post(
     STRIPE_WEBHOOK_PATH,
-    requireForwardedIdentity(options.identitySecret),
+    requireForwardedIdentity(options.identity),
     express.raw({ type: () => true, limit: '1mb' }),
     async (req, res) => {
       if (!options.webhookSecret) {

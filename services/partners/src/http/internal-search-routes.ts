@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { customerSearchQuery, customerSearchTerms, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
 import { parseInput } from '@warmline/platform/http/validation';
-import { requireAdminIdentity, requireForwardedIdentity } from '@warmline/platform/http/identity';
+import { requireAdminIdentity, requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
 import { searchPartnerApplications, type PartnerApplicationMatch } from '../db/customer-search';
 import type { PartnersContext } from '../domain/context';
 
@@ -9,9 +9,9 @@ import type { PartnersContext } from '../domain/context';
  * `GET /internal/search?q=`: the partners service's part of the admin's customer search —
  * partner applications as type 'partner' — asked by the gateway with the admin's signed identity.
  */
-export function internalSearchRoutes(ctx: PartnersContext & { identitySecret: string }): Router {
+export function internalSearchRoutes(ctx: PartnersContext & { identity: IdentityCheck }): Router {
   const router = Router();
-  router.get('/internal/search', requireForwardedIdentity(ctx.identitySecret), requireAdminIdentity, async (req, res) => {
+  router.get('/internal/search', requireForwardedIdentity(ctx.identity), requireAdminIdentity, async (req, res) => {
     const { q, limit } = parseInput(customerSearchQuery, req.query);
     const matches = await searchPartnerApplications(ctx.pool, customerSearchTerms(q), limit ?? MAX_SEARCH_RESULTS);
     res.setHeader('cache-control', 'no-store');

@@ -35,7 +35,7 @@ export function partnersRoutes(ctx: PartnersContext): Router {
   router.post('/api/affnetwork-signup', async (req, res) => {
     const id = randomUUID();
     const received = await receiveApplication(req, ctx, id);
-    const created = await submitApplication(ctx, { id, ...received, applicantIp: req.ip ?? null }, req.id);
+    const created = await submitApplication(ctx, { id, ...received, applicantIp: req.identity?.clientIp ?? null }, req.id);
     res.status(201).json(created);
   });
 

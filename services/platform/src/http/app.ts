@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import { AppError } from '../errors';
 import { asUnavailable } from '../faults';
 import { BODY_TOO_LARGE_MESSAGE, bodyLimitFor } from './body-limits';
-import { requireForwardedIdentity } from './identity';
+import { requireForwardedIdentity, type IdentityCheck } from './identity';
 import { recordServedApp } from './served-routes';
 
 declare module 'express-serve-static-core' {
@@ -48,8 +48,8 @@ export interface HttpAppOptions {
   ops?: 'all' | 'liveness';
   /** Where request durations are recorded; a service with a public and an internal app shares one. */
   httpMetrics?: HttpMetrics;
-  /** Internal services: /api/* requires the gateway's signed identity. */
-  identitySecret?: string;
+  /** Internal services: /api/* requires the gateway's signed identity for this service, or a named service's call. */
+  identity?: IdentityCheck;
   /** Routes and middleware of the service, mounted after the kit's own. */
   mount: (app: Express) => void;
   /** Middleware that runs before every route, the kit's own included (e.g. the gateway's security headers). */
@@ -157,7 +157,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   options.mountBeforeBodyParsing?.(app);
   app.use(jsonBodies(options.jsonLimit));
   app.use(refuseUnstorableText);
-  if (options.identitySecret) app.use('/api', requireForwardedIdentity(options.identitySecret));
+  if (options.identity) app.use('/api', requireForwardedIdentity(options.identity));
   options.mount(app);
 
   app.use((req: Request, res: Response) => {

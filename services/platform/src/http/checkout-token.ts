@@ -1,13 +1,13 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID, sign, verify, type KeyObject } from 'node:crypto';
 
 /**
  * A one-time checkout token (issue 12): the second brand's survey creates an account while the
  * visitor is not logged in, and the checkout right after it is paid without a session. The
- * gateway signs this token for the new account with the secret it shares with the orders
- * service; the orders service links the checkout's order to that account once (it records the
+ * gateway signs this token for the new account with its Ed25519 identity key, which the orders
+ * service verifies with the gateway's public key (docs/adr/0042); the orders service links the checkout's order to that account once (it records the
  * token's id) and only within a short time. An order is never linked by matching e-mail.
  *
- * The MAC covers a purpose prefix, so neither a forwarded identity nor a token for another
+ * The signature covers a purpose prefix, so neither a forwarded identity nor a token for another
  * purpose can pass for a checkout token, nor this for them.
  */
 
@@ -29,7 +29,7 @@ export interface CheckoutTokenClaims {
 const PREFIX = 'ct1';
 
 export function signCheckoutToken(
-  secret: string,
+  gatewayKey: KeyObject,
   input: { userId: string; purpose: CheckoutTokenPurpose },
   now = Date.now(),
 ): string {
@@ -40,12 +40,12 @@ export function signCheckoutToken(
     expiresAt: Math.floor(now / 1000) + CHECKOUT_TOKEN_TTL_SECONDS,
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  return `${PREFIX}.${payload}.${mac(secret, payload)}`;
+  return `${PREFIX}.${payload}.${sign(null, signedText(payload), gatewayKey).toString('base64url')}`;
 }
 
 /** The claims of a token for `purpose`, or null when it is malformed, forged, for another purpose or expired. */
 export function verifyCheckoutToken(
-  secret: string,
+  gatewayKey: KeyObject,
   token: string | undefined,
   purpose: CheckoutTokenPurpose,
   now = Date.now(),
@@ -53,10 +53,8 @@ export function verifyCheckoutToken(
   if (!token) return null;
   const [prefix, payload, signature, extra] = token.split('.');
   if (prefix !== PREFIX || !payload || !signature || extra !== undefined) return null;
-  const expected = Buffer.from(mac(secret, payload));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
+    if (!verify(null, signedText(payload), gatewayKey, Buffer.from(signature, 'base64url'))) return null;
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<CheckoutTokenClaims>;
     if (claims.purpose !== purpose) return null;
     if (typeof claims.expiresAt !== 'number' || claims.expiresAt * 1000 < now) return null;
@@ -70,6 +68,6 @@ export function verifyCheckoutToken(
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function mac(secret: string, payload: string): string {
-  return createHmac('sha256', secret).update(`${PREFIX}:checkout-token:${payload}`).digest('base64url');
+function signedText(payload: string): Buffer {
+  return Buffer.from(`${PREFIX}:checkout-token:${payload}`);
 }

@@ -1,8 +1,9 @@
 import { inflateSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '../http/identity';
-import { TEST_IDENTITY_SECRET } from './index';
+import { IDENTITY_HEADER, type Identity } from '../http/identity';
+import { audienceOf } from './calls';
+import { signTestIdentity } from './index';
 
 /** Test helpers for downloads (issue 24's evidence pack): the bytes of an answer, and the text a PDF draws. */
 
@@ -16,7 +17,7 @@ export interface Download {
 
 /** GETs a download from an internal service as the gateway would forward it, keeping the bytes. */
 export async function download(baseUrl: string, path: string, identity: Identity, headers: Record<string, string> = {}): Promise<Download> {
-  const response = await fetch(`${baseUrl}${path}`, { headers: { ...headers, [IDENTITY_HEADER]: signIdentity(TEST_IDENTITY_SECRET, identity) } });
+  const response = await fetch(`${baseUrl}${path}`, { headers: { ...headers, [IDENTITY_HEADER]: signTestIdentity(await audienceOf(baseUrl), identity) } });
   const bytes = new Uint8Array(await response.arrayBuffer());
   return { status: response.status, headers: response.headers, bytes, text: new TextDecoder().decode(bytes) };
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
+import { serviceSigner, signIdentity, signServiceCall, type Identity, type ServiceCaller } from '../http/identity';
+import { privateKeyOf } from '../keys';
 
 /**
  * Test helpers. Tests talk to the real PostgreSQL, Redis and RabbitMQ (ARCHITECTURE §7);
@@ -11,7 +13,33 @@ import pg from 'pg';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TEST_AMQP_URL = process.env.TEST_AMQP_URL ?? process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-export const TEST_IDENTITY_SECRET = 'test-identity-secret-0123456789abcdef';
+/**
+ * Ed25519 keys for tests only (docs/adr/0042), in the environment's shape: the gateway's identity
+ * key, and each calling service's own key. Every test process gets all of them, as `make start` does.
+ */
+export const TEST_KEYS = {
+  IDENTITY_PRIVATE_KEY: 'MC4CAQAwBQYDK2VwBCIEIPg9QEfdymvDMC3i19eODd98yfRImi4Y0rLGL0nFRzP8',
+  IDENTITY_PUBLIC_KEY: 'MCowBQYDK2VwAyEAv7wHiDNhsmtUHFzgwzN76iIlkZkuorFcPmptIu6DiS4=',
+  CATALOG_SERVICE_KEY: 'MC4CAQAwBQYDK2VwBCIEIHhFe1STf50eCzJvf7UB333KyNIpL4v7XeqpJ7c0RCgJ',
+  ORDERS_SERVICE_KEY: 'MC4CAQAwBQYDK2VwBCIEICd5lni21jv3o/4NYwlMV6FiA4EI7rYVJgQ18wqO98It',
+  TRANSFERS_SERVICE_KEY: 'MC4CAQAwBQYDK2VwBCIEIOq+tGfyI1fu3EwsC73aJIs7tG4TPoAL9O259JxrdYF2',
+  SERVICE_PUBLIC_KEYS: [
+    'catalog:MCowBQYDK2VwAyEA8F1K3y0HSf489jjYVfmcQugrMRrOqLnNKYvngCtfC4k=',
+    'orders:MCowBQYDK2VwAyEAh6gUJWbpW40a6QUBJT9ZqH5N6XIynVpJUpfhpZ3wA04=',
+    'transfers:MCowBQYDK2VwAyEArK9MIou8mykXFfb9c0YpbqWBlKnZB1YlTyWmCyBA7WA=',
+  ].join(','),
+};
+
+/** The identity the gateway would forward to the service `audience` (e.g. 'orders'), signed with the test gateway key. */
+export function signTestIdentity(audience: string, identity: Identity): string {
+  return signIdentity(privateKeyOf(TEST_KEYS.IDENTITY_PRIVATE_KEY), audience, identity);
+}
+
+/** A call of the test `caller` service to `audience`, acting for a user or for no one. */
+export function signTestServiceCall(caller: ServiceCaller, audience: string, actingFor: Identity | null = null): string {
+  const key = { catalog: TEST_KEYS.CATALOG_SERVICE_KEY, orders: TEST_KEYS.ORDERS_SERVICE_KEY, transfers: TEST_KEYS.TRANSFERS_SERVICE_KEY }[caller];
+  return signServiceCall(serviceSigner(caller, key), audience, actingFor);
+}
 
 /** A short name unique to this run, for databases, queues, exchanges and Redis keys. */
 export function uniqueName(prefix: string): string {

@@ -10,7 +10,7 @@ import {
   requireService,
   TEST_AMQP_URL,
   TEST_DATABASE_URL,
-  TEST_IDENTITY_SECRET,
+  TEST_KEYS,
   TEST_REDIS_URL,
   uniqueName,
   type TestDatabase,
@@ -69,7 +69,7 @@ export async function startTestSystem(options: {
       // roles (docs/adr/0043): the grants production has, on a database of the test's own.
       MIGRATION_DATABASE_URL: db.url,
       AMQP_URL: TEST_AMQP_URL,
-      IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+      ...TEST_KEYS,
       BUS_NAMESPACE: namespace,
       ...(redisPrefix ? { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: redisPrefix } : {}),
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type Identity, type ServiceSigner } from '@warmline/platform/http/identity';
 
 /**
  * The catalog, as the transfers service asks it for the national DNC registry's check of the
@@ -18,7 +18,7 @@ const checksAnswer = z.object({
   checks: z.record(z.string(), z.object({ checkedOn: z.string().nullable(), onRegistry: z.boolean() })),
 });
 
-export function httpCatalogClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): CatalogClient {
+export function httpCatalogClient(options: { baseUrl: string; signer: ServiceSigner; timeoutMs?: number }): CatalogClient {
   return {
     async registryChecks(agent, phones, correlationId) {
       if (phones.length === 0) return new Map();
@@ -27,7 +27,7 @@ export function httpCatalogClient(options: { baseUrl: string; identitySecret: st
         headers: {
           accept: 'application/json',
           'content-type': 'application/json',
-          [IDENTITY_HEADER]: signIdentity(options.identitySecret, agent),
+          [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'catalog', agent),
           'x-request-id': correlationId,
         },
         body: JSON.stringify({ phones }),

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type ServiceSigner } from '@warmline/platform/http/identity';
 
 /**
  * The gateway, as the transfers service asks it about an agent: the gateway owns users and
  * their survey answers; the transfers service keeps only the name it shows the vendor.
  */
 export interface GatewayClient {
-  /** `GET {GATEWAY_INTERNAL_URL}/internal/users/:id` as `actingFor` (the agent or an admin); null when the account is gone. */
-  agentProfile(actingFor: Identity, userId: string, correlationId: string): Promise<AgentProfile | null>;
+  /** `GET {GATEWAY_INTERNAL_URL}/internal/users/:id` with this service's own credential (docs/adr/0042); null when the account is gone. */
+  agentProfile(userId: string, correlationId: string): Promise<AgentProfile | null>;
 }
 
 export interface AgentProfile {
@@ -33,12 +33,12 @@ const agentProfileAnswer = z.object({
   callsPerDay: z.number().int().positive().nullable().optional(),
 });
 
-export function httpGatewayClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): GatewayClient {
+export function httpGatewayClient(options: { baseUrl: string; signer: ServiceSigner; timeoutMs?: number }): GatewayClient {
   return {
-    async agentProfile(actingFor, userId, correlationId) {
+    async agentProfile(userId, correlationId) {
       const url = new URL(`/internal/users/${encodeURIComponent(userId)}`, options.baseUrl);
       const response = await fetch(url, {
-        headers: { accept: 'application/json', [IDENTITY_HEADER]: signIdentity(options.identitySecret, actingFor), 'x-request-id': correlationId },
+        headers: { accept: 'application/json', [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'gateway'), 'x-request-id': correlationId },
         signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
       });
       const text = await response.text();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type Identity, type ServiceSigner } from '@warmline/platform/http/identity';
 
 /** The orders service, as the transfers service asks it for an agent's latest transfer order (to suggest settings). */
 export interface OrdersClient {
@@ -30,11 +30,11 @@ const latestTransferOrderAnswer = z.object({
     .nullable(),
 });
 
-export function httpOrdersClient(options: { baseUrl: string; identitySecret: string; timeoutMs?: number }): OrdersClient {
+export function httpOrdersClient(options: { baseUrl: string; signer: ServiceSigner; timeoutMs?: number }): OrdersClient {
   return {
     async latestTransferOrder(agent, correlationId) {
       const response = await fetch(new URL(LATEST_TRANSFER_ORDER_PATH, options.baseUrl), {
-        headers: { accept: 'application/json', [IDENTITY_HEADER]: signIdentity(options.identitySecret, agent), 'x-request-id': correlationId },
+        headers: { accept: 'application/json', [SERVICE_CALL_HEADER]: signServiceCall(options.signer, 'orders', agent), 'x-request-id': correlationId },
         signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
       });
       const text = await response.text();

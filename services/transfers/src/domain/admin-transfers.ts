@@ -145,7 +145,7 @@ export async function adjustTransferCredits(
   adjustment: { transfers: number; reason: string; unitCents?: number | undefined },
   correlationId: string,
 ): Promise<TransferCreditAdjustmentAnswer> {
-  const profile = await ctx.gateway.agentProfile({ userId: admin.userId, username: admin.username, isAdmin: true }, agentId, correlationId).catch((err: unknown) => {
+  const profile = await ctx.gateway.agentProfile(agentId, correlationId).catch((err: unknown) => {
     ctx.log.warn({ err, agentId }, "the gateway did not say whether the agent exists; the adjustment goes ahead");
     return undefined;
   });

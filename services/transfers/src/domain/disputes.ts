@@ -46,7 +46,7 @@ export async function disputeTransfer(
   correlationId: string,
 ): Promise<TransferView['dispute'] & object> {
   // Asked before the transaction: no network wait while the agent's row is locked.
-  const profile = AUTOMATIC_DISPUTE_REASONS.includes(input.reason) ? await profileOf(ctx, agent.userId, { ...agent, isAdmin: false }, correlationId) : null;
+  const profile = AUTOMATIC_DISPUTE_REASONS.includes(input.reason) ? await profileOf(ctx, agent.userId, correlationId) : null;
   const now = ctx.clock();
   return withTransaction(ctx.pool, async (db) => {
     if (!(await lockAgent(db, agent.userId))) throw notFound(TRANSFER_NOT_FOUND_MESSAGE);
@@ -86,7 +86,7 @@ export async function decideDisputeByAdmin(
   const found = await findDispute(ctx.pool, disputeId);
   if (!found) throw notFound(DISPUTE_MESSAGES.notFound);
   if (found.disputeStatus !== 'pending') throw conflict(DISPUTE_MESSAGES.decided);
-  const profile = await profileOf(ctx, found.agentId, { userId: admin.userId, username: admin.username, isAdmin: true }, correlationId);
+  const profile = await profileOf(ctx, found.agentId, correlationId);
   const now = ctx.clock();
   const accepted = decision.decision === 'accept';
   const words = accepted ? null : (decision.reason ?? '');
@@ -228,9 +228,9 @@ function phoneWords(phone: string): string {
   return /^\d{10}$/.test(phone) ? `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}` : phone;
 }
 
-async function profileOf(ctx: TransfersContext, userId: string, actingFor: { userId: string; username: string | null; isAdmin: boolean }, correlationId: string): Promise<AgentProfile | null> {
+async function profileOf(ctx: TransfersContext, userId: string, correlationId: string): Promise<AgentProfile | null> {
   try {
-    return await ctx.gateway.agentProfile(actingFor, userId, correlationId);
+    return await ctx.gateway.agentProfile(userId, correlationId);
   } catch (err) {
     ctx.log.warn({ err, userId }, "the gateway did not say the agent's e-mail address");
     return null;

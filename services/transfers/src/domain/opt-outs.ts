@@ -53,7 +53,7 @@ export async function noticeAgentOfOptOut(
   const transfers = await transfersOfAgentWithPhone(db, notice.agentUserId, notice.phone);
   if (transfers.length === 0) return;
   // Asked as the agent: the gateway answers an agent about themself.
-  const agent = await deps.gateway.agentProfile({ userId: notice.agentUserId, username: null, isAdmin: false }, notice.agentUserId, correlationId);
+  const agent = await deps.gateway.agentProfile(notice.agentUserId, correlationId);
   if (!agent) {
     log.warn('the agent of an opted-out transfer has no account any more; no opt-out notice');
     return;

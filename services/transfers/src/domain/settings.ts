@@ -91,7 +91,7 @@ export async function pauseMyTransfers(ctx: TransfersContext, agent: Agent, paus
 
 async function profileOf(ctx: TransfersContext, agent: Agent, correlationId: string): Promise<AgentProfile | null> {
   try {
-    return await ctx.gateway.agentProfile(identityOf(agent), agent.userId, correlationId);
+    return await ctx.gateway.agentProfile(agent.userId, correlationId);
   } catch (err) {
     ctx.log.warn({ err, userId: agent.userId }, "the gateway did not say the agent's profile; settings are suggested without the survey");
     return null;

@@ -15,7 +15,7 @@ import {
 import { AppError } from '@warmline/platform/errors';
 import { asUnavailable, RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
 import { BODY_TOO_LARGE_MESSAGE, bodyLimitFor } from '@warmline/platform/http/body-limits';
-import { IDENTITY_HEADER, verifyIdentity } from '@warmline/platform/http/identity';
+import { IDENTITY_HEADER, verifyIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
 import type { TransfersContext } from '../domain/context';
 import { reportOutcome } from '../domain/outcome';
 import { routeTransfer, StateUnknown } from '../domain/routing';
@@ -94,7 +94,7 @@ function readObject(req: Request, res: Response): Promise<Record<string, unknown
   });
 }
 
-export function vendorRoutes(ctx: TransfersContext, identitySecret: string): Router {
+export function vendorRoutes(ctx: TransfersContext, identity: IdentityCheck): Router {
   const router = Router();
 
   /** The vendor's key checked (401 otherwise), the body read, then `work`; failures in the webhook's shape. */
@@ -103,7 +103,7 @@ export function vendorRoutes(ctx: TransfersContext, identitySecret: string): Rou
     async (req: Request, res: Response): Promise<void> => {
       try {
         // Reached through the gateway only (its throttle): it signs every call.
-        if (!verifyIdentity(identitySecret, req.header(IDENTITY_HEADER))) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
+        if (!verifyIdentity(identity, req.header(IDENTITY_HEADER))) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
         const vendorKeyId = await vendorKeyOf(ctx.pool, presentedKey(req));
         if (!vendorKeyId) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
         const body = await readObject(req, res);
