@@ -3,12 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '@warmline/platform/config';
-import { TEST_IDENTITY_SECRET } from '@warmline/platform/testing/index';
+import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { notificationsEnv, resolveMailTransport } from '../src/config';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-const env = (extra: Record<string, string>) => parseConfig(notificationsEnv, { IDENTITY_SECRET: TEST_IDENTITY_SECRET, ...extra });
+const env = (extra: Record<string, string>) => parseConfig(notificationsEnv, { IDENTITY_PUBLIC_KEY: TEST_KEYS.IDENTITY_PUBLIC_KEY, ...extra });
 
 /** Runs the worker's entry point as an operator would, with only the given environment. */
 function runMain(extra: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -19,7 +19,7 @@ function runMain(extra: Record<string, string>): Promise<{ code: number | null; 
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
-        IDENTITY_SECRET: TEST_IDENTITY_SECRET,
+        IDENTITY_PUBLIC_KEY: TEST_KEYS.IDENTITY_PUBLIC_KEY,
         DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
         AMQP_URL: 'amqp://nobody:nothing@127.0.0.1:1',
         ...extra,
