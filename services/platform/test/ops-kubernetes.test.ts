@@ -15,7 +15,10 @@ import type { z } from 'zod';
  * infra/services.json has a Deployment whose environment gives every variable its config.ts
  * requires, probes on its internal listener, two replicas or more, a grace period above the
  * drain bound, and NetworkPolicies that let it reach exactly the services its *_URL variables
- * name. Only the gateway is reachable from outside.
+ * name. Only the gateway is reachable from outside. Each process holds only its own credentials
+ * (docs/adr/0042, 0043): the gateway alone the identity private key and Redis, each service its
+ * own service key, its schema's app role, its object-store user; the broker users publish only
+ * what definitions.json's topic permissions allow (docs/adr/0039).
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -100,6 +103,9 @@ interface Manifest {
     backup?: { barmanObjectStore?: { destinationPath?: string } };
     cluster?: { name: string };
     schedule?: string;
+    enableSuperuserAccess?: boolean;
+    superuserSecret?: { name: string };
+    managed?: { roles?: Array<{ name: string; login?: boolean; passwordSecret?: { name: string } }> };
   };
 }
 
@@ -225,6 +231,20 @@ function environmentOf(c: Container): Map<string, string> {
   return env;
 }
 
+/** A rendered Secret's value (the overlay's placeholders, from the *.env.example files). */
+const secretValue = (name: string, key: string) => {
+  const data = one('Secret', name).data?.[key];
+  if (data === undefined) throw new Error(`Secret ${name} has no ${key}`);
+  return Buffer.from(data, 'base64').toString('utf8');
+};
+/** The Secrets a container reads, by name (envFrom or a key of env). */
+const secretsReadBy = (c: Container) =>
+  new Set([...(c.envFrom ?? []).flatMap((f) => (f.secretRef ? [f.secretRef.name] : [])), ...(c.env ?? []).flatMap((v) => (v.valueFrom?.secretKeyRef ? [v.valueFrom.secretKeyRef.name] : []))]);
+const envVarOf = (c: Container, name: string) => (c.env ?? []).find((v) => v.name === name);
+/** A URL written with $(VAR) references, its references replaced so it parses. */
+const urlOf = (c: Container, name: string) => new URL((envVarOf(c, name)?.value ?? '').replace(/\$\((\w+)\)/g, 'x'));
+const schemaOf = (p: ListedProcess) => p.schemaOf ?? p.name;
+
 /** The process whose listener a loopback default URL names (by port), and whether it is its internal one. */
 function calledProcess(url: string): ListedProcess | undefined {
   const port = Number(new URL(url).port);
@@ -243,7 +263,7 @@ describe('the Kubernetes manifests (infra/k8s)', () => {
     const base = render(workdir, 'k8s/base');
     expect(base.length).toBeGreaterThan(0);
     expect([...base, ...manifests].flatMap(schemaErrors)).toEqual([]);
-    for (const kind of ['RabbitmqCluster', 'User', 'Permission', 'Cluster', 'ScheduledBackup', 'Deployment', 'NetworkPolicy']) {
+    for (const kind of ['RabbitmqCluster', 'User', 'Permission', 'TopicPermission', 'Cluster', 'ScheduledBackup', 'Deployment', 'NetworkPolicy']) {
       expect(all(kind).length, kind).toBeGreaterThan(0);
     }
     expect(manifests.filter((m) => m.kind !== 'Namespace').every((m) => m.metadata.namespace === 'warmline')).toBe(true);
@@ -407,11 +427,66 @@ describe('the Kubernetes manifests (infra/k8s)', () => {
     expect(tracked.filter((f) => f.endsWith('.env'))).toEqual([]);
   });
 
+  it('when credentials are handed out, then each process holds only its own: the gateway alone signs and uses Redis, each service its own key, schema role and object-store user', () => {
+    const containers = new Map(listed.map((p) => [p.name, containerOf(one('Deployment', p.name))]));
+    const readers = (secret: string) => listed.filter((p) => secretsReadBy(containers.get(p.name)!).has(secret)).map((p) => p.name);
+    const roles = one('Cluster', 'warmline-postgres').spec!.managed?.roles ?? [];
+    for (const p of listed) {
+      const c = containers.get(p.name)!;
+      const env = environmentOf(c);
+      expect(env.get('NODE_ENV'), p.name).toBe('production');
+      // Identity (docs/adr/0042): the private key is the gateway's, in a Secret only it reads.
+      expect(env.has('IDENTITY_PRIVATE_KEY'), `${p.name}: IDENTITY_PRIVATE_KEY`).toBe(p.name === 'gateway');
+      expect(env.has('IDENTITY_PUBLIC_KEY'), `${p.name}: IDENTITY_PUBLIC_KEY`).toBe(true);
+      const ownKey = `${p.name.toUpperCase()}_SERVICE_KEY`;
+      expect([...env.keys()].filter((k) => k.endsWith('_SERVICE_KEY') && k !== ownKey), `${p.name}: another service's key`).toEqual([]);
+      for (const key of ['IDENTITY_PRIVATE_KEY', ownKey].filter((k) => env.has(k))) {
+        const ref = envVarOf(c, key)?.valueFrom?.secretKeyRef;
+        expect(ref, `${p.name}: ${key} from a Secret`).toBeDefined();
+        expect(readers(ref!.name), `${key}: Secret ${ref!.name} read by`).toEqual([p.name]);
+      }
+      // PostgreSQL (docs/adr/0043): the schema's app role, managed by the operator with the password the URL carries.
+      const role = `warmline_${schemaOf(p)}`;
+      const database = urlOf(c, 'DATABASE_URL');
+      expect(database.username, `${p.name}: DATABASE_URL's user`).toBe(role);
+      expect(database.hostname, p.name).toBe('warmline-postgres-rw');
+      const password = envVarOf(c, 'POSTGRES_PASSWORD')?.valueFrom?.secretKeyRef;
+      expect(envVarOf(c, 'DATABASE_URL')?.value, p.name).toContain('$(POSTGRES_PASSWORD)@');
+      expect(password, p.name).toEqual({ name: `warmline-postgres-${schemaOf(p)}`, key: 'password' });
+      expect(secretValue(password!.name, 'username'), `${password!.name}: username`).toBe(role);
+      const managed = roles.find((r) => r.name === role);
+      expect(managed?.login, `${role}: a managed login role`).toBe(true);
+      expect(managed?.passwordSecret?.name, role).toBe(password!.name);
+      // Redis: the gateway only, as its ACL user.
+      if (p.name === 'gateway') expect(urlOf(c, 'REDIS_URL').username).toBe('warmline-gateway');
+      else expect([...readers('warmline-redis'), ...readers('warmline-redis-gateway')]).toEqual(['gateway']);
+      // The object store: never the root user, each file-keeping process its own user in its own Secret.
+      expect([...env.keys()].filter((k) => /^MINIO_ROOT_|^AWS_/.test(k)), `${p.name}: root credentials`).toEqual([]);
+      if ('S3_BUCKET' in shapes.get(p.name)!) {
+        const own = `warmline-blob-store-${p.name}`;
+        expect(readers(own), own).toEqual([p.name]);
+        expect(secretValue(own, 'S3_ACCESS_KEY_ID'), own).toBe(`warmline-${p.name}`);
+        expect(existsSync(path.join(ROOT, `infra/minio/${p.name}-policy.json`)), `infra/minio/${p.name}-policy.json`).toBe(true);
+      } else {
+        expect([...secretsReadBy(c)].filter((name) => name.startsWith('warmline-blob-store')), p.name).toEqual([]);
+      }
+    }
+    expect(roles.map((r) => r.name).sort()).toEqual([...new Set(listed.map((p) => `warmline_${schemaOf(p)}`))].sort());
+    // Redis loads infra/redis/users.acl's users, with both passwords from Secrets.
+    const userLines = (text: string) => text.split('\n').filter((line) => line.startsWith('user '));
+    const acl = one('ConfigMap', 'warmline-redis-acl').data?.['users.acl'] ?? '';
+    expect(userLines(acl)).toEqual(userLines(readFileSync(path.join(ROOT, 'infra/redis/users.acl'), 'utf8')));
+    const redis = containerOf(one('StatefulSet', 'warmline-redis'));
+    expect(redis.command?.join(' ')).toMatch(/--aclfile /);
+    expect([...environmentOf(redis).keys()]).toEqual(expect.arrayContaining(['REDIS_PASSWORD', 'REDIS_GATEWAY_PASSWORD']));
+  });
+
   it('when the engines are deployed, then they are the operators’: RabbitMQ on 3 nodes with the users of definitions.json, PostgreSQL with a replica and backups to S3, and a migration Job', () => {
     expect(one('RabbitmqCluster', 'warmline-rabbitmq').spec!.replicas).toBe(3);
     const definitions = JSON.parse(readFileSync(path.join(ROOT, 'infra/rabbitmq/definitions.json'), 'utf8')) as {
       users: Array<{ name: string }>;
       permissions: Array<{ user: string; vhost: string; configure: string; write: string; read: string }>;
+      topic_permissions: Array<{ user: string; vhost: string; exchange: string; write: string; read: string }>;
     };
     for (const { user, vhost, configure, write, read } of definitions.permissions.filter((p) => p.user !== 'admin')) {
       const permission = all('Permission').find((p) => p.spec!.user === user);
@@ -420,15 +495,34 @@ describe('the Kubernetes manifests (infra/k8s)', () => {
       expect(all('User').some((u) => u.metadata.name === user), user).toBe(true);
     }
     expect(all('Permission')).toHaveLength(definitions.permissions.filter((p) => p.user !== 'admin').length);
+    // What each service may publish (docs/adr/0039): the topic permissions, one per user and exchange.
+    for (const { user, vhost, exchange, write, read } of definitions.topic_permissions) {
+      const topic = all('TopicPermission').filter((t) => t.spec!.user === user && t.spec!.permissions?.exchange === exchange);
+      expect(topic, `${user} on ${exchange}`).toHaveLength(1);
+      expect(topic[0]!.spec!.vhost, `${user} on ${exchange}`).toBe(vhost);
+      expect(topic[0]!.spec!.permissions, `${user} on ${exchange}`).toEqual({ exchange, write, read });
+    }
+    expect(all('TopicPermission')).toHaveLength(definitions.topic_permissions.length);
+    for (const p of listed) expect(definitions.topic_permissions.some((t) => t.user === p.name), `${p.name}: topic permissions`).toBe(true);
 
     const postgres = one('Cluster', 'warmline-postgres');
     expect(postgres.spec!.instances).toBeGreaterThanOrEqual(2);
     expect(postgres.spec!.backup?.barmanObjectStore?.destinationPath).toMatch(/^s3:\/\//);
     expect(all('ScheduledBackup').map((b) => b.spec!.cluster?.name)).toContain('warmline-postgres');
 
+    // The migration step (docs/adr/0043, 0038): the superuser, every app role's password, the broker's admin.
     const migrate = containerOf(one('Job', 'migrate'));
     expect(migrate.command?.join(' ')).toMatch(/infra\/scripts\/migrate\.ts$/);
     const env = environmentOf(migrate);
-    expect(env.has('DATABASE_URL') && env.has('AMQP_URL')).toBe(true);
+    expect(env.get('NODE_ENV')).toBe('production');
+    expect(urlOf(migrate, 'DATABASE_URL').username).toBe(secretValue('warmline-postgres-superuser', 'username'));
+    expect(postgres.spec!.enableSuperuserAccess).toBe(true);
+    expect(postgres.spec!.superuserSecret?.name).toBe('warmline-postgres-superuser');
+    for (const schema of new Set(listed.map(schemaOf))) {
+      expect(envVarOf(migrate, `POSTGRES_${schema.toUpperCase()}_PASSWORD`)?.valueFrom?.secretKeyRef, schema).toEqual({ name: `warmline-postgres-${schema}`, key: 'password' });
+    }
+    expect(envVarOf(migrate, 'RABBITMQ_USERNAME')?.valueFrom?.secretKeyRef?.name).toBe('warmline-rabbitmq-default-user');
+    expect(env.get('AMQP_URL')).toMatch(/@warmline-rabbitmq:5672$/);
+    expect(all('Deployment').filter((d) => secretsReadBy(containerOf(d)).has('warmline-postgres-superuser'))).toEqual([]);
   });
 });
