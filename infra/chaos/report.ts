@@ -140,6 +140,7 @@ export function markdown(facts: RunFacts, windows: Window[], samples: Sample[], 
         `For a killed replica the outage column is kill → started again, the next one started → every \`/readyz\` green. ` +
         `While replicas were down, **${failed} of ${sent} requests failed** (5xx or no answer: requests on a connection the kill cut); ` +
         `the proxies moved ${facts.failovers} connections to the other replica.`,
+      '',
     );
   }
   if (windows.some((w) => w.fault?.spec.name === 'redis')) {
