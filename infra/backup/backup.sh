@@ -10,6 +10,8 @@
 # The directory holds database.dump, tables.txt (each table's rows and checksum in the dump's
 # snapshot), roles.sql, blobs/ and SHA256SUMS, which restore.sh checks.
 set -euo pipefail
+# shellcheck source=infra/backup/s3-alias.sh
+source "$(dirname "${BASH_SOURCE[0]}")/s3-alias.sh"
 
 fail() { echo "backup: $*" >&2; exit 1; }
 [[ -n "${DATABASE_URL:-}" ]] || fail "set DATABASE_URL to the database to back up"
@@ -43,15 +45,7 @@ pg_dumpall --roles-only --no-role-passwords --no-password --dbname="$DATABASE_UR
 
 case "${BLOB_STORE:-local}" in
   s3)
-    for name in S3_BUCKET S3_ACCESS_KEY_ID S3_SECRET_ACCESS_KEY; do
-      [[ -n "${!name:-}" ]] || fail "set $name (BLOB_STORE=s3)"
-    done
-    command -v mc >/dev/null || fail "mc (MinIO's client) is needed for BLOB_STORE=s3"
-    # A throwaway mc configuration: the keys are never written to the operator's ~/.mc.
-    MC_CONFIG_DIR="$(mktemp -d)"
-    trap 'rm -rf "$MC_CONFIG_DIR"' EXIT
-    mc --config-dir "$MC_CONFIG_DIR" --quiet alias set warmline "${S3_ENDPOINT:-https://s3.amazonaws.com}" \
-      "$S3_ACCESS_KEY_ID" "$S3_SECRET_ACCESS_KEY" >/dev/null
+    s3_alias
     mc --config-dir "$MC_CONFIG_DIR" --quiet mirror "warmline/$S3_BUCKET" "$partial/blobs" >/dev/null
     ;;
   local)

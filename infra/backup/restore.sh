@@ -10,6 +10,8 @@
 # Refuses a target database that already holds tables: restoring over live data mixes two
 # histories. README, docker-compose section: stop the services, recreate the database, restore.
 set -euo pipefail
+# shellcheck source=infra/backup/s3-alias.sh
+source "$(dirname "${BASH_SOURCE[0]}")/s3-alias.sh"
 
 fail() { echo "restore: $*" >&2; exit 1; }
 src="${1:-}"
@@ -41,14 +43,7 @@ fi
 
 case "${BLOB_STORE:-local}" in
   s3)
-    for name in S3_BUCKET S3_ACCESS_KEY_ID S3_SECRET_ACCESS_KEY; do
-      [[ -n "${!name:-}" ]] || fail "set $name (BLOB_STORE=s3)"
-    done
-    command -v mc >/dev/null || fail "mc (MinIO's client) is needed for BLOB_STORE=s3"
-    MC_CONFIG_DIR="$(mktemp -d)"
-    trap 'rm -rf "$MC_CONFIG_DIR"' EXIT
-    mc --config-dir "$MC_CONFIG_DIR" --quiet alias set warmline "${S3_ENDPOINT:-https://s3.amazonaws.com}" \
-      "$S3_ACCESS_KEY_ID" "$S3_SECRET_ACCESS_KEY" >/dev/null
+    s3_alias
     mc --config-dir "$MC_CONFIG_DIR" --quiet mb --ignore-existing "warmline/$S3_BUCKET" >/dev/null
     mc --config-dir "$MC_CONFIG_DIR" --quiet mirror --overwrite "$src/blobs" "warmline/$S3_BUCKET" >/dev/null
     ;;

@@ -3,6 +3,7 @@ import { waitFor } from '@warmline/platform/testing/index';
 import { mailsTo } from '@warmline/platform/testing/mail';
 import { totpCode, totpStep } from '../src/domain/totp';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
+import { fromBase32 } from './totp-secret';
 
 /**
  * The security e-mails (issue 22 item 12): a user hears, in their inbox, of every change to how
@@ -25,23 +26,6 @@ afterAll(async () => {
 /** The first e-mail to `to` whose subject is `subject`, once delivered. */
 function mailWithSubject(to: string, subject: string): Promise<string> {
   return waitFor(`'${subject}' to ${to}`, async () => (await mailsTo(mailDir, to)).find((m) => new RegExp(`^Subject: ${subject}$`, 'm').test(m)), { timeoutMs: 20_000 });
-}
-
-/** RFC 4648 base32 → bytes (the secret an enrolment shows). */
-function fromBase32(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of text.replace(/=+$/, '')) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
 }
 
 describe('security e-mails', () => {

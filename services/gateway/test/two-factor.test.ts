@@ -4,6 +4,7 @@ import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { gatewayEnv } from '../src/config';
 import { totpCode, totpStep } from '../src/domain/totp';
 import { SESSION_SECRET, startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
+import { fromBase32 } from './totp-secret';
 
 /**
  * The second factor (issue 11, medium 7): TOTP enrolment with a QR code and recovery codes,
@@ -25,23 +26,6 @@ let visitors = 0;
 function visitor(): Browser {
   visitors += 1;
   return gw.browser({ ip: `10.99.0.${visitors}` });
-}
-
-/** RFC 4648 base32 → bytes (the secret of an otpauth:// URL). */
-function fromBase32(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of text.replace(/=+$/, '')) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
 }
 
 function secretOf(otpauthUrl: string): Buffer {

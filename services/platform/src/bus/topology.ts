@@ -105,7 +105,7 @@ export async function assertTopology(connection: ChannelModel, name: NameFn, top
   await assertFixedExchanges(connection, name);
   const notMigrated = (what: string) =>
     new LayoutNotMigratedError(`${what} is declared with an older release's arguments; run the broker migration (make migrate, or infra/scripts/migrate.ts --broker-only)`);
-  if (!(await declares(connection, (ch) => ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name))))) {
+  if (!(await unlessPreconditionFailed(connection, (ch) => ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name))))) {
     throw notMigrated(`exchange ${name(EVENTS_EXCHANGE)}`);
   }
   for (const queue of topology.queues) await assertConsumerQueue(connection, name, queue);
@@ -114,7 +114,7 @@ export async function assertTopology(connection: ChannelModel, name: NameFn, top
 /** Q.retry, Q.dlq and Q with its bindings, asserted only (see assertTopology). */
 export async function assertConsumerQueue(connection: ChannelModel, name: NameFn, queue: TopologyQueue): Promise<void> {
   const q = queueNames(queue.queue, name);
-  if (!(await declares(connection, (ch) => ch.assertQueue(q.main, mainQueueOptions(q))))) {
+  if (!(await unlessPreconditionFailed(connection, (ch) => ch.assertQueue(q.main, mainQueueOptions(q))))) {
     throw new LayoutNotMigratedError(`queue ${q.main} is declared with an older release's arguments; run the broker migration`);
   }
   if (await exists(connection, q.holding)) {
@@ -160,7 +160,7 @@ export async function migrateTopology(connection: ChannelModel, name: NameFn, to
   const lock = await takeMigrationLock(connection, name, log);
   try {
     await assertFixedExchanges(connection, name);
-    if (!(await declares(connection, (ch) => ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name))))) {
+    if (!(await unlessPreconditionFailed(connection, (ch) => ch.assertExchange(name(EVENTS_EXCHANGE), 'topic', eventsExchangeOptions(name))))) {
       // An exchange cannot change its arguments: delete and declare it again. Its bindings go
       // with it and are made again below; a publish in between fails unconfirmed and stays in
       // the outbox for the next try.
@@ -223,7 +223,7 @@ async function migrateConsumerQueue(connection: ChannelModel, name: NameFn, queu
     await ch.assertQueue(q.retry, retryQueueOptions(q));
     await ch.assertQueue(q.dlq, { durable: true });
   });
-  const declared = await declares(connection, (ch) => ch.assertQueue(q.main, mainQueueOptions(q)));
+  const declared = await unlessPreconditionFailed(connection, (ch) => ch.assertQueue(q.main, mainQueueOptions(q)));
   if (!declared) await migrateQueue(connection, name, queue, log);
   await withChannel(connection, async (ch) => {
     await bindAll(ch, name, q.main, queue.messages);
@@ -273,19 +273,9 @@ async function drainInto(connection: ChannelModel, ch: ConfirmChannel, name: Nam
 }
 
 /** Deletes `queue` only if it holds nothing (true when gone); a message that arrived keeps it. */
-async function deleteIfEmpty(connection: ChannelModel, queue: string): Promise<boolean> {
-  const ch = await connection.createChannel();
-  ch.on('error', () => undefined);
-  try {
-    await ch.deleteQueue(queue, { ifEmpty: true });
-    return true;
-  } catch (err) {
-    // 406 PRECONDITION_FAILED: not empty.
-    if ((err as { code?: number }).code === 406) return false;
-    throw err;
-  } finally {
-    await ch.close().catch(() => undefined);
-  }
+function deleteIfEmpty(connection: ChannelModel, queue: string): Promise<boolean> {
+  // 406 PRECONDITION_FAILED here: not empty.
+  return unlessPreconditionFailed(connection, (ch) => ch.deleteQueue(queue, { ifEmpty: true }));
 }
 
 async function bindAll(ch: Channel, name: NameFn, queue: string, messages: readonly string[]): Promise<void> {
@@ -317,12 +307,15 @@ async function moveAll(ch: ConfirmChannel, from: string, to: string): Promise<nu
 }
 const MOVE_BATCH = 100;
 
-/** True when the declaration succeeds; false when the broker refuses it as a mismatch (406). */
-async function declares(connection: ChannelModel, declare: (ch: Channel) => Promise<unknown>): Promise<boolean> {
+/**
+ * True when the broker does `work`; false when it refuses with 406 PRECONDITION_FAILED (a
+ * declaration whose arguments differ from what exists, a delete `ifEmpty` of a queue that is not).
+ */
+async function unlessPreconditionFailed(connection: ChannelModel, work: (ch: Channel) => Promise<unknown>): Promise<boolean> {
   const ch = await connection.createChannel();
   ch.on('error', () => undefined);
   try {
-    await declare(ch);
+    await work(ch);
     return true;
   } catch (err) {
     if ((err as { code?: number }).code === 406) return false;
