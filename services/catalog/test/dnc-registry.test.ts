@@ -18,7 +18,7 @@ import { startImporter, type RunningImporter } from '../src/importer';
 import { insertCallbackOpportunities, markAssigned } from '../src/db/callback-opportunities';
 import { agent, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
 import { parseConfig } from '@warmline/platform';
-import type { MyTransfersAnswer } from '@warmline/contracts';
+import { businessDate, type MyTransfersAnswer } from '@warmline/contracts';
 import { transfersEnv } from '../../transfers/src/config';
 import { startTransfers, TRANSFERS_SCHEMA } from '../../transfers/src/service';
 import { insertTransfer } from '../../transfers/test/ledger-fixture';
@@ -111,7 +111,8 @@ function* mixed(...parts: Array<Iterable<string>>): Generator<string> {
   for (const part of parts) yield* part;
 }
 
-const today = () => fx.now().toISOString().slice(0, 10);
+// The registry's date is the upload's business day (BUSINESS_TIMEZONE), not UTC's: they differ every evening.
+const today = () => businessDate(fx.now(), fx.config.BUSINESS_TIMEZONE);
 
 describe('bad uploads', () => {
   it('when no file, an empty file or a file without a valid number is sent, then 400 says what a valid line is', async () => {
