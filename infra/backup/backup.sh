@@ -32,14 +32,17 @@ psql_() { psql --no-psqlrc --no-password -X -q -tA --dbname="$DATABASE_URL" "$@"
 # One snapshot for the dump and its checksums (tables.txt): a session holds it open while
 # pg_dump and the checksum queries read it, so writes meanwhile change neither.
 coproc SNAPSHOT { psql_ -v ON_ERROR_STOP=1; }
-echo "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT pg_export_snapshot();" >&"${SNAPSHOT[1]}"
-read -r -t 30 -u "${SNAPSHOT[0]}" snapshot || fail "cannot open a snapshot of the database"
+# Bash unsets SNAPSHOT and SNAPSHOT_PID once the coprocess exits, which it may do before the
+# wait below: keep copies.
+snapshot_pid="$SNAPSHOT_PID" snapshot_in="${SNAPSHOT[1]}" snapshot_out="${SNAPSHOT[0]}"
+echo "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT pg_export_snapshot();" >&"$snapshot_in"
+read -r -t 30 -u "$snapshot_out" snapshot || fail "cannot open a snapshot of the database"
 pg_dump --format=custom --no-password --snapshot="$snapshot" --file="$partial/database.dump" --dbname="$DATABASE_URL"
 psql_ -v ON_ERROR_STOP=1 -c "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" -c "SET TRANSACTION SNAPSHOT '$snapshot'" \
   -f "$here/tables.sql" -c "COMMIT" >"$partial/tables.txt"
-echo "COMMIT;" >&"${SNAPSHOT[1]}"
-exec {SNAPSHOT[1]}>&-
-wait "$SNAPSHOT_PID" 2>/dev/null || true
+echo "COMMIT;" >&"$snapshot_in"
+exec {snapshot_in}>&-
+wait "$snapshot_pid" 2>/dev/null || true
 # Roles live in the cluster, not the database: a restore into a new server needs them first.
 pg_dumpall --roles-only --no-role-passwords --no-password --dbname="$DATABASE_URL" >"$partial/roles.sql"
 
