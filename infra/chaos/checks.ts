@@ -9,7 +9,7 @@ import { sleep } from './system';
  * test tool reading every schema, not a service).
  */
 
-interface Finding {
+export interface Finding {
   what: string;
   count: number;
   /** A few examples (ids) for the log. */

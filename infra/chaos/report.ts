@@ -97,6 +97,11 @@ export interface RunFacts {
   replicas: number;
   /** Connections the proxies handed to another replica because theirs refused (it was dead). */
   failovers: number;
+  /** Runs of once-per-period tasks in the processes' logs, and the (schema, task, period)s they covered. */
+  periodicRuns: number;
+  periodicPeriods: number;
+  /** Deliveries recognised as already handled and skipped (processed_events). */
+  duplicatesSkipped: number;
 }
 
 export function passed(facts: RunFacts, integrity: Integrity): boolean {
@@ -179,6 +184,10 @@ export function markdown(facts: RunFacts, windows: Window[], samples: Sample[], 
     ...integrity.missing.map((m) => `| events lost: ${m.what} | ${m.count === 0 ? '0' : `**${m.count}**`} |`),
     ...integrity.doubled.map((d) => `| duplicate effects: ${d.what} | ${d.count === 0 ? '0' : `**${d.count}**`} |`),
     `| processes exited | ${facts.processesExited.length === 0 ? '0' : `**${facts.processesExited.length}**`} |`,
+    '',
+    `Once-per-period tasks (bus retention and the e-mail log's, platform \`bus/periodic-task.ts\`): ${facts.periodicRuns} runs in the processes' logs over ` +
+      `${facts.periodicPeriods} (schema, task, period)s. Messages handled twice: none can commit twice (a handler commits with its \`processed_events\` row); ` +
+      `${facts.duplicatesSkipped} deliveries came again (a relay's resend or a redelivery after a fault) and were recognised and skipped, and the duplicate-effect checks above count what each handler did.`,
   );
   return out;
 }

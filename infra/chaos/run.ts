@@ -37,6 +37,7 @@ import { killEachService, type ReplicaKill } from './kills';
 import { startRoundRobin, type RoundRobin } from './round-robin';
 import { setUpTransferAgents } from './transfers';
 import { otherUsersOfTheServers } from './preflight';
+import { periodicRunsTwice, readProcessLogs } from './logs';
 import { markdown, passed, writeSection, type Window } from './report';
 import {
   allReady,
@@ -284,6 +285,9 @@ stopping = true;
 const stoppedAt = Date.now();
 await stopAll(processes);
 const failovers = balancers.reduce((n, b) => n + b.failovers, 0);
+// Each once-per-period task ran once per (schema, period), however many replicas ticked and restarted.
+const processLogs = readProcessLogs(isolation.dir);
+integrity.doubled.push(periodicRunsTwice(processLogs.periodicRuns));
 await Promise.all(balancers.map((b) => b.close()));
 await cleanUp(isolation, say);
 
@@ -310,6 +314,9 @@ const facts = {
   neverReady: [...results.filter((r) => r.readyAt === null).map((r) => r.spec.label), ...replicaKills.filter((k) => k.readyAt === null).map((k) => k.name)],
   replicas,
   failovers,
+  periodicRuns: processLogs.periodicRuns.length,
+  periodicPeriods: new Set(processLogs.periodicRuns.map((r) => `${r.schema}/${r.task}/${r.period}`)).size,
+  duplicatesSkipped: processLogs.duplicatesSkipped,
 };
 const lines = markdown(facts, windows, load.samples, load.sessionLosses, exits, integrity);
 process.stdout.write(`\n${lines.join('\n')}\n\n`);

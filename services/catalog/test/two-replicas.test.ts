@@ -173,7 +173,7 @@ describe('two replicas of the catalog, orders and notifications', () => {
     expect(released).toBe(unpaidOrders.length);
 
     // Bus retention: once in its (hourly) period per schema, by one replica of two.
-    const pruned = lines.filter((l) => l.msg === 'pruned bus tables');
+    const pruned = lines.filter((l) => l.msg === 'periodic task ran' && l.task === 'bus-retention');
     for (const schema of ['catalog', 'orders', 'notifications']) {
       expect(pruned.filter((l) => l.schema === schema)).toHaveLength(1);
     }

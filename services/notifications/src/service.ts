@@ -4,15 +4,18 @@ import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { identityCheck } from '@warmline/platform/http/identity';
 import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { startPeriodicTask } from '@warmline/platform/bus/periodic-task';
 import { createPool } from '@warmline/platform/db/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import { resolveMailTransport, ringcloudMailFrom, type NotificationsConfig } from './config';
-import { startEmailLogRetention } from './domain/email-log-retention';
 import { createMailer } from './domain/mailer';
+import { pruneEmailLog } from './db/email-log';
 import { consumers } from './events/subscriptions';
 
 export const NOTIFICATIONS_SCHEMA = 'notifications';
 const EMAIL_CLAIM_CONNECTIONS = 2;
+/** How often the e-mail log is pruned of rows past EMAIL_LOG_RETENTION_DAYS. */
+const EMAIL_LOG_PRUNE_PERIOD_MS = 3_600_000;
 /** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
 export const NOTIFICATIONS_MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
 
@@ -64,7 +67,15 @@ export async function startNotifications(
     // plenty for one short INSERT per e-mail, and they count in the connection budget.
     const emailClaims = createPool(config.DATABASE_URL, NOTIFICATIONS_SCHEMA, EMAIL_CLAIM_CONNECTIONS, log, { asAppRole: true });
     stops.push('e-mail claims', () => emailClaims.end());
-    const emailLogRetention = startEmailLogRetention({ pool, retentionDays: config.EMAIL_LOG_RETENTION_DAYS, log });
+    // Once per hour across the workers' replicas (docs/adr/0040).
+    const emailLogRetention = startPeriodicTask({
+      pool,
+      log,
+      schema: NOTIFICATIONS_SCHEMA,
+      task: 'email-log-retention',
+      everyMs: EMAIL_LOG_PRUNE_PERIOD_MS,
+      run: async () => ({ deleted: await pruneEmailLog(pool, config.EMAIL_LOG_RETENTION_DAYS) }),
+    });
     stops.push('e-mail log retention', () => emailLogRetention.stop());
     log.info(
       transport === 'smtp' ? { transport } : { transport, mailDir: path.resolve(config.MAIL_DIR) },

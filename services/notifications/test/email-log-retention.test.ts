@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@warmline/platform/testing/index';
-import { pruneEmailLog } from '../src/db/email-log';
 import { NOTIFICATIONS_SCHEMA } from '../src/service';
 import { notificationsTestBed } from './worker-fixture';
 
 /**
  * email_log (one row per e-mail sent, who and what subject) is kept only for its retention
- * (EMAIL_LOG_RETENTION_DAYS), pruned once per period however many workers run (issue 25): an
- * advisory lock lets one replica in, and the last prune's time keeps the others out until the
- * period has passed.
+ * (EMAIL_LOG_RETENTION_DAYS), pruned once per period however many workers run (issue 25): the
+ * first worker to claim the period in periodic_runs prunes, the others skip it (the claim itself
+ * is platform/test/bus-retention.test.ts's).
  */
 
 const bed = notificationsTestBed();
@@ -44,27 +43,24 @@ async function stillLogged(ids: string[]): Promise<string[]> {
 
 /** As if the last prune was long ago: the next one is due. */
 async function pruneIsDue(): Promise<void> {
-  await pool.query('DELETE FROM email_log_pruning');
+  await pool.query("DELETE FROM periodic_runs WHERE task = 'email-log-retention'");
 }
 
 describe('email_log retention', () => {
-  it('when two workers prune at once, then one of them deletes what is past the retention, the other does nothing, and neither prunes again within the period', async () => {
+  it('when two workers start at once, then what is past the retention is pruned, the rest is kept, and the period is claimed for both', async () => {
     await pruneIsDue();
     const old = [await logEmail(120), await logEmail(31)];
     const recent = [await logEmail(29), await logEmail(0)];
 
-    const results = await Promise.all([
-      pruneEmailLog(pool, { retentionDays: 30, periodMs: 3_600_000 }),
-      pruneEmailLog(pool, { retentionDays: 30, periodMs: 3_600_000 }),
-    ]);
-    expect(results.filter((r) => r === null)).toHaveLength(1);
-    expect(results.find((r) => r !== null)).toBeGreaterThanOrEqual(2);
-    expect(await stillLogged([...old, ...recent])).toEqual([...recent].sort());
-
-    // Within the period nothing runs, even with more to prune.
-    const later = await logEmail(45);
-    expect(await pruneEmailLog(pool, { retentionDays: 30, periodMs: 3_600_000 })).toBeNull();
-    expect(await stillLogged([later])).toEqual([later]);
+    const workers = await Promise.all([bed.startWorker({ EMAIL_LOG_RETENTION_DAYS: '30' }), bed.startWorker({ EMAIL_LOG_RETENTION_DAYS: '30' })]);
+    await waitFor('the old e-mails to be pruned', async () => (await stillLogged(old)).length === 0);
+    expect(await stillLogged(recent)).toEqual([...recent].sort());
+    const { rows } = await pool.query<{ current: boolean }>(
+      `SELECT period = floor(extract(epoch FROM clock_timestamp()) * 1000 / 3600000)::bigint AS current
+         FROM periodic_runs WHERE task = 'email-log-retention'`,
+    );
+    expect(rows).toEqual([{ current: true }]);
+    await Promise.all(workers.map((w) => w.stop()));
   });
 
   it('when a worker starts with EMAIL_LOG_RETENTION_DAYS, then it prunes the log past that many days', async () => {

@@ -154,7 +154,7 @@ describe('two replicas of a service', () => {
     await first.stop();
     await second.stop();
 
-    const runs = f.logLines.filter((l) => l.component === 'bus-retention' && l.msg === 'pruned bus tables');
+    const runs = f.logLines.filter((l) => l.task === 'bus-retention' && l.msg === 'periodic task ran');
     const periods = runs.map((l) => l.period as number);
     expect(new Set(periods).size).toBe(periods.length);
     expect(periods.length).toBeGreaterThanOrEqual(5);

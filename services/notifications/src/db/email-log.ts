@@ -1,4 +1,4 @@
-import { withTransaction, type Pool, type Queryable } from '@warmline/platform/db/index';
+import { type Pool, type Queryable } from '@warmline/platform/db/index';
 
 export type MailTransportKind = 'smtp' | 'file';
 
@@ -48,22 +48,8 @@ export async function recordDelivery(db: Queryable, commandId: string, location:
   await db.query(`UPDATE email_log SET location = $2, sent_at = now(), state = 'sent' WHERE command_id = $1`, [commandId, location]);
 }
 
-/**
- * Deletes the log's rows older than `retentionDays`, unless another worker is pruning right now
- * (an advisory lock) or the log was pruned less than `periodMs` ago: once per period however
- * many replicas run. How many rows went, or null when it was not this worker's turn.
- */
-export async function pruneEmailLog(pool: Pool, settings: { retentionDays: number; periodMs: number }): Promise<number | null> {
-  return withTransaction(pool, async (db) => {
-    const lock = await db.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended('notifications:email-log-pruning', 0)) AS ok");
-    if (!lock.rows[0]?.ok) return null;
-    const last = await db.query('SELECT 1 FROM email_log_pruning WHERE last_pruned_at > now() - $1::int * interval \'1 millisecond\'', [settings.periodMs]);
-    if (last.rowCount) return null;
-    const deleted = await db.query("DELETE FROM email_log WHERE sent_at < now() - $1::int * interval '1 day'", [settings.retentionDays]);
-    await db.query(
-      `INSERT INTO email_log_pruning (only_row, last_pruned_at) VALUES (true, now())
-       ON CONFLICT (only_row) DO UPDATE SET last_pruned_at = excluded.last_pruned_at`,
-    );
-    return deleted.rowCount ?? 0;
-  });
+/** Deletes the log's rows older than `retentionDays`; how many went. */
+export async function pruneEmailLog(pool: Pool, retentionDays: number): Promise<number> {
+  const deleted = await pool.query("DELETE FROM email_log WHERE sent_at < now() - $1::int * interval '1 day'", [retentionDays]);
+  return deleted.rowCount ?? 0;
 }

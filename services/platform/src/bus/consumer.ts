@@ -210,7 +210,9 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
 
     if (outcome.kind === 'done') {
       metrics.consumerMessages.inc({ queue, outcome: outcome.duplicate ? 'duplicate' : 'processed' });
-      if (outcome.duplicate) handlerLog.debug('duplicate delivery ignored');
+      // At info: rare (a relay's resend, a redelivery after a crash) and what shows that a
+      // message came twice but was handled once (make chaos counts these lines).
+      if (outcome.duplicate) handlerLog.info('duplicate delivery ignored');
       return ack(ch, msg);
     }
     if (outcome.kind === 'over-delivery-limit') {

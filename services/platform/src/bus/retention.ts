@@ -1,7 +1,7 @@
 import { ConfigError } from '../config';
-import type { Pool, Queryable } from '../db/index';
-import { unavailableDependency } from '../faults';
+import type { Pool } from '../db/index';
 import type { Logger } from '../log';
+import { startPeriodicTask } from './periodic-task';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELIVERIES, DEFAULT_RETRY_DELAYS_MS } from './consumer';
 
 export interface RetentionSettings {
@@ -72,49 +72,18 @@ async function deleteInBatches(pool: Pool, sql: string, interval: string): Promi
 }
 
 /**
- * Claims this period of `task` for the caller: the period's number for the first replica to
- * ask in it (periods are `everyMs` long on the database's clock, so replicas' clocks do not
- * matter), undefined for every other ask in the same period (docs/adr/0040).
- */
-async function claimPeriod(db: Queryable, task: string, everyMs: number): Promise<number | undefined> {
-  const { rows } = await db.query<{ period: number }>(
-    `INSERT INTO periodic_runs (task, period) VALUES ($1, floor(extract(epoch FROM clock_timestamp()) * 1000 / $2)::bigint)
-     ON CONFLICT (task) DO UPDATE SET period = EXCLUDED.period, claimed_at = now()
-       WHERE periodic_runs.period < EXCLUDED.period
-     RETURNING period`,
-    [task, everyMs],
-  );
-  return rows[0]?.period;
-}
-
-/**
  * Prunes at start and then every `everyMs` (hourly by default), once per period across the
  * replicas of a schema; stop() waits for a running prune.
  */
 export function startRetention(options: { pool: Pool; settings: RetentionSettings; log: Logger; schema: string; everyMs?: number }): {
   stop(): Promise<void>;
 } {
-  const log = options.log.child({ component: 'bus-retention', schema: options.schema });
-  const everyMs = options.everyMs ?? 3_600_000;
-  let running: Promise<void> = Promise.resolve();
-  const prune = () => {
-    running = claimPeriod(options.pool, 'bus-retention', everyMs)
-      .then(async (period) => {
-        if (period === undefined) return log.debug('another replica prunes this period');
-        const n = await pruneBusTables(options.pool, options.settings);
-        log.info({ ...n, period }, 'pruned bus tables');
-      })
-      .catch((err: unknown) =>
-        unavailableDependency(err) === 'postgres' ? log.warn({ err }, 'pruning waits for PostgreSQL') : log.error({ err }, 'pruning failed'),
-      );
-  };
-  prune();
-  const timer = setInterval(prune, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicTask({
+    pool: options.pool,
+    log: options.log,
+    schema: options.schema,
+    task: 'bus-retention',
+    everyMs: options.everyMs ?? 3_600_000,
+    run: () => pruneBusTables(options.pool, options.settings),
+  });
 }
