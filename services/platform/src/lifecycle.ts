@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseEnv, ConfigError, loadConfig } from './config';
+import { unavailableDependency } from './faults';
 import { createLogger, type Logger } from './log';
 
 type Closer = () => Promise<unknown>;
@@ -94,7 +95,8 @@ function onShutdown(log: Logger, closers: Array<[name: string, close: Closer]>, 
  * A service's entry point (main.ts): reads its environment (a bad one: one stderr line, exit
  * 78), starts it with its logger, and stops it on SIGTERM/SIGINT. A ConfigError while starting
  * (settings that cannot work together, e.g. orders' payment provider) is told the same way as
- * a bad variable; any other failure is logged and exits 1.
+ * a bad variable; a dependency away (PostgreSQL refusing a connection) starts it again after a
+ * backoff; any other failure is logged and exits 1.
  */
 export async function runService<S extends z.ZodRawShape & { LOG_LEVEL: typeof baseEnv.LOG_LEVEL }>(
   service: string,
@@ -118,17 +120,32 @@ export async function runService<S extends z.ZodRawShape & { LOG_LEVEL: typeof b
   };
   process.on('SIGTERM', stopWhileStarting);
   process.on('SIGINT', stopWhileStarting);
-  try {
-    const running = await start(config, log);
-    process.off('SIGTERM', stopWhileStarting);
-    process.off('SIGINT', stopWhileStarting);
-    onShutdown(log, [[service, running.stop]], timing);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${service}: ${err.message}\n`);
-      process.exit(78);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const running = await start(config, log);
+      process.off('SIGTERM', stopWhileStarting);
+      process.off('SIGINT', stopWhileStarting);
+      onShutdown(log, [[service, running.stop]], timing);
+      return;
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        process.stderr.write(`${service}: ${err.message}\n`);
+        process.exit(78);
+      }
+      // A dependency that went away (or refused one more connection) during a start step after
+      // its first connection: start again once it may be back, never exit for it. Each start
+      // closes what it opened before it throws.
+      const dependency = unavailableDependency(err);
+      if (dependency === undefined) {
+        log.fatal({ err }, `${service} failed to start`);
+        process.exit(1);
+      }
+      const retryInMs = Math.min(STARTUP_RETRY_MS.first * 2 ** (attempt - 1), STARTUP_RETRY_MS.max);
+      log.warn({ err, dependency, attempt, retryInMs }, `${service} could not start while ${dependency} is away; starting again`);
+      await new Promise((resolve) => setTimeout(resolve, retryInMs));
     }
-    log.fatal({ err }, `${service} failed to start`);
-    process.exit(1);
   }
 }
+
+/** Waits between starts that failed because a dependency was away. */
+const STARTUP_RETRY_MS = { first: 500, max: 10_000 };

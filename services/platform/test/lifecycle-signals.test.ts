@@ -14,7 +14,7 @@ import { waitFor } from '../src/testing/index';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/signal-service.ts');
 
-function startProcess(mode: 'starting' | 'running') {
+function startProcess(mode: 'starting' | 'running' | 'refused-once' | 'broken') {
   // As infra/scripts/start.sh runs a service: node itself with tsx as a loader, not the tsx CLI,
   // whose own process relays signals and exits 130 on a double Ctrl-C before the service drains.
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
@@ -44,5 +44,21 @@ describe('a service process and stop signals', () => {
     await waitFor('the service starting', () => p.output().includes('starting'), { timeoutMs: 30_000 });
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
+  }, 60_000);
+
+  it('when PostgreSQL refuses a connection while it starts, then it starts again instead of exiting, and still drains on SIGTERM', async () => {
+    const p = startProcess('refused-once');
+    await waitFor('the second start to run', () => p.output().includes('running'), { timeoutMs: 30_000 });
+    expect(p.output()).toContain('start 1\nstart 2\n');
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    expect(p.output()).toContain('drained');
+  }, 60_000);
+
+  it('when its start fails for any other reason, then it exits 1 at once', async () => {
+    const p = startProcess('broken');
+    expect(await p.exited).toBe(1);
+    expect(p.output()).toContain('start 1\n');
+    expect(p.output()).not.toContain('start 2');
   }, 60_000);
 });
