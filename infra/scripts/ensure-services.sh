@@ -33,7 +33,9 @@ start_postgres() {
   command -v pg_ctlcluster >/dev/null 2>&1 && [[ -d /etc/postgresql ]] || not_installed PostgreSQL 5432
   local version
   version="$(ls /etc/postgresql | sort -V | tail -n 1)"
-  pg_ctlcluster --skip-systemctl-redirect "$version" main start
+  # Sized like docker-compose's PostgreSQL: two replicas of every process, plus tests or a
+  # chaos run beside them (README: the connection budget under docker-compose); the package's default is 100.
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start -o "-c max_connections=300"
 }
 
 start_redis() {
