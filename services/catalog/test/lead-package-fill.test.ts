@@ -5,7 +5,7 @@ import { COMMANDS_EXCHANGE, type AgedLeadAgeRange, type Envelope, type LeadOrder
 import type { PurchasedLead } from '@warmline/contracts/catalog';
 import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
-import { ANONYMOUS } from '@warmline/platform/http/identity';
+import { ANONYMOUS } from '@warmline/platform/identity';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import type { NewAgedLead } from '../src/db/leads';
 import { fillLeadPackage, type PaidLeadPackage } from '../src/domain/lead-packages';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerSearchAnswerSchema, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import { agentIdentity } from '@warmline/platform/testing/calls';
 import { startOrdersFixture, testCard, type OrdersFixture } from './orders-fixture';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuyerProfile, CommandData, LeadOrderLead } from '@warmline/contracts';
 import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
-import { ANONYMOUS } from '@warmline/platform/http/identity';
+import { ANONYMOUS } from '@warmline/platform/identity';
 import { settleLeadPackage } from '../src/domain/lead-package-settlement';
 import { sandboxProvider } from '../src/domain/payment-provider';
 import { customer, startOrdersFixture, testCard, type OrdersFixture } from './orders-fixture';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyOf, publicKeyOf } from '@warmline/platform/keys';
 import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { RINGCLOUD_PACKAGE_PREFIX, type MyOrder } from '@warmline/contracts';
-import { CHECKOUT_TOKEN_TTL_SECONDS, signCheckoutToken, verifyCheckoutToken } from '@warmline/platform/http/checkout-token';
+import { CHECKOUT_TOKEN_TTL_SECONDS, signCheckoutToken, verifyCheckoutToken } from '@warmline/platform/checkout-token';
 import type { Browser } from '../../gateway/test/gateway-fixture';
 import { testCard } from './orders-fixture';
 import { startTransferSystem, XHR, type Agent, type TransferSystem } from './transfer-system';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyOf, publicKeyOf } from '@warmline/platform/keys';
 import { TEST_KEYS } from '@warmline/platform/testing/index';
-import { signCheckoutToken } from '@warmline/platform/http/checkout-token';
+import { signCheckoutToken } from '@warmline/platform/checkout-token';
 import { insertTransferOrder } from '../src/db/transfer-orders';
 import { customer, startOrdersFixture, testCard, type OrdersFixture } from './orders-fixture';
 

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHttpApp, closeServer, listen } from '../src/http/app';
-import { parseInput } from '../src/http/validation';
+import { parseInput } from '../src/validation';
 import { IDENTITY_HEADER, identityCheck } from '../src/http/identity';
 import { badRequest } from '../src/errors';
 import { createLogger } from '../src/log';

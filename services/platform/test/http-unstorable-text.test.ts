@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeServer, createHttpApp, INVALID_UNICODE_MESSAGE, listen, NUL_CHARACTER_MESSAGE } from '../src/http/app';
+import { closeServer, createHttpApp, listen } from '../src/http/app';
+import { INVALID_UNICODE_MESSAGE, NUL_CHARACTER_MESSAGE } from '../src/validation';
 import { createLogger } from '../src/log';
 
 /**

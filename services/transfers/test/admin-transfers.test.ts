@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADJUSTMENT_BELOW_ZERO_MESSAGE, DEFAULT_LIVE_TRANSFER_PRICE_CENTS, type AdminTransferAgent } from '@warmline/contracts';
-import { ANONYMOUS, type Identity } from '@warmline/platform/http/identity';
+import { ANONYMOUS, type Identity } from '@warmline/platform/identity';
 import { ledgerMismatches } from '../src/db/ledger';
 import { adminIdentity, agent, balanceOf, chargeTransfer, insertTransfer, orderFacts, paid, profileOf, refunded, startLedgerFixture, type LedgerFixture } from './ledger-fixture';
 

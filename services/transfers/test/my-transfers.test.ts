@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MyTransfersAnswer } from '@warmline/contracts';
-import { ANONYMOUS } from '@warmline/platform/http/identity';
+import { ANONYMOUS } from '@warmline/platform/identity';
 import { agent, chargeTransfer, insertTransfer, orderFacts, paid, startLedgerFixture, type LedgerFixture } from './ledger-fixture';
 
 /**

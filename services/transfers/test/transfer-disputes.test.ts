@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISPUTE_MESSAGES } from '@warmline/contracts';
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import { ledgerMismatches } from '../src/db/ledger';
 import { adminIdentity, agent, balanceOf, chargeTransfer, insertTransfer, orderFacts, paid, profileOf, startLedgerFixture, type LedgerFixture } from './ledger-fixture';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSFER_SETTINGS_MESSAGES } from '@warmline/contracts';
-import { ANONYMOUS } from '@warmline/platform/http/identity';
+import { ANONYMOUS } from '@warmline/platform/identity';
 import { agent, MON_FRI_9_TO_5, profileOf, startLedgerFixture, type LedgerFixture } from './ledger-fixture';
 
 /**

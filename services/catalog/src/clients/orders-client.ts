@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError, conflict, notFound } from '@warmline/platform/errors';
-import { SERVICE_CALL_HEADER, signServiceCall, type Identity, type ServiceSigner } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type ServiceSigner } from '@warmline/platform/http/identity';
+import { type Identity } from '@warmline/platform/identity';
 import { LEAD_PURCHASE_ALREADY_PAID_MESSAGE, type CreateLeadOrderRequest, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import { paidCallBacksOrdersAnswer, type PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 

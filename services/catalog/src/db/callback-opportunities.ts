@@ -307,3 +307,11 @@ export async function callbacksDeliveredWithPhone(db: Queryable, userId: string,
   );
   return rows;
 }
+
+/**
+ * The call-back assignment's one lock, for the rest of the caller's transaction: runs happen one
+ * after another, each seeing what the ones before committed (docs/adr/0020).
+ */
+export async function lockForAssignment(db: Queryable): Promise<void> {
+  await db.query("SELECT pg_advisory_xact_lock(hashtextextended('catalog:callback-assignment', 0))");
+}

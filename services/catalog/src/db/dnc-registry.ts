@@ -1,4 +1,6 @@
-import type { Queryable } from '@warmline/platform/db/index';
+import type { Writable } from 'node:stream';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { PoolClient, Queryable } from '@warmline/platform/db/index';
 
 /**
  * The national do-not-call registry as uploaded (issue 24, migration 1769600000001): for a
@@ -171,3 +173,21 @@ export function registryHidden(l: string, hideAll: string): string {
   return `(EXISTS (SELECT 1 FROM dnc_registry_numbers dnc WHERE dnc.phone = ${l}.phone) AND (${l}.consent_certificate IS NULL OR ${hideAll}))`;
 }
 
+/**
+ * A fresh session-local staging table for one registry file, and the COPY stream into it (one
+ * number a line). The numbers stay out of the registry until swapInRegistry.
+ */
+export async function copyIntoRegistryStaging(client: PoolClient): Promise<Writable> {
+  await dropRegistryStaging(client);
+  await client.query('CREATE TEMPORARY TABLE dnc_registry_staging (phone text NOT NULL)');
+  return client.query(copyFrom('COPY dnc_registry_staging (phone) FROM STDIN'));
+}
+
+export async function dropRegistryStaging(client: PoolClient): Promise<void> {
+  await client.query('DROP TABLE IF EXISTS pg_temp.dnc_registry_staging');
+}
+
+/** The planner's picture of the registry after millions of rows changed (the market's anti-join leans on it). */
+export async function analyzeRegistryNumbers(db: Queryable): Promise<void> {
+  await db.query('ANALYZE dnc_registry_numbers');
+}

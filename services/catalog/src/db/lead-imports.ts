@@ -187,3 +187,8 @@ export async function importFilesToDelete(db: Queryable, endedBefore: Date, limi
 export async function markImportFileDeleted(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query('UPDATE lead_imports SET file_deleted_at = $2 WHERE id = $1', [id, at]);
 }
+
+/** The planner's picture of aged_leads after a large load (the market's plans lean on it, docs/adr/0008). */
+export async function analyzeAgedLeads(db: Queryable): Promise<void> {
+  await db.query('ANALYZE aged_leads');
+}

@@ -161,3 +161,12 @@ export async function returnCountsSince(db: Queryable, buyerUserIds: readonly st
   for (const r of rows) map.set(r.buyer, { returned: r.returned, bought: r.bought });
   return map;
 }
+
+/** The returned lead as the admin's list shows it beside its return. */
+export async function returnedLeadFacts(db: Queryable, leadId: string): Promise<{ leadName: string; leadPhone: string; leadState: string; soldAt: Date }> {
+  const { rows } = await db.query<{ leadName: string; leadPhone: string; leadState: string; soldAt: Date }>(
+    'SELECT name AS "leadName", phone AS "leadPhone", state AS "leadState", sold_at AS "soldAt" FROM aged_leads WHERE id = $1',
+    [leadId],
+  );
+  return rows[0]!;
+}

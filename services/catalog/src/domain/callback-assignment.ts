@@ -1,10 +1,10 @@
 import { CALLBACK_REPEAT_DAYS } from '@warmline/contracts';
-import type { PoolClient } from '@warmline/platform/db/index';
+import { withSavepoint, type PoolClient } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient, UserContact } from '../clients/gateway-client';
 import type { CallbackOpportunityRow } from '../db/callback-opportunities';
-import { lockAssignableOpportunities, markAssigned } from '../db/callback-opportunities';
+import { lockAssignableOpportunities, lockForAssignment, markAssigned } from '../db/callback-opportunities';
 import { lockNextAgentFor, takeOne } from '../db/callback-balances';
 import { SOURCE } from './context';
 import { formatPhone } from './masking';
@@ -27,7 +27,6 @@ interface AssignmentDeps {
   gateway: GatewayClient;
 }
 
-const ASSIGNMENT_LOCK = 'catalog:callback-assignment';
 const BATCH = 200;
 
 /**
@@ -36,20 +35,16 @@ const BATCH = 200;
  * the assignment: what the caller did stays, and the periodic sweep assigns later.
  */
 export async function assignAvailableCallbacks(db: PoolClient, deps: AssignmentDeps, correlationId: string): Promise<number> {
-  await db.query('SAVEPOINT callback_assignment');
   try {
-    const assigned = await assignWithin(db, deps, correlationId);
-    await db.query('RELEASE SAVEPOINT callback_assignment');
-    return assigned;
+    return await withSavepoint(db, 'callback_assignment', () => assignWithin(db, deps, correlationId));
   } catch (err) {
-    await db.query('ROLLBACK TO SAVEPOINT callback_assignment');
     deps.log.warn({ err }, 'assigning call-backs failed; the periodic sweep tries again');
     return 0;
   }
 }
 
 async function assignWithin(db: PoolClient, deps: AssignmentDeps, correlationId: string): Promise<number> {
-  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ASSIGNMENT_LOCK]);
+  await lockForAssignment(db);
   const now = deps.clock();
   const contacts = new Map<string, UserContact | null>();
   // Agents whose account is gone: skipped for the rest of this run.

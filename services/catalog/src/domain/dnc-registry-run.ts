@@ -1,13 +1,15 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { from as copyFrom } from 'pg-copy-streams';
 import { registryPhoneOf } from '@warmline/contracts';
 import { BlobNotFoundError, type BlobStore } from '@warmline/platform/blob-store/index';
-import type { Pool, PoolClient } from '@warmline/platform/db/index';
+import { inTransaction, releaseSessionLock, trySessionLock, type Pool, type PoolClient } from '@warmline/platform/db/index';
 import { unavailableDependency } from '@warmline/platform/faults';
 import type { Logger } from '@warmline/platform/log';
 import { SerialRunner } from '@warmline/platform/work/serial-runner';
 import {
+  analyzeRegistryNumbers,
+  copyIntoRegistryStaging,
+  dropRegistryStaging,
   failRegistryUpload,
   findRegistryUpload,
   markRegistryUploadRunning,
@@ -44,8 +46,7 @@ async function runRegistryUpload(deps: RegistryRunDeps, uploadId: string): Promi
   const client = await deps.pool.connect();
   let locked = false;
   try {
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [`dnc-registry:${uploadId}`]);
-    locked = rows[0]?.ok === true;
+    locked = await trySessionLock(client, `dnc-registry:${uploadId}`);
     if (!locked) return 'taken-elsewhere';
     const upload = await findRegistryUpload(client, uploadId);
     if (!upload || upload.finished_at) return 'already-ended';
@@ -53,7 +54,7 @@ async function runRegistryUpload(deps: RegistryRunDeps, uploadId: string): Promi
     try {
       await loadRegistry(deps, client, uploadId, upload.file_key, upload.registry_date);
       // The planner's picture of the registry after millions of rows changed (the market's anti-join leans on it).
-      await client.query('ANALYZE dnc_registry_numbers').catch((err: unknown) => deps.log.warn({ err, uploadId }, 'could not refresh the registry statistics'));
+      await analyzeRegistryNumbers(client).catch((err: unknown) => deps.log.warn({ err, uploadId }, 'could not refresh the registry statistics'));
     } catch (err) {
       if (err instanceof RegistryLoadPaused) return 'paused';
       if (unavailableDependency(err)) throw err;
@@ -63,28 +64,19 @@ async function runRegistryUpload(deps: RegistryRunDeps, uploadId: string): Promi
     }
     return 'ended';
   } finally {
-    await client.query('DROP TABLE IF EXISTS pg_temp.dnc_registry_staging').catch(() => undefined);
-    if (locked) await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`dnc-registry:${uploadId}`]).catch(() => undefined);
+    await dropRegistryStaging(client).catch(() => undefined);
+    if (locked) await releaseSessionLock(client, `dnc-registry:${uploadId}`).catch(() => undefined);
     client.release();
   }
 }
 
 async function loadRegistry(deps: RegistryRunDeps, client: PoolClient, uploadId: string, fileKey: string, registryDate: string): Promise<void> {
-  await client.query('DROP TABLE IF EXISTS pg_temp.dnc_registry_staging');
-  await client.query('CREATE TEMPORARY TABLE dnc_registry_staging (phone text NOT NULL)');
   const source = await deps.blobs.get(fileKey);
   const lines = new RegistryLines(async (counts) => recordRegistryProgress(deps.pool, uploadId, counts), deps.stopping);
-  await pipeline(source, lines, client.query(copyFrom('COPY dnc_registry_staging (phone) FROM STDIN')));
+  await pipeline(source, lines, await copyIntoRegistryStaging(client));
   const counts = lines.counts();
-  await client.query('BEGIN');
-  try {
-    const swapped = await swapInRegistry(client, { uploadId, registryDate, ...counts, at: deps.clock() });
-    await client.query('COMMIT');
-    deps.log.info({ uploadId, ...counts, ...swapped }, 'DNC registry loaded');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  const swapped = await inTransaction(client, () => swapInRegistry(client, { uploadId, registryDate, ...counts, at: deps.clock() }));
+  deps.log.info({ uploadId, ...counts, ...swapped }, 'DNC registry loaded');
 }
 
 /**

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'express';
 import {
   DNC_REGISTRY_NO_NUMBER_MESSAGE,
   DNC_REGISTRY_PAGE_SIZE,
@@ -10,11 +9,10 @@ import {
 import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction } from '@warmline/platform/db/index';
 import { badRequest, notFound } from '@warmline/platform/errors';
-import { receiveUpload } from '@warmline/platform/http/upload';
-import { BlobTooLargeError } from '@warmline/platform/blob-store/index';
 import { findRegistryUpload, insertRegistryUpload, listRegistryUploads, type DncRegistryUploadRow } from '../db/dnc-registry';
 import { SOURCE, type LeadImportContext } from './context';
 import { recordAdminAction, type Admin } from './admin-actions';
+import type { IncomingFile, StoredFile } from './incoming-file';
 import { RegistryFileCheck } from './registry-file-check';
 
 /**
@@ -25,18 +23,25 @@ import { RegistryFileCheck } from './registry-file-check';
 
 const FILE_NAME_MAX = 200;
 
-/**
- * Streams the upload into the BlobStore while looking for one valid number, then records the
- * upload (dated today in the business time zone) and queues its load in one transaction. No
- * file, an empty file or one without a valid number is a 400 and leaves nothing behind.
- */
-export async function startRegistryUpload(ctx: LeadImportContext, admin: Admin, req: Request, fileNameParam: string | undefined, correlationId: string): Promise<DncRegistryUploadView> {
+/** Where a new registry file goes, and the check it streams through (it looks for one valid number). */
+export function newRegistryFile(): IncomingFile<RegistryFileCheck> {
   const id = randomUUID();
-  const key = `dnc-registry/${id}.txt`;
-  const check = new RegistryFileCheck();
-  const upload = await receiveUpload(req, { store: ctx.blobs, key, maxBytes: ctx.maxImportBytes, inspect: () => check }).catch((err: unknown) => {
-    throw err instanceof BlobTooLargeError ? badRequest(err.message) : err;
-  });
+  return { id, key: `dnc-registry/${id}.txt`, check: new RegistryFileCheck() };
+}
+
+/**
+ * Once the file is stored: records the upload (dated today in the business time zone) and queues
+ * its load in one transaction. An empty file or one without a valid number is a 400 and leaves
+ * nothing behind.
+ */
+export async function startRegistryUpload(
+  ctx: LeadImportContext,
+  admin: Admin,
+  { id, key, check }: IncomingFile<RegistryFileCheck>,
+  upload: StoredFile,
+  fileNameParam: string | undefined,
+  correlationId: string,
+): Promise<DncRegistryUploadView> {
   try {
     if (!check.hasNumber()) throw badRequest(DNC_REGISTRY_NO_NUMBER_MESSAGE);
     const fileName = cleanFileName(upload.fileName ?? fileNameParam ?? 'dnc-registry.txt');

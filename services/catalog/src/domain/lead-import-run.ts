@@ -9,12 +9,13 @@ import {
 } from '@warmline/contracts';
 import { BlobNotFoundError, type BlobStore } from '@warmline/platform/blob-store/index';
 import { enqueue } from '@warmline/platform/bus/index';
-import type { Pool, PoolClient } from '@warmline/platform/db/index';
+import { inTransaction, releaseSessionLock, trySessionLock, type Pool, type PoolClient } from '@warmline/platform/db/index';
 import { unavailableDependency } from '@warmline/platform/faults';
 import type { Logger } from '@warmline/platform/log';
 import { loadLeadBatch, type BatchLead } from '../db/lead-batch-load';
 import {
   addBatchProgress,
+  analyzeAgedLeads,
   findLeadImport,
   finishLeadImport,
   insertRowErrors,
@@ -56,8 +57,7 @@ export async function runLeadImport(deps: ImportRunDeps, importId: string, corre
   const client = await deps.pool.connect();
   let locked = false;
   try {
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [`lead-import:${importId}`]);
-    locked = rows[0]?.ok === true;
+    locked = await trySessionLock(client, `lead-import:${importId}`);
     if (!locked) return 'taken-elsewhere';
     const job = await findLeadImport(client, importId);
     if (!job || job.finished_at) return 'already-ended';
@@ -84,7 +84,7 @@ export async function runLeadImport(deps: ImportRunDeps, importId: string, corre
     }
     return 'ended';
   } finally {
-    if (locked) await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`lead-import:${importId}`]).catch(() => undefined);
+    if (locked) await releaseSessionLock(client, `lead-import:${importId}`).catch(() => undefined);
     client.release();
   }
 }
@@ -96,7 +96,7 @@ export async function runLeadImport(deps: ImportRunDeps, importId: string, corre
 async function refreshMarketStatistics(deps: ImportRunDeps, client: PoolClient, importId: string): Promise<void> {
   const job = await findLeadImport(client, importId);
   if (!job || job.rows_imported < ANALYZE_AFTER_ROWS) return;
-  await client.query('ANALYZE aged_leads').catch((err: unknown) => deps.log.warn({ err, importId }, 'could not refresh the market statistics after an import'));
+  await analyzeAgedLeads(client).catch((err: unknown) => deps.log.warn({ err, importId }, 'could not refresh the market statistics after an import'));
 }
 
 const ANALYZE_AFTER_ROWS = 5_000;
@@ -108,15 +108,10 @@ class ImportFileError extends Error {}
 class ImportPaused extends Error {}
 
 async function end(client: PoolClient, importId: string, status: 'done' | 'failed' | 'cancelled', correlationId: string, at: Date, error: string | null = null): Promise<void> {
-  await client.query('BEGIN');
-  try {
+  await inTransaction(client, async () => {
     const ended = await finishLeadImport(client, importId, status, at, error);
     if (ended) for (const message of endOfImportMessages(ended, correlationId)) await enqueue(client, message);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  });
 }
 
 interface Batch {
@@ -196,8 +191,7 @@ function headerOf(cells: string[]) {
  * import's counts, with an import.progress event. Returns whether a cancel was asked for.
  */
 async function commitBatch(deps: ImportRunDeps, client: PoolClient, job: LeadImportRow, batch: Batch, rowsRead: number, bytesRead: number, correlationId: string): Promise<boolean> {
-  await client.query('BEGIN');
-  try {
+  return inTransaction(client, async () => {
     const outcome = await loadLeadBatch(client, batch.leads, { importId: job.id, timeZone: deps.timeZone });
     const suppressed = outcome.suppressedRows.map((rowNumber) => ({ rowNumber, column: 'Phone', message: LEAD_SUPPRESSED_MESSAGE }));
     await insertRowErrors(client, job.id, [...batch.errors, ...suppressed]);
@@ -209,12 +203,8 @@ async function commitBatch(deps: ImportRunDeps, client: PoolClient, job: LeadImp
       duplicate: outcome.duplicateRows.length,
     });
     await enqueue(client, progressMessage(after, correlationId, deps.clock()));
-    await client.query('COMMIT');
     return after.cancel_requested_at !== null;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  });
 }
 
 /** The one batch committing while the next is parsed; its outcome (or error) when asked. */

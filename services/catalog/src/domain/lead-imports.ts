@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'express';
 import {
   LEAD_IMPORT_COLUMNS,
   LEAD_IMPORT_PAGE_SIZE,
@@ -11,8 +10,6 @@ import {
 import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { badRequest, conflict, notFound } from '@warmline/platform/errors';
-import { receiveUpload } from '@warmline/platform/http/upload';
-import { BlobTooLargeError } from '@warmline/platform/blob-store/index';
 import { csvField } from '@warmline/platform/csv';
 import {
   findLeadImport,
@@ -27,6 +24,7 @@ import {
 import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
 import { SOURCE, type LeadImportContext } from './context';
 import { ImportFileCheck } from './import-file-check';
+import type { IncomingFile, StoredFile } from './incoming-file';
 import { recordAdminAction, type Admin } from './admin-actions';
 import { endOfImportMessages } from './lead-import-events';
 
@@ -40,19 +38,24 @@ export type { Admin } from './admin-actions';
 
 const FILE_NAME_MAX = 200;
 
-/**
- * Streams the upload into the BlobStore while checking it (UTF-8 text, a header with the
- * required columns, at least one row), then records the import and queues `import.run` in one
- * transaction. A bad file is a 400 and leaves nothing behind: no file, no job.
- */
-export async function startLeadImport(ctx: LeadImportContext, admin: Admin, req: Request, fileNameParam: string | undefined, correlationId: string): Promise<LeadImportCreated> {
+/** Where a new import's file goes, and the check it streams through (UTF-8 text, a header with the required columns, at least one row). */
+export function newLeadImportFile(): IncomingFile<ImportFileCheck> {
   const id = randomUUID();
-  const key = `lead-imports/${id}.csv`;
-  const check = new ImportFileCheck();
-  const upload = await receiveUpload(req, { store: ctx.blobs, key, maxBytes: ctx.maxImportBytes, inspect: () => check }).catch((err: unknown) => {
-    // Issue 13 lists an oversize file among the bad files answered 400 (the message names the limit).
-    throw err instanceof BlobTooLargeError ? badRequest(err.message) : err;
-  });
+  return { id, key: `lead-imports/${id}.csv`, check: new ImportFileCheck() };
+}
+
+/**
+ * Once the file is stored: records the import and queues `import.run` in one transaction. A bad
+ * file is a 400 and leaves nothing behind: no file, no job.
+ */
+export async function startLeadImport(
+  ctx: LeadImportContext,
+  admin: Admin,
+  { id, key, check }: IncomingFile<ImportFileCheck>,
+  upload: StoredFile,
+  fileNameParam: string | undefined,
+  correlationId: string,
+): Promise<LeadImportCreated> {
   try {
     const header = matchLeadImportHeader(check.headerCells());
     if (!header.ok) throw badRequest(noHeader(header.missing.length) ? NO_HEADER_MESSAGE : header.message);

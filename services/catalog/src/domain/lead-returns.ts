@@ -26,6 +26,7 @@ import {
   decideReturn,
   findReturnOfLead,
   insertReturn,
+  returnedLeadFacts,
   isPhoneSuppressed,
   listReturns,
   lockBuyersLead,
@@ -159,16 +160,8 @@ export async function decideLeadReturn(
     return row;
   });
   ctx.log.info({ returnId, status: decided.status, adminId: admin.userId }, 'lead return decided');
-  const page = await adminViews(ctx, ctx.pool, [{ ...decided, ...(await leadFacts(ctx.pool, decided.leadId)) }]);
+  const page = await adminViews(ctx, ctx.pool, [{ ...decided, ...(await returnedLeadFacts(ctx.pool, decided.leadId)) }]);
   return page[0]!;
-}
-
-async function leadFacts(db: Queryable, leadId: string) {
-  const { rows } = await db.query<{ leadName: string; leadPhone: string; leadState: string; soldAt: Date }>(
-    'SELECT name AS "leadName", phone AS "leadPhone", state AS "leadState", sold_at AS "soldAt" FROM aged_leads WHERE id = $1',
-    [leadId],
-  );
-  return rows[0]!;
 }
 
 export async function listLeadReturns(ctx: CatalogContext, query: { status: LeadReturnStatus; page: number }): Promise<AdminLeadReturnsPage> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@warmline/platform/db/index';
 import { conflict, notFound, tooManyRequests } from '@warmline/platform/errors';
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import { AGED_LEAD_AGE_RANGES, type AgedLeadAgeRange } from '@warmline/contracts';
 import {
   LEAD_PURCHASE_ALREADY_PAID_MESSAGE,

@@ -14,7 +14,7 @@ import { callAttemptBody } from '@warmline/contracts/calling-hours';
 import { logCallbackAttempt } from '../domain/call-attempts';
 import { badRequest, notFound, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import type { Admin } from '../domain/admin-actions';
 import {
   addCallbackOpportunity,

@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { dncRegistryChecksBody, dncRegistryListQuery, dncRegistryUploadQuery, type DncRegistryCheckAnswer } from '@warmline/contracts';
 import { AppError, badRequest, unauthorized } from '@warmline/platform/errors';
 import { acceptServiceCallers, requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import type { LeadImportContext } from '../domain/context';
 import type { Admin } from '../domain/admin-actions';
-import { getRegistryUpload, listRegistryUploadsPage, startRegistryUpload } from '../domain/dnc-registry-uploads';
+import { getRegistryUpload, listRegistryUploadsPage, newRegistryFile, startRegistryUpload } from '../domain/dnc-registry-uploads';
 import { registryChecksOf } from '../db/dnc-registry';
+import { receiveFile } from './receive-file';
 
 /**
  * The national DNC registry's routes (issue 24 item 2): the admin's uploads, and the internal
@@ -28,7 +29,9 @@ export function dncRegistryRoutes(ctx: LeadImportContext): Router {
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (!type && !req.headers['content-length'] && !req.headers['transfer-encoding']) throw badRequest('No file was sent: send the registry file as the multipart field file');
     if (type && !UPLOAD_TYPES.has(type)) throw new AppError('UnsupportedMediaType', 'Send the registry file as multipart/form-data (field file) or as text/plain', 415);
-    res.status(202).json(await startRegistryUpload(ctx, adminOf(req), req, fileName, req.id));
+    const file = newRegistryFile();
+    const upload = await receiveFile(ctx, req, file);
+    res.status(202).json(await startRegistryUpload(ctx, adminOf(req), file, upload, fileName, req.id));
   });
 
   router.get('/api/admin/dnc-registry', async (req, res) => {

@@ -9,7 +9,7 @@ import {
 import { badRequest, notFound, unauthorized } from '@warmline/platform/errors';
 import { sendDocumentDownload } from '@warmline/platform/documents/download';
 import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import type { CallbackContext } from '../domain/callbacks';
 import { callbackEvidencePack, leadEvidencePack } from '../domain/evidence-pack';
 

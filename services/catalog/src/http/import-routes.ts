@@ -9,7 +9,7 @@ import {
 } from '@warmline/contracts';
 import { AppError, badRequest, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import { toCsv } from '@warmline/platform/csv';
 import type { LeadImportContext } from '../domain/context';
 import { addAgedLead, addAgedLeads } from '../domain/admin-leads';
@@ -18,10 +18,12 @@ import {
   getLeadImport,
   leadImportErrorReport,
   listPastLeadImports,
+  newLeadImportFile,
   startLeadImport,
   undoLeadImport,
   type Admin,
 } from '../domain/lead-imports';
+import { receiveFile } from './receive-file';
 
 /**
  * The admin's aged-lead import routes and the spec's JSON lead routes (issue 13). The gateway
@@ -58,7 +60,9 @@ export function importRoutes(ctx: LeadImportContext): Router {
     if (!UPLOAD_TYPES.has(mediaType(req))) {
       throw new AppError('UnsupportedMediaType', 'Send the CSV file as text/csv or as multipart/form-data', 415);
     }
-    res.status(202).json(await startLeadImport(ctx, adminOf(req), req, fileName, req.id));
+    const file = newLeadImportFile();
+    const upload = await receiveFile(ctx, req, file);
+    res.status(202).json(await startLeadImport(ctx, adminOf(req), file, upload, fileName, req.id));
   });
 
   router.get('/api/admin/lead-imports', async (req, res) => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { leadReturnBody, leadReturnDecisionBody, leadReturnListQuery, LEAD_RETURN_MESSAGES } from '@warmline/contracts';
 import { notFound, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import type { CatalogContext } from '../domain/context';
 import { decideLeadReturn, listLeadReturns, returnLead } from '../domain/lead-returns';
 

@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { badRequest, unauthorized } from '@warmline/platform/errors';
-import { requireUserIdentity, type Identity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { requireUserIdentity } from '@warmline/platform/http/identity';
+import { type Identity } from '@warmline/platform/identity';
+import { parseInput } from '@warmline/platform/validation';
 import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery, myLeadsQuery } from '@warmline/contracts/catalog';
 import type { CatalogContext } from '../domain/context';
 import { availableLeads, listMarketLeads, matchingLeads } from '../domain/market';

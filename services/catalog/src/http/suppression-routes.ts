@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { suppressionBody, suppressionImportBody, suppressionListQuery } from '@warmline/contracts';
 import { unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import type { CatalogContext } from '../domain/context';
 import { importSuppressions, listSuppressionPage, removeSuppression, suppressPhone, type Admin } from '../domain/suppressions';
 

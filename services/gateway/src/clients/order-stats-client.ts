@@ -1,6 +1,7 @@
 import { orderStats, type OrderStats } from '@warmline/contracts';
 import type { KeyObject } from 'node:crypto';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { IDENTITY_HEADER, signIdentity } from '@warmline/platform/http/identity';
+import { type Identity } from '@warmline/platform/identity';
 
 /**
  * The orders service's numbers for the admin cards (`GET /internal/admin-stats`), asked for with

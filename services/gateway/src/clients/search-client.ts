@@ -1,6 +1,7 @@
 import { customerSearchAnswerSchema } from '@warmline/contracts';
 import type { KeyObject } from 'node:crypto';
-import { IDENTITY_HEADER, signIdentity, type Identity } from '@warmline/platform/http/identity';
+import { IDENTITY_HEADER, signIdentity } from '@warmline/platform/http/identity';
+import { type Identity } from '@warmline/platform/identity';
 import type { SearchSource } from '../domain/customer-search';
 
 /**

@@ -12,7 +12,7 @@ import {
 } from '@warmline/contracts';
 import { conflict, notFound, withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
-import { signCheckoutToken } from '@warmline/platform/http/checkout-token';
+import { signCheckoutToken } from '@warmline/platform/checkout-token';
 import { findSalespersonBySlug, type SalespersonRecord } from '../db/salespeople';
 import { findLatestSurveyOfUser, insertSurveyResponse, listResponsesOfSalesperson } from '../db/survey-responses';
 import { findUserByEmail, findUserByUsername, insertUser, isUniqueViolation } from '../db/users';

@@ -84,3 +84,15 @@ export async function claimUnmirroredKeys(db: Queryable, at: Date): Promise<Mirr
   );
   return rows;
 }
+
+/** One key, locked for the rest of the transaction (a revoke), or undefined. */
+export async function lockVendorKey(
+  db: Queryable,
+  id: string,
+): Promise<{ name: string; keyHint: string; keyHash: string; createdAt: Date; revokedAt: Date | null } | undefined> {
+  const { rows } = await db.query<{ name: string; keyHint: string; keyHash: string; createdAt: Date; revokedAt: Date | null }>(
+    'SELECT name, key_hint AS "keyHint", key_hash AS "keyHash", created_at AS "createdAt", revoked_at AS "revokedAt" FROM vendor_keys WHERE id = $1 FOR UPDATE',
+    [id],
+  );
+  return rows[0];
+}

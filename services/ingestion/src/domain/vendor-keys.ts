@@ -8,6 +8,7 @@ import {
   findActiveKeyByHash,
   insertVendorKey,
   listVendorKeys as listVendorKeyRows,
+  lockVendorKey,
   revokeVendorKey as revokeVendorKeyRow,
   touchVendorKey,
   type ActiveVendorKey,
@@ -76,11 +77,7 @@ export async function listVendorKeys(ctx: IngestionContext): Promise<VendorKey[]
 export async function revokeVendorKey(ctx: IngestionContext, admin: Admin, id: string, correlationId: string): Promise<void> {
   const at = ctx.clock();
   await withTransaction(ctx.pool, async (db) => {
-    const { rows } = await db.query<{ name: string; keyHint: string; keyHash: string; createdAt: Date; revokedAt: Date | null }>(
-      'SELECT name, key_hint AS "keyHint", key_hash AS "keyHash", created_at AS "createdAt", revoked_at AS "revokedAt" FROM vendor_keys WHERE id = $1 FOR UPDATE',
-      [id],
-    );
-    const key = rows[0];
+    const key = await lockVendorKey(db, id);
     if (!key) throw notFound(VENDOR_KEY_NOT_FOUND);
     if (key.revokedAt) return;
     await revokeVendorKeyRow(db, id, at);

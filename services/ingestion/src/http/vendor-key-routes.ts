@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createVendorKeyBody } from '@warmline/contracts';
 import { notFound, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import type { Admin } from '../domain/admin-actions';
 import type { IngestionContext } from '../domain/context';
 import { createVendorKey, listVendorKeys, revokeVendorKey, VENDOR_KEY_NOT_FOUND } from '../domain/vendor-keys';

@@ -1,5 +1,6 @@
 import { AppError } from '@warmline/platform/errors';
-import { SERVICE_CALL_HEADER, signServiceCall, type Identity, type ServiceSigner } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type ServiceSigner } from '@warmline/platform/http/identity';
+import { type Identity } from '@warmline/platform/identity';
 import type { BuyerProfile } from '@warmline/contracts';
 
 /**

@@ -99,3 +99,9 @@ export async function linkOrderByCheckoutToken(
   ]);
   return findOrder(db, input.orderId);
 }
+
+/** Whether the order was linked to an account through a checkout token (its buyer may follow it). */
+export async function linkedByCheckoutToken(db: Queryable, orderId: string): Promise<boolean> {
+  const linked = await db.query('SELECT 1 FROM checkout_token_uses WHERE order_id = $1', [orderId]);
+  return linked.rowCount === 1;
+}

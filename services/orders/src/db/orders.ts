@@ -332,3 +332,14 @@ export async function paidCallBacksOrders(db: Queryable, buyerUserId: string, li
   );
   return rows.map((r) => ({ id: r.id, count: r.count, paidAt: r.paid_at }));
 }
+
+/** Gives a paid package order nobody holds to the buyer; when it was claimed, or null when it was not this call's to claim. */
+export async function claimPaidPackageOrder(db: Queryable, orderId: string, buyerUserId: string): Promise<Date | null> {
+  const { rows } = await db.query<{ claimed_at: Date }>(
+    `UPDATE package_orders SET buyer_user_id = $2, updated_at = now()
+     WHERE id = $1 AND buyer_user_id IS NULL AND status = 'paid' AND kind = 'package'
+     RETURNING updated_at AS claimed_at`,
+    [orderId, buyerUserId],
+  );
+  return rows[0]?.claimed_at ?? null;
+}

@@ -1,4 +1,4 @@
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import { AppError } from '@warmline/platform/errors';
 import { MY_ORDERS_PAGE_SIZE, type MyOrder, type MyOrderReceiptLine, type MyOrdersAnswer } from '@warmline/contracts';
 import { listOrdersOfBuyer, type MyOrderRow } from '../db/my-orders';

@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError, badRequest, conflict } from '@warmline/platform/errors';
 import type { EventData } from '@warmline/contracts';
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction, type Pool } from '@warmline/platform/db/index';
-import { findOrder, type PackageOrder } from '../db/orders';
+import { claimPaidPackageOrder, findOrder, type PackageOrder } from '../db/orders';
 import { SOURCE } from './context';
 import { orderFacts } from './package-orders';
 
@@ -66,19 +66,14 @@ export async function claimOrder(
 ): Promise<PackageOrder> {
   if (!verifyOrderClaim(secret, input.claimToken, input.orderId)) throw new AppError('ClaimInvalid', CLAIM_MESSAGES.invalid, 403);
   return withTransaction(pool, async (db) => {
-    const { rows } = await db.query<{ id: string; claimed_at: Date }>(
-      `UPDATE package_orders SET buyer_user_id = $2, updated_at = now()
-       WHERE id = $1 AND buyer_user_id IS NULL AND status = 'paid' AND kind = 'package'
-       RETURNING id, updated_at AS claimed_at`,
-      [input.orderId, input.buyer.userId],
-    );
+    const claimedAt = await claimPaidPackageOrder(db, input.orderId, input.buyer.userId);
     const order = await findOrder(db, input.orderId);
     if (!order) throw new AppError('OrderNotFound', 'Order not found', 404);
-    if (rows.length === 1) {
+    if (claimedAt) {
       const claimed: EventData<'order.claimed'> = {
         ...orderFacts(order),
         buyerUserId: input.buyer.userId,
-        claimedAt: rows[0]!.claimed_at.toISOString(),
+        claimedAt: claimedAt.toISOString(),
       };
       await enqueue(db, { type: 'order.claimed', data: claimed, correlationId: input.correlationId, source: SOURCE });
       return order;

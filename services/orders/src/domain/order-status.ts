@@ -1,6 +1,7 @@
 import { AppError } from '@warmline/platform/errors';
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import { findOrder, type PackageOrder } from '../db/orders';
+import { linkedByCheckoutToken } from '../db/my-orders';
 import type { OrdersContext } from './context';
 
 /**
@@ -13,7 +14,6 @@ export async function orderForStatus(ctx: OrdersContext, orderId: string, viewer
   const order = await findOrder(ctx.pool, orderId);
   if (!order) throw new AppError('OrderNotFound', 'Order not found', 404);
   if (order.buyerUserId === null || order.buyerUserId === viewer.userId || viewer.isAdmin) return order;
-  const linked = await ctx.pool.query('SELECT 1 FROM checkout_token_uses WHERE order_id = $1', [orderId]);
-  if (linked.rowCount === 1) return order;
+  if (await linkedByCheckoutToken(ctx.pool, orderId)) return order;
   throw new AppError('OrderNotFound', 'Order not found', 404);
 }

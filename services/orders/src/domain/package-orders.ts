@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { AppError, badRequest, conflict, unauthorized } from '@warmline/platform/errors';
-import type { Identity } from '@warmline/platform/http/identity';
-import type { CheckoutTokenClaims } from '@warmline/platform/http/checkout-token';
+import type { Identity } from '@warmline/platform/identity';
+import type { CheckoutTokenClaims } from '@warmline/platform/checkout-token';
 import {
   AGED_LEAD_AGE_RANGES,
   parseWorkingStates,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { AppError, badRequest } from '@warmline/platform/errors';
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import type { Logger } from '@warmline/platform/log';
 import {
   centsToDecimal,

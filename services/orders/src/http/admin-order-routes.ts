@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
 import { AppError } from '@warmline/platform/errors';
 import { ADMIN_EXPORT_MAX_ROWS, ADMIN_PAGE_SIZE, adminRefundBody, allOrdersQuery, businessDate, businessDateTime, revenueQuery, transferStatusChangeBody, type AllOrdersAnswer, type RefundAnswer, type RevenueAnswer } from '@warmline/contracts';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { badRequest } from '@warmline/platform/errors';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import { acceptServiceCallers, requireUserIdentity } from '@warmline/platform/http/identity';
 import { createLeadOrderBody, type CancelLeadOrderResponse, type CreateLeadOrderResponse } from '@warmline/contracts/catalog';
 import { PAID_CALL_BACKS_ORDERS_LIMIT, type PaidCallBacksOrdersAnswer } from '@warmline/contracts/callbacks';

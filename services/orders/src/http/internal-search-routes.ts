@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { customerSearchQuery, customerSearchTerms, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import { requireAdminIdentity, requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
 import { searchCheckoutCustomers, type CheckoutCustomerMatch } from '../db/customer-search';
 import type { OrdersContext } from '../domain/context';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { requireUserIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import { myOrdersQuery } from '@warmline/contracts';
 import type { OrdersContext } from '../domain/context';
 import { ordersOfAgent } from '../domain/my-orders';

@@ -2,9 +2,10 @@ import type { KeyObject } from 'node:crypto';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { badRequest } from '@warmline/platform/errors';
-import { parseInput } from '@warmline/platform/http/validation';
-import { ANONYMOUS, requireUserIdentity } from '@warmline/platform/http/identity';
-import { verifyCheckoutToken } from '@warmline/platform/http/checkout-token';
+import { parseInput } from '@warmline/platform/validation';
+import { requireUserIdentity } from '@warmline/platform/http/identity';
+import { ANONYMOUS } from '@warmline/platform/identity';
+import { verifyCheckoutToken } from '@warmline/platform/checkout-token';
 import {
   IDEMPOTENCY_KEY_HEADER,
   createPaymentIntentBody,

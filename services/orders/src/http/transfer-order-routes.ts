@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
 import { callTransferOrderBody, centsToDecimal, type CallTransferOrderResponse } from '@warmline/contracts';
 import { createTransferOrder, transferOrdersOverview, type TransferOrdersContext } from '../domain/transfer-orders';

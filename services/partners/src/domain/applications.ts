@@ -10,8 +10,7 @@ import {
 import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction } from '@warmline/platform/db/index';
 import { AppError, notFound } from '@warmline/platform/errors';
-import { INVALID_UNICODE_MESSAGE, NUL_CHARACTER_MESSAGE } from '@warmline/platform/http/app';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput, unstorableText } from '@warmline/platform/validation';
 import {
   deleteApplication as deleteApplicationRow,
   documentsOf,
@@ -135,13 +134,8 @@ export async function submitApplication(ctx: PartnersContext, submission: Submis
  */
 function refuseUnstorableFields(fields: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(fields)) {
-    for (const text of [name, ...(Array.isArray(value) ? value : [value])]) {
-      if (typeof text !== 'string') continue;
-      if (text.includes('\u0000')) throw new AppError('ValidationFailed', NUL_CHARACTER_MESSAGE, 400, { issues: [{ path: name, message: NUL_CHARACTER_MESSAGE }] });
-      if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) {
-        throw new AppError('ValidationFailed', INVALID_UNICODE_MESSAGE, 400, { issues: [{ path: name, message: INVALID_UNICODE_MESSAGE }] });
-      }
-    }
+    const problem = unstorableText([name, value]);
+    if (problem) throw new AppError('ValidationFailed', problem, 400, { issues: [{ path: name, message: problem }] });
   }
 }
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { customerSearchQuery, customerSearchTerms, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import { requireAdminIdentity, requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
 import { searchPartnerApplications, type PartnerApplicationMatch } from '../db/customer-search';
 import type { PartnersContext } from '../domain/context';

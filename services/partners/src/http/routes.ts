@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { partnerApplicationListQuery, partnerStatusBody } from '@warmline/contracts';
 import { notFound, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import {
   changeApplicationStatus,
   deleteApplication,

@@ -144,6 +144,54 @@ export async function withTransaction<T>(
   }
 }
 
+/**
+ * Runs `work` inside the caller's transaction under a savepoint: when it throws, only its own
+ * writes are undone (and the error rethrown); the transaction goes on.
+ */
+export async function withSavepoint<T>(db: Queryable, name: string, work: () => Promise<T>): Promise<T> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`savepoint name must be lower-case letters and underscores: ${name}`);
+  await db.query(`SAVEPOINT ${name}`);
+  try {
+    const result = await work();
+    await db.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (err) {
+    await db.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    throw err;
+  }
+}
+
+/**
+ * Runs `work` in one transaction on a connection the caller holds (a worker that keeps a
+ * session-level lock across many transactions): committed when it resolves, rolled back when
+ * it throws (and the error rethrown). The caller releases the connection.
+ */
+export async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * A session-level advisory lock on `key` for the connection the caller holds: whether it got
+ * it (another connection holds it: false at once). Released by `releaseSessionLock` or when
+ * the connection ends.
+ */
+export async function trySessionLock(client: pg.PoolClient, key: string): Promise<boolean> {
+  const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [key]);
+  return rows[0]?.ok === true;
+}
+
+export async function releaseSessionLock(client: pg.PoolClient, key: string): Promise<void> {
+  await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+}
+
 function beginStatement({ isolation, readOnly }: TransactionOptions): string {
   return ['BEGIN', isolation && `ISOLATION LEVEL ${isolation.toUpperCase()}`, readOnly && 'READ ONLY'].filter(Boolean).join(' ');
 }

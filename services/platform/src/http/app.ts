@@ -10,6 +10,7 @@ import { asUnavailable } from '../faults';
 import { BODY_TOO_LARGE_MESSAGE, bodyLimitFor } from './body-limits';
 import { requireForwardedIdentity, type IdentityCheck } from './identity';
 import { recordServedApp } from './served-routes';
+import { unstorableText } from '../validation';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -181,12 +182,6 @@ function jsonBodies(fallback: number | undefined): RequestHandler {
   };
 }
 
-export const NUL_CHARACTER_MESSAGE = 'Text must not contain NUL characters';
-export const INVALID_UNICODE_MESSAGE = 'Text must be valid Unicode';
-
-/** A UTF-16 surrogate without its pair: JSON can carry one ('\ud800'), UTF-8 and PostgreSQL cannot. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * Text PostgreSQL cannot store (found by the route fuzzer: a survey or a login with '\u0000'
  * in a field was a 500 from the database, and one with '\ud800' a 500 from the outbox's jsonb).
@@ -197,23 +192,6 @@ function refuseUnstorableText(req: Request, _res: Response, next: NextFunction):
   const problem = unstorableText(req.body) ?? unstorableText(req.query);
   if (problem) throw new AppError('ValidationFailed', problem, 400);
   next();
-}
-
-/** Walks the value without recursion (a body may nest thousands deep). */
-function unstorableText(value: unknown): string | undefined {
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next === 'string') {
-      if (next.includes('\u0000')) return NUL_CHARACTER_MESSAGE;
-      if (LONE_SURROGATE.test(next)) return INVALID_UNICODE_MESSAGE;
-    } else if (Array.isArray(next)) {
-      for (const item of next) pending.push(item);
-    } else if (typeof next === 'object' && next !== null) {
-      for (const [key, item] of Object.entries(next)) pending.push(key, item);
-    }
-  }
-  return undefined;
 }
 
 /** Runs every check (each bounded to 2 s) and says whether the service can serve. */

@@ -1,6 +1,7 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../errors';
+import { ANONYMOUS, type Identity } from '../identity';
 import { privateKeyOf, publicKeyOf, servicePublicKeysOf } from '../keys';
 
 /**
@@ -16,28 +17,6 @@ import { privateKeyOf, publicKeyOf, servicePublicKeysOf } from '../keys';
 export const IDENTITY_HEADER = 'x-warmline-identity';
 export const SERVICE_CALL_HEADER = 'x-warmline-service';
 export const IDENTITY_TTL_SECONDS = 30;
-
-/**
- * Who the gateway says is asking. A visitor without a session is forwarded too (public
- * pages such as checkouts call internal services), with `userId: null`.
- */
-export interface Identity {
-  userId: string | null;
-  username: string | null;
-  isAdmin: boolean;
-  /**
-   * An admin viewing this user's dashboard (view-as, docs/adr/0014): the gateway already refuses
-   * every write, and a service refuses them again (requireForwardedIdentity).
-   */
-  readOnly?: true;
-  /**
-   * The client's address as the gateway saw it (behind TRUST_PROXY): a service believes no
-   * X-Forwarded-For of its own, since only this header is signed.
-   */
-  clientIp?: string;
-}
-
-export const ANONYMOUS: Identity = { userId: null, username: null, isAdmin: false };
 
 /** The services that call others with their own credential. */
 export type ServiceCaller = 'catalog' | 'orders' | 'transfers';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ANONYMOUS, IDENTITY_HEADER, SERVICE_CALL_HEADER, type Identity, type ServiceCaller } from '../http/identity';
+import { IDENTITY_HEADER, SERVICE_CALL_HEADER, type ServiceCaller } from '../http/identity';
+import { ANONYMOUS, type Identity } from '../identity';
 import { signTestIdentity, signTestServiceCall } from './index';
 
 /** Calls straight to an internal service, with the identity the gateway would sign. */

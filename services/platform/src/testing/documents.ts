@@ -1,7 +1,8 @@
 import { inflateSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
-import { IDENTITY_HEADER, type Identity } from '../http/identity';
+import { IDENTITY_HEADER } from '../http/identity';
+import { type Identity } from '../identity';
 import { audienceOf } from './calls';
 import { signTestIdentity } from './index';
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
-import { serviceSigner, signIdentity, signServiceCall, type Identity, type ServiceCaller } from '../http/identity';
+import { serviceSigner, signIdentity, signServiceCall, type ServiceCaller } from '../http/identity';
+import { type Identity } from '../identity';
 import { privateKeyOf } from '../keys';
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SERVICE_CALL_HEADER, signServiceCall, type Identity, type ServiceSigner } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type ServiceSigner } from '@warmline/platform/http/identity';
+import { type Identity } from '@warmline/platform/identity';
 
 /**
  * The catalog, as the transfers service asks it for the national DNC registry's check of the

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SERVICE_CALL_HEADER, signServiceCall, type Identity, type ServiceSigner } from '@warmline/platform/http/identity';
+import { SERVICE_CALL_HEADER, signServiceCall, type ServiceSigner } from '@warmline/platform/http/identity';
+import { type Identity } from '@warmline/platform/identity';
 
 /** The orders service, as the transfers service asks it for an agent's latest transfer order (to suggest settings). */
 export interface OrdersClient {

@@ -9,7 +9,7 @@ import {
   type EvidencePack,
 } from '@warmline/contracts';
 import { notFound } from '@warmline/platform/errors';
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import { transferEvidence } from '../db/evidence';
 import type { TransfersContext } from './context';
 

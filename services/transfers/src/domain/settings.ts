@@ -12,7 +12,7 @@ import {
   type TransferSettingsView,
   type UsStateCode,
 } from '@warmline/contracts';
-import type { Identity } from '@warmline/platform/http/identity';
+import type { Identity } from '@warmline/platform/identity';
 import type { AgentProfile } from '../clients/gateway-client';
 import type { LatestTransferOrder } from '../clients/orders-client';
 import { findAgentSettings, saveAgentSettings, setAgentPaused, type AgentSettingsRow } from '../db/settings';

@@ -11,7 +11,7 @@ import {
 } from '@warmline/contracts';
 import { notFound, unauthorized } from '@warmline/platform/errors';
 import { requireAdminIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import type { TransfersContext } from '../domain/context';
 import { adjustTransferCredits, adminTransferAgents, adminTransferDisputes, adminTransferRevenue, adminTransfers } from '../domain/admin-transfers';
 import { decideDisputeByAdmin, type Admin } from '../domain/disputes';

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { EVIDENCE_NOT_FOUND_MESSAGE, evidencePackDownload, evidencePackQuery, type EvidencePack } from '@warmline/contracts';
 import { sendDocumentDownload } from '@warmline/platform/documents/download';
 import { notFound, unauthorized } from '@warmline/platform/errors';
-import { requireAdminIdentity, requireUserIdentity, type Identity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
+import { type Identity } from '@warmline/platform/identity';
+import { parseInput } from '@warmline/platform/validation';
 import type { TransfersContext } from '../domain/context';
 import { transferEvidencePack } from '../domain/evidence-pack';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { myTransfersQuery, TRANSFER_NOT_FOUND_MESSAGE, transferDisputeBody, transferPauseBody, transferSettingsBody } from '@warmline/contracts';
 import { notFound, unauthorized } from '@warmline/platform/errors';
 import { requireUserIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/http/validation';
+import { parseInput } from '@warmline/platform/validation';
 import type { TransfersContext } from '../domain/context';
 import { disputeTransfer } from '../domain/disputes';
 import { myTransfers, myTransfersCsv } from '../domain/my-transfers';
