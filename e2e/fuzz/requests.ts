@@ -25,13 +25,13 @@ export interface FuzzCase {
   notes: string[];
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonSchema = { [key: string]: unknown };
 
-const label = (route: PublicRoute) => `${route.method} ${route.path}`;
+export const label = (route: PublicRoute) => `${route.method} ${route.path}`;
 
 /** Routes that log in or out or make an account: sent without a session, so the fuzzer's sessions live on. */
-const SESSION_CHANGING = new Set([
+export const SESSION_CHANGING = new Set([
   'POST /api/login',
   'GET /api/logout',
   'POST /api/login/verify-code',
@@ -127,7 +127,7 @@ function isSchema(value: unknown): value is JsonSchema {
 }
 
 /** Values a JSON Schema allows (or nearly: lengths at and just past the limits). */
-function fromJsonSchema(schema: unknown, depth = 0): fc.Arbitrary<Json> {
+export function fromJsonSchema(schema: unknown, depth = 0): fc.Arbitrary<Json> {
   if (!isSchema(schema) || depth > 6) return fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>;
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as Json[]));
   if (schema.const !== undefined) return fc.constant(schema.const as Json);
@@ -221,7 +221,7 @@ function surveyBody(funnel: 'main' | 'campaign'): fc.Arbitrary<Json> {
 }
 
 /** A body the route accepts, or one refused only by the state of the system (unknown token, id…). */
-const EXAMPLES: Record<string, fc.Arbitrary<Json>> = {
+export const EXAMPLES: Record<string, fc.Arbitrary<Json>> = {
   'POST /api/login': fc.record({ username: fc.constantFrom('api-agent', 'nobody', 'api-admin'), password: fc.string({ minLength: 1, maxLength: 30 }) }),
   'POST /api/forgot-password': tag.map((t) => ({ email: `fuzz-${t}@example.com` })),
   'POST /api/validate-reset-token': tag.map((token) => ({ token })),
@@ -309,7 +309,7 @@ interface Encoded {
   notes: string[];
 }
 
-const utf8 = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(text, 'utf8'));
+export const utf8 = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buffer.from(text, 'utf8'));
 
 /** JSON text that JSON.stringify would never write. */
 const RAW_JSON: string[] = [
@@ -463,7 +463,7 @@ function rolesFor(route: PublicRoute): fc.Arbitrary<Role> {
   return fc.constantFrom<Role>('anonymous', 'anonymous', 'customer', 'admin');
 }
 
-const methodHasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
+export const methodHasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
 
 function routeCase(route: PublicRoute, slug: string): fc.Arbitrary<FuzzCase> {
   const js = route.body ? z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) : undefined;

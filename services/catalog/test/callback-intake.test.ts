@@ -316,6 +316,41 @@ describe('one rule for the form and the CSV', () => {
   });
 });
 
+describe('the manual form, field by field (issue 26)', () => {
+  it('when the price is null, then 15.00 as when it is left out; of the wrong type, then 400 with the price rule, on both paths', async () => {
+    const nullPrice = await addByHand({ firstName: 'Null', lastName: 'Price', phone: phoneIn('208'), state: 'ID', price: null }, '/api/admin/callback-opportunities');
+    const wrong = await Promise.all(
+      [{}, [], true, '12abc'].flatMap((price) =>
+        ['/api/callback-opportunities', '/api/admin/callback-opportunities'].map((path) => addByHand({ firstName: 'Wrong', lastName: 'Price', phone: phoneIn('208'), state: 'ID', price }, path)),
+      ),
+    );
+
+    expect(nullPrice.status).toBe(201);
+    expect(nullPrice.body.price).toBe('15.00');
+    expect(wrong.map((a) => a.status)).toEqual(Array(8).fill(400));
+    expect(new Set(wrong.map((a) => a.body.error))).toEqual(new Set(['Price must be dollars from 0.00 to 100.00 with at most two decimals, e.g. 15.00']));
+  });
+
+  it('when a required field is left out or null, then 400 names it in issues, and nothing is created', async () => {
+    const full = { firstName: 'Each', lastName: 'Field', phone: phoneIn('208'), state: 'ID' };
+    const bodies = (['firstName', 'lastName', 'phone', 'state'] as const).flatMap((field) => {
+      const { [field]: _left, ...rest } = full;
+      return [
+        { field, body: rest },
+        { field, body: { ...full, [field]: null } },
+      ];
+    });
+
+    const answers = await Promise.all(bodies.map(({ body }) => addByHand(body)));
+
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(400));
+    expect(new Set(answers.map((a) => a.body.error))).toEqual(new Set(['All fields are required']));
+    expect(answers.map((a) => (a.body.issues as Array<{ path: string }>).map((i) => i.path))).toEqual(bodies.map(({ field }) => [field]));
+    const { rows } = await fx.pool.query('SELECT 1 FROM callback_opportunities WHERE phone = $1', [full.phone]);
+    expect(rows).toEqual([]);
+  });
+});
+
 describe("the admin's call-backs tab", () => {
   it('when an admin exports, then every opportunity the filters match comes as CSV; an agent may not', async () => {
     const phone = phoneIn('808');

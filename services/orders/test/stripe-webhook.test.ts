@@ -157,6 +157,20 @@ describe('POST /api/webhooks/stripe', () => {
     expect(answer.body.error).toBe('Missing Stripe-Signature header');
   });
 
+  it('when a signed event has no data.object, or one that is not an object, then 400 says so and the order stays pending (issue 26: was a 500)', async () => {
+    const { orderId, intentId } = await pendingOrder();
+    const full = JSON.parse(stripeEvent('payment_intent.succeeded', { id: intentId, status: 'succeeded' })) as Record<string, unknown>;
+    const { data: _data, ...noData } = full;
+    const bodies = [noData, { ...full, data: null }, { ...full, data: {} }, { ...full, data: { object: null } }, { ...full, data: { object: [] } }].map((b) => JSON.stringify(b));
+
+    const answers = await Promise.all(bodies.map((payload) => deliver(payload, sign(payload))));
+
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 400, 400]);
+    expect(new Set(answers.map((a) => a.body.error))).toEqual(new Set(['Not a Stripe event: it needs an id, a type and a data.object']));
+    expect((await orderStatus(orderId)).status).toBe('pending');
+    expect(await eventsFor('payment.succeeded', orderId)).toHaveLength(0);
+  });
+
   it('when the call does not come through the gateway, then 401 before the body is read', async () => {
     const payload = stripeEvent('payment_intent.succeeded', { id: 'pi_x', status: 'succeeded' });
     const answer = await deliver(payload, sign(payload), { identity: null });

@@ -1,11 +1,23 @@
 import express, { Router } from 'express';
 import Stripe from 'stripe';
+import { z } from 'zod';
 import { AppError, badRequest } from '@warmline/platform/errors';
 import { requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
 import type { OrdersContext } from '../domain/context';
 import { handleStripeEvent } from '../domain/payments';
 
 const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';
+
+const NOT_AN_EVENT = 'Not a Stripe event: it needs an id, a type and a data.object';
+/**
+ * The envelope every Stripe event has. constructEvent proves who signed the bytes, not that
+ * they are an event: a signed hand-made test event without data.object was a 500 (issue 26).
+ */
+const stripeEventEnvelope = z.looseObject({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
 
 /**
  * `POST /api/webhooks/stripe`, mounted before the JSON parser: Stripe signs the exact bytes
@@ -38,6 +50,8 @@ export function stripeWebhookRoutes(ctx: OrdersContext, options: { identity: Ide
         // Stripe's first sentence says what was wrong; the rest is advice for developers.
         throw badRequest(`Invalid Stripe signature: ${reason.trim().split(/(?<=\.)\s/)[0] ?? 'verification failed'}`);
       }
+
+      if (!stripeEventEnvelope.safeParse(event).success) throw badRequest(NOT_AN_EVENT);
 
       const result = await handleStripeEvent(ctx, event, req.id);
       req.log.info({ eventId: event.id, type: event.type, outcome: result.outcome }, 'stripe webhook handled');
