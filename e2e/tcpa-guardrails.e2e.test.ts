@@ -9,7 +9,8 @@ import { unzipFiles } from '@warmline/platform/testing/documents';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertLeads, type NewAgedLead } from '@warmline/catalog/db/leads';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
-import { logIn, readMail, seriousViolations, TEST_RESULTS_DIR, useE2E } from './harness';
+import { logIn, seriousViolations, TEST_RESULTS_DIR, useE2E } from './harness';
+import { readMail } from './waits';
 
 /**
  * Issue 24 as an agent and an admin live it, in Chromium at 1280 and 390 px, axe clean: the agent
