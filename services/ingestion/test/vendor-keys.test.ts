@@ -21,7 +21,7 @@ let admin: Browser;
 let customer: Browser;
 const XHR = { headers: { 'x-requested-with': 'XMLHttpRequest' } };
 /** The gateway's queue that stores the audit.record commands (from the broker manifest). */
-const AUDIT_QUEUE = consumerQueues.find((q) => q.messages.includes('audit.record'))!.queue;
+const AUDIT_QUEUE = consumerQueues.find((q) => (q.messages as readonly string[]).includes('audit.record'))!.queue;
 
 beforeAll(async () => {
   const port = await freePort();
