@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
  */
 
 /** The password the factory gives new accounts: one the password rules accept. */
-export const SURVEY_PASSWORD = 'sunny-harbor-42';
+const SURVEY_PASSWORD = 'sunny-harbor-42';
 
 /** Who fills the survey in; the username and e-mail are `<stem>_<8 hex>`, unique per call. */
 export interface Respondent {

@@ -9,7 +9,7 @@ import { waitFor } from './index';
  */
 
 /** The outcomes the bus consumer counts in warmline_consumer_messages_total. */
-export type ConsumerOutcome = 'processed' | 'duplicate' | 'retried' | 'failed' | 'dead_lettered' | 'waited' | 'refused_publisher';
+type ConsumerOutcome = 'processed' | 'duplicate' | 'retried' | 'failed' | 'dead_lettered' | 'waited' | 'refused_publisher';
 
 /** A service's base URL (its /metrics) or a metrics registry in this process (e.g. `bus.metrics.registry`). */
 export type MetricsSource = string | { metrics(): Promise<string> };
@@ -22,7 +22,7 @@ async function metricsText(source: MetricsSource): Promise<string> {
 }
 
 /** How many messages the consumer of `queue` has finished so far, by outcome. */
-export async function consumerOutcomes(source: MetricsSource, queue: string): Promise<Partial<Record<ConsumerOutcome, number>>> {
+async function consumerOutcomes(source: MetricsSource, queue: string): Promise<Partial<Record<ConsumerOutcome, number>>> {
   const counts: Partial<Record<ConsumerOutcome, number>> = {};
   for (const line of (await metricsText(source)).split('\n')) {
     const sample = /^warmline_consumer_messages_total\{([^}]*)\} (\S+)$/.exec(line);
