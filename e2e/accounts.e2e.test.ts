@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { logIn, useE2E, waitForResetLink } from './harness';
+import { waitForPath } from './waits';
 
 /** The account screens against the real system in headless Chromium (issue 3). */
 const e2e = useE2E();
-
-async function waitForPath(page: Page, pathname: string) {
-  await page.waitForURL((url) => url.pathname === pathname);
-}
 
 describe('logging in', () => {
   it("when an admin logs in (the system's first sign-in of that admin), then they land on /admin with their name and a first welcome toast", async () => {

@@ -6,7 +6,8 @@ import { RINGCLOUD_SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { createAccount } from '@warmline/gateway/domain/users';
-import { readMail, seriousViolations, useE2E } from './harness';
+import { seriousViolations, useE2E } from './harness';
+import { eventually, waitForMails } from './waits';
 
 /**
  * After paying (issue 17 items 3 and 7): the success pages show the order number and what was
@@ -198,11 +199,9 @@ describe('after paying at RingCloud', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     // The receipt and the welcome both go to the survey's address, in RingCloud's name.
-    const mails = async () => (await readMail(e2e.system.mailDir)).filter((m) => new RegExp(`^To: ${email.replaceAll('.', '\\.')}$`, 'm').test(m));
-    const deadline = Date.now() + 20_000;
-    while ((await mails()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const receipt = (await mails()).find((m) => /^Subject: Your RingCloud receipt: \$180\.00$/m.test(m));
-    const welcome = (await mails()).find((m) => /^Subject: Welcome to RingCloud: your account is ready$/m.test(m));
+    const mails = await waitForMails(e2e.system.mailDir, { to: email }, 2);
+    const receipt = mails.find((m) => /^Subject: Your RingCloud receipt: \$180\.00$/m.test(m));
+    const welcome = mails.find((m) => /^Subject: Welcome to RingCloud: your account is ready$/m.test(m));
     expect(receipt).toContain(RINGCLOUD_SUPPORT_EMAIL_DEFAULT);
     expect(welcome).toContain(RINGCLOUD_SUPPORT_EMAIL_DEFAULT);
     // Sent in RingCloud's name: RINGCLOUD_MAIL_FROM is unset here, so from its support address.
@@ -275,12 +274,12 @@ describe('keeping a RingCloud Call-Backs order paid without an account', () => {
     // The claim's event reaches the catalog over the bus: the balance is the order's 7 call-backs.
     await page.getByRole('link', { name: 'My Call-backs' }).click();
     await page.getByRole('heading', { name: 'My Call-backs', level: 1 }).waitFor();
-    const deadline = Date.now() + 20_000;
-    while ((await page.getByTestId('callback-balance').innerText().catch(() => '')) !== '7' && Date.now() < deadline) {
-      await page.waitForTimeout(250);
+    await eventually('My Call-backs to show the balance of 7', async () => {
+      if ((await page.getByTestId('callback-balance').innerText().catch(() => '')) === '7') return true;
       await page.reload();
       await page.getByRole('heading', { name: 'My Call-backs', level: 1 }).waitFor();
-    }
+      return false;
+    }, { intervalMs: 250 });
     expect(await page.getByTestId('callback-balance').innerText()).toBe('7');
     const balance = await api.get('/api/my-callbacks', { headers: XHR });
     expect(((await balance.json()) as { balance: number; states: string[] })).toMatchObject({ balance: 7, states: ['TX'] });

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { APIRequestContext, Page } from 'playwright-core';
-import { logIn, readMail, seriousViolations, submitLogin, useE2E } from './harness';
+import { logIn, seriousViolations, submitLogin, useE2E } from './harness';
+import { waitForMail } from './waits';
 
 /**
  * Orders and revenue in the browser (issue 12): a package order a logged-in agent just paid shows
@@ -174,9 +175,7 @@ describe('orders and revenue', () => {
     await confirm.getByRole('button', { name: 'Mark Completed and E-mail' }).click();
     await confirm.waitFor({ state: 'detached' });
     await toComplete.getByText('Completed', { exact: true }).waitFor();
-    await expect
-      .poll(async () => (await readMail(system.mailDir)).some((m) => m.includes('live transfers are complete') && m.includes('Thanks for a great month of calls!')), { timeout: 20_000 })
-      .toBe(true);
+    await waitForMail(system.mailDir, { containing: ['live transfers are complete', 'Thanks for a great month of calls!'] });
 
     const toCancel = page.locator(`tr[data-order-id="${cancelId}"]`);
     await toCancel.getByRole('button', { name: /Cancel order/ }).click();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CALLBACK_WEBHOOK_PATH, WEBHOOK_FIELDS } from '@warmline/contracts/callbacks';
-import { logIn, readMail, seriousViolations, submitLogin, useE2E } from './harness';
+import { logIn, seriousViolations, submitLogin, useE2E } from './harness';
+import { waitForMail } from './waits';
 
 /**
  * Vendor call-backs end to end (issue 15): an admin makes a vendor key in the Upload Callback
@@ -22,19 +23,6 @@ const MY_CALLBACKS = '/dashboard?view=my-callbacks';
 async function scrollsSideways(page: Page): Promise<{ scrollWidth: number; innerWidth: number } | null> {
   const size = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   return size.scrollWidth > size.innerWidth ? size : null;
-}
-
-/** Waits for an e-mail to `to` containing `text`, and returns it. */
-async function waitForMail(to: string, text: string, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = (await readMail(e2e.system.mailDir)).find(
-      (message) => new RegExp(`^To: ${to.replaceAll('.', '\\.')}$`, 'm').test(message) && message.includes(text),
-    );
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`No e-mail to ${to} containing ${text} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('vendor call-backs', () => {
@@ -159,7 +147,7 @@ describe('vendor call-backs', () => {
     }
 
     // The e-mail's link, opened signed out: /login, then straight to My Call-backs (not the default view).
-    const mail = await waitForMail(system.customer.email, prospect.last);
+    const mail = await waitForMail(system.mailDir, { to: system.customer.email, containing: prospect.last });
     // The link's page; its origin is the notifications worker's PUBLIC_URL, which the harness leaves at its default.
     const link = /https?:\/\/[^\s"'<>]+\/dashboard\?view=my-callbacks/.exec(mail)?.[0];
     expect(link, 'a link to My Call-backs in the e-mail').toBeDefined();

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { readMail, seriousViolations, useE2E } from './harness';
+import { seriousViolations, useE2E } from './harness';
+import { waitForMail, waitForPath } from './waits';
 
 /**
  * The public site, pricing pages and package checkouts against the real system (issue 4):
@@ -10,10 +11,6 @@ import { readMail, seriousViolations, useE2E } from './harness';
 const e2e = useE2E();
 
 const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
-
-async function waitForPath(page: Page, pathname: string) {
-  await page.waitForURL((url) => url.pathname === pathname);
-}
 
 interface StoredOrder {
   tier: string;
@@ -35,19 +32,6 @@ async function storedOrder(orderId: string): Promise<StoredOrder | undefined> {
     return rows[0];
   } finally {
     await client.end();
-  }
-}
-
-/** Waits for an e-mail to `to` that contains every one of `texts`. */
-async function waitForMail(to: string, texts: string[], timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = (await readMail(e2e.system.mailDir)).find(
-      (message) => new RegExp(`^To: ${to.replaceAll('.', '\\.')}$`, 'm').test(message) && texts.every((t) => message.includes(t)),
-    );
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`No e-mail to ${to} containing ${texts.join(', ')} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -109,9 +93,9 @@ describe('buying a premium package', () => {
       status: 'paid',
       billing_email: buyer,
     });
-    const receipt = await waitForMail(buyer, ['Premium Volume Package: 60 transfers × $37.00', 'Total paid: $2,220.00']);
+    const receipt = await waitForMail(e2e.system.mailDir, { to: buyer, containing: ['Premium Volume Package: 60 transfers × $37.00', 'Total paid: $2,220.00'] });
     expect(receipt).toMatch(/^Subject: Your WarmLine receipt: \$2,220\.00$/m);
-    await waitForMail('sales@warmline.local', [orderIdOf(page)]);
+    await waitForMail(e2e.system.mailDir, { to: 'sales@warmline.local', containing: orderIdOf(page) });
   });
 
   it('when the card is declined, then Payment Failed shows the decline message, and paying again with 4242… succeeds', async () => {

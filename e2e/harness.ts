@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,7 @@ import { ingestionEnv } from '@warmline/ingestion/config';
 import { startIngestion } from '@warmline/ingestion/service';
 import { transfersEnv } from '@warmline/transfers/config';
 import { startTransfers } from '@warmline/transfers/service';
+import { eventually, readMail } from './waits';
 
 /**
  * The end-to-end harness: the whole system in this process (gateway serving the built SPA,
@@ -95,16 +96,18 @@ function spaBuildIsStale(): boolean {
 async function ensureSpaBuilt(): Promise<void> {
   if (!spaBuildIsStale()) return;
   const lock = path.join(WEB_DIR, '.e2e-build-lock');
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`Gave up waiting for ${lock}; remove it if no build is running`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  await eventually(
+    `the build lock ${lock} (remove it if no build is running)`,
+    () => {
+      try {
+        mkdirSync(lock);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { timeoutMs: 180_000, intervalMs: 500 },
+  );
   try {
     if (!spaBuildIsStale()) return;
     // As `make build` does: vitest sets NODE_ENV=test, which would give React's development build
@@ -330,32 +333,12 @@ export async function logIn(page: Page, login: string, password: string, landing
 
 // ---------------------------------------------------------------- mail
 
-/** Every message written to the mail directory so far, decoded from quoted-printable. */
-export async function readMail(mailDir: string): Promise<string[]> {
-  const files = (await readdir(mailDir, { recursive: true })).filter((f) => f.endsWith('.eml')).sort();
-  return Promise.all(files.map(async (f) => decodeQuotedPrintable(await readFile(path.join(mailDir, f), 'utf8'))));
-}
+const RESET_LINK = /https?:\/\/[^\s"'<>]+\/reset-password\?token=[A-Za-z0-9_%.~-]+/;
 
-/** Undoes soft line breaks and =XX escapes; the escaped bytes are UTF-8 ('×' is =C3=97). */
-function decodeQuotedPrintable(text: string): string {
-  const bytes = text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8');
-}
-
-/** Waits for a message to `to` that carries a reset link, and returns the link. */
+/** Waits for a message mentioning `to` that carries a reset link, and returns the link. */
 export async function waitForResetLink(mailDir: string, to: string, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const message of await readMail(mailDir)) {
-      if (!message.toLowerCase().includes(to.toLowerCase())) continue;
-      const link = /https?:\/\/[^\s"'<>]+\/reset-password\?token=[A-Za-z0-9_%.~-]+/.exec(message)?.[0];
-      if (link) return link;
-    }
-    if (Date.now() > deadline) throw new Error(`No e-mail with a reset link for ${to} arrived in ${mailDir} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const linkFor = (message: string) => (message.toLowerCase().includes(to.toLowerCase()) ? RESET_LINK.exec(message)?.[0] : undefined);
+  return eventually(`an e-mail with a reset link for ${to}`, async () => (await readMail(mailDir)).map(linkFor).find(Boolean), { timeoutMs });
 }
 
 // ---------------------------------------------------------------- the browser

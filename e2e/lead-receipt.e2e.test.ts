@@ -6,7 +6,8 @@ import { SUPPORT_EMAIL_DEFAULT } from '@warmline/contracts/brands';
 import { createPool } from '@warmline/platform/db/index';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertLeads, type NewAgedLead } from '@warmline/catalog/db/leads';
-import { logIn, readMail, seriousViolations, useE2E } from './harness';
+import { logIn, seriousViolations, useE2E } from './harness';
+import { waitForMail, type MailQuery } from './waits';
 
 /**
  * After buying aged leads (issue 17 items 3 and 8): a receipt screen with the order number, the
@@ -50,12 +51,8 @@ async function screenshot(page: Page, name: string) {
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-/** The receipt e-mails sent to `to` so far. */
-async function receiptsTo(to: string): Promise<string[]> {
-  return (await readMail(e2e.system.mailDir)).filter(
-    (m) => new RegExp(`^To: ${to.replaceAll('.', '\\.')}$`, 'm').test(m) && /^Subject: Your WarmLine aged leads receipt: /m.test(m),
-  );
-}
+/** A receipt e-mail sent to `to`. */
+const receiptTo = (to: string): MailQuery => ({ to, pattern: /^Subject: Your WarmLine aged leads receipt: /m });
 
 describe('the receipt after buying aged leads', () => {
   it('when an agent buys two leads with the sandbox card, then the receipt shows the order number, the two leads and the total, survives a reload, links to My Leads, and the e-mail says the same', async () => {
@@ -115,9 +112,7 @@ describe('the receipt after buying aged leads', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The e-mail: the order, the two leads and the My Leads link, with the support address the screen shows.
-    const deadline = Date.now() + 20_000;
-    while ((await receiptsTo(system.customer.email)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    const [mail] = await receiptsTo(system.customer.email);
+    const mail = await waitForMail(system.mailDir, receiptTo(system.customer.email));
     expect(mail).toMatch(/^Subject: Your WarmLine aged leads receipt: \$5\.00$/m);
     expect(mail).toContain(`Order: ${orderId}`);
     expect(mail).toContain('- Wanda Cody, (307) 700-0000, wy0@example.com, WY 82001, 30-60 days old: $2.50');

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { logIn, readMail, seriousViolations, useE2E } from './harness';
+import { logIn, seriousViolations, useE2E } from './harness';
+import { waitForMail } from './waits';
 import { minimalPdf } from './minimal-pdf';
 
 /**
@@ -133,9 +134,7 @@ describe('the partner network', () => {
     }
     await confirm.getByRole('button', { name: 'Approve and E-mail' }).click();
     await page.getByText('Status updated', { exact: true }).waitFor();
-    await expect
-      .poll(async () => (await readMail(system.mailDir)).some((m) => m.includes('is approved') && m.includes('Please send your rate card before the call.')), { timeout: 20_000 })
-      .toBe(true);
+    await waitForMail(system.mailDir, { containing: ['is approved', 'Please send your rate card before the call.'] });
     // Approved: the badge and the dropdown say so, and stay so after a reload.
     await expect.poll(() => card.getByTestId('partner-status').textContent()).toBe('Approved');
     await page.reload();

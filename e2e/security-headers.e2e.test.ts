@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submitLogin, useE2E } from './harness';
+import { eventually } from './waits';
 
 /**
  * Issue 11, Medium 4, in the browser: with the gateway's Content-Security-Policy, the landing
@@ -73,14 +74,13 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
   ];
 }
 
-async function frameShowing(page: Page, urlPart: string): Promise<Frame> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+function frameShowing(page: Page, urlPart: string): Promise<Frame> {
+  return eventually(`a frame from ${urlPart} showing its page`, async () => {
     const frame = page.frames().find((f) => f.url().includes(urlPart));
-    if (frame && (await frame.locator('#marker').count().catch(() => 0)) > 0) return frame;
-    if (Date.now() > deadline) throw new Error(`no frame from ${urlPart} showed its page; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
-    await page.waitForTimeout(200);
-  }
+    return frame && (await frame.locator('#marker').count().catch(() => 0)) > 0 ? frame : undefined;
+  }, { timeoutMs: 15_000, intervalMs: 200 }).catch((err: Error) => {
+    throw new Error(`${err.message}; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
+  });
 }
 
 describe('the Content-Security-Policy in the browser', () => {

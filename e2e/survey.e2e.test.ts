@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { readMail, seriousViolations, submitLogin, useE2E } from './harness';
+import { seriousViolations, submitLogin, useE2E } from './harness';
+import { waitForMail, waitForPath } from './waits';
 
 /** The three survey funnels against the real system in headless Chromium (issue 5). */
 const e2e = useE2E();
@@ -49,20 +50,8 @@ async function continueToStep2(page: Page) {
   await page.getByRole('heading', { name: 'Lead Preferences' }).waitFor();
 }
 
-async function waitForPath(page: Page, pathname: string) {
-  await page.waitForURL((url) => url.pathname === pathname);
-}
-
 /** The sales team's notice about this prospect, once the notifications worker wrote it. */
-async function waitForSalesNotice(mailDir: string, prospectEmail: string, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const notice = (await readMail(mailDir)).find((m) => m.includes(`To: ${SALES_TEAM}`) && m.includes(prospectEmail));
-    if (notice) return notice;
-    if (Date.now() > deadline) throw new Error(`No sales notice about ${prospectEmail} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitForSalesNotice = (mailDir: string, prospectEmail: string) => waitForMail(mailDir, { to: SALES_TEAM, containing: prospectEmail });
 
 describe('the main survey', () => {
   it('when a prospect completes it, then they reach /survey-success, log in with the new account and land on /dashboard', async () => {

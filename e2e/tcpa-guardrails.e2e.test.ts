@@ -9,7 +9,8 @@ import { unzipFiles } from '@warmline/platform/testing/documents';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertLeads, type NewAgedLead } from '@warmline/catalog/db/leads';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
-import { logIn, readMail, seriousViolations, TEST_RESULTS_DIR, useE2E } from './harness';
+import { logIn, seriousViolations, TEST_RESULTS_DIR, useE2E } from './harness';
+import { mailMatching } from './waits';
 
 /**
  * Issue 24 as an agent and an admin live it, in Chromium at 1280 and 390 px, axe clean: the agent
@@ -123,8 +124,8 @@ describe('TCPA guardrails, as an agent and an admin use them', () => {
       expect(await mark.textContent()).toMatch(/^Do not call — opted out on \d{2}\/\d{2}\/\d{4}$/);
       expect(await optedOutRow.getByRole('link', { name: /\(\d{3}\) \d{3}-\d{4}/ }).count()).toBe(0);
       await checkPage(page, `tcpa-my-leads-do-not-call-${width}`);
-      const notices = async () =>
-        (await readMail(system.mailDir)).filter((m) => m.includes(`To: ${system.customer.email}`) && /^Subject: Stop contacting/m.test(m) && m.includes(optOut.name));
+      const notices = () =>
+        mailMatching(system.mailDir, (m) => m.includes(`To: ${system.customer.email}`) && /^Subject: Stop contacting/m.test(m) && m.includes(optOut.name));
       await expect.poll(async () => (await notices()).length, { timeout: 30_000 }).toBe(1);
       const [notice] = await notices();
       expect(notice).toMatch(/^Subject: Stop contacting a lead: the number opted out$/m);

@@ -5,7 +5,8 @@ import type { TransferOrdersResponse } from '@warmline/contracts/transfers';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { createAccount } from '@warmline/gateway/domain/users';
-import { logIn, readMail, seriousViolations, useE2E, type RunningSystem } from './harness';
+import { logIn, seriousViolations, useE2E, type RunningSystem } from './harness';
+import { waitForMail, waitForMails } from './waits';
 
 /**
  * Live call transfers end to end (issue 7): an admin sets an agent's own per-transfer price,
@@ -160,13 +161,7 @@ describe('ordering live call transfers', () => {
       expect(await seriousViolations(adminPage)).toEqual([]);
 
       // Operations and the agent are told, with the states, hours and transfer phone.
-      const deadline = Date.now() + 20_000;
-      let mail: string[] = [];
-      while (Date.now() < deadline) {
-        mail = (await readMail(system.mailDir)).filter((m) => m.includes(mine[0]!.id));
-        if (mail.length >= 2) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const mail = await waitForMails(system.mailDir, { containing: mine[0]!.id }, 2);
       expect(mail.some((m) => m.includes(`To: ${agent.email}`) && m.includes('Live transfers: 20 transfers × $31.50'))).toBe(true);
       expect(mail.some((m) => m.includes('States: Texas (TX), Oklahoma (OK)') && m.includes('Transfer phone: (405) 555-0199'))).toBe(true);
     } finally {
@@ -258,12 +253,7 @@ describe('insurance recruiting', () => {
 
     await page.getByText('Request Sent', { exact: true }).waitFor();
     await dialog.waitFor({ state: 'hidden' });
-    const deadline = Date.now() + 20_000;
-    let found = false;
-    while (!found && Date.now() < deadline) {
-      found = (await readMail(system.mailDir)).some((m) => m.includes('Three licensed life agents for our Dallas office'));
-      if (!found) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(found).toBe(true);
+    const request = await waitForMail(system.mailDir, { containing: 'Three licensed life agents for our Dallas office' });
+    expect(request).toContain('Three licensed life agents for our Dallas office');
   });
 });

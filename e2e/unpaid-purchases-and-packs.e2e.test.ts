@@ -6,7 +6,8 @@ import type { Page } from 'playwright-core';
 import { createPool } from '@warmline/platform/db/index';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertLeads, type NewAgedLead } from '@warmline/catalog/db/leads';
-import { TEST_RESULTS_DIR, logIn, readMail, seriousViolations, useE2E } from './harness';
+import { TEST_RESULTS_DIR, logIn, seriousViolations, useE2E } from './harness';
+import { waitForMail } from './waits';
 
 /**
  * Money taken for the right thing (issue 22), in the browser at 390 and 1280 px with axe:
@@ -159,12 +160,7 @@ describe('issue 22: money taken for the right thing', () => {
     expect(await page.locator('main').innerText()).not.toContain('RingCloud');
     await checkWidths(page, 'my-orders-callbacks', () => row.waitFor());
 
-    const deadline = Date.now() + 20_000;
-    let receipt: string | undefined;
-    while (!receipt && Date.now() < deadline) {
-      receipt = (await readMail(system.mailDir)).find((m) => m.includes('WarmLine Call-Backs: 3 call-backs') && /^Subject: Your WarmLine receipt: \$45\.00$/m.test(m));
-      if (!receipt) await new Promise((r) => setTimeout(r, 200));
-    }
+    const receipt = await waitForMail(system.mailDir, { containing: 'WarmLine Call-Backs: 3 call-backs', pattern: /^Subject: Your WarmLine receipt: \$45\.00$/m });
     expect(receipt).toBeDefined();
     expect(receipt).toMatch(/^From: .*WarmLine/m);
     expect(receipt).not.toMatch(/ringcloud/i);

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, createLogger } from '@warmline/platform';
 import { waitFor } from '@warmline/platform/testing/index';
+import { consumerMark } from '@warmline/platform/testing/barriers';
 import type { Envelope } from '@warmline/contracts';
 import type { MarketLead } from '@warmline/contracts/catalog';
 import { catalogEnv } from '../src/config';
 import { formatPhone } from '../src/domain/masking';
 import { startCatalog } from '../src/service';
+import { LEAD_PAYMENTS_QUEUE } from '../src/events/subscriptions';
 import { agent, startCatalogFixture, testCard, type CatalogFixture } from './catalog-fixture';
 
 /**
@@ -230,6 +232,7 @@ describe('buying aged leads', () => {
     const envelope = rows[0]!.envelope;
 
     const resentId = randomUUID();
+    const mark = await consumerMark(fx.catalog.url, LEAD_PAYMENTS_QUEUE);
     await fx.publishEvent(envelope);
     await fx.publishEvent(envelope);
     await fx.publishEvent({ ...envelope, id: resentId });
@@ -240,8 +243,8 @@ describe('buying aged leads', () => {
       ]);
       return done.length === 1;
     });
-    // Give a wrongly-duplicated sale every chance to show.
-    await new Promise((r) => setTimeout(r, 300));
+    // Both repeats of the first id finished too: a wrongly-duplicated sale would be in the outbox by now.
+    await mark.passed({ duplicate: 2 });
 
     expect((await fx.outbox('leads.purchased')).filter((e) => e.data.orderId === orderId)).toHaveLength(1);
     expect(await leadRows(ids)).toEqual(before);

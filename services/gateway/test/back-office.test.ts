@@ -12,6 +12,7 @@ import { enqueue, openDatabaseAndBus } from '@warmline/platform/bus/index';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { recordAdminAction } from '../src/domain/audit-log';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
+import { DANA_COLE, surveyAnswers } from './survey-answers';
 
 /**
  * The back office's account side (issue 12): users paged and filtered on the server, soft
@@ -56,19 +57,7 @@ async function auditEntries(): Promise<AuditEntry[]> {
 
 /** A survey sign-up with the given username and e-mail (the main survey creates the account). */
 function signUp(username: string, email: string) {
-  return gw.browser().post('/api/survey', {
-    firstName: 'Dana',
-    lastName: 'Cole',
-    agencyName: 'Cole Insurance',
-    role: 'Agency Owner',
-    phone: '(555) 777-0101',
-    email,
-    username,
-    password: 'sunny-harbor-42',
-    leadType: 'Live Transfers',
-    workingStates: 'TX',
-    salesperson: 'Survey Form',
-  });
+  return gw.browser().post('/api/survey', surveyAnswers(DANA_COLE, { username, email }));
 }
 
 describe('User Management on the server', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditLogPage, Campaign, SurveyResponseRecord } from '@warmline/contracts';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
+import { DANA_COLE, surveyAnswers } from './survey-answers';
 
 /**
  * Test Campaigns through the real gateway (issue 12): an admin creates a salesperson's referral
@@ -33,17 +34,7 @@ const uniqueSlug = (stem = 'promo') => `${stem}-${randomBytes(3).toString('hex')
 
 /** A valid referral survey with unique account names (data factory). */
 function referralSurvey(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const tag = randomBytes(4).toString('hex');
-  return {
-    firstName: 'Dana',
-    lastName: 'Cole',
-    agencyName: 'Cole Insurance',
-    role: 'Agency Owner',
-    phone: '(555) 777-0101',
-    email: `dana_${tag}@example.com`,
-    username: `dana_${tag}`,
-    password: 'sunny-harbor-42',
-    leadType: 'Live Transfers',
+  return surveyAnswers(DANA_COLE, {
     workingStates: 'TX, FL',
     totalTransfers: '10',
     transfersPerDay: '2',
@@ -52,7 +43,7 @@ function referralSurvey(overrides: Record<string, unknown> = {}): Record<string,
     timezone: 'CST',
     salesperson: 'ignored',
     ...overrides,
-  };
+  });
 }
 
 async function create(name: string, slug: string) {

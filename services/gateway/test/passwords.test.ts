@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
+import { surveyAnswers, type Respondent } from './survey-answers';
 
 /**
  * Password rules (issue 11, medium 6): at least 8 characters and not a common password
@@ -24,13 +25,10 @@ function visitor(): Browser {
   return gw.browser({ ip: `10.88.0.${visitors}` });
 }
 
+const PAT_LEE: Respondent = { firstName: 'Pat', lastName: 'Lee', agencyName: 'Lee Insurance', role: 'Insurance Agent', phone: '(555) 123-4567', stem: 'pat' };
+
 function survey(password: string): Record<string, unknown> {
-  const tag = randomBytes(4).toString('hex');
-  return {
-    firstName: 'Pat', lastName: 'Lee', agencyName: 'Lee Insurance', role: 'Insurance Agent', phone: '(555) 123-4567',
-    email: `pat_${tag}@example.com`, username: `pat_${tag}`, password, leadType: 'Aged Leads', workingStates: 'TX',
-    ageRange: '30-60', salesperson: 'Survey Form',
-  };
+  return surveyAnswers(PAT_LEE, { password, leadType: 'Aged Leads', ageRange: '30-60' });
 }
 
 /** A reset link of `userId`, written as the reset flow writes it (only its hash is stored). */

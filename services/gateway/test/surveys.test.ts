@@ -5,6 +5,7 @@ import { EVENTS_EXCHANGE } from '@warmline/contracts';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { DEMO_SALESPERSON, seedDemoSalespeople } from '../src/seed';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
+import { SAM_RIVERA, surveyAnswers } from './survey-answers';
 
 /**
  * The survey funnels through the real gateway (PostgreSQL, Redis, RabbitMQ): each creates an
@@ -47,25 +48,7 @@ afterAll(async () => {
 
 /** A valid main survey with unique account names (data factory). */
 function mainSurvey(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const tag = randomBytes(4).toString('hex');
-  return {
-    firstName: 'Sam',
-    lastName: 'Rivera',
-    agencyName: 'Rivera Insurance',
-    role: 'Agency Owner',
-    phone: '(555) 123-4567',
-    email: `sam_${tag}@example.com`,
-    username: `sam_${tag}`,
-    password: 'sunny-harbor-42',
-    leadType: 'Live Transfers',
-    workingStates: 'TX, FL',
-    totalTransfers: '50',
-    transfersPerDay: '5',
-    callsPerDay: '120',
-    transferHours: '9am-5pm CST',
-    salesperson: 'Survey Form',
-    ...overrides,
-  };
+  return surveyAnswers(SAM_RIVERA, { workingStates: 'TX, FL', totalTransfers: '50', transfersPerDay: '5', callsPerDay: '120', transferHours: '9am-5pm CST', ...overrides });
 }
 
 function campaignSurvey(overrides: Record<string, unknown> = {}) {

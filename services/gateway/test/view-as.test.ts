@@ -14,6 +14,7 @@ import {
 import { closeServer, createHttpApp, createLogger, IDENTITY_HEADER, identityCheck, listen, requireForwardedIdentity, type Identity } from '@warmline/platform';
 import { signTestIdentity, TEST_KEYS } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type Browser, type GatewayFixture } from './gateway-fixture';
+import { DANA_COLE, surveyAnswers } from './survey-answers';
 
 /**
  * View-as (issue 12, docs/adr/0014-view-as.md): an admin's grant lets one tab (the X-View-As
@@ -55,22 +56,9 @@ async function startStandIns(): Promise<string> {
 
 /** The agent signs up with the main survey (so they have survey answers). */
 async function signUpAgent(fixture: GatewayFixture): Promise<{ id: string; username: string; password: string }> {
-  const tag = randomUUID().slice(0, 8);
-  const username = `dana_${tag}`;
-  const password = 'sunny-harbor-42';
-  const answer = await fixture.browser().post('/api/survey', {
-    firstName: 'Dana',
-    lastName: 'Cole',
-    agencyName: 'Cole Insurance',
-    role: 'Agency Owner',
-    phone: '(555) 777-0101',
-    email: `${username}@example.com`,
-    username,
-    password,
-    leadType: 'Live Transfers',
-    workingStates: 'TX',
-    salesperson: 'Survey Form',
-  });
+  const body = surveyAnswers(DANA_COLE);
+  const { username, password } = body;
+  const answer = await fixture.browser().post('/api/survey', body);
   expect(answer.status).toBe(201);
   const { rows } = await fixture.pool.query<{ id: string }>('SELECT id FROM users WHERE username = $1', [username]);
   return { id: rows[0]!.id, username, password };

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLBACK_WEBHOOK_PATH, vendorKeySchema, VENDOR_KEY_PREFIX } from '@warmline/contracts';
+import { CALLBACK_WEBHOOK_PATH, consumerQueues, vendorKeySchema, VENDOR_KEY_PREFIX } from '@warmline/contracts';
 import { createHash } from 'node:crypto';
 import { createLogger, createPool, parseConfig, type Pool } from '@warmline/platform';
 import { freePort, waitFor } from '@warmline/platform/testing/index';
+import { outboxConsumed } from '@warmline/platform/testing/barriers';
 import { startGatewayFixture, type Browser, type GatewayFixture } from '../../gateway/test/gateway-fixture';
 import { ingestionEnv } from '../src/config';
 import { INGESTION_SCHEMA, startIngestion, type RunningIngestion } from '../src/service';
@@ -19,6 +20,8 @@ let pool: Pool;
 let admin: Browser;
 let customer: Browser;
 const XHR = { headers: { 'x-requested-with': 'XMLHttpRequest' } };
+/** The gateway's queue that stores the audit.record commands (from the broker manifest). */
+const AUDIT_QUEUE = consumerQueues.find((q) => (q.messages as readonly string[]).includes('audit.record'))!.queue;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -110,8 +113,9 @@ describe('vendor keys', () => {
     const listed = (await admin.get('/api/admin/vendor-keys')).json as Array<{ id: string; revokedAt: string | null }>;
     expect(listed.find((k) => k.id === id)?.revokedAt).toEqual(expect.any(String));
     await waitFor('the audit row', async () => (await gw.pool.query("SELECT 1 FROM audit_log WHERE subject_id = $1 AND action = 'vendor_key.revoked'", [id])).rows.length > 0);
-    // The second DELETE changed nothing and is not audited again (give its command time to arrive if it had been sent).
-    await new Promise((r) => setTimeout(r, 500));
+    // The second DELETE changed nothing and is not audited again: every audit.record ingestion has
+    // enqueued by now (a second one would be among them) has been through the gateway's audit consumer.
+    await outboxConsumed(pool, 'audit.record', gw.pool, AUDIT_QUEUE);
     const { rows } = await gw.pool.query("SELECT count(*)::int AS n FROM audit_log WHERE subject_id = $1 AND action = 'vendor_key.revoked'", [id]);
     expect(rows[0].n).toBe(1);
   });

@@ -1,10 +1,11 @@
-import { createPublicKey, randomBytes, randomUUID } from 'node:crypto';
+import { createPublicKey, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateKeyOf, publicKeyOf } from '@warmline/platform/keys';
 import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { RINGCLOUD_PACKAGE_PREFIX, type MyOrder } from '@warmline/contracts';
 import { CHECKOUT_TOKEN_TTL_SECONDS, signCheckoutToken, verifyCheckoutToken } from '@warmline/platform/checkout-token';
 import type { Browser } from '../../gateway/test/gateway-fixture';
+import { surveyAnswers } from '../../gateway/test/survey-answers';
 import { testCard } from './orders-fixture';
 import { startTransferSystem, XHR, type Agent, type TransferSystem } from './transfer-system';
 
@@ -67,24 +68,10 @@ async function paidLeadOrder(userId: string): Promise<string> {
 }
 
 function ringcloudSurvey() {
-  const tag = randomBytes(4).toString('hex');
-  return {
-    firstName: 'Robin',
-    lastName: 'Cloud',
-    agencyName: 'Cloud Insurance',
-    role: 'Agency Owner',
-    phone: '(555) 123-4567',
-    email: `robin_${tag}@example.com`,
-    username: `robin_${tag}`,
-    password: 'sunny-harbor-42',
-    leadType: 'Live Transfers',
-    workingStates: 'TX, FL',
-    totalTransfers: '10',
-    transfersPerDay: '5',
-    callsPerDay: '120',
-    transferHours: '9am-5pm CST',
-    salesperson: 'RingCloud',
-  };
+  return surveyAnswers(
+    { firstName: 'Robin', lastName: 'Cloud', agencyName: 'Cloud Insurance', phone: '(555) 123-4567', stem: 'robin' },
+    { workingStates: 'TX, FL', totalTransfers: '10', transfersPerDay: '5', callsPerDay: '120', transferHours: '9am-5pm CST', salesperson: 'RingCloud' },
+  );
 }
 
 /** The body the SPA's RingCloud checkout sends for 10 live transfers at $37.00. */

@@ -150,11 +150,13 @@ describe('two replicas of a service', () => {
     const settings = { OUTBOX_SENT_RETENTION_HOURS: 24, PROCESSED_EVENTS_RETENTION_DAYS: 7 };
     const first = startRetention({ pool: f.pool, settings, log: f.log.child({ replica: 1 }), schema: f.schema, everyMs });
     const second = startRetention({ pool: f.pool, settings, log: f.log.child({ replica: 2 }), schema: f.schema, everyMs });
-    await new Promise((resolve) => setTimeout(resolve, everyMs * 6));
+    const pruneRuns = () => f.logLines.filter((l) => l.task === 'bus-retention' && l.msg === 'periodic task ran');
+    // Counted, not guessed from the clock: six periods both replicas contended for have been pruned.
+    await waitFor('six periods pruned', () => pruneRuns().length >= 6, { timeoutMs: everyMs * 30 });
     await first.stop();
     await second.stop();
 
-    const runs = f.logLines.filter((l) => l.task === 'bus-retention' && l.msg === 'periodic task ran');
+    const runs = pruneRuns();
     const periods = runs.map((l) => l.period as number);
     expect(new Set(periods).size).toBe(periods.length);
     expect(periods.length).toBeGreaterThanOrEqual(5);

@@ -5,8 +5,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, runMigrations, waitForMigrations } from '../src/db/index';
 import { schemaRoles } from '../src/db/roles';
-import { createTestDatabase, uniqueName, type TestDatabase } from '../src/testing/index';
+import { createTestDatabase, uniqueName, waitFor, type TestDatabase } from '../src/testing/index';
+import { capturingLogger } from '../src/testing/outage';
 import { migrateAll } from '../../../infra/scripts/migrations';
+
+const MIGRATION_WAIT = 'waiting for the migration step (make migrate, the migration Job) to bring the schema up to date';
 
 /** Least privilege in PostgreSQL (docs/adr/0043): a role per schema owns it, an app role per service uses it. */
 
@@ -109,8 +112,10 @@ describe('a schema’s owner role', () => {
 
     await writeFile(path.join(dir, '1001_second.sql'), 'CREATE TABLE second_things (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name text);');
     let waited = false;
-    const waiting = waitForMigrations({ databaseUrl: asApp, schema, dir }).then(() => (waited = true));
-    await new Promise((r) => setTimeout(r, 600));
+    const { log, count } = capturingLogger('db-roles-test', 'warn');
+    const waiting = waitForMigrations({ databaseUrl: asApp, schema, dir, log }).then(() => (waited = true));
+    // Past the point: it has looked at the schema's history, found the new migration missing and is waiting.
+    await waitFor('the app role to find the migration missing', () => count(MIGRATION_WAIT) > 0);
     expect(waited).toBe(false);
     // The owner may CREATE in its schema (the migration runs as it); the app role may then use the new table.
     await runMigrations({ databaseUrl: db.url, schema, dir, roles: {} });
