@@ -117,4 +117,4 @@ chaos: install services env build
 # Build and test output and the .eml files; var/local.env stays (the database's admin was
 # created with its password).
 clean:
-	rm -rf var/mail web/dist coverage test-results
+	rm -rf var/mail var/screenshots web/dist coverage test-results
