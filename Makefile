@@ -7,12 +7,13 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 WITH_ENV := infra/scripts/env.sh
 
-.PHONY: help install services env migrate seed build start test test-tools typecheck rules lint bench chaos clean
+.PHONY: help install services env migrate seed build start test test-tools typecheck rules lint screenshots bench chaos clean
 
 help:
 	@echo "make start   install, start PostgreSQL/Redis/RabbitMQ if stopped, migrate, seed, build, run every service"
-	@echo "make test    install, ensure the services, typecheck, house rules (depcruise, knip), build, run every test"
+	@echo "make test    install, ensure the services, typecheck, lint, house rules (depcruise, knip), build, run every test"
 	@echo "make chaos   the whole system under load while PostgreSQL, Redis, RabbitMQ restart (FAULTS=none: no restarts)"
+	@echo "make screenshots   the SPA's screens at 390 and 1280 px in var/screenshots/ (NAME=checkout: one script)"
 	@echo "other: install services env migrate seed build typecheck lint rules test-tools bench clean"
 
 # npm ci when node_modules is missing or package-lock.json changed since the last install.
@@ -52,7 +53,7 @@ test-tools:
 
 # The SPA is built once here, so the end-to-end files find it fresh instead of building it
 # themselves (e2e/harness.ts still rebuilds a stale build when run alone).
-test: install services test-tools typecheck rules build
+test: install services test-tools typecheck rules lint build
 	npx vitest run
 
 # The house rules (.dependency-cruiser.cjs): no service imports another, platform and contracts
@@ -68,7 +69,17 @@ typecheck: install
 	npx tsc -p web
 	npx tsc -p e2e
 
+# ESLint with typescript-eslint (eslint.config.js, ADR 0046): floating and misused promises, `any`
+# outside tests, and a few more bugs the compiler lets through; after the three typechecks.
 lint: typecheck
+	npx eslint .
+
+# The SPA's screens at 390 and 1280 px, for looking at them as a person would: every script of
+# e2e/screenshots/ (each starts a system of its own, like the end-to-end tests), or NAME=checkout
+# (the file's name; several with spaces). PNGs under var/screenshots/<name>/.
+NAME ?=
+screenshots: install services test-tools build
+	npx tsx e2e/screenshots/run.ts $(NAME)
 
 # First the SPA's landing-route JavaScript size, printed (and held to
 # its budget) by the web build; docs/benchmarks.md records it. Then the aged-lead market at a
@@ -106,4 +117,4 @@ chaos: install services env build
 # Build and test output and the .eml files; var/local.env stays (the database's admin was
 # created with its password).
 clean:
-	rm -rf var/mail web/dist coverage test-results
+	rm -rf var/mail var/screenshots web/dist coverage test-results

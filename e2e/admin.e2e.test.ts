@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { createPool } from '@warmline/platform/db/index';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { createAccount } from '@warmline/gateway/domain/users';

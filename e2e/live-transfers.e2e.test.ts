@@ -75,7 +75,6 @@ const e2e = useE2E({
 
 const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 const MY_TRANSFERS = '/dashboard?view=my-transfers';
-const ADMIN_TAB = '/admin?tab=transfers';
 const WIDTHS = [390, 1280] as const;
 
 interface Agent {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { logIn, seriousViolations, useE2E } from './harness';
 import { waitForMail } from './waits';
 import { minimalPdf } from './minimal-pdf';

@@ -14,7 +14,7 @@
  * - The purchase race: 200 buyers at once, each wanting 5 of the same 100 leads; every winner
  *   pays with the sandbox card; then zero double sales is checked and p99 recorded.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';

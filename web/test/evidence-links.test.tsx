@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { MyLeadsResponse, PurchasedLead } from '@warmline/contracts/catalog';
+import type { MyLeadsResponse } from '@warmline/contracts/catalog';
 import { MyLeadsView } from '../src/features/aged-leads/my-leads-view';
 import { EvidenceLink } from '../src/features/compliance/evidence-link';
 import { createQueryClient } from '../src/lib/query-client';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateKeyOf, publicKeyOf } from '@warmline/platform/keys';
+import { privateKeyOf } from '@warmline/platform/keys';
 import { TEST_KEYS } from '@warmline/platform/testing/index';
 import { signCheckoutToken } from '@warmline/platform/checkout-token';
 import { insertTransferOrder } from '../src/db/transfer-orders';

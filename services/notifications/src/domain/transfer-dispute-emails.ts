@@ -1,6 +1,5 @@
 import { formatUsd, type CommandData } from '@warmline/contracts';
 import { escapeHtml } from '@warmline/platform/html';
-import { oneLine } from './one-line';
 import { htmlTable, textLines, type EmailLine, type EmailToSend } from './paid-order-email-parts';
 
 /**

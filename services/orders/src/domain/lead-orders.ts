@@ -1,5 +1,4 @@
 import { withTransaction } from '@warmline/platform/db/index';
-import { enqueue } from '@warmline/platform/bus/index';
 import { AppError, badRequest, conflict } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/identity';
 import { AGED_LEAD_AGE_RANGES, AGED_LEAD_PRICES_CENTS, formatUsd } from '@warmline/contracts';

@@ -256,7 +256,6 @@ export async function runMigrations(options: {
 }
 
 async function migrate(options: { databaseUrl: string; schema: string; dir: string; log?: Logger; roles?: { appPassword?: string | undefined } }): Promise<void> {
-  const log = options.log;
   const client = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined); // a lost connection fails the next query, which is thrown
   await client.connect();

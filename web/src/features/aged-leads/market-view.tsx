@@ -128,7 +128,7 @@ export function MarketView({ user }: { user: PublicUser }) {
     setPurchase(null);
     cart.remove(buying.current);
     await refresh();
-    navigate(`/dashboard?${new URLSearchParams({ view: 'lead-receipt', order: order.orderId }).toString()}`);
+    void navigate(`/dashboard?${new URLSearchParams({ view: 'lead-receipt', order: order.orderId }).toString()}`);
     window.scrollTo({ top: 0 });
   };
 

@@ -2,17 +2,11 @@
  * Screenshots of Upload Aged Leads (issue 13) at 390 px and 1280 px wide, for looking at the tab
  * as an admin would: empty, a refused file, an import running, 'Upload Complete!', the past
  * imports with one undone, the Undo confirmation and the suppression list. Not a test; run it with
- *   npx tsx e2e/lead-imports-screenshots.ts
- * and open test-results/screens/lead-imports-*.png.
+ * `make screenshots NAME=lead-imports`.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { LeadImportView } from '@warmline/contracts/lead-imports';
-import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR } from './harness';
-
-const OUT = path.join(TEST_RESULTS_DIR, 'screens');
-const WIDTHS = [390, 1280];
+import { closeToasts, openPage, startShots, WIDTHS } from './kit';
 const DAY = 86_400_000;
 const HEADER = 'Name,Phone,Email,State,Zip,Form Fill Time,Source,Consent Certificate,Consent Time,Consent IP';
 
@@ -48,23 +42,15 @@ async function upload(page: Page, name: string, csv: string) {
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
 }
 
-const system = await startSystem();
-const browser = await launchBrowser();
+const run = await startShots('lead-imports');
+const { system } = run;
 try {
-  mkdirSync(OUT, { recursive: true });
   for (const width of WIDTHS) {
-    const context = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
-    const page = await context.newPage();
+    const { context, page, shot: shotAsIs } = await openPage(run, width, { as: system.admin, landing: '/admin' });
     const shot = async (name: string, fullPage = true) => {
-      // A toast is fixed to the viewport: in a full-page shot it would sit over the tab's content.
-      const toasts = page.getByRole('region', { name: /Notification/ }).getByRole('button', { name: 'Close' });
-      for (const close of await toasts.all()) await close.click().catch(() => undefined);
-      await page.getByRole('region', { name: /Notification/ }).getByRole('listitem').waitFor({ state: 'detached' }).catch(() => undefined);
-      await page.screenshot({ path: path.join(OUT, `lead-imports-${name}-${width}.png`), fullPage });
+      await closeToasts(page);
+      await shotAsIs(name, fullPage);
     };
-    await page.goto('/login');
-    await submitLogin(page, system.admin.username, system.admin.password);
-    await page.waitForURL((url) => url.pathname === '/admin');
     await page.goto('/admin?tab=upload-aged-leads');
     await page.getByRole('heading', { name: 'Past Imports' }).waitFor();
     await page.getByText(/No imports yet|Past Imports/).first().waitFor();
@@ -136,6 +122,5 @@ try {
     await context.close();
   }
 } finally {
-  await browser.close();
-  await system.stop();
+  await run.finish();
 }

@@ -1,28 +1,22 @@
 /**
  * Screenshots of the public site, pricing pages, package checkouts and /onboarding-success at
  * 390 px and 1280 px wide, for looking at them as a buyer would. Not a test; run it with
- *   npx tsx e2e/checkout-screenshots.ts
- * and open test-results/screens/checkout/*.png. Reduced motion is on, so no confetti hides the page.
+ * `make screenshots NAME=checkout`. Reduced motion is on, so no confetti hides the page.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR, type RunningSystem } from './harness';
+import type { Page } from 'playwright-core';
+import type { RunningSystem } from '../harness';
+import { openPage, startShots, WIDTHS } from './kit';
 
-const OUT = path.join(TEST_RESULTS_DIR, 'screens', 'checkout');
-const WIDTHS = [390, 1280];
+const run = await startShots('checkout');
+const { system, out: OUT } = run;
 
-async function shoot(browser: Browser, system: RunningSystem, name: string, pathname: string, prepare?: (page: Page) => Promise<void>) {
+async function shoot(name: string, pathname: string, prepare?: (page: Page) => Promise<void>) {
   for (const width of WIDTHS) {
-    const context = await browser.newContext({
-      baseURL: system.url,
-      viewport: { width, height: width < 600 ? 844 : 800 },
-      reducedMotion: 'reduce',
-    });
-    const page = await context.newPage();
+    const { context, page, shot } = await openPage(run, width, { reducedMotion: true });
     await page.goto(pathname, { waitUntil: 'networkidle' });
     if (prepare) await prepare(page);
-    await page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });
+    await shot(name);
     if (width < 600) {
       // A long phone page shrinks to nothing when viewed whole: also keep it in screen-sized parts.
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -56,22 +50,19 @@ async function paidOrderId(system: RunningSystem): Promise<string> {
   return intent.orderId!;
 }
 
-const system = await startSystem();
-const browser = await launchBrowser();
 try {
-  mkdirSync(OUT, { recursive: true });
-  await shoot(browser, system, 'landing', '/');
-  await shoot(browser, system, 'pricing', '/pricing');
+  await shoot('landing', '/');
+  await shoot('pricing', '/pricing');
   for (const tier of ['standard', 'special', 'premium', 'enterprise', 'ultimate']) {
-    await shoot(browser, system, `${tier}-pricing`, `/${tier}-pricing`);
+    await shoot(`${tier}-pricing`, `/${tier}-pricing`);
   }
-  await shoot(browser, system, 'checkout-premium', '/checkout-premium');
-  await shoot(browser, system, 'checkout-premium-payment', '/checkout-premium', async (page) => {
+  await shoot('checkout-premium', '/checkout-premium');
+  await shoot('checkout-premium-payment', '/checkout-premium', async (page) => {
     await page.getByLabel('How many transfers would you like to purchase?').fill('60');
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
     await page.getByRole('heading', { name: 'Order Summary' }).waitFor();
   });
-  await shoot(browser, system, 'checkout-premium-declined', '/checkout-premium', async (page) => {
+  await shoot('checkout-premium-declined', '/checkout-premium', async (page) => {
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
     await page.getByLabel('Name on card').fill('Dee Clined');
     await page.getByLabel('Email for your receipt').fill('dee@example.com');
@@ -81,19 +72,17 @@ try {
     await page.getByRole('button', { name: /Complete Payment/ }).click();
     await page.locator('.payment-alert').getByText('Payment Failed', { exact: true }).waitFor();
   });
-  await shoot(browser, system, 'checkout-high-volume', '/checkout-high-volume', async (page) => {
+  await shoot('checkout-high-volume', '/checkout-high-volume', async (page) => {
     await page.getByLabel('How many transfers would you like to purchase?').fill('200');
     await page.getByText('200+ transfers: $28 each', { exact: true }).waitFor();
   });
-  await shoot(browser, system, 'checkout-high-volume-below-minimum', '/checkout-high-volume', async (page) => {
+  await shoot('checkout-high-volume-below-minimum', '/checkout-high-volume', async (page) => {
     await page.getByLabel('How many transfers would you like to purchase?').fill('49');
   });
-  await shoot(browser, system, 'checkout-special', '/checkout');
-  await shoot(browser, system, 'onboarding-success', `/onboarding-success?order=${await paidOrderId(system)}`, async (page) => {
+  await shoot('checkout-special', '/checkout');
+  await shoot('onboarding-success', `/onboarding-success?order=${await paidOrderId(system)}`, async (page) => {
     await page.getByText('Paid', { exact: true }).waitFor();
   });
-  console.log(`Screenshots in ${OUT}`);
 } finally {
-  await browser.close();
-  await system.stop();
+  await run.finish();
 }

@@ -1,22 +1,16 @@
 /**
  * Screenshots of the dashboard's views and the aged-lead market at 390 px and 1280 px wide,
  * for looking at them as an agent would. Not a test; run it with
- *   npx tsx e2e/aged-leads-screenshots.ts
- * and open test-results/screens/dashboard-*.png.
+ * `make screenshots NAME=aged-leads`.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createPool } from '@warmline/platform/db/index';
 import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { insertDemoLeads } from '@warmline/catalog/demo-leads';
-import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR } from './harness';
+import { openPage, startShots, WIDTHS } from './kit';
 
-const OUT = path.join(TEST_RESULTS_DIR, 'screens');
-const WIDTHS = [390, 1280];
-
-const system = await startSystem();
-const browser = await launchBrowser();
+const run = await startShots('aged-leads');
+const { system } = run;
 const pool = createPool(system.databaseUrl, CATALOG_SCHEMA);
 await insertDemoLeads(pool, 3000, { seed: 7 });
 await pool.end();
@@ -35,14 +29,8 @@ async function payFor(page: Page, count: number) {
 }
 
 try {
-  mkdirSync(OUT, { recursive: true });
   for (const width of WIDTHS) {
-    const context = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
-    const page = await context.newPage();
-    const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `dashboard-${name}-${width}.png`), fullPage });
-    await page.goto('/login');
-    await submitLogin(page, system.customer.username, system.customer.password);
-    await page.waitForURL((url) => url.pathname === '/dashboard');
+    const { context, page, shot } = await openPage(run, width, { as: system.customer, landing: '/dashboard' });
     await page.locator('.lead-table tbody tr').first().waitFor();
     await shot('market', false);
     await shot('market-full');
@@ -107,8 +95,6 @@ try {
     }
     await context.close();
   }
-  console.log(`Screenshots in ${OUT}`);
 } finally {
-  await browser.close();
-  await system.stop();
+  await run.finish();
 }

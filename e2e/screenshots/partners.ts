@@ -3,21 +3,14 @@
  * an applicant and an admin would: the empty form, its messages, documents attached and refused,
  * a document the server refuses, the bar while sending, the confirmation; then Partner Apps with
  * applications of each status and the Delete confirmation. Not a test; run it with
- *   npx tsx e2e/partners-screenshots.ts
- * and open test-results/screens/partners-*.png.
+ * `make screenshots NAME=partners`.
  *
  * The gateway allows 5 applications an hour per address: it trusts the loopback proxy here, and
  * each applicant comes from an address of their own (X-Forwarded-For).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
-import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR } from './harness';
-import { minimalPdf } from './minimal-pdf';
-
-const OUT = path.join(TEST_RESULTS_DIR, 'screens');
-const WIDTHS = [390, 1280];
+import { minimalPdf } from '../minimal-pdf';
+import { closeToasts, openPage, startShots, viewportFor, WIDTHS } from './kit';
 
 /** A real PNG of `size` × `size` pixels of one colour. */
 function png(size: number): Buffer {
@@ -131,26 +124,17 @@ async function seed(url: string, application: Seed): Promise<string> {
   return (JSON.parse(text) as { id: string }).id;
 }
 
-async function closeToasts(page: Page) {
-  const toasts = page.getByRole('region', { name: /Notification/ }).getByRole('button', { name: 'Close' });
-  for (const close of await toasts.all()) await close.click().catch(() => undefined);
-  await page.getByRole('region', { name: /Notification/ }).getByRole('listitem').waitFor({ state: 'detached' }).catch(() => undefined);
-}
-
-const system = await startSystem({ gatewayEnv: { TRUST_PROXY: 'loopback' } });
-const browser = await launchBrowser();
+const run = await startShots('partners', { gatewayEnv: { TRUST_PROXY: 'loopback' } });
+const { system, browser } = run;
 try {
-  mkdirSync(OUT, { recursive: true });
   for (const application of SEEDS) await seed(system.url, application);
 
   for (const [n, width] of WIDTHS.entries()) {
-    const viewport = { width, height: width < 600 ? 844 : 800 };
-    const applicant = await browser.newContext({ baseURL: system.url, viewport, extraHTTPHeaders: { 'X-Forwarded-For': `203.0.113.${40 + n}` } });
+    const applicant = await browser.newContext({ baseURL: system.url, viewport: viewportFor(width), extraHTTPHeaders: { 'X-Forwarded-For': `203.0.113.${40 + n}` } });
     const page = await applicant.newPage();
     const shot = async (name: string, fullPage = true) => {
-      // A toast is fixed to the viewport: in a full-page shot it would sit over the form.
       if (fullPage) await closeToasts(page);
-      await page.screenshot({ path: path.join(OUT, `partners-${name}-${width}.png`), fullPage });
+      await page.screenshot({ path: `${run.out}/${name}-${width}.png`, fullPage });
     };
 
     await page.goto('/affnetwork');
@@ -225,11 +209,7 @@ try {
     await applicant.close();
 
     // The admin's side.
-    const admin = await browser.newContext({ baseURL: system.url, viewport });
-    const adminPage = await admin.newPage();
-    await adminPage.goto('/login');
-    await submitLogin(adminPage, system.admin.username, system.admin.password);
-    await adminPage.waitForURL((url) => url.pathname === '/admin');
+    const { context: admin, page: adminPage, shot: adminShot } = await openPage(run, width, { as: system.admin, landing: '/admin' });
     await adminPage.goto('/admin?tab=partner-apps');
     const card = (name: string) => adminPage.getByTestId('partner-application').filter({ has: adminPage.getByRole('heading', { name, exact: true }) });
     await card('Bayou Call Center').waitFor();
@@ -244,17 +224,16 @@ try {
       }
     }
     await adminPage.getByTestId('partner-status').first().waitFor();
-    await adminPage.screenshot({ path: path.join(OUT, `partners-tab-${width}.png`), fullPage: true });
+    await adminShot('tab');
     await card(business).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await adminPage.screenshot({ path: path.join(OUT, `partners-card-${width}.png`) });
+    await adminShot('card', false);
 
     await card('Heartland Insurance Agency').getByRole('button', { name: /Delete/ }).click();
     await adminPage.getByRole('dialog', { name: 'Delete Partner Application' }).waitFor();
-    await adminPage.screenshot({ path: path.join(OUT, `partners-delete-${width}.png`) });
+    await adminShot('delete', false);
     await adminPage.keyboard.press('Escape');
     await admin.close();
   }
 } finally {
-  await browser.close();
-  await system.stop();
+  await run.finish();
 }

@@ -2,16 +2,10 @@
  * Screenshots of the order screens of issue 12 — Transfer Orders with its actions and Cancel
  * dialog, All Orders with the revenue chart and the Refund dialog, and the agent's My Orders with
  * a receipt — at 390 px and 1280 px wide, for looking at them. Not a test; run it with
- *   npx tsx e2e/orders-screenshots.ts
- * and open test-results/screens/orders-*.png.
+ * `make screenshots NAME=orders`.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { request as playwrightRequest } from 'playwright-core';
-import { launchBrowser, logIn, startSystem, TEST_RESULTS_DIR } from './harness';
-
-const OUT = path.join(TEST_RESULTS_DIR, 'screens');
-const WIDTHS = [390, 1280];
+import { openPage, startShots, WIDTHS } from './kit';
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 const card = (clientSecret: string) => ({
   clientSecret,
@@ -22,8 +16,8 @@ const card = (clientSecret: string) => ({
   billing: { name: 'Carla Customer', email: 'carla.customer@example.com' },
 });
 
-const system = await startSystem();
-const browser = await launchBrowser();
+const run = await startShots('orders');
+const { system } = run;
 
 // The agent buys a package and two transfer orders (one paid, one left pending); the admin refunds part of the package.
 const agent = await playwrightRequest.newContext({ baseURL: system.url });
@@ -52,13 +46,8 @@ try {
 }
 
 try {
-  mkdirSync(OUT, { recursive: true });
   for (const width of WIDTHS) {
-    const viewport = { width, height: width < 600 ? 844 : 800 };
-    const context = await browser.newContext({ baseURL: system.url, viewport });
-    const page = await context.newPage();
-    const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `orders-${name}-${width}.png`), fullPage });
-    await logIn(page, system.admin.username, system.admin.password, '/admin');
+    const { context, page, shot } = await openPage(run, width, { as: system.admin, landing: '/admin' });
 
     await page.goto('/admin-orders');
     await page.getByRole('heading', { name: 'Transfer Orders', level: 1 }).waitFor();
@@ -84,10 +73,7 @@ try {
     await shot('refund-dialog', false);
     await context.close();
 
-    const agentContext = await browser.newContext({ baseURL: system.url, viewport });
-    const agentPage = await agentContext.newPage();
-    const agentShot = (name: string, fullPage = true) => agentPage.screenshot({ path: path.join(OUT, `orders-${name}-${width}.png`), fullPage });
-    await logIn(agentPage, system.customer.username, system.customer.password, '/dashboard');
+    const { context: agentContext, page: agentPage, shot: agentShot } = await openPage(run, width, { as: system.customer, landing: '/dashboard' });
     await agentPage.goto('/dashboard?view=my-orders');
     await agentPage.locator('tr[data-order-id]').first().waitFor();
     await agentShot('my-orders');
@@ -97,6 +83,5 @@ try {
     await agentContext.close();
   }
 } finally {
-  await browser.close();
-  await system.stop();
+  await run.finish();
 }

@@ -2,44 +2,22 @@
  * Screenshots of the sign-in's second step and the account settings at 390 px and 1280 px:
  * an admin's forced enrolment (as in production), the code step, the dashboard's Account &
  * Security view with its messages. Not a test; run it with
- *   npx tsx e2e/account-security-screenshots.ts
- * and open test-results/account-security-screens/*.png.
+ * `make screenshots NAME=account-security`.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createPool } from '@warmline/platform';
 import { createAccount } from '@warmline/gateway/domain/users';
 import { totpCode, totpStep } from '@warmline/gateway/domain/totp';
-import { launchBrowser, startSystem, TEST_RESULTS_DIR } from './harness';
+import { fromBase32 } from '@warmline/gateway/test/totp-secret';
+import { startShots, viewportFor, WIDTHS } from './kit';
 
-const OUT = path.join(TEST_RESULTS_DIR, 'account-security-screens');
-const WIDTHS = [390, 1280];
-
-function fromBase32(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of text.replace(/\s/g, '')) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
-}
-
-const system = await startSystem({ gatewayEnv: { TWO_FACTOR_REQUIRED_FOR_ADMINS: 'true' } });
+const run = await startShots('account-security', { gatewayEnv: { TWO_FACTOR_REQUIRED_FOR_ADMINS: 'true' } });
+const { system, browser } = run;
 const pool = createPool(system.databaseUrl, 'gateway');
-const browser = await launchBrowser();
 try {
-  mkdirSync(OUT, { recursive: true });
   for (const width of WIDTHS) {
-    const shot = (page: Page, name: string) => page.screenshot({ path: path.join(OUT, `${name}-${width}.png`), fullPage: true });
-    const viewport = { width, height: width < 600 ? 844 : 800 };
+    const shot = (page: Page, name: string) => page.screenshot({ path: `${run.out}/${name}-${width}.png`, fullPage: true });
+    const viewport = viewportFor(width);
     const admin = await createAccount(pool, { username: `shot_admin_${width}`, email: `shot.admin.${width}@example.com`, password: 'admin shots password', isAdmin: true, firstName: 'Ada', lastName: 'Admin' });
     const agent = await createAccount(pool, { username: `shot_agent_${width}`, email: `shot.agent.${width}@example.com`, password: 'agent shots password', firstName: 'Carla', lastName: 'Customer' });
 
@@ -55,7 +33,7 @@ try {
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
     await page.getByAltText('QR code for your authenticator app').waitFor();
     await shot(page, 'login-enrol-qr');
-    const secret = fromBase32((await page.locator('.two-factor__secret code').textContent()) ?? '');
+    const secret = fromBase32(((await page.locator('.two-factor__secret code').textContent()) ?? '').replace(/\s/g, ''));
     await page.getByLabel('Code from the app').fill('000000');
     await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
     await page.getByText('Invalid code').waitFor();
@@ -114,9 +92,7 @@ try {
     await shot(page, 'dashboard-account-enrol');
     await context.close();
   }
-  console.log(`screenshots in ${OUT}`);
 } finally {
-  await browser.close();
   await pool.end();
-  await system.stop();
+  await run.finish();
 }

@@ -2,18 +2,12 @@
  * Screenshots of the back office — /admin with a search, the User Management tab and its Set
  * Price dialog, the Upload Callback Opportunities tab, /admin-all-orders and /admin-audit-log — at 390 px and 1280 px wide, for looking at them as an
  * admin would. Not a test; run it with
- *   npx tsx e2e/admin-screenshots.ts
- * and open test-results/screens/admin-*.png.
+ * `make screenshots NAME=admin`.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { launchBrowser, startSystem, submitLogin, TEST_RESULTS_DIR } from './harness';
+import { openPage, startShots, WIDTHS } from './kit';
 
-const OUT = path.join(TEST_RESULTS_DIR, 'screens');
-const WIDTHS = [390, 1280];
-
-const system = await startSystem();
-const browser = await launchBrowser();
+const run = await startShots('admin');
+const { system } = run;
 
 // A prospect answers the main survey, so the search finds a survey response (and its account) too.
 const prospect = await fetch(`${system.url}/api/survey`, {
@@ -29,14 +23,8 @@ const prospect = await fetch(`${system.url}/api/survey`, {
 if (!prospect.ok) console.warn(`the survey answered ${prospect.status}: ${await prospect.text()}`);
 
 try {
-  mkdirSync(OUT, { recursive: true });
   for (const width of WIDTHS) {
-    const context = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
-    const page = await context.newPage();
-    const shot = (name: string) => page.screenshot({ path: path.join(OUT, `admin-${name}-${width}.png`), fullPage: true });
-    await page.goto('/login');
-    await submitLogin(page, system.admin.username, system.admin.password);
-    await page.waitForURL((url) => url.pathname === '/admin');
+    const { context, page, shot } = await openPage(run, width, { as: system.admin, landing: '/admin' });
     await page.getByRole('tab', { name: 'User Management', selected: true }).waitFor();
     await page.getByTestId('user-row').first().waitFor();
 
@@ -66,7 +54,7 @@ try {
     await shot('change-password');
     await page.keyboard.press('Escape');
 
-    // The tab is built now (issue 15); e2e/callbacks-screenshots.ts shows it with keys, an upload and a list.
+    // The tab is built now (issue 15); e2e/screenshots/callbacks.ts shows it with keys, an upload and a list.
     await page.getByRole('tab', { name: 'Upload Callback Opportunities' }).click();
     await page.getByRole('heading', { name: 'Vendor Keys' }).waitFor();
     await page.getByText(/No callback opportunities yet|opportunit(y|ies), newest first/).waitFor();
@@ -84,6 +72,5 @@ try {
     await context.close();
   }
 } finally {
-  await browser.close();
-  await system.stop();
+  await run.finish();
 }

@@ -4,18 +4,12 @@
  * just made, a CSV upload with good and bad rows, the list with a transcript open and one needing a
  * state), My Call-backs with delivered call-backs, Buy Call-backs (the count and the payment) and
  * /brightcalldocs. Not a test; run it with
- *   npx tsx e2e/callbacks-screenshots.ts
- * and open test-results/screens/callbacks-*.png.
+ * `make screenshots NAME=callbacks`.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { CALLBACK_WEBHOOK_PATH, type CreatedVendorKey } from '@warmline/contracts/callbacks';
-import { ApiClient } from './api-client';
-import { launchBrowser, logIn, startSystem, TEST_RESULTS_DIR } from './harness';
-
-const OUT = path.join(TEST_RESULTS_DIR, 'screens');
-const WIDTHS = [390, 1280];
+import { ApiClient } from '../api-client';
+import { logIn } from '../harness';
+import { closeToasts, openPage, startShots, viewportFor, WIDTHS } from './kit';
 const FUTURE_EXPIRY = `12 / ${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
 /**
@@ -33,8 +27,8 @@ const csvFor = (digit: number) =>
     `Fay,Pricey,(602) 555-012${digit},AZ,fifteen`,
   ].join('\r\n');
 
-const system = await startSystem();
-const browser = await launchBrowser();
+const run = await startShots('callbacks');
+const { system, browser } = run;
 
 async function must(answer: Promise<{ status: number; text: string; json: unknown }>, what: string): Promise<unknown> {
   const done = await answer;
@@ -42,19 +36,7 @@ async function must(answer: Promise<{ status: number; text: string; json: unknow
   return done.json;
 }
 
-/** Closes the toasts shown so far, so they do not sit over what a screenshot is for. */
-async function closeToasts(page: Page) {
-  const close = page.locator('.toast').getByRole('button', { name: 'Close' });
-  for (let i = 0; i < 20 && (await close.count()) > 0; i += 1) {
-    // A toast may be leaving on its own while this clicks it: that is fine too.
-    await close.first().click({ timeout: 1000 }).catch(() => undefined);
-    await page.waitForTimeout(300);
-  }
-}
-
 try {
-  mkdirSync(OUT, { recursive: true });
-
   // The vendors: one key in use, one revoked.
   const admin = new ApiClient(system.url);
   await admin.login(system.admin.username, system.admin.password);
@@ -63,7 +45,7 @@ try {
   await must(admin.call('DELETE', `/api/admin/vendor-keys/${old.id}`), 'revoking a key');
 
   // The agent takes Texas and Florida and buys call-backs, as an agent does (at 1280 px, before the screenshots).
-  const agentSetup = await browser.newContext({ baseURL: system.url, viewport: { width: 1280, height: 800 } });
+  const agentSetup = await browser.newContext({ baseURL: system.url, viewport: viewportFor(1280) });
   const buyer = await agentSetup.newPage();
   await logIn(buyer, system.customer.username, system.customer.password, '/dashboard');
   await buyer.goto('/dashboard?view=my-callbacks');
@@ -118,10 +100,7 @@ try {
   }
 
   for (const width of WIDTHS) {
-    const height = width < 600 ? 844 : 800;
-    const context = await browser.newContext({ baseURL: system.url, viewport: { width, height } });
-    const page = await context.newPage();
-    const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `callbacks-${name}-${width}.png`), fullPage });
+    const { context, page, shot } = await openPage(run, width);
 
     // The admin's tab.
     await logIn(page, system.admin.username, system.admin.password, '/admin');
@@ -182,6 +161,5 @@ try {
     await context.close();
   }
 } finally {
-  await browser.close();
-  await system.stop();
+  await run.finish();
 }

@@ -2,27 +2,16 @@
  * Screenshots of Buy Call Transfers (intro, order form, payment), /transfer-checkout,
  * Insurance Recruiting (and its dialog) and /admin-orders at 390 px and 1280 px wide, for
  * looking at them as an agent and an admin would. Not a test; run it with
- *   npx tsx e2e/transfers-screenshots.ts
- * and open test-results/screens/transfers-*.png.
+ * `make screenshots NAME=transfers`.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { launchBrowser, logIn, startSystem, TEST_RESULTS_DIR } from './harness';
+import { openPage, startShots, WIDTHS } from './kit';
 
-const OUT = path.join(TEST_RESULTS_DIR, 'screens');
-const WIDTHS = [390, 1280];
-
-const system = await startSystem();
-const browser = await launchBrowser();
+const run = await startShots('transfers');
+const { system } = run;
 
 try {
-  mkdirSync(OUT, { recursive: true });
   for (const width of WIDTHS) {
-    const context = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
-    const page = await context.newPage();
-    const shot = (name: string, fullPage = true) => page.screenshot({ path: path.join(OUT, `transfers-${name}-${width}.png`), fullPage });
-    await logIn(page, system.customer.username, system.customer.password, '/dashboard');
+    const { context, page, shot } = await openPage(run, width, { as: system.customer, landing: '/dashboard' });
 
     await page.goto('/transfer-checkout');
     await page.getByRole('heading', { name: 'No Order Found' }).waitFor();
@@ -68,17 +57,13 @@ try {
     await shot('recruiting');
     await context.close();
 
-    const adminContext = await browser.newContext({ baseURL: system.url, viewport: { width, height: width < 600 ? 844 : 800 } });
-    const admin = await adminContext.newPage();
-    await logIn(admin, system.admin.username, system.admin.password, '/admin');
+    const { context: adminContext, page: admin, shot: adminShot } = await openPage(run, width, { as: system.admin, landing: '/admin' });
     await admin.goto('/admin-orders');
     await admin.getByRole('heading', { name: 'Transfer Orders', level: 1 }).waitFor();
     await admin.locator('.orders-table tbody tr').first().waitFor();
-    await admin.screenshot({ path: path.join(OUT, `transfers-admin-orders-${width}.png`), fullPage: true });
+    await adminShot('admin-orders');
     await adminContext.close();
   }
-  console.log(`screenshots in ${OUT}`);
 } finally {
-  await browser.close();
-  await system.stop();
+  await run.finish();
 }
