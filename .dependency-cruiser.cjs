@@ -3,6 +3,8 @@
  * `depcruise` with these rules; a new import across rooms fails the build.
  */
 const SERVICES = '(gateway|catalog|orders|partners|notifications|ingestion|transfers)';
+/** A room of a service: src/<room>/ or, in a service split by subdomain, src/<subdomain>/<room>/. */
+const room = (name) => `^services/[^/]+/src/(${name}|[a-z-]+/${name})/`;
 
 module.exports = {
   forbidden: [
@@ -34,6 +36,35 @@ module.exports = {
       severity: 'error',
       from: { path: '^web/' },
       to: { path: '^services/', pathNot: '^services/contracts/' },
+    },
+    {
+      name: 'domain-imports-no-web-or-driver',
+      comment:
+        "A service's domain decides; it speaks neither HTTP nor SQL (ARCHITECTURE §2, issue 26): no express, no busboy, no pg, nothing of http/. Requests are parsed and files received in http/; queries live in db/ (infra/scripts/check-rooms.ts also refuses a query written in a domain file).",
+      severity: 'error',
+      from: { path: room('domain') },
+      to: { path: ['node_modules/(express|busboy|pg|pg-pool|pg-copy-streams)/', room('http'), '^services/platform/src/http/'] },
+    },
+    {
+      name: 'db-imports-no-domain',
+      comment: 'db/ holds queries; the domain calls them, never the other way round (the types a query takes live beside it).',
+      severity: 'error',
+      from: { path: room('db') },
+      to: { path: room('domain') },
+    },
+    {
+      name: 'http-reads-db-only-through-read-models',
+      comment: 'A route parses, calls the domain and maps the answer; it reads the database itself only through a named read model (db/read-models/), never the tables the domain writes.',
+      severity: 'error',
+      from: { path: room('http') },
+      to: { path: room('db'), pathNot: '/db/read-models/' },
+    },
+    {
+      name: 'gateway-edge-touches-no-account-tables',
+      comment: "The gateway's edge (sessions, view-as, forwarding) asks the account domain who a user is; it never reads the account tables.",
+      severity: 'error',
+      from: { path: '^services/gateway/src/edge/' },
+      to: { path: '^services/gateway/src/db/' },
     },
     {
       name: 'no-circular-between-rooms',

@@ -57,10 +57,13 @@ test: install services test-tools typecheck rules lint build
 	npx vitest run
 
 # The house rules (.dependency-cruiser.cjs): no service imports another, platform and contracts
-# import no service, the SPA shares only the contracts with the backend. Then knip (knip.jsonc):
+# import no service, the SPA shares only the contracts with the backend; inside a service, domain
+# speaks no HTTP or SQL, db imports no domain, http reads db only through db/read-models/, and
+# infra/scripts/check-rooms.ts refuses a query in a domain file. Then knip (knip.jsonc):
 # no unused file, export or dependency, and every package used is listed where it is used.
 rules: install
 	npx depcruise services web/src e2e infra --config .dependency-cruiser.cjs --output-type err
+	npx tsx infra/scripts/check-rooms.ts
 	npx knip --no-progress
 
 # Services and scripts, the SPA, and the end-to-end harness each have their own tsconfig.

@@ -4,7 +4,7 @@ import type { AllOrdersAnswer, MyOrder, RevenueAnswer } from '@warmline/contract
 import { createLogger, type Pool } from '@warmline/platform';
 import { waitFor } from '@warmline/platform/testing/index';
 import type { Browser } from '../../gateway/test/gateway-fixture';
-import { orderStats } from '../src/db/order-stats';
+import { orderStats } from '../src/db/read-models/order-stats';
 import { sandboxProvider } from '../src/domain/payment-provider';
 import { cancelStaleTransferOrders } from '../src/domain/transfer-status';
 import { startTransferSystem, XHR, type Agent, type TransferSystem } from './transfer-system';

@@ -1,5 +1,5 @@
 import { withTransaction, type Pool } from '@warmline/platform/db/index';
-import type { ListingWindow } from '../domain/lead-age';
+import type { ListingWindow } from './listing-window';
 
 /** Queries for loading inventory in bulk (demo seed, benchmarks) and for recounting stock. */
 

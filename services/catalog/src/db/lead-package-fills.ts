@@ -1,6 +1,6 @@
 import type { Queryable } from '@warmline/platform/db/index';
 import type { AgedLeadAgeRange } from '@warmline/contracts';
-import type { ListingWindow } from '../domain/lead-age';
+import type { ListingWindow } from './listing-window';
 import type { LeadContact } from './leads';
 import { registryCheckAtSale, registryHidden } from './dnc-registry';
 

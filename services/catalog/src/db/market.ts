@@ -1,7 +1,8 @@
 import type { Queryable } from '@warmline/platform/db/index';
-import type { ListingWindow } from '../domain/lead-age';
-import { endOfUtcDay, startOfUtcDay, utcDay } from '../domain/market-pages';
-import { registryHidden, type RegistryCheck } from './dnc-registry';
+import type { ListingWindow } from './listing-window';
+import { endOfUtcDay, startOfUtcDay, utcDay } from './utc-days';
+import { registryHidden } from './dnc-registry';
+import type { RegistryCheck } from './read-models/registry-checks';
 
 /**
  * The market's reads. They run inside one read-only REPEATABLE READ transaction per request

@@ -1,6 +1,19 @@
 import type { Queryable } from '@warmline/platform/db/index';
 import type { AgedLeadAgeRange } from '@warmline/contracts';
-import type { LeadFilter } from '../domain/lead-filter';
+
+/** A buyer's filter of their leads as the query takes it (domain/lead-filter.ts parses it from the search box). */
+export interface LeadFilter {
+  /** The terms as given (trimmed, upper-cased, empty ones dropped). */
+  terms: string[];
+  /** No terms: every lead. */
+  all: boolean;
+  /** State codes that contain at least one term. */
+  states: string[];
+  /** 3-character terms, compared with the phone's area code. */
+  areaCodes: string[];
+  /** 5-digit terms, compared with the lead's zip code. */
+  zips: string[];
+}
 
 /** One buyer's purchased leads. Every query is bound to `sold_to_user_id`: no buyer reads another's. */
 

@@ -1,7 +1,7 @@
 import type { Queryable } from '@warmline/platform/db/index';
 import { registryCheckAtSale, registryHidden } from './dnc-registry';
 import type { AgedLeadAgeRange } from '@warmline/contracts';
-import type { ListingWindow } from '../domain/lead-age';
+import type { ListingWindow } from './listing-window';
 import type { LeadContact } from './leads';
 
 /** Queries of reservations, holds and sales. */

@@ -8,7 +8,7 @@ import {
   type EvidencePack,
 } from '@warmline/contracts';
 import { notFound } from '@warmline/platform/errors';
-import { registryChecksOf } from '../db/dnc-registry';
+import { registryChecksOf } from '../db/read-models/registry-checks';
 import { deliveredCallbackEvidence, soldLeadEvidence } from '../db/evidence';
 import { findSuppression } from '../db/suppressions';
 import type { CallbackContext } from './callbacks';

@@ -4,6 +4,7 @@ import {
   type AgedLeadAgeRange,
 } from '@warmline/contracts';
 import { AGED_LEAD_MAX_AGE_DAYS, AGED_LEAD_MIN_AGE_DAYS } from '@warmline/contracts/catalog';
+import type { ListingWindow } from '../db/listing-window';
 
 /**
  * A lead's age, age range and price follow from its form-fill time at the moment of the
@@ -47,15 +48,7 @@ export function priceLead(formFillTime: Date, now: Date): LeadPricing | null {
   return ageRange ? { age, ageRange, priceCents: AGED_LEAD_PRICES_CENTS[ageRange] } : null;
 }
 
-/**
- * The form-fill times listed at `now`: newer than `oldestExclusive` (181 days ago, so at most
- * 180 whole days old) and no newer than `newest` (exactly 30 days ago).
- */
-export interface ListingWindow {
-  oldestExclusive: Date;
-  newest: Date;
-}
-
+/** The form-fill times listed at `now` (ListingWindow, which the market's queries take). */
 export function listingWindow(now: Date): ListingWindow {
   return {
     oldestExclusive: new Date(now.getTime() - (AGED_LEAD_MAX_AGE_DAYS + 1) * DAY_MS),

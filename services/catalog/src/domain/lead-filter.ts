@@ -1,5 +1,6 @@
 import { badRequest } from '@warmline/platform/errors';
 import { LEAD_FILTER_MAX_TERMS, US_STATE_CODES } from '@warmline/contracts/catalog';
+import type { LeadFilter } from '../db/my-leads';
 
 /**
  * The lead filter of spec §5: comma-separated terms, case-insensitive; a lead matches when
@@ -16,19 +17,6 @@ import { LEAD_FILTER_MAX_TERMS, US_STATE_CODES } from '@warmline/contracts/catal
  * States are stored as upper-case codes from US_STATE_CODES, so "contained in the state" is
  * resolved here to the list of codes, and the database compares codes with its indexes.
  */
-export interface LeadFilter {
-  /** The terms as given (trimmed, upper-cased, empty ones dropped). */
-  terms: string[];
-  /** No terms: every lead. */
-  all: boolean;
-  /** State codes that contain at least one term. */
-  states: string[];
-  /** 3-character terms, compared with the phone's area code. */
-  areaCodes: string[];
-  /** 5-digit terms, compared with the lead's zip code. */
-  zips: string[];
-}
-
 export function parseLeadFilter(text: string | undefined): LeadFilter {
   const terms = [...new Set((text ?? '').split(',').map((t) => t.trim().toUpperCase()).filter(Boolean))];
   if (terms.length > LEAD_FILTER_MAX_TERMS) {

@@ -10,7 +10,8 @@ import {
   sellPackageLeads,
   unsoldLeadsInWindow,
 } from '../db/lead-package-fills';
-import { ageRangeOfAge, DAY_MS, type ListingWindow } from './lead-age';
+import { ageRangeOfAge, DAY_MS } from './lead-age';
+import type { ListingWindow } from '../db/listing-window';
 import { ownedLead } from './receipt-leads';
 import { SOURCE } from './context';
 

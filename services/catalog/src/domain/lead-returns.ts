@@ -20,7 +20,7 @@ import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { conflict, notFound } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
-import { registryChecksOf } from '../db/dnc-registry';
+import { registryChecksOf } from '../db/read-models/registry-checks';
 import {
   boughtSamePhoneBefore,
   decideReturn,

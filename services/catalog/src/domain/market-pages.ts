@@ -43,17 +43,3 @@ export function locatePage(days: DayCount[], offset: number): PageStart | null {
   }
   return null;
 }
-
-/** '2026-05-01' from a date, in UTC like the database's day buckets. */
-export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
-
-/** Midnight UTC starting the day after `day`. */
-export function endOfUtcDay(day: string): Date {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000);
-}
-
-export function startOfUtcDay(day: string): Date {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`));
-}

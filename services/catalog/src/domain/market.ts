@@ -14,8 +14,10 @@ import { inReadSnapshot } from '../db/snapshot';
 import { forSaleAmong, marketExceptions, marketPage, stateOrAreaDayCounts, type MarketRow, type StateOrAreaFilter } from '../db/market';
 import type { CatalogContext } from './context';
 import { listingWindow, priceLead } from './lead-age';
-import { canMatch, matchesLeadFilter, matchesStateOrAreaCode, parseLeadFilter, type LeadFilter } from './lead-filter';
-import { combineDayCounts, locatePage, totalOf, utcDay } from './market-pages';
+import { canMatch, matchesLeadFilter, matchesStateOrAreaCode, parseLeadFilter } from './lead-filter';
+import type { LeadFilter } from '../db/my-leads';
+import { utcDay } from '../db/utc-days';
+import { combineDayCounts, locatePage, totalOf } from './market-pages';
 import { maskName, maskPhone } from './masking';
 
 /**

@@ -1,7 +1,7 @@
 import { dncCheckOf } from '@warmline/contracts/dnc-registry';
 import { unlessOptedOut } from '@warmline/contracts/do-not-call';
-import { registryChecksOf, type RegistryCheck } from '../db/dnc-registry';
-import { utcDay } from './market-pages';
+import { registryChecksOf, type RegistryCheck } from '../db/read-models/registry-checks';
+import { utcDay } from '../db/utc-days';
 import { prospectCallingHours, RINGCLOUD_PRICING, type EventData, type MyCallback, type MyCallbacks } from '@warmline/contracts';
 import type { PaidCallBacksOrder } from '@warmline/contracts/callbacks';
 import { withTransaction, type PoolClient } from '@warmline/platform/db/index';

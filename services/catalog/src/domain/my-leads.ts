@@ -10,8 +10,8 @@ import { formatPhone } from './masking';
 import { returnsOfLeads, type LeadReturnRow } from '../db/lead-returns';
 import { myReturnView } from './lead-returns';
 import { dncCheckOf } from '@warmline/contracts/dnc-registry';
-import { registryChecksOf, type RegistryCheck } from '../db/dnc-registry';
-import { utcDay } from './market-pages';
+import { registryChecksOf, type RegistryCheck } from '../db/read-models/registry-checks';
+import { utcDay } from '../db/utc-days';
 
 /**
  * My Leads: the leads this buyer bought, with every detail, the purchase date and the price

@@ -7,7 +7,7 @@ import { parseInput } from '@warmline/platform/validation';
 import type { LeadImportContext } from '../domain/context';
 import type { Admin } from '../domain/admin-actions';
 import { getRegistryUpload, listRegistryUploadsPage, newRegistryFile, startRegistryUpload } from '../domain/dnc-registry-uploads';
-import { registryChecksOf } from '../db/dnc-registry';
+import { registryChecksOf } from '../db/read-models/registry-checks';
 import { receiveFile } from './receive-file';
 
 /**

@@ -18,7 +18,7 @@ import {
   type CampaignRecord,
   type SalespersonRecord,
 } from '../db/salespeople';
-import { listResponsesOfSalesperson } from '../db/survey-responses';
+import { listResponsesOfSalesperson } from '../db/read-models/survey-responses';
 import { isUniqueViolation } from '../db/users';
 import { recordAdminAction, type AdminActor } from './audit-log';
 import type { AccountsContext } from './context';

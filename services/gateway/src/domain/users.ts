@@ -1,7 +1,9 @@
 import type { PublicUser } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform';
-import { insertUser, type NewUser, type UserRecord } from '../db/users';
+import { findUserById, insertUser, type NewUser, type UserRecord } from '../db/users';
 import { hashPassword } from './passwords';
+
+export type { UserRecord };
 
 /** The only shape in which a user leaves the gateway: no password, no hash. */
 export function toPublicUser(user: Omit<UserRecord, 'passwordHash'>): PublicUser {
@@ -29,4 +31,12 @@ export interface NewAccount extends Omit<NewUser, 'passwordHash'> {
 export async function createAccount(db: Queryable, account: NewAccount): Promise<UserRecord> {
   const { password, ...rest } = account;
   return insertUser(db, { ...rest, passwordHash: await hashPassword(password) });
+}
+
+/**
+ * The account behind a session, a view-as grant or a pending sign-in, or null when it is gone:
+ * the edge and the routes ask the account domain, never its tables.
+ */
+export async function findAccount(db: Queryable, userId: string): Promise<UserRecord | null> {
+  return findUserById(db, userId);
 }

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import { RedisStore } from 'connect-redis';
 import { execMulti, type Pool, type Redis } from '@warmline/platform';
-import { findUserById, type UserRecord } from '../db/users';
+import { findAccount, type UserRecord } from '../domain/users';
 import type { SessionTerminator } from '../domain/context';
 
 const SESSION_COOKIE = 'warmline.sid';
@@ -160,7 +160,7 @@ export class Sessions implements SessionTerminator {
         await this.end(req, res);
         return next();
       }
-      const user = await findUserById(pool, userId);
+      const user = await findAccount(pool, userId);
       if (!user) {
         await this.end(req, res);
         return next();

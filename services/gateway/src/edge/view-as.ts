@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { readOnlyMessage, VIEW_AS_ENDED_HEADER, VIEW_AS_ENDED_MESSAGE, VIEW_AS_HEADER } from '@warmline/contracts';
 import { execMulti, forbidden, unauthorized, type Pool, type Redis } from '@warmline/platform';
-import { findUserById } from '../db/users';
+import { findAccount } from '../domain/users';
 import type { ViewAsGrantRecord, ViewAsGrantStore } from '../domain/view-as';
 import type { CurrentUser } from './sessions';
 
@@ -159,7 +159,7 @@ export function viewAsGate(options: ViewAsGateOptions) {
     }
     if (!SAFE_METHODS.has(req.method) || GETS_THAT_WRITE.has(path)) throw forbidden(readOnlyMessage(grant.userName));
 
-    const viewed = await findUserById(options.pool, grant.userId);
+    const viewed = await findAccount(options.pool, grant.userId);
     if (!viewed) {
       // The agent was deleted meanwhile: nothing left to view.
       await options.grants.remove(token);

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { auditLogQuery, businessDate } from '@warmline/contracts';
 import { notFound, parseInput, privateKeyOf } from '@warmline/platform';
-import { findSurveyResponse } from '../db/survey-responses';
+import { findSurveyResponse } from '../db/read-models/survey-responses';
 import { fetchOrderStats } from '../clients/order-stats-client';
 import type { GatewayConfig } from '../config';
 import { adminStats } from '../domain/admin-stats';

@@ -1,8 +1,8 @@
 import { Router, type Request } from 'express';
 import { recognisedStates, SURVEY_TIMEZONES, type BuyerProfile } from '@warmline/contracts';
 import { acceptServiceCallers, AppError, requireForwardedIdentity, type IdentityCheck, type Pool } from '@warmline/platform';
-import { findUserById } from '../db/users';
-import { findLatestSurveyDeliveryAnswers } from '../db/survey-responses';
+import { findAccount } from '../domain/users';
+import { findLatestSurveyDeliveryAnswers } from '../db/read-models/survey-responses';
 
 const INTERNAL_USERS_PATH = '/internal/users/:id';
 
@@ -21,7 +21,7 @@ export function internalUserRoutes(options: { pool: Pool; identity: IdentityChec
   router.get(INTERNAL_USERS_PATH, requireForwardedIdentity(options.identity), acceptServiceCallers('catalog', 'orders', 'transfers'), async (req: Request, res) => {
     const id = String(req.params.id);
     if (!UUID.test(id)) throw new AppError('NotFound', 'User not found', 404);
-    const user = await findUserById(options.pool, id.toLowerCase());
+    const user = await findAccount(options.pool, id.toLowerCase());
     if (!user) throw new AppError('NotFound', 'User not found', 404);
     // The catalog delivers call-backs in these states until the agent chooses their own; the
     // transfers service suggests delivery settings from the survey's zone and daily count.

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { twoFactorCodeBody, twoFactorConfirmBody, twoFactorDisableBody, twoFactorEnrolBody } from '@warmline/contracts';
 import { parseInput, unauthorized } from '@warmline/platform';
-import { findUserById, type UserRecord } from '../db/users';
+import { findAccount, type UserRecord } from '../domain/users';
 import {
   confirmEnrolment,
   disableTwoFactor,
@@ -33,7 +33,7 @@ async function enrollingUser(ctx: TwoFactorContext, req: Request): Promise<{ use
   if (req.user) return { user: req.user, completesLogin: false };
   const pending = pendingLoginOf(req);
   if (!pending?.mustEnrol) throw unauthorized('Not authenticated');
-  const user = await findUserById(ctx.pool, pending.userId);
+  const user = await findAccount(ctx.pool, pending.userId);
   if (!user) throw unauthorized(LOGIN_EXPIRED);
   return { user, completesLogin: true };
 }
@@ -51,7 +51,7 @@ export function twoFactorRoutes(ctx: TwoFactorContext, sessions: Sessions): Rout
     const pending = pendingLoginOf(req);
     if (!pending || pending.mustEnrol) throw unauthorized(LOGIN_EXPIRED);
     await verifySecondFactor(ctx, pending.userId, code);
-    const user = await findUserById(ctx.pool, pending.userId);
+    const user = await findAccount(ctx.pool, pending.userId);
     if (!user) throw unauthorized(LOGIN_EXPIRED);
     await sessions.start(req, user.id);
     res.json({ ...toPublicUser(user), ...(await completeSignIn(ctx, user)) });
@@ -77,7 +77,7 @@ export function twoFactorRoutes(ctx: TwoFactorContext, sessions: Sessions): Rout
     if (completesLogin) {
       // The enrolment was the last step of this login.
       await sessions.start(req, user.id);
-      const full = await findUserById(ctx.pool, user.id);
+      const full = await findAccount(ctx.pool, user.id);
       if (!full) throw unauthorized(LOGIN_EXPIRED);
       res.json({ ...(await twoFactorStatus(ctx, user)), user: { ...toPublicUser(full), ...(await completeSignIn(ctx, full)) } });
       return;

@@ -314,25 +314,6 @@ export async function recordWebhookEvent(db: Queryable, provider: PaymentProvide
   return rowCount === 1;
 }
 
-/**
- * The buyer's latest paid Call-Backs orders (WarmLine's own, or the second brand's package) not refunded
- * in full, newest first: the catalog credits each a moment after it is paid (issue 22). Orders
- * written before leadType travelled name the product in the description, as the catalog reads them.
- */
-export async function paidCallBacksOrders(db: Queryable, buyerUserId: string, limit: number): Promise<Array<{ id: string; count: number; paidAt: Date }>> {
-  const { rows } = await db.query<{ id: string; count: number; paid_at: Date }>(
-    `SELECT id, count, paid_at FROM package_orders
-      WHERE buyer_user_id = $1 AND status = 'paid' AND refunded_cents < amount_cents
-        AND kind = 'package'
-        AND ((tier = 'callbacks' AND lead_type = 'Call-Backs')
-          OR (tier = 'ringcloud' AND (lead_type = 'Call-Backs' OR (lead_type IS NULL AND description LIKE 'RingCloud Call-Backs%'))))
-      ORDER BY paid_at DESC, id DESC
-      LIMIT $2`,
-    [buyerUserId, limit],
-  );
-  return rows.map((r) => ({ id: r.id, count: r.count, paidAt: r.paid_at }));
-}
-
 /** Gives a paid package order nobody holds to the buyer; when it was claimed, or null when it was not this call's to claim. */
 export async function claimPaidPackageOrder(db: Queryable, orderId: string, buyerUserId: string): Promise<Date | null> {
   const { rows } = await db.query<{ claimed_at: Date }>(

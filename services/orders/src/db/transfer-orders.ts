@@ -133,31 +133,3 @@ export async function transferOrderStats(db: Queryable): Promise<TransferOrderSt
   return rows[0]!;
 }
 
-/**
- * The states of the agent's latest transfer order that was not cancelled (the catalog starts an
- * agent's call-backs in them when their survey named none); empty when there is none.
- */
-export async function latestTransferOrderStates(db: Queryable, userId: string): Promise<string[]> {
-  const { rows } = await db.query<{ selectedStates: string[] }>(
-    `SELECT selected_states AS "selectedStates" FROM transfer_orders
-      WHERE user_id = $1 AND status <> 'cancelled' ORDER BY created_at DESC, id LIMIT 1`,
-    [userId],
-  );
-  return rows[0]?.selectedStates ?? [];
-}
-
-/**
- * The delivery details of the agent's latest transfer order that is not cancelled (issue 23: the
- * transfers service suggests delivery settings from it); null when they have none.
- */
-export async function latestTransferOrderDelivery(
-  db: Queryable,
-  userId: string,
-): Promise<{ transferPhone: string; callsPerDay: number; transferHours: string; states: string[] } | null> {
-  const { rows } = await db.query<{ transferPhone: string; callsPerDay: number; transferHours: string; states: string[] }>(
-    `SELECT transfer_number AS "transferPhone", transfers_per_day AS "callsPerDay", transfer_hours AS "transferHours", selected_states AS states
-       FROM transfer_orders WHERE user_id = $1 AND status <> 'cancelled' ORDER BY created_at DESC, id LIMIT 1`,
-    [userId],
-  );
-  return rows[0] ?? null;
-}

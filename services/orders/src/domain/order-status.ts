@@ -2,6 +2,8 @@ import { AppError } from '@warmline/platform/errors';
 import type { Identity } from '@warmline/platform/identity';
 import { findOrder, type PackageOrder } from '../db/orders';
 import { linkedByCheckoutToken } from '../db/my-orders';
+import type { TransferOrderRecord } from '@warmline/contracts';
+import { findTransferOrder } from '../db/transfer-orders';
 import type { OrdersContext } from './context';
 
 /**
@@ -16,4 +18,9 @@ export async function orderForStatus(ctx: OrdersContext, orderId: string, viewer
   if (order.buyerUserId === null || order.buyerUserId === viewer.userId || viewer.isAdmin) return order;
   if (await linkedByCheckoutToken(ctx.pool, orderId)) return order;
   throw new AppError('OrderNotFound', 'Order not found', 404);
+}
+
+/** A transfer order's own details beside its order (only its agent and admins reach its status). */
+export async function transferDetailsOf(ctx: OrdersContext, order: PackageOrder): Promise<TransferOrderRecord | null> {
+  return order.kind === 'transfer' ? findTransferOrder(ctx.pool, order.id) : null;
 }

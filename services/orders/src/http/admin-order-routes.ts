@@ -4,7 +4,7 @@ import { requireAdminIdentity } from '@warmline/platform/http/identity';
 import { AppError } from '@warmline/platform/errors';
 import { ADMIN_EXPORT_MAX_ROWS, ADMIN_PAGE_SIZE, adminRefundBody, allOrdersQuery, businessDate, businessDateTime, revenueQuery, transferStatusChangeBody, type AllOrdersAnswer, type RefundAnswer, type RevenueAnswer } from '@warmline/contracts';
 import { toCsv } from '@warmline/platform/csv';
-import { listAllOrders, revenuePerDay } from '../db/all-orders';
+import { listAllOrders, revenuePerDay } from '../db/read-models/all-orders';
 import type { OrdersContext } from '../domain/context';
 import { refundOrder } from '../domain/refunds';
 import { changeTransferOrderStatus } from '../domain/transfer-status';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { OrderStats } from '@warmline/contracts';
 import { requireAdminIdentity, requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
-import { orderStats } from '../db/order-stats';
+import { orderStats } from '../db/read-models/order-stats';
 import type { OrdersContext } from '../domain/context';
 
 /**

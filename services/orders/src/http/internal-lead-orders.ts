@@ -8,8 +8,8 @@ import { PAID_CALL_BACKS_ORDERS_LIMIT, type PaidCallBacksOrdersAnswer } from '@w
 import type { OrdersContext } from '../domain/context';
 import type { UsersClient } from '../clients/users-client';
 import { cancelLeadOrder, createLeadOrder } from '../domain/lead-orders';
-import { latestTransferOrderDelivery, latestTransferOrderStates } from '../db/transfer-orders';
-import { paidCallBacksOrders } from '../db/orders';
+import { latestTransferOrderDelivery, latestTransferOrderStates } from '../db/read-models/agent-orders';
+import { paidCallBacksOrders } from '../db/read-models/agent-orders';
 
 const INTERNAL_LEAD_ORDERS_PATH = '/api/internal/lead-orders';
 /** The states of the signed agent's latest transfer order (the catalog's call-backs start there). */

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { customerSearchQuery, customerSearchTerms, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
 import { parseInput } from '@warmline/platform/validation';
 import { requireAdminIdentity, requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
-import { searchCheckoutCustomers, type CheckoutCustomerMatch } from '../db/customer-search';
+import { searchCheckoutCustomers, type CheckoutCustomerMatch } from '../db/read-models/customer-search';
 import type { OrdersContext } from '../domain/context';
 
 /**

@@ -19,9 +19,8 @@ import {
 } from '@warmline/contracts';
 import type { OrdersContext } from '../domain/context';
 import { createPackageOrder } from '../domain/package-orders';
-import { orderForStatus } from '../domain/order-status';
+import { orderForStatus, transferDetailsOf } from '../domain/order-status';
 import { confirmSandboxPayment } from '../domain/payments';
-import { findTransferOrder } from '../db/transfer-orders';
 import { claimOrder, signOrderClaim } from '../domain/order-claim';
 
 const uuid = z.uuid();
@@ -74,7 +73,7 @@ export function ordersRoutes(ctx: OrdersContext & { gatewayKey: KeyObject; claim
     if (!id.success) throw badRequest('Order id must be a UUID');
     const order = await orderForStatus(ctx, id.data, req.identity ?? ANONYMOUS);
     // A transfer order always has its agent as buyer, so only they (and admins) get this far.
-    const transfer = order.kind === 'transfer' ? await findTransferOrder(ctx.pool, order.id) : null;
+    const transfer = await transferDetailsOf(ctx, order);
     const answer: OrderStatusResponse = {
       orderId: order.id,
       brand: orderBrandOf(order.tier),

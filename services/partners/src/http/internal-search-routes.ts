@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { customerSearchQuery, customerSearchTerms, MAX_SEARCH_RESULTS, type CustomerSearchResult } from '@warmline/contracts';
 import { parseInput } from '@warmline/platform/validation';
 import { requireAdminIdentity, requireForwardedIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
-import { searchPartnerApplications, type PartnerApplicationMatch } from '../db/customer-search';
+import { searchPartnerApplications, type PartnerApplicationMatch } from '../db/read-models/customer-search';
 import type { PartnersContext } from '../domain/context';
 
 /**
