@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { ADJUSTMENT_BELOW_ZERO_MESSAGE, type AdminTransferAgent, type AdminTransferView, type AdminTransferRevenueAnswer, type AdminTransferDispute } from '@warmline/contracts/live-transfers';
-import { TransfersTab } from '../src/features/admin/transfers-tab';
+import { TransfersTab } from '../src/features/admin/transfers/transfers-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider } from '../src/lib/site-config';

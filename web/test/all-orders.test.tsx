@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { calendarDate, canRefund, totalsFigures } from '../src/features/admin/all-orders-format';
-import { parseRefundAmount } from '../src/features/admin/refund-dialog-amount';
-import { RefundDialog } from '../src/features/admin/refund-dialog';
-import { CancelTransferDialog } from '../src/features/admin/order-dialogs';
+import { calendarDate, canRefund, totalsFigures } from '../src/features/admin/orders/all-orders-format';
+import { parseRefundAmount } from '../src/features/admin/orders/refund-dialog-amount';
+import { RefundDialog } from '../src/features/admin/orders/refund-dialog';
+import { CancelTransferDialog } from '../src/features/admin/orders/order-dialogs';
 import { statesLabel, usDate } from '../src/features/transfers/order-format';
 import { createQueryClient } from '../src/lib/query-client';
 

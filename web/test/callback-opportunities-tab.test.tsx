@@ -11,7 +11,7 @@ import {
   type CallbackOpportunity,
   type VendorKey,
 } from '@warmline/contracts/callbacks';
-import { CallbackOpportunitiesTab } from '../src/features/admin/callback-opportunities-tab';
+import { CallbackOpportunitiesTab } from '../src/features/admin/callback-opportunities/callback-opportunities-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';

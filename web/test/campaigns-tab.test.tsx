@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import type { Campaign } from '@warmline/contracts/campaigns';
 import type { SurveyResponseRecord } from '@warmline/contracts/surveys';
-import { CampaignsTab } from '../src/features/admin/campaigns-tab';
+import { CampaignsTab } from '../src/features/admin/campaigns/campaigns-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { LeadImportPage, LeadImportView, SuppressionPage } from '@warmline/contracts/lead-imports';
-import { LeadImportsTab } from '../src/features/admin/lead-imports-tab';
+import { LeadImportsTab } from '../src/features/admin/lead-imports/lead-imports-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { PartnerApplicationView } from '@warmline/contracts/partners';
-import { PartnerAppsTab } from '../src/features/admin/partner-apps-tab';
+import { PartnerAppsTab } from '../src/features/admin/partner-apps/partner-apps-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { PublicUser } from '@warmline/contracts/accounts';
-import { ChangePasswordDialog, DeleteUserDialog, ResetTwoFactorDialog, SetPriceDialog } from '../src/features/admin/user-dialogs';
+import { ChangePasswordDialog, DeleteUserDialog, ResetTwoFactorDialog, SetPriceDialog } from '../src/features/admin/users/user-dialogs';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 
