@@ -5,7 +5,7 @@ import { TextField } from '../../../components/field';
 import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api';
 import { formatCount } from '../lead-imports/lead-import-progress';
-import { useImportSuppressions } from '../lead-imports/lead-imports-api';
+import { useImportSuppressions } from './suppressions-api';
 
 /** A list of more lines than the server takes is refused here, before it is sent. */
 const MAX_LINES = SUPPRESSION_IMPORT_MAX_PHONES + 1; // and a header line

@@ -12,7 +12,7 @@ import { ApiError, errorMessage } from '../../../lib/api';
 import { focusFirstError, validate, type FieldErrors } from '../../../lib/form';
 import { usDate } from '../../transfers/order-format';
 import { formatCount } from '../lead-imports/lead-import-progress';
-import { useAddSuppression, useRemoveSuppression, useSuppressions } from '../lead-imports/lead-imports-api';
+import { useAddSuppression, useRemoveSuppression, useSuppressions } from './suppressions-api';
 import { useBusinessTimeZone } from '../../../lib/site-config';
 import { OPT_OUT_SOURCE_LABELS } from '@warmline/contracts/do-not-call';
 import { OptOutListUpload } from './opt-out-list-upload';

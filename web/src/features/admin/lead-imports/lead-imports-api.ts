@@ -1,27 +1,18 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  SuppressionImportResult,
-  LeadImportCreated,
-  LeadImportPage,
-  LeadImportView,
-  SuppressionCreated,
-  SuppressionPage,
-} from '@warmline/contracts/lead-imports';
+import type { LeadImportCreated, LeadImportPage, LeadImportView } from '@warmline/contracts/lead-imports';
 import { apiRequest } from '../../../lib/api';
 import { uploadFile, type UploadProgress } from '../../../lib/file-upload';
 import { isUnfinished } from './lead-import-progress';
 
 /**
- * Hooks of the Upload Aged Leads tab (issue 13): the imports, their progress, and the
- * suppression list. Keys live under ['admin'] so a change anywhere in the back office reads them
- * again; query keys come only from this factory.
+ * Hooks of the Upload Aged Leads tab (issue 13): the imports and their progress; the suppression
+ * list the tab also shows has its own (compliance/suppressions-api.ts). Keys live under ['admin']
+ * so a change anywhere in the back office reads them again; query keys come only from this factory.
  */
 const leadImportKeys = {
   all: ['admin', 'lead-imports'] as const,
   list: (page: number) => [...leadImportKeys.all, 'list', page] as const,
   one: (id: string) => [...leadImportKeys.all, 'one', id] as const,
-  suppressions: () => ['admin', 'suppressions'] as const,
-  suppressionPage: (q: string, page: number) => [...leadImportKeys.suppressions(), { q, page }] as const,
 };
 
 /** How often a queued or running import is read again: the bar moves about once a second. */
@@ -105,55 +96,5 @@ export function useUndoLeadImport() {
   return useMutation({
     mutationFn: (id: string) => apiRequest<LeadImportView>(`${importUrl(id)}/undo`, { method: 'POST' }),
     onSuccess: changed,
-  });
-}
-
-// ---------------------------------------------------------------- the suppression list
-
-/** One page of suppressed phones, newest first, searched on the server. */
-export function useSuppressions(q: string, page: number) {
-  return useQuery({
-    queryKey: leadImportKeys.suppressionPage(q, page),
-    placeholderData: keepPreviousData,
-    queryFn: ({ signal }) => {
-      const params = new URLSearchParams({ page: String(page) });
-      if (q) params.set('q', q);
-      return apiRequest<SuppressionPage>(`/api/admin/suppressions?${params}`, { signal });
-    },
-  });
-}
-
-/**
- * A suppression takes leads off sale, so the market's counts, the imports and the back office
- * are read again too.
- */
-function useInvalidateAfterSuppression() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: ['admin'] });
-}
-
-export function useAddSuppression() {
-  const invalidate = useInvalidateAfterSuppression();
-  return useMutation({
-    mutationFn: (body: { phone: string; reason: string }) => apiRequest<SuppressionCreated>('/api/admin/suppressions', { method: 'POST', body }),
-    onSuccess: invalidate,
-  });
-}
-
-/** Issue 24: an opt-out list, its lines as the file has them. */
-export function useImportSuppressions() {
-  const invalidate = useInvalidateAfterSuppression();
-  return useMutation({
-    mutationFn: (body: { fileName: string; lines: string[]; reason: string }) =>
-      apiRequest<SuppressionImportResult>('/api/admin/suppressions/import', { method: 'POST', body }),
-    onSuccess: invalidate,
-  });
-}
-
-export function useRemoveSuppression() {
-  const invalidate = useInvalidateAfterSuppression();
-  return useMutation({
-    mutationFn: (phone: string) => apiRequest<void>(`/api/admin/suppressions/${encodeURIComponent(phone)}`, { method: 'DELETE' }),
-    onSuccess: invalidate,
   });
 }

@@ -1,22 +1,14 @@
 import { useState } from 'react';
-import { ADMIN_NOTE_MAX, REASON_REQUIRED_TO_CANCEL_PAID } from '@warmline/contracts/admin-orders';
+import { REASON_REQUIRED_TO_CANCEL_PAID } from '@warmline/contracts/admin-orders';
 import { Button } from '../../../components/button';
 import { Dialog, DialogClose } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api';
 import { useMoveTransferOrder } from '../shared/api';
+import { NoteField } from '../shared/note-field';
 
 /** Transfer Orders' dialogs (issue 12): complete or cancel an order; a paid one is refunded. Refunds of any order: refund-dialog.tsx. */
-
-/** The admin's optional note to the customer (issue 22): quoted in the e-mail, kept in the audit log. */
-export function NoteField({ value, onChange, who }: { value: string; onChange: (note: string) => void; who: string }) {
-  return (
-    <Field label={`Note to ${who} (optional)`} hint="Quoted in the e-mail and kept in the audit log.">
-      {(control) => <textarea {...control} className="field__input" rows={3} maxLength={ADMIN_NOTE_MAX} value={value} onChange={(e) => onChange(e.target.value)} />}
-    </Field>
-  );
-}
 
 /**
  * Mark Completed (issue 22): it cannot be undone and e-mails the agent, so it asks first, says

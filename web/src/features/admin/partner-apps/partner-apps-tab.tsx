@@ -18,7 +18,7 @@ import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api';
 import { formatBytes } from '../lead-imports/lead-import-progress';
 import { useDeletePartnerApplication, usePartnerApplications, useSetPartnerStatus } from './partner-apps-api';
-import { NoteField } from '../orders/order-dialogs';
+import { NoteField } from '../shared/note-field';
 import './partner-apps.css';
 import { usDateTime } from '../../../lib/us-date';
 
