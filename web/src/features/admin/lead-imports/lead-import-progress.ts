@@ -123,3 +123,6 @@ export function formatBytes(bytes: number): string {
 export function formatCount(n: number): string {
   return whole(n);
 }
+
+/** '1 row', '2,345 rows'. */
+export const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
