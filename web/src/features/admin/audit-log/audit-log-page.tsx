@@ -9,7 +9,7 @@ import { LoadError } from '../../../components/load-error';
 import { Pager } from '../../../components/pager';
 import { Spinner } from '../../../components/spinner';
 import { usePageTitle } from '../../../lib/page-title';
-import { AUDIT_LOG_FILTERS, auditLogCsvUrl, auditLogViewFrom, useAuditLog, type AuditLogFilter } from '../shared/api';
+import { AUDIT_LOG_FILTERS, auditLogCsvUrl, auditLogViewFrom, useAuditLog, type AuditLogFilter } from './audit-log-api';
 import { describeAction, describeChanges } from './audit-log-format';
 import '../shared/admin.css';
 import './audit-log.css';

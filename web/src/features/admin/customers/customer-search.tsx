@@ -9,7 +9,7 @@ import { LoadError } from '../../../components/load-error';
 import { Spinner } from '../../../components/spinner';
 import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api';
-import { useCustomerSearch, useSurveyResponse } from '../shared/api';
+import { useCustomerSearch, useSurveyResponse } from './customers-api';
 import { surveyResponseFields } from '../shared/survey-response-fields';
 import './customer-search.css';
 

@@ -12,7 +12,7 @@ import { Spinner } from '../../../components/spinner';
 import { errorMessage } from '../../../lib/api';
 import { usePageTitle } from '../../../lib/page-title';
 import { usDate } from '../../transfers/order-format';
-import { allOrdersCsvUrl, allOrdersFilterFrom, useAllOrders, useRevenue, type AllOrdersFilter } from '../shared/api';
+import { allOrdersCsvUrl, allOrdersFilterFrom, useAllOrders, useRevenue, type AllOrdersFilter } from './orders-api';
 import { calendarDate, canRefund, ORDER_STATUS_LABELS as STATUS_LABELS, PRODUCT_LABELS, totalsFigures, usd, type OrderTotals } from './all-orders-format';
 import { RefundDialog } from './refund-dialog';
 import '../shared/admin.css';

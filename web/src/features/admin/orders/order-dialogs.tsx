@@ -5,7 +5,7 @@ import { Dialog, DialogClose } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api';
-import { useMoveTransferOrder } from '../shared/api';
+import { useMoveTransferOrder } from './orders-api';
 import { NoteField } from '../shared/note-field';
 
 /** Transfer Orders' dialogs (issue 12): complete or cancel an order; a paid one is refunded. Refunds of any order: refund-dialog.tsx. */

@@ -8,7 +8,7 @@ import { errorMessage } from '../../../lib/api';
 import { validate } from '../../../lib/form';
 import { newIdempotencyKey } from '../../payments/api';
 import { usd } from './all-orders-format';
-import { useRefundOrder } from '../shared/api';
+import { useRefundOrder } from './orders-api';
 import { parseRefundAmount } from './refund-dialog-amount';
 
 type Scope = 'whole' | 'part';

@@ -3,7 +3,10 @@ import { apiRequest } from '../../../lib/api';
 import { tabQueryClient } from '../../../lib/query-client';
 import { authKeys, type CurrentUser } from '../../auth/api';
 import { transferOrdersOptions } from '../../transfers/api';
-import { adminStatsOptions, allOrdersFilterFrom, allOrdersOptions, auditLogOptions, auditLogViewFrom, usersPageOptions } from './api';
+import { adminStatsOptions } from './api';
+import { allOrdersFilterFrom, allOrdersOptions } from '../orders/orders-api';
+import { auditLogOptions, auditLogViewFrom } from '../audit-log/audit-log-api';
+import { usersPageOptions } from '../users/users-api';
 
 /**
  * Issue 22: a back-office page asked its session, then loaded its code, then its data — about a

@@ -6,7 +6,7 @@ import { PasswordField, TextField } from '../../../components/field';
 import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api';
 import { useForm } from '../../../lib/form';
-import { useChangeUserPassword, useDeleteUser, useResetTwoFactor, useSetLiveTransferPrice } from '../shared/api';
+import { useChangeUserPassword, useDeleteUser, useResetTwoFactor, useSetLiveTransferPrice } from './users-api';
 
 /** The User Management dialogs (spec §2): set price, change password, delete — each with spec §8's failure toast. */
 

@@ -8,7 +8,7 @@ import { Pager } from '../../../components/pager';
 import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api';
 import { goToDashboard } from '../shared/admin-shell-slots';
-import { useUsersPage } from '../shared/api';
+import { useUsersPage } from './users-api';
 import { ChangePasswordDialog, DeleteUserDialog, fullName, ResetTwoFactorDialog, SetPriceDialog } from './user-dialogs';
 
 type Action = { kind: 'price' | 'password' | 'two-factor' | 'delete'; user: PublicUser };
