@@ -17,7 +17,7 @@ import { lazyPage, type LazyPage } from './lib/lazy-page';
  */
 const QueryScope = lazyPage(() => import('./lib/query-scope'), 'QueryScope');
 const guards = () => import('./features/auth/guards');
-const adminPrefetch = () => import('./features/admin/prefetch');
+const adminPrefetch = () => import('./features/admin/shared/prefetch');
 const RequireSession = lazyPage(guards, 'RequireSession');
 const RequireAdmin = lazyPage(guards, 'RequireAdmin');
 const ReferralOrNotFound = lazyPage(() => import('./features/referral/referral-route'), 'ReferralOrNotFound');
@@ -48,10 +48,10 @@ const ForgotPasswordPage = lazyPage(() => import('./features/auth/forgot-passwor
 const ResetPasswordPage = lazyPage(() => import('./features/auth/reset-password-page'), 'ResetPasswordPage');
 const DashboardPage = lazyPage(() => import('./features/dashboard/dashboard-page'), 'DashboardPage');
 const TransferCheckoutPage = lazyPage(() => import('./features/transfers/transfer-checkout-page'), 'TransferCheckoutPage');
-const AdminPage = lazyPage(() => import('./features/admin/admin-page'), 'AdminPage');
-const AdminOrdersPage = lazyPage(() => import('./features/admin/admin-orders-page'), 'AdminOrdersPage');
-const AuditLogPage = lazyPage(() => import('./features/admin/audit-log-page'), 'AuditLogPage');
-const AllOrdersPage = lazyPage(() => import('./features/admin/all-orders-page'), 'AllOrdersPage');
+const AdminPage = lazyPage(() => import('./features/admin/shared/admin-page'), 'AdminPage');
+const AdminOrdersPage = lazyPage(() => import('./features/admin/orders/admin-orders-page'), 'AdminOrdersPage');
+const AuditLogPage = lazyPage(() => import('./features/admin/audit-log/audit-log-page'), 'AuditLogPage');
+const AllOrdersPage = lazyPage(() => import('./features/admin/orders/all-orders-page'), 'AllOrdersPage');
 const AccountSecurityPage = lazyPage(() => import('./features/account/account-security-page'), 'AccountSecurityPage');
 const PartnerApplicationPage = lazyPage(() => import('./features/partners/partner-application-page'), 'PartnerApplicationPage');
 const BrightcallDocsPage = lazyPage(() => import('./features/brightcall-docs/brightcall-docs-page'), 'BrightcallDocsPage');

@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { TwoFactorStatus } from '@warmline/contracts/accounts';
 import { AccountSecurity } from '../src/features/account/account-security';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi, type ApiAnswer, type ApiCall } from './stub-api';
 
 /**
  * The account page's second factor (issue 25): setting it up and turning it off ask for the
@@ -14,22 +15,21 @@ interface Sent {
   url: string;
   body: unknown;
 }
-let sent: Sent[] = [];
+let calls: ApiCall[] = [];
+/** What the page posted. */
+const sent = (): Sent[] => calls.filter((c) => c.method === 'POST').map(({ url, body }) => ({ url, body }));
 let status: TwoFactorStatus = { enabled: false, required: false, recoveryCodesLeft: 0 };
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
-  sent = [];
   status = { enabled: false, required: false, recoveryCodesLeft: 0 };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    if (init.method === 'POST') sent.push({ url, body: JSON.parse(String(init.body)) });
-    if (url === '/api/two-factor/enrol') {
-      return json({ otpauthUrl: 'otpauth://totp/WarmLine:pat?secret=ABCD', qrCode: 'data:image/svg+xml;base64,PHN2Zy8+', secret: 'ABCDEFGH', recoveryCodes: ['aaaa-bbbb'] });
-    }
-    if (url === '/api/two-factor/confirm') return json({ enabled: true, required: false, recoveryCodesLeft: 10 });
-    if (url === '/api/two-factor/disable') return json({ enabled: false, required: false, recoveryCodesLeft: 0 });
-    return json(status);
-  });
+  const ok = (body: unknown) => ({ status: 200, body });
+  const answers: Record<string, ApiAnswer> = {
+    '/api/two-factor/enrol': ok({ otpauthUrl: 'otpauth://totp/WarmLine:pat?secret=ABCD', qrCode: 'data:image/svg+xml;base64,PHN2Zy8+', secret: 'ABCDEFGH', recoveryCodes: ['aaaa-bbbb'] }),
+    '/api/two-factor/confirm': ok({ enabled: true, required: false, recoveryCodesLeft: 10 }),
+    '/api/two-factor/disable': ok({ enabled: false, required: false, recoveryCodesLeft: 0 }),
+  };
+  // The three changes answer whatever the method; anything else reads the current status.
+  calls = stubApi({}, { fallback: (call) => answers[call.url] ?? ok(status) }).calls;
 });
 
 afterEach(() => {
@@ -53,15 +53,15 @@ describe('the second factor on the account page asks for the current password', 
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Set up two-factor authentication' }));
     expect(await screen.findByText('Current password is required')).toBeTruthy();
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
 
     fireEvent.change(twoFactorPassword(), { target: { value: 'my password' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set up two-factor authentication' }));
     fireEvent.change(await screen.findByLabelText('Code from the app'), { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Turn on two-factor authentication' }));
 
-    await waitFor(() => expect(sent).toHaveLength(2));
-    expect(sent).toEqual([
+    await waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()).toEqual([
       { url: '/api/two-factor/enrol', body: { currentPassword: 'my password' } },
       { url: '/api/two-factor/confirm', body: { code: '123456', currentPassword: 'my password' } },
     ]);
@@ -74,10 +74,10 @@ describe('the second factor on the account page asks for the current password', 
     fireEvent.change(screen.getByLabelText('Code from the app or a recovery code'), { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
     expect(await screen.findByText('Current password is required')).toBeTruthy();
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
 
     fireEvent.change(twoFactorPassword(), { target: { value: 'my password' } });
     fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
-    await waitFor(() => expect(sent).toEqual([{ url: '/api/two-factor/disable', body: { code: '123456', currentPassword: 'my password' } }]));
+    await waitFor(() => expect(sent()).toEqual([{ url: '/api/two-factor/disable', body: { code: '123456', currentPassword: 'my password' } }]));
   });
 });

@@ -3,11 +3,12 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { ADJUSTMENT_BELOW_ZERO_MESSAGE, type AdminTransferAgent, type AdminTransferView, type AdminTransferRevenueAnswer, type AdminTransferDispute } from '@warmline/contracts/live-transfers';
-import { TransfersTab } from '../src/features/admin/transfers-tab';
+import { TransfersTab } from '../src/features/admin/transfers/transfers-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider } from '../src/lib/site-config';
 import { TEST_SITE } from './site-config-fixture';
+import { stubApi } from './stub-api';
 
 /**
  * The back office's Transfers tab (issue 23 §7): today's transfers with their agent and status in
@@ -100,12 +101,7 @@ beforeEach(() => {
     'GET /api/admin/transfer-disputes?status=pending': { status: 200, body: { disputes: [DISPUTE] } },
     'GET /api/admin/transfer-revenue': { status: 200, body: REVENUE },
   };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${url}`] ?? { status: 404, body: { error: 'Not found' } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
-  });
+  sent = stubApi(answers).calls;
 });
 
 afterEach(() => {

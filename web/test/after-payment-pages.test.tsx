@@ -9,6 +9,7 @@ import { ThankYouPage } from '../src/features/thank-you/thank-you-page';
 import { saveOrderClaim } from '../src/features/checkout/order-claim';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
+import { stubApi, type ApiCall } from './stub-api';
 
 /**
  * /onboarding-success and /thank-you (issue 17): what was paid for, read from GET
@@ -67,28 +68,28 @@ const PAID_TRANSFER: OrderStatusResponse = {
 
 /** What the stand-in server answers for ORDER_ID; undefined: 404 as for a made-up id. */
 let stored: OrderStatusResponse | undefined;
-let asked: string[] = [];
+let calls: ApiCall[] = [];
+/** The addresses the pages asked, in order. */
+const asked = () => calls.map((c) => c.url);
 /** Who /api/current-user says is logged in (null: 401). */
 let loggedIn: Record<string, unknown> | null = null;
-let claimBodies: unknown[] = [];
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+/** What the claims posted. */
+const claimBodies = () => calls.filter((c) => c.method === 'POST' && c.url === `/api/orders/${ORDER_ID}/claim`).map((c) => c.body);
 beforeEach(() => {
   stored = undefined;
-  asked = [];
   loggedIn = null;
-  claimBodies = [];
   localStorage.clear();
   sessionStorage.clear();
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    asked.push(String(url));
-    if (String(url) === `/api/orders/${ORDER_ID}/status` && stored) return json(stored);
-    if (String(url) === '/api/current-user') return loggedIn ? json(loggedIn) : json({ error: 'Not authenticated' }, 401);
-    if (String(url) === `/api/orders/${ORDER_ID}/claim` && init?.method === 'POST') {
-      claimBodies.push(JSON.parse(String(init.body)));
-      return json({ orderId: ORDER_ID, claimed: true });
-    }
-    return new Response('{"error":"Order not found"}', { status: 404, headers: { 'content-type': 'application/json' } });
-  });
+  calls = stubApi(
+    { [`POST /api/orders/${ORDER_ID}/claim`]: { status: 200, body: { orderId: ORDER_ID, claimed: true } } },
+    {
+      fallback: ({ url }) => {
+        if (url === `/api/orders/${ORDER_ID}/status` && stored) return { status: 200, body: stored };
+        if (url === '/api/current-user') return loggedIn ? { status: 200, body: loggedIn } : { status: 401, body: { error: 'Not authenticated' } };
+        return { status: 404, body: { error: 'Order not found' } };
+      },
+    },
+  ).calls;
 });
 afterEach(() => {
   cleanup();
@@ -136,7 +137,7 @@ describe('/onboarding-success', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'No paid order found' })).toBeTruthy();
     // No order asked for; only who is signed in, for the ways on (issue 22).
-    expect(asked.filter((url) => url !== '/api/current-user')).toEqual([]);
+    expect(asked().filter((url) => url !== '/api/current-user')).toEqual([]);
   });
 
   it('when the card was declined, then it says the payment did not go through, with the reason', async () => {
@@ -201,7 +202,7 @@ describe('keeping a package bought without a session', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Add this order to my account' }));
 
     expect(await screen.findByRole('heading', { name: 'Added to your account' })).toBeTruthy();
-    expect(claimBodies).toEqual([{ claimToken: 'oc1.token' }]);
+    expect(claimBodies()).toEqual([{ claimToken: 'oc1.token' }]);
     expect(sessionStorage.getItem('orderClaims')).toBeNull();
     expect(screen.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/dashboard?view=my-orders');
   });
@@ -240,7 +241,7 @@ describe('keeping a RingCloud order bought without an account (/thank-you)', () 
     fireEvent.click(screen.getByRole('button', { name: 'Add this order to my account' }));
 
     expect(await screen.findByRole('heading', { name: 'Added to your account' })).toBeTruthy();
-    expect(claimBodies).toEqual([{ claimToken: 'oc1.token' }]);
+    expect(claimBodies()).toEqual([{ claimToken: 'oc1.token' }]);
     expect(JSON.parse(sessionStorage.getItem('orderClaims')!)).toEqual({ 'another-order': 'oc1.other' });
     expect(screen.getByRole('link', { name: 'My Orders' }).getAttribute('href')).toBe('/dashboard?view=my-orders');
     expect(screen.getByRole('link', { name: 'My Call-backs' }).getAttribute('href')).toBe('/dashboard?view=my-callbacks');
@@ -263,7 +264,7 @@ describe('keeping a RingCloud order bought without an account (/thank-you)', () 
 
     await screen.findByRole('heading', { level: 1, name: 'Thank You!' });
     expect(screen.queryByRole('heading', { name: /Keep this order/ })).toBeNull();
-    expect(claimBodies).toEqual([]);
+    expect(claimBodies()).toEqual([]);
   });
 });
 

@@ -8,6 +8,7 @@ import { MyLeadsView } from '../src/features/aged-leads/my-leads-view';
 import { certificateUrl, formatConsentDate, formatConsentTime } from '../src/features/aged-leads/consent-format';
 import { createQueryClient } from '../src/lib/query-client';
 import { TEST_BUYER } from './accounts-fixture';
+import { stubApi } from './stub-api';
 
 /**
  * Consent on every lead (issue 13): the market's 'Consent on file' badge with the consent's date,
@@ -63,12 +64,16 @@ function purchasedLead(
 let market: MarketLeadsResponse = { leads: [], total: 0, page: 1, pageSize: 50 };
 let mine: MyLeadsResponse = { leads: [], total: 0, page: 1, pageSize: 50 };
 beforeEach(() => {
-  vi.stubGlobal('fetch', async (url: string) => {
-    const path = String(url);
-    const body = path.startsWith('/api/aged-leads') ? market : path.startsWith('/api/my-leads') ? mine : undefined;
-    if (!body) return new Response('{"error":"not here"}', { status: 404 });
-    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-  });
+  // Any page of the market is `market`, of My Leads `mine`; anything else is not here (and not JSON).
+  stubApi(
+    {},
+    {
+      fallback: ({ url }) => {
+        const body = url.startsWith('/api/aged-leads') ? market : url.startsWith('/api/my-leads') ? mine : undefined;
+        return body ? { status: 200, body } : { status: 404, body: { error: 'not here' }, headers: {} };
+      },
+    },
+  );
 });
 afterEach(() => {
   cleanup();

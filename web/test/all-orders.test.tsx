@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { calendarDate, canRefund, totalsFigures } from '../src/features/admin/all-orders-format';
-import { parseRefundAmount } from '../src/features/admin/refund-dialog-amount';
-import { RefundDialog } from '../src/features/admin/refund-dialog';
-import { CancelTransferDialog } from '../src/features/admin/order-dialogs';
+import { calendarDate, canRefund, totalsFigures } from '../src/features/admin/orders/all-orders-format';
+import { parseRefundAmount } from '../src/features/admin/orders/refund-dialog-amount';
+import { RefundDialog } from '../src/features/admin/orders/refund-dialog';
+import { CancelTransferDialog } from '../src/features/admin/orders/order-dialogs';
 import { statesLabel, usDate } from '../src/features/transfers/order-format';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi } from './stub-api';
 
 /**
  * All Orders and Transfer Orders (issue 12): the refund dialog sends nothing until the amount and
@@ -24,18 +25,8 @@ let sent: Sent[] = [];
 
 beforeEach(() => {
   sent = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    sent.push({
-      url,
-      method: init.method ?? 'GET',
-      body: init.body ? JSON.parse(String(init.body)) : undefined,
-      headers: Object.fromEntries(new Headers(init.headers).entries()),
-    });
-    return new Response(JSON.stringify({ orderId: 'o-1', refundedCents: 5000, refundedTotalCents: 5000 }), {
-      status: 201,
-      headers: { 'content-type': 'application/json' },
-    });
-  });
+  // Every request gets the refund's answer; with recordHeaders each call has its headers (hence Sent).
+  sent = stubApi({}, { recordHeaders: true, fallback: () => ({ status: 201, body: { orderId: 'o-1', refundedCents: 5000, refundedTotalCents: 5000 } }) }).calls as Sent[];
 });
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeAction, describeChanges } from '../src/features/admin/audit-log-format';
+import { describeAction, describeChanges } from '../src/features/admin/audit-log/audit-log-format';
 
 /** The audit log's words (issue 12): codes read as words, each value as before → after. */
 describe('the audit log wording', () => {

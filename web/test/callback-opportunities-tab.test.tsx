@@ -11,11 +11,12 @@ import {
   type CallbackOpportunity,
   type VendorKey,
 } from '@warmline/contracts/callbacks';
-import { CallbackOpportunitiesTab } from '../src/features/admin/callback-opportunities-tab';
+import { CallbackOpportunitiesTab } from '../src/features/admin/callback-opportunities/callback-opportunities-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
 import { TEST_SITE } from './site-config-fixture';
+import { stubApi } from './stub-api';
 
 /**
  * The Upload Callback Opportunities tab (issue 15): vendor keys (the new key shown once), the CSV
@@ -85,14 +86,7 @@ beforeEach(() => {
     'GET /api/admin/vendor-keys': { status: 200, body: KEYS },
     'GET /api/callback-opportunities?page=1': { status: 200, body: [WAITING], total: 1 },
   };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${url}`] ?? { status: 404, body: { error: 'Not found' } };
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (answer.total !== undefined) headers['x-total-count'] = String(answer.total);
-    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body), { status: answer.status, headers });
-  });
+  sent = stubApi(answers).calls;
 });
 
 afterEach(() => {

@@ -9,6 +9,7 @@ import { DashboardPage } from '../src/features/dashboard/dashboard-page';
 import { CallingHoursBadge, OutsideCallingHoursFlag } from '../src/features/compliance/calling-hours-badge';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi } from './stub-api';
 
 /**
  * Issue 24 §3 in the SPA: the one badge that says the prospect's local time and whether a call is
@@ -58,12 +59,7 @@ let sent: Array<{ url: string; method: string; body: unknown }>;
 beforeEach(() => {
   sent = [];
   answers = { 'GET /api/my-callbacks': { status: 200, body: { balance: 3, pending: [], states: ['FL'], callbacks: [card()] } satisfies MyCallbacks } };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${url}`] ?? { status: 404, body: { error: 'Not found' } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
-  });
+  sent = stubApi(answers).calls;
   vi.stubGlobal('scrollTo', () => undefined);
 });
 afterEach(() => {

@@ -4,9 +4,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import type { Campaign } from '@warmline/contracts/campaigns';
 import type { SurveyResponseRecord } from '@warmline/contracts/surveys';
-import { CampaignsTab } from '../src/features/admin/campaigns-tab';
+import { CampaignsTab } from '../src/features/admin/campaigns/campaigns-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi } from './stub-api';
 
 /**
  * The Test Campaigns tab (issue 12): the slug follows the name, the server's refusals show under
@@ -39,12 +40,7 @@ beforeEach(() => {
       body: [response({}), response({ id: 'r2', leadType: 'Aged Leads', ageRange: '30-60', totalPrice: 123_450, totalTransfers: null })],
     },
   };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${url}`] ?? { status: 404, body: { error: 'Not found' } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
-  });
+  sent = stubApi(answers).calls;
 });
 
 afterEach(() => {

@@ -4,8 +4,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import type { CustomerSearchResult } from '@warmline/contracts/customer-search';
 import type { SurveyResponseRecord } from '@warmline/contracts/surveys';
-import { adminKeys, type CustomerSearchAnswer } from '../src/features/admin/api';
-import { CustomerSearch } from '../src/features/admin/customer-search';
+import { adminKeys } from '../src/features/admin/shared/api';
+import type { CustomerSearchAnswer } from '../src/features/admin/customers/customers-api';
+import { CustomerSearch } from '../src/features/admin/customers/customer-search';
 import { createQueryClient } from '../src/lib/query-client';
 
 /**

@@ -5,6 +5,7 @@ import type { MyLeadsResponse } from '@warmline/contracts/catalog';
 import { MyLeadsView } from '../src/features/aged-leads/my-leads-view';
 import { EvidenceLink } from '../src/features/compliance/evidence-link';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi } from './stub-api';
 
 /**
  * The consent evidence pack's download (issue 24 §4): a plain link with `download` on each of
@@ -40,11 +41,8 @@ function lead(n: number): MyLeadsResponse['leads'][number] {
 
 const mine: MyLeadsResponse = { leads: [lead(1), lead(2)], total: 2, page: 1, pageSize: 50 };
 beforeEach(() => {
-  vi.stubGlobal('fetch', async (url: string) =>
-    String(url).startsWith('/api/my-leads')
-      ? new Response(JSON.stringify(mine), { status: 200, headers: { 'content-type': 'application/json' } })
-      : new Response('{"error":"not here"}', { status: 404 }),
-  );
+  // Any page of My Leads is `mine`; anything else is not here (and not JSON).
+  stubApi({}, { fallback: (call) => (call.url.startsWith('/api/my-leads') ? { status: 200, body: mine } : { status: 404, body: { error: 'not here' }, headers: {} }) });
 });
 afterEach(() => {
   cleanup();

@@ -10,7 +10,7 @@ import {
   secondsLeft,
   secondsTaken,
   type ProgressSample,
-} from '../src/features/admin/lead-import-progress';
+} from '../src/features/admin/lead-imports/lead-import-progress';
 
 /** The Upload Aged Leads bars' arithmetic (issue 13): rate, time left, percent and their words. */
 

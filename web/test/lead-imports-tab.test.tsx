@@ -3,9 +3,10 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { LeadImportPage, LeadImportView, SuppressionPage } from '@warmline/contracts/lead-imports';
-import { LeadImportsTab } from '../src/features/admin/lead-imports-tab';
+import { LeadImportsTab } from '../src/features/admin/lead-imports/lead-imports-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi } from './stub-api';
 
 /**
  * The Upload Aged Leads tab (issue 13): the file goes up with its own bar, the import is polled
@@ -89,12 +90,8 @@ beforeEach(() => {
     'GET /api/admin/lead-imports?page=1': { status: 200, body: page([]) },
     'GET /api/admin/suppressions?page=1': { status: 200, body: noSuppressions },
   };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answerFor(`${method} ${url}`);
-    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
-  });
+  // Answers come from answerFor: a list of answers is given in turn, its last one repeating.
+  sent = stubApi({}, { fallback: (call) => answerFor(`${call.method} ${call.url}`) }).calls;
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
 });
 

@@ -9,6 +9,7 @@ import { TrainingVideosView } from '../src/features/dashboard/info-views';
 import { createQueryClient } from '../src/lib/query-client';
 import { SiteConfigProvider, type SiteConfig } from '../src/lib/site-config';
 import { TEST_BUYER } from './accounts-fixture';
+import { stubApi, type ApiCall } from './stub-api';
 
 /**
  * The receipt after an aged-lead purchase (issue 17 item 3), read from GET
@@ -51,18 +52,22 @@ const PAID: BulkPurchaseStatusResponse = {
 
 let stored: BulkPurchaseStatusResponse | undefined;
 let videos: DashboardConfigResponse['trainingVideos'] = [];
-let asked: string[] = [];
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+let calls: ApiCall[] = [];
+/** The addresses the screen asked, in order. */
+const asked = () => calls.map((c) => c.url);
 beforeEach(() => {
   stored = undefined;
   videos = [];
-  asked = [];
-  vi.stubGlobal('fetch', async (url: string) => {
-    asked.push(String(url));
-    if (String(url) === `/api/bulk-purchase-leads/${ORDER_ID}` && stored) return json(stored);
-    if (String(url) === '/api/dashboard-config') return json({ trainingVideos: videos });
-    return json({ error: 'Purchase not found' }, 404);
-  });
+  calls = stubApi(
+    {},
+    {
+      fallback: ({ url }) => {
+        if (url === `/api/bulk-purchase-leads/${ORDER_ID}` && stored) return { status: 200, body: stored };
+        if (url === '/api/dashboard-config') return { status: 200, body: { trainingVideos: videos } };
+        return { status: 404, body: { error: 'Purchase not found' } };
+      },
+    },
+  ).calls;
 });
 afterEach(() => {
   cleanup();
@@ -124,7 +129,7 @@ describe('the aged-lead receipt screen', () => {
     renderView(<LeadReceiptView orderParam="../../admin" user={USER} />);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'No purchase found' })).toBeTruthy();
-    expect(asked).toEqual([]);
+    expect(asked()).toEqual([]);
   });
 
   it('when the payment is still being confirmed, then it says so and shows no leads or total as paid', async () => {

@@ -8,6 +8,7 @@ import { LoginPage } from '../src/features/auth/login-page';
 import { PaymentForm } from '../src/features/payments/payment-form';
 import { createQueryClient } from '../src/lib/query-client';
 import { TEST_AGENT } from './accounts-fixture';
+import { stubApi } from './stub-api';
 
 /**
  * Issue 17 item 4 in the SPA: a failed login keeps its message on the form after the toast is
@@ -20,16 +21,12 @@ const AGENT = TEST_AGENT;
 
 type Answer = { status: number; body: unknown };
 let answers: Record<string, Answer[]> = {};
-const requests: Array<{ url: string; body: unknown }> = [];
+let requests: Array<{ url: string; body: unknown }> = [];
 
 beforeEach(() => {
   answers = {};
-  requests.length = 0;
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    requests.push({ url, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const next = answers[url]?.shift() ?? { status: 404, body: { error: 'Not found' } };
-    return new Response(JSON.stringify(next.body), { status: next.status, headers: { 'content-type': 'application/json' } });
-  });
+  // Each address answers its list in turn, whatever the method; then 404.
+  requests = stubApi({}, { fallback: (call) => answers[call.url]?.shift() ?? { status: 404, body: { error: 'Not found' } } }).calls;
 });
 
 afterEach(() => {

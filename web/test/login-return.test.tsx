@@ -8,6 +8,7 @@ import { LoginPage } from '../src/features/auth/login-page';
 import { loginPathFor, safeReturnPath } from '../src/features/auth/return-path';
 import { createQueryClient } from '../src/lib/query-client';
 import { TEST_AGENT } from './accounts-fixture';
+import { stubApi } from './stub-api';
 
 /**
  * Sign-in returns to the page asked for (the call-back e-mail's /dashboard?view=my-callbacks), and
@@ -19,15 +20,12 @@ const AGENT: PublicUser = { ...TEST_AGENT, role: 'Owner' };
 
 beforeEach(() => {
   let signedIn = false;
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    if (method === 'GET' && url === '/api/current-user') return signedIn ? json(200, AGENT) : json(401, { error: 'Not authenticated' });
-    if (method === 'POST' && url === '/api/login') {
+  stubApi({
+    'GET /api/current-user': () => (signedIn ? { status: 200, body: AGENT } : { status: 401, body: { error: 'Not authenticated' } }),
+    'POST /api/login': () => {
       signedIn = true;
-      return json(200, { ...AGENT, firstLogin: false });
-    }
-    return json(404, { error: 'Not found' });
+      return { status: 200, body: { ...AGENT, firstLogin: false } };
+    },
   });
 });
 

@@ -9,6 +9,7 @@ import { BuyCallbacksView, callbackCount } from '../src/features/callbacks/buy-c
 import { PENDING_POLL_MS, pendingPollInterval } from '../src/features/callbacks/api';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi } from './stub-api';
 
 /**
  * The agent's call-backs (issue 15 §7): My Call-backs (opened by the e-mail's ?view=my-callbacks)
@@ -81,12 +82,7 @@ let sent: Array<{ url: string; method: string; body: unknown }>;
 beforeEach(() => {
   sent = [];
   answers = { 'GET /api/my-callbacks': { status: 200, body: MINE } };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${url}`] ?? { status: 404, body: { error: 'Not found' } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
-  });
+  sent = stubApi(answers).calls;
   vi.stubGlobal('scrollTo', () => undefined);
 });
 

@@ -7,6 +7,7 @@ import { MyOrdersView } from '../src/features/my-orders/my-orders-view';
 import { receiptTotals, transferSummary } from '../src/features/my-orders/my-orders-format';
 import { createQueryClient } from '../src/lib/query-client';
 import { TEST_AGENT } from './accounts-fixture';
+import { stubApi, type ApiCall } from './stub-api';
 
 /**
  * My Orders (issue 12): each of the agent's orders with its product, US date, amount and status;
@@ -54,26 +55,29 @@ function page(orders: MyOrder[], total = orders.length, n = 1): MyOrdersAnswer {
 
 let answer: MyOrdersAnswer = page([]);
 let unpaid: UnpaidLeadPurchasesResponse = { purchases: [] };
-let asked: string[] = [];
-let posted: string[] = [];
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+let calls: ApiCall[] = [];
+/** The pages of My Orders asked, in order. */
+const asked = () => calls.filter((c) => c.url.startsWith('/api/my-orders')).map((c) => c.url);
+/** The cancellations posted. */
+const posted = () => calls.filter((c) => c.method === 'POST' && /^\/api\/bulk-purchase-leads\/[\w-]+\/cancel$/.test(c.url)).map((c) => c.url);
 beforeEach(() => {
-  asked = [];
-  posted = [];
   unpaid = { purchases: [] };
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    const path = String(url);
-    if (path === '/api/bulk-purchase-leads') return json(unpaid);
-    const cancelled = /^\/api\/bulk-purchase-leads\/([\w-]+)\/cancel$/.exec(path);
-    if (cancelled && init?.method === 'POST') {
-      posted.push(path);
-      unpaid = { purchases: [] };
-      return json({ orderId: cancelled[1], status: 'cancelled', releasedLeadCount: 3 });
-    }
-    if (!path.startsWith('/api/my-orders')) return new Response('{"error":"not here"}', { status: 404 });
-    asked.push(path);
-    return json(answer);
-  });
+  calls = stubApi(
+    {},
+    {
+      fallback: ({ url, method }) => {
+        if (url === '/api/bulk-purchase-leads') return { status: 200, body: unpaid };
+        const cancelled = /^\/api\/bulk-purchase-leads\/([\w-]+)\/cancel$/.exec(url);
+        if (cancelled && method === 'POST') {
+          unpaid = { purchases: [] };
+          return { status: 200, body: { orderId: cancelled[1], status: 'cancelled', releasedLeadCount: 3 } };
+        }
+        // Anything else is not here (and not JSON).
+        if (!url.startsWith('/api/my-orders')) return { status: 404, body: { error: 'not here' }, headers: {} };
+        return { status: 200, body: answer };
+      },
+    },
+  ).calls;
 });
 afterEach(() => {
   cleanup();
@@ -109,7 +113,7 @@ describe('unpaid lead purchases (issue 22)', () => {
     expect(within(section).getByRole('button', { name: 'Pay $7.50 for 3 aged leads' })).toBeTruthy();
     fireEvent.click(within(section).getByRole('button', { name: 'Cancel the purchase of 3 aged leads' }));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Unpaid lead purchases' })).toBeNull());
-    expect(posted).toEqual([`/api/bulk-purchase-leads/${UNPAID.orderId}/cancel`]);
+    expect(posted()).toEqual([`/api/bulk-purchase-leads/${UNPAID.orderId}/cancel`]);
   });
 
   it('when there is no unpaid purchase, then nothing is shown above the orders', async () => {
@@ -172,7 +176,7 @@ describe('My Orders', () => {
     answer = page([PENDING_TRANSFER], 60, 2);
     fireEvent.click(within(pager).getByRole('button', { name: 'Page 2' }));
     await screen.findByText('Live transfers: 20 × $35.00');
-    expect(asked).toEqual(['/api/my-orders?page=1', '/api/my-orders?page=2']);
+    expect(asked()).toEqual(['/api/my-orders?page=1', '/api/my-orders?page=2']);
   });
 
   it('when the agent has no orders, then it says so and offers to buy leads', async () => {

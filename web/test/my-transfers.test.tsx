@@ -12,6 +12,7 @@ import { DashboardPage } from '../src/features/dashboard/dashboard-page';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { TEST_AGENT } from './accounts-fixture';
+import { stubApi } from './stub-api';
 
 /**
  * My Transfers (issue 23 §5, §6): the balance by the price it was bought at, today against the cap
@@ -98,12 +99,7 @@ beforeEach(() => {
     'GET /api/my-transfers?page=1': { status: 200, body: mine() },
     'GET /api/my-transfers/settings': { status: 200, body: SETTINGS },
   };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${url}`] ?? { status: 404, body: { error: 'Not found' } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
-  });
+  sent = stubApi(answers).calls;
   vi.stubGlobal('scrollTo', () => undefined);
 });
 

@@ -3,9 +3,10 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { PartnerApplicationView } from '@warmline/contracts/partners';
-import { PartnerAppsTab } from '../src/features/admin/partner-apps-tab';
+import { PartnerAppsTab } from '../src/features/admin/partner-apps/partner-apps-tab';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi } from './stub-api';
 
 /**
  * The Partner Apps tab (issue 14): applications newest first with their contact details, answers
@@ -59,14 +60,7 @@ beforeEach(() => {
   answers = {
     'GET /api/affnetwork-signups?page=1': { status: 200, body: [application(), BAYOU], total: 2 },
   };
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    sent.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-    const answer = answers[`${method} ${url}`] ?? { status: 404, body: { error: 'Not found' } };
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (answer.total !== undefined) headers['x-total-count'] = String(answer.total);
-    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body), { status: answer.status, headers });
-  });
+  sent = stubApi(answers).calls;
 });
 
 afterEach(() => {

@@ -3,9 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { PublicUser } from '@warmline/contracts/accounts';
-import { ChangePasswordDialog, DeleteUserDialog, ResetTwoFactorDialog, SetPriceDialog } from '../src/features/admin/user-dialogs';
+import { ChangePasswordDialog, DeleteUserDialog, ResetTwoFactorDialog, SetPriceDialog } from '../src/features/admin/users/user-dialogs';
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
+import { stubApi } from './stub-api';
 
 /**
  * The User Management dialogs (issue 12): they say what is wrong in the contracts' words and send
@@ -24,12 +25,8 @@ let answerStatus = 200;
 beforeEach(() => {
   sent = [];
   answerStatus = 200;
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
-    sent.push({ url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined });
-    return answerStatus === 200
-      ? new Response(JSON.stringify({ ok: true }), { status: 200, headers: { 'content-type': 'application/json' } })
-      : new Response(JSON.stringify({ error: 'The server said no' }), { status: answerStatus, headers: { 'content-type': 'application/json' } });
-  });
+  // Every request gets the same answer: OK, or `answerStatus` with the server's refusal.
+  sent = stubApi({}, { fallback: () => (answerStatus === 200 ? { status: 200, body: { ok: true } } : { status: answerStatus, body: { error: 'The server said no' } }) }).calls;
 });
 
 afterEach(() => {

@@ -6,13 +6,13 @@ import { Button } from '../../components/button';
 import { LoadError } from '../../components/load-error';
 import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
-import { ORDER_STATUS_LABELS } from '../admin/all-orders-format';
+import { ORDER_STATUS_LABELS } from '../admin/orders/all-orders-format';
 import { usDate } from '../transfers/order-format';
 import { useMyOrders } from './api';
 import { MY_PRODUCT_LABELS, noReceiptReason, transferDelivery } from './my-orders-format';
 import { ReceiptDialog } from './receipt-dialog';
 import { UnpaidPurchases } from './unpaid-purchases';
-import '../admin/admin-orders.css';
+import '../admin/shared/admin-orders.css';
 import './my-orders.css';
 
 /**

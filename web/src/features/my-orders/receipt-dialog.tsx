@@ -2,7 +2,7 @@ import type { MyOrder, MyOrderReceipt } from '@warmline/contracts/my-orders';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { Button } from '../../components/button';
 import { Dialog, DialogClose } from '../../components/dialog';
-import { ORDER_STATUS_LABELS } from '../admin/all-orders-format';
+import { ORDER_STATUS_LABELS } from '../admin/orders/all-orders-format';
 import { usDate } from '../transfers/order-format';
 import { cardLine, MY_PRODUCT_LABELS, receiptTotals, transferSummary } from './my-orders-format';
 

@@ -15,7 +15,7 @@ import { Field, FieldError, TextField } from '../../components/field';
 import { toast } from '../../components/toast-store';
 import { ApiError } from '../../lib/api';
 import { validate } from '../../lib/form';
-import { formatBytes } from '../admin/lead-import-progress';
+import { formatBytes } from '../admin/lead-imports/lead-import-progress';
 import { SelectField } from '../survey/survey-fields';
 import { issuesByField, SendInterrupted, submitPartnerApplication, type SendProgress } from './api';
 import { DocumentPicker } from './partner-documents';

@@ -3,7 +3,7 @@ import { PARTNER_DOCUMENT_MAX_BYTES, PARTNER_DOCUMENT_MAX_FILES, PARTNER_DOCUMEN
 import { Button } from '../../components/button';
 import { FieldError } from '../../components/field';
 import { FileIcon, UploadIcon } from '../../components/icons';
-import { formatBytes } from '../admin/lead-import-progress';
+import { formatBytes } from '../admin/lead-imports/lead-import-progress';
 
 /** What the picker offers (the server decides by the bytes; the browser by the name). */
 const DOCUMENT_ACCEPT = Object.keys(PARTNER_DOCUMENT_TYPES)
