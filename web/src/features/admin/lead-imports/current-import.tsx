@@ -56,7 +56,8 @@ export function CurrentImport({ id, uploadedHere, onClose }: { id: string; uploa
     if (isUnfinished(status)) return;
     const justEnded = before !== null ? isUnfinished(before) : uploadedHere;
     if (!justEnded) return;
-    refreshList();
+    // The list's own query reports a failed refresh; nothing here waits for it.
+    void refreshList();
     if (status === 'done') setBannerShown(true);
     // Only a change of status is news; the other values are read as they are then.
   }, [status]);
