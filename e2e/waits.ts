@@ -1,8 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { waitFor } from '@warmline/platform/testing/index';
-import { decodeQuotedPrintable } from '@warmline/platform/testing/mail';
+import { readMails } from '@warmline/platform/testing/mail';
 
 /**
  * The end-to-end tests' waits: one `eventually` (the platform's `waitFor`), the mail the
@@ -29,11 +27,8 @@ export function eventually<T>(
 
 // ---------------------------------------------------------------- mail
 
-/** Every message written to the mail directory so far, decoded from quoted-printable, oldest first. */
-export async function readMail(mailDir: string): Promise<string[]> {
-  const files = (await readdir(mailDir, { recursive: true })).filter((f) => f.endsWith('.eml')).sort();
-  return Promise.all(files.map(async (f) => decodeQuotedPrintable(await readFile(path.join(mailDir, f), 'utf8'))));
-}
+/** Every message written to the mail directory so far, decoded from quoted-printable, oldest first (the platform's reader). */
+export { readMails as readMail };
 
 /** A message to `to` (its To: line), holding every text of `containing`, and matching `pattern` (e.g. /^Subject: …$/m). */
 export interface MailQuery {
@@ -66,7 +61,7 @@ function described(match: MailMatch): string {
 
 /** The messages written so far that match, oldest first. */
 export async function mailMatching(mailDir: string, match: MailMatch): Promise<string[]> {
-  return (await readMail(mailDir)).filter(matcher(match));
+  return (await readMails(mailDir)).filter(matcher(match));
 }
 
 /** Waits for a message that matches, and returns the first one. */

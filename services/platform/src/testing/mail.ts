@@ -19,10 +19,14 @@ export function decodeQuotedPrintable(text: string): string {
   ).toString('utf8');
 }
 
+/** Every message written under `dir` (its subfolders too), decoded, oldest first. */
+export async function readMails(dir: string): Promise<string[]> {
+  const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.eml')).sort();
+  return Promise.all(files.map(async (f) => decodeQuotedPrintable(await readFile(path.join(dir, f), 'utf8'))));
+}
+
 /** Every message in `dir` addressed to `to`, decoded, oldest first. */
 export async function mailsTo(dir: string, to: string): Promise<string[]> {
-  const messages = await Promise.all(
-    (await emlFiles(dir)).map(async (f) => decodeQuotedPrintable(await readFile(path.join(dir, f), 'utf8'))),
-  );
+  const messages = await readMails(dir);
   return messages.filter((m) => new RegExp(`^To: ${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm').test(m));
 }
