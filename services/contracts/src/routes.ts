@@ -92,8 +92,14 @@ export interface PublicRoute {
   query?: z.ZodType;
   /** The largest body accepted, in bytes; DEFAULT_BODY_LIMIT_BYTES when not given. */
   bodyLimit?: number;
-  /** What a `{name}` of the path may be, when not the default (one segment of letters, digits, '-', '_'). */
+  /**
+   * What a `{name}` of the path may be, when not the default: a UUID for `{id}` and `{…Id}`, else
+   * one segment of letters, digits, '-', '_', '.'. A path whose parameter is not of its shape names
+   * nothing, so it is answered 404 with `notFound` (the route kit, platform/http/manifest-routes.ts).
+   */
   params?: Record<string, RegExp>;
+  /** What a 404 says when the path's ids name nothing (the resource's own words; 'Not found' if not given). */
+  notFound?: string;
 }
 
 /** JSON bodies up to 100 KB unless a route says otherwise (bulk routes up to 2 MB). */
@@ -103,7 +109,7 @@ export const BULK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 /** A salesperson's page slug inside a path, e.g. 'jane-doe' in /api/jane-doe-survey. */
 const SLUG = /[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*/;
 
-export const publicRoutes: readonly PublicRoute[] = [
+const manifest = [
   // gateway: accounts and sessions (spec §7)
   { method: 'POST', path: '/api/login', owner: 'gateway', access: 'anonymous', summary: 'Log in; starts a session', body: loginBody },
   { method: 'GET', path: '/api/logout', owner: 'gateway', access: 'anonymous', summary: 'End the session' },
@@ -261,9 +267,9 @@ export const publicRoutes: readonly PublicRoute[] = [
     bodyLimit: PARTNER_APPLICATION_MAX_BYTES,
   },
   { method: 'GET', path: '/api/affnetwork-signups', owner: 'partners', access: 'admin', summary: 'Partner applications, newest first, 50 a page (total in X-Total-Count)', query: partnerApplicationListQuery },
-  { method: 'PATCH', path: '/api/affnetwork-signups/{id}/status', owner: 'partners', access: 'admin', summary: "Set an application's status (pending, approved, rejected); the applicant is e-mailed", body: partnerStatusBody },
-  { method: 'DELETE', path: '/api/affnetwork-signups/{id}', owner: 'partners', access: 'admin', summary: 'Delete an application and its documents' },
-  { method: 'GET', path: '/api/affnetwork-signups/{id}/documents/{filename}', owner: 'partners', access: 'admin', summary: "Download one of an application's documents (attachment, its detected type)" },
+  { method: 'PATCH', path: '/api/affnetwork-signups/{id}/status', owner: 'partners', access: 'admin', summary: "Set an application's status (pending, approved, rejected); the applicant is e-mailed", body: partnerStatusBody, notFound: 'Application not found' },
+  { method: 'DELETE', path: '/api/affnetwork-signups/{id}', owner: 'partners', access: 'admin', summary: 'Delete an application and its documents', notFound: 'Application not found' },
+  { method: 'GET', path: '/api/affnetwork-signups/{id}/documents/{filename}', owner: 'partners', access: 'admin', summary: "Download one of an application's documents (attachment, its detected type)", notFound: 'Document not found' },
   // orders: checkouts and payments (spec §2, ARCHITECTURE §4)
   { method: 'POST', path: '/api/create-payment-intent', owner: 'orders', access: 'anonymous', summary: 'Open a package checkout', body: createPaymentIntentBody },
   { method: 'GET', path: '/api/config', owner: 'orders', access: 'anonymous', summary: 'Which card form to show (Stripe or sandbox)' },
@@ -321,7 +327,12 @@ export const publicRoutes: readonly PublicRoute[] = [
   { method: 'GET', path: '/api/admin/leads/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any sold lead (zip of PDF and JSON)', query: evidencePackQuery },
   { method: 'GET', path: '/api/admin/callback-opportunities/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any delivered call-back (zip of PDF and JSON)', query: evidencePackQuery },
   { method: 'GET', path: '/api/admin/transfers/{id}/evidence', owner: 'transfers', access: 'admin', summary: 'The consent evidence pack of any routed transfer (zip of PDF and JSON)', query: evidencePackQuery },
-];
+] as const satisfies readonly PublicRoute[];
+
+export const publicRoutes: readonly PublicRoute[] = manifest;
+
+/** One route of the manifest with its literal method, path, access and schemas (the route kit types handlers by it). */
+export type ManifestRoute = (typeof manifest)[number];
 
 const DEFAULT_PARAM = /[A-Za-z0-9_.-]+/;
 

@@ -24,3 +24,9 @@ export interface Identity {
 }
 
 export const ANONYMOUS: Identity = { userId: null, username: null, isAdmin: false };
+
+/** The admin acting on an admin route, as the audit log names them (bus/admin-audit.ts). */
+export interface ActingAdmin {
+  userId: string;
+  username: string;
+}

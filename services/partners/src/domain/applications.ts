@@ -23,11 +23,11 @@ import {
   type ApplicationRow,
   type DocumentRow,
 } from '../db/applications';
-import { recordAdminAction, type Admin } from './admin-actions';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import { SOURCE, type PartnersContext } from './context';
 import { documentUrl } from './documents';
 
-export type { Admin } from './admin-actions';
 
 /**
  * Partner applications (issue 14, docs/adr/0018): an applicant's form with its documents,
@@ -169,7 +169,7 @@ export async function listApplicationPage(
  */
 export async function changeApplicationStatus(
   ctx: PartnersContext,
-  admin: Admin,
+  admin: ActingAdmin,
   id: string,
   status: PartnerApplicationStatus,
   correlationId: string,
@@ -204,7 +204,11 @@ export async function changeApplicationStatus(
         },
       });
     }
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
+      subjectType: 'partner_application',
       action: 'partner_application.status_changed',
       subjectId: id,
       subjectLabel: subjectLabel(updated),
@@ -220,13 +224,17 @@ export async function changeApplicationStatus(
 }
 
 /** Deletes the application's rows (audited), then its documents from the store. */
-export async function deleteApplication(ctx: PartnersContext, admin: Admin, id: string, correlationId: string): Promise<void> {
+export async function deleteApplication(ctx: PartnersContext, admin: ActingAdmin, id: string, correlationId: string): Promise<void> {
   const documents = await withTransaction(ctx.pool, async (db) => {
     const current = await findApplication(db, id, { forUpdate: true });
     if (!current) throw notFound(APPLICATION_NOT_FOUND);
     const documents = await documentsOf(db, [id]);
     await deleteApplicationRow(db, id);
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
+      subjectType: 'partner_application',
       action: 'partner_application.deleted',
       subjectId: id,
       subjectLabel: subjectLabel(current),

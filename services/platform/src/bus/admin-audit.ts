@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index';
+import type { ActingAdmin } from '../identity';
 import { enqueue } from './outbox';
 
 /** One admin action, as the gateway's one audit log keeps it (audit.record, docs/adr/0013). */
@@ -6,7 +7,7 @@ export interface AdminAuditEntry {
   /** The service that states it, e.g. 'transfers'. */
   source: string;
   /** The admin who acted, and their username at the time. */
-  actor: { userId: string; username: string };
+  actor: ActingAdmin;
   /** Dotted lower case, e.g. 'transfer_dispute.decided'. */
   action: string;
   subjectType: string;
@@ -32,7 +33,7 @@ export async function recordAdminAction(db: Queryable, entry: AdminAuditEntry): 
     correlationId: entry.correlationId,
     data: {
       actorId: entry.actor.userId,
-      actorUsername: entry.actor.username,
+      actorUsername: entry.actor.username.slice(0, 200),
       action: entry.action,
       subjectType: entry.subjectType,
       subjectId: entry.subjectId,

@@ -212,3 +212,11 @@ export function requireAdminIdentity(req: Request, _res: Response, next: NextFun
   if (!req.identity.isAdmin) throw new AppError('Forbidden', 'Admin access required', 403);
   next();
 }
+
+/**
+ * Who is asking an internal service, for its manifest routes (http/manifest-routes.ts): the
+ * gateway's signed identity that requireForwardedIdentity verified.
+ */
+export function forwardedAsker(req: Request): Identity {
+  return req.identity ?? ANONYMOUS;
+}

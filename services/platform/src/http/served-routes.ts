@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { isMountedByManifestKit } from './manifest-routes';
 
 /** One route an HTTP app answers: its method and its path as the code wrote it. */
 export interface ServedRoute {
@@ -7,11 +8,13 @@ export interface ServedRoute {
   method: string;
   /** An Express path ('/api/users/:id') or, for a pattern route, the regular expression's source. */
   path: string;
+  /** Mounted from the route manifest by the kit (manifest-routes.ts), not by hand. */
+  fromManifest?: true;
 }
 
 interface Layer {
   rawPath?: unknown;
-  route?: { path: unknown; methods: Record<string, boolean> };
+  route?: { path: unknown; methods: Record<string, boolean>; stack?: Array<{ handle?: unknown }> };
   handle?: { stack?: Layer[] };
 }
 
@@ -34,7 +37,8 @@ function walk(stack: Layer[], prefix = ''): ServedRoute[] {
       for (const path of paths) {
         for (const method of Object.keys(layer.route.methods)) {
           if (method === '_all') continue;
-          routes.push({ method: method.toUpperCase(), path: path instanceof RegExp ? path.source : `${prefix}${String(path)}` });
+          const fromManifest = layer.route.stack?.some((l) => isMountedByManifestKit(l.handle)) ? ({ fromManifest: true } as const) : {};
+          routes.push({ method: method.toUpperCase(), path: path instanceof RegExp ? path.source : `${prefix}${String(path)}`, ...fromManifest });
         }
       }
     } else if (layer.handle?.stack) {
