@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp, serve } from '../src/http/app';
 import { forwardedAsker, IDENTITY_HEADER, identityCheck } from '../src/http/identity';
-import { manifestRoutes, type RouteCall } from '../src/http/manifest-routes';
+import { manifestRoutes } from '../src/http/manifest-routes';
 import { recordServedApp, servedRoutes } from '../src/http/served-routes';
 import { ShutdownStack } from '../src/lifecycle';
 import { createLogger } from '../src/log';
@@ -19,7 +19,8 @@ const stops = new ShutdownStack(log, 'the test server');
 const AUDIENCE = 'manifest-kit-test';
 const APPLICATION = '3F0C1B9E-7A59-4C4F-9A6C-2B1D5E8F0A11';
 let base: string;
-const seen: Array<Pick<RouteCall<string>, 'caller' | 'params' | 'body' | 'query'>> = [];
+/** What each handler was given. */
+const seen: Array<{ caller: unknown; params: unknown; body: unknown; query: unknown }> = [];
 
 beforeAll(async () => {
   const partners = manifestRoutes('partners', forwardedAsker)
@@ -50,7 +51,8 @@ beforeAll(async () => {
       a.use(imports.router);
     },
   });
-  stops.push('served routes', recordServedApp(app));
+  const forget = recordServedApp(app);
+  stops.push('served routes', async () => forget());
   base = await serve(app, 0, stops, '127.0.0.1');
 });
 
