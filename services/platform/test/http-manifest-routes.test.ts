@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp, serve } from '../src/http/app';
 import { forwardedAsker, IDENTITY_HEADER, identityCheck } from '../src/http/identity';
 import { manifestRoutes } from '../src/http/manifest-routes';
-import { recordServedApp, servedRoutes } from '../src/http/served-routes';
+import { servedRoutes } from '../src/http/served-routes';
 import { ShutdownStack } from '../src/lifecycle';
 import { createLogger } from '../src/log';
 import { signTestIdentity, TEST_KEYS } from '../src/testing/index';
@@ -51,8 +51,6 @@ beforeAll(async () => {
       a.use(imports.router);
     },
   });
-  const forget = recordServedApp(app);
-  stops.push('served routes', async () => forget());
   base = await serve(app, 0, stops, '127.0.0.1');
 });
 
