@@ -291,7 +291,7 @@ const manifest = [
   { method: 'POST', path: '/api/callbacks/brightcall', owner: 'ingestion', access: 'vendor-key', summary: "A voice-AI vendor posts a call's outcome (X-API-Key or Authorization: Bearer); see /brightcalldocs", body: callbackWebhookBody },
   { method: 'POST', path: '/api/admin/vendor-keys', owner: 'ingestion', access: 'admin', summary: 'Create a vendor key (the key is shown once)', body: createVendorKeyBody },
   { method: 'GET', path: '/api/admin/vendor-keys', owner: 'ingestion', access: 'admin', summary: 'Vendor keys: name, created, last used, calls received (never the key)' },
-  { method: 'DELETE', path: '/api/admin/vendor-keys/{id}', owner: 'ingestion', access: 'admin', summary: 'Revoke a vendor key (at once)' },
+  { method: 'DELETE', path: '/api/admin/vendor-keys/{id}', owner: 'ingestion', access: 'admin', summary: 'Revoke a vendor key (at once)', notFound: 'Vendor key not found' },
   // catalog: callback opportunities and the agents' call-backs (issue 15)
   { method: 'GET', path: '/api/callback-opportunities', owner: 'catalog', access: 'admin', summary: 'Callback opportunities, newest first, 50 a page (total in X-Total-Count)', query: callbackOpportunityListQuery },
   { method: 'POST', path: '/api/callback-opportunities', owner: 'catalog', access: 'admin', summary: 'Add one callback opportunity (the manual form)', body: callbackOpportunityInput },

@@ -15,7 +15,8 @@ import {
   type MirroredVendorKey,
   type VendorKeyRow,
 } from '../db/vendor-keys';
-import { recordAdminAction, type Admin } from './admin-actions';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import { SOURCE, type IngestionContext } from './context';
 
 /**
@@ -48,7 +49,7 @@ function view(row: VendorKeyRow): VendorKey {
   };
 }
 
-export async function createVendorKey(ctx: IngestionContext, admin: Admin, name: string, correlationId: string): Promise<CreatedVendorKey> {
+export async function createVendorKey(ctx: IngestionContext, admin: ActingAdmin, name: string, correlationId: string): Promise<CreatedVendorKey> {
   const id = randomUUID();
   const key = newKeyText();
   const keyHint = key.slice(0, VENDOR_KEY_PREFIX.length + 4);
@@ -57,7 +58,11 @@ export async function createVendorKey(ctx: IngestionContext, admin: Admin, name:
     const keyHash = hashVendorKey(key);
     await insertVendorKey(db, { id, name, keyHash, keyHint, at, createdById: admin.userId, createdBy: admin.username });
     await enqueueAll(db, [mirrorMessage({ id, name, keyHash, createdAt: at, revokedAt: null }, correlationId)]);
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
+      subjectType: 'vendor_key',
       action: 'vendor_key.created',
       subjectId: id,
       subjectLabel: `${name} (${keyHint}…)`,
@@ -74,7 +79,7 @@ export async function listVendorKeys(ctx: IngestionContext): Promise<VendorKey[]
 }
 
 /** Revokes the key at once; revoking a revoked key changes nothing (and is not audited again). */
-export async function revokeVendorKey(ctx: IngestionContext, admin: Admin, id: string, correlationId: string): Promise<void> {
+export async function revokeVendorKey(ctx: IngestionContext, admin: ActingAdmin, id: string, correlationId: string): Promise<void> {
   const at = ctx.clock();
   await withTransaction(ctx.pool, async (db) => {
     const key = await lockVendorKey(db, id);
@@ -83,7 +88,11 @@ export async function revokeVendorKey(ctx: IngestionContext, admin: Admin, id: s
     await revokeVendorKeyRow(db, id, at);
     // The transfers service stops the key at its next call once its copy says so.
     await enqueueAll(db, [mirrorMessage({ id, name: key.name, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: at }, correlationId)]);
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
+      subjectType: 'vendor_key',
       action: 'vendor_key.revoked',
       subjectId: id,
       subjectLabel: `${key.name} (${key.keyHint}…)`,

@@ -1,7 +1,6 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import {
   CALLBACK_WEBHOOK_PATH,
-  callbackWebhookBody,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   pastCallbackRefusal,
@@ -18,6 +17,8 @@ import {
 import { asUnavailable, RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
 import { BODY_TOO_LARGE_MESSAGE, bodyLimitFor } from '@warmline/platform/http/body-limits';
 import { IDENTITY_HEADER, verifyIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
+import { ANONYMOUS } from '@warmline/platform/identity';
 import type { IngestionContext } from '../domain/context';
 import { receiveCall } from '../domain/vendor-calls';
 import { vendorOfKey } from '../domain/vendor-keys';
@@ -42,13 +43,6 @@ function answer(res: Response, status: number, body: Answer): void {
   res.status(status).json(body);
 }
 
-/** The key a caller presents: X-API-Key, else the token of Authorization: Bearer. */
-function presentedKey(req: Request): string | undefined {
-  const apiKey = req.header('x-api-key')?.trim();
-  if (apiKey) return apiKey;
-  return /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1] || undefined;
-}
-
 function refusal(field: string, message: string): WebhookRefusal {
   return { success: false, message: WEBHOOK_MISSING_FIELDS_MESSAGE, fields: [field], errors: [{ field, message }] };
 }
@@ -65,13 +59,12 @@ function readBody(req: Request, res: Response): Promise<Buffer | 'too large' | '
 }
 
 export function webhookRoutes(ctx: IngestionContext, identity: IdentityCheck): Router {
-  const router = Router();
-
-  router.post(CALLBACK_WEBHOOK_PATH, async (req, res) => {
+  // Before the kit's identity check: the vendor hears a missing signature in the webhook's shape.
+  return manifestRoutes('ingestion', () => ANONYMOUS).on('POST /api/callbacks/brightcall', async ({ caller, route, req, res }) => {
     try {
       // Reached through the gateway only (its throttle, its body limit): it signs every call.
       if (!verifyIdentity(identity, req.header(IDENTITY_HEADER))) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
-      const vendor = await vendorOfKey(ctx, ctx.pool, presentedKey(req));
+      const vendor = await vendorOfKey(ctx, ctx.pool, caller.presentedKey);
       if (!vendor) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
 
       const idempotencyKey = req.header('idempotency-key') ?? null;
@@ -93,7 +86,7 @@ export function webhookRoutes(ctx: IngestionContext, identity: IdentityCheck): R
       const input = body as Record<string, unknown>;
       const unstorable = Object.entries(input).find(([, v]) => typeof v === 'string' && UNSTORABLE.test(v));
       if (unstorable) return answer(res, 400, refusal(unstorable[0], `${unstorable[0]} must be valid text without NUL characters`));
-      const parsed = callbackWebhookBody.safeParse(input);
+      const parsed = route.body.safeParse(input);
       if (!parsed.success) return answer(res, 400, webhookRefusal(parsed.error));
 
       const received = await receiveCall(ctx, vendor, parsed.data, idempotencyKey, req.id);
@@ -122,7 +115,5 @@ export function webhookRoutes(ctx: IngestionContext, identity: IdentityCheck): R
       req.log.error({ err }, 'vendor webhook failed');
       answer(res, 500, { success: false, message: WEBHOOK_FAILED_MESSAGE });
     }
-  });
-
-  return router;
+  }).router;
 }
