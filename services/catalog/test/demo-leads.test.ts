@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, runMigrations, type Pool } from '@warmline/platform';
 import { createTestDatabase, type TestDatabase } from '@warmline/platform/testing/index';
-import { US_STATE_CODES } from '@warmline/contracts/catalog';
+import { US_STATE_CODES } from '@warmline/contracts/us-states';
 import { CATALOG_MIGRATIONS_DIR, CATALOG_SCHEMA } from '../src/service';
 import { bulkLoadDemoLeads, countListableLeads, DEMO_LEAD_BATCH, seedDemoLeads } from '../src/demo-leads';
 

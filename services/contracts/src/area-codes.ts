@@ -1,4 +1,5 @@
-import type { UsStateCode } from './catalog';
+import { areaCodeOf } from './us-phone';
+import type { UsStateCode } from './us-states';
 
 /**
  * Geographic North American area codes of the US states, DC and Puerto Rico → state (issue 15:
@@ -68,7 +69,7 @@ const STATE_OF_AREA_CODE: ReadonlyMap<string, UsStateCode> = new Map(
 
 /** The state of a 10-digit US phone's area code; null when the code names none (toll-free, unknown). */
 export function stateOfAreaCode(phone: string): UsStateCode | null {
-  return STATE_OF_AREA_CODE.get(phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').slice(0, 3)) ?? null;
+  return STATE_OF_AREA_CODE.get(areaCodeOf(phone)) ?? null;
 }
 
 /**
@@ -78,12 +79,5 @@ export function stateOfAreaCode(phone: string): UsStateCode | null {
  */
 export function areaCodeProblem(phone: string): string | null {
   if (stateOfAreaCode(phone) !== null) return null;
-  const code = phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').slice(0, 3);
-  return `Area code ${code} is not a US geographic area code (toll-free and non-geographic numbers are refused)`;
-}
-
-/** '5125550134' → '(512) 555-0134': a whole US number as people read it (anything else as it is). */
-export function formatUsPhone(phoneDigits: string): string {
-  if (!/^\d{10}$/.test(phoneDigits)) return phoneDigits;
-  return `(${phoneDigits.slice(0, 3)}) ${phoneDigits.slice(3, 6)}-${phoneDigits.slice(6)}`;
+  return `Area code ${areaCodeOf(phone)} is not a US geographic area code (toll-free and non-geographic numbers are refused)`;
 }

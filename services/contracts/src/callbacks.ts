@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { prospectCallingHoursShape } from './calling-hours';
 import { areaCodeProblem } from './area-codes';
 import { dncCheckSchema } from './dnc-registry';
-import { US_STATE_CODES } from './catalog';
+import { usPhoneDigits } from './us-phone';
+import { US_STATE_CODES, usStateOfText } from './us-states';
 import { DEFAULT_CALLBACK_PRICE_CENTS } from './pricing';
-import { usStateOfText } from './transfers';
 
 /**
  * Vendor call-backs (issue 15; spec §2 Upload Callback Opportunities and /brightcalldocs, §3
@@ -97,13 +97,6 @@ export const WEBHOOK_FIELDS = [
 ] as const;
 
 export type WebhookFieldName = (typeof WEBHOOK_FIELDS)[number]['name'];
-
-/** 10 US digits from what a vendor sends; null when none remain. */
-function usPhoneDigits(text: string): string | null {
-  let digits = text.replace(/[\s().\-\u2010-\u2015/+]/g, '');
-  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
-  return /^[2-9]\d{9}$/.test(digits) ? digits : null;
-}
 
 /** Field checks beyond length, beside their field so a body with many problems names them all at once. */
 const WEBHOOK_FIELD_CHECKS: Partial<Record<WebhookFieldName, { ok(value: string): boolean; message: string }>> = {

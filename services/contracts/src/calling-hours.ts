@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stateOfAreaCode } from './area-codes';
-import { US_STATE_CODES, type UsStateCode } from './catalog';
+import { areaCodeOf } from './us-phone';
+import { US_STATE_CODES, type UsStateCode } from './us-states';
 import { CALLING_HOURS } from './live-transfers';
 import type { ProspectCallingHours } from './prospect-calling-hours';
 
@@ -145,10 +146,6 @@ export function callingHoursRuleOf(state: UsStateCode): CallingHoursRule {
 export const CALL_CAP_WINDOW_HOURS = 24;
 
 /* ------------------------------------------------------------------ the clock ---------- */
-
-function areaCodeOf(phone: string): string {
-  return phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '').slice(0, 3);
-}
 
 /** The zones the prospect may be in: the area code's for split states, else the state's. */
 function prospectZones(state: UsStateCode, phone: string): readonly string[] {

@@ -25,14 +25,6 @@ export const AGED_LEAD_MAX_AGE_DAYS = 180;
 const LEAD_FILTER_MAX_LENGTH = 300;
 export const LEAD_FILTER_MAX_TERMS = 60;
 
-/** The US states, DC and Puerto Rico: where leads come from (state codes are stored upper-case). */
-export const US_STATE_CODES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
-  'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC',
-  'ND', 'OH', 'OK', 'OR', 'PA', 'PR', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
-] as const;
-export type UsStateCode = (typeof US_STATE_CODES)[number];
-
 const agedLeadAgeRangeSchema = z.enum(AGED_LEAD_AGE_RANGES);
 
 const pageParam = z

@@ -97,9 +97,3 @@ export function dncCheckOf(check: { checkedOn: string | null; onRegistry: boolea
   return { checkedOn: check.checkedOn, onRegistry: check.onRegistry, outOfDate: ageDays > DNC_CHECK_MAX_AGE_DAYS };
 }
 
-/** A line of a registry file as a phone ('5125550143'), or null when it holds none. Blank lines are the caller's. */
-export function registryPhoneOf(line: string): string | null {
-  let digits = line.replace(/[\s().+\-]/g, '');
-  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
-  return /^[2-9][0-9]{9}$/.test(digits) ? digits : null;
-}

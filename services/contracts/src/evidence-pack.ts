@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatUsd } from './pricing';
+import { formatUsPhone } from './us-phone';
 
 /**
  * The consent evidence pack (issue 24 §4, docs/adr/0035): for a lead, call-back or transfer an
@@ -144,10 +145,6 @@ function evidenceTime(iso: string | null): string {
   return Number.isNaN(at.getTime()) ? iso : `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-function phoneText(digits: string): string {
-  return /^\d{10}$/.test(digits) ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : digits;
-}
-
 const orNone = (value: string | null | undefined, none = 'not recorded') => (value === null || value === undefined || value === '' ? none : value);
 
 /** The pack as a lawyer reads it: every section with labelled lines, in the JSON's order. */
@@ -158,7 +155,7 @@ function evidencePackDocument(pack: EvidencePack): EvidenceDocument {
       heading: 'Prospect',
       lines: [
         { label: 'Name', value: prospect.name },
-        { label: 'Phone', value: phoneText(prospect.phone) },
+        { label: 'Phone', value: formatUsPhone(prospect.phone) },
         { label: 'State', value: orNone(prospect.state) },
         { label: 'E-mail', value: orNone(prospect.email) },
       ],
@@ -216,7 +213,7 @@ function evidencePackDocument(pack: EvidencePack): EvidenceDocument {
   });
   return {
     title: 'WarmLine consent evidence pack',
-    subtitle: `${KIND_WORDS[pack.kind]} ${pack.id}: ${prospect.name}, ${phoneText(prospect.phone)}`,
+    subtitle: `${KIND_WORDS[pack.kind]} ${pack.id}: ${prospect.name}, ${formatUsPhone(prospect.phone)}`,
     sections,
     footer: `Generated ${evidenceTime(pack.generatedAt)} by WarmLine from its records`,
   };

@@ -21,6 +21,8 @@ export * from './lead-import';
 export * from './partners';
 export * from './callbacks';
 export * from './area-codes';
+export * from './us-states';
+export * from './us-phone';
 export * from './live-transfers';
 export * from './calling-hours';
 export * from './evidence-pack';

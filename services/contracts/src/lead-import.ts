@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { areaCodeProblem } from './area-codes';
-import { AGED_LEAD_MAX_AGE_DAYS, US_STATE_CODES, type UsStateCode } from './catalog';
+import { AGED_LEAD_MAX_AGE_DAYS } from './catalog';
+import { usPhoneDigits } from './us-phone';
+import { usStateOfText, type UsStateCode } from './us-states';
 
 /**
  * The row rules of the aged-lead import (issue 13): the CSV template's columns, how a header row
@@ -256,16 +258,9 @@ function nameRule(text: string): string | Refusal {
 export const PHONE_RULE_MESSAGE = 'Phone must be 10 digits with the area code, e.g. (512) 555-0143';
 const PHONE_REQUIRED = new Refusal('Phone is required');
 const PHONE_INVALID = new Refusal(PHONE_RULE_MESSAGE);
-/** Spaces, brackets, dots, dashes (hyphen to em dash), slashes and the + of +1. */
-const PHONE_PUNCTUATION = /[\s().\-\u2010-\u2015/+]/g;
-const TEN_DIGIT_PHONE = /^[2-9]\d{9}$/;
-
 function phoneDigitsRule(text: string): string | Refusal {
   if (text === '') return PHONE_REQUIRED;
-  let digits = text.replace(PHONE_PUNCTUATION, '');
-  // The country code of +1 512 555 0143 / 1-512-555-0143.
-  if (digits.length === 11 && digits.charCodeAt(0) === 49 /* '1' */) digits = digits.slice(1);
-  return TEN_DIGIT_PHONE.test(digits) ? digits : PHONE_INVALID;
+  return usPhoneDigits(text) ?? PHONE_INVALID;
 }
 
 /** A lead's phone: ten US digits whose area code is a geographic one (issue 22: no toll-free or non-geographic stock). */
@@ -293,31 +288,12 @@ function emailRule(text: string): string | null | Refusal {
   return text.length <= EMAIL_MAX && EMAIL.test(text) ? text.toLowerCase() : EMAIL_INVALID;
 }
 
-const US_STATE_NAMES: Record<UsStateCode, string> = {
-  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
-  CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia',
-  HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky',
-  LA: 'Louisiana', ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota',
-  MS: 'Mississippi', MO: 'Missouri', MT: 'Montana', NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire',
-  NJ: 'New Jersey', NM: 'New Mexico', NY: 'New York', NC: 'North Carolina', ND: 'North Dakota',
-  OH: 'Ohio', OK: 'Oklahoma', OR: 'Oregon', PA: 'Pennsylvania', PR: 'Puerto Rico', RI: 'Rhode Island',
-  SC: 'South Carolina', SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VT: 'Vermont',
-  VA: 'Virginia', WA: 'Washington', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
-};
-
-/** 'TX', 'tx', 'TEXAS', 'new  york' → the code (upper-case, single-spaced keys). */
-const STATE_OF_TEXT = new Map<string, UsStateCode>(
-  US_STATE_CODES.flatMap((code) => [
-    [code, code],
-    [US_STATE_NAMES[code].toUpperCase(), code],
-  ]),
-);
 const STATE_REQUIRED = new Refusal('State is required');
 const STATE_INVALID = new Refusal('State must be a US state code or name');
 
 function stateRule(text: string): UsStateCode | Refusal {
   if (text === '') return STATE_REQUIRED;
-  return STATE_OF_TEXT.get(text.replace(WHITESPACE_RUN, ' ').toUpperCase()) ?? STATE_INVALID;
+  return usStateOfText(text) ?? STATE_INVALID;
 }
 
 const ZIP = /^(\d{5})(?:-\d{4})?$/;

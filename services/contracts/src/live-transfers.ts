@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DncCheck } from './dnc-registry';
-import { US_STATE_CODES, type UsStateCode } from './catalog';
+import { diallableUsPhone } from './us-phone';
+import { US_STATE_CODES, type UsStateCode } from './us-states';
 import { BUFFER_SECONDS } from './pricing';
 import type { ProspectCallingHours } from './prospect-calling-hours';
 
@@ -131,13 +132,6 @@ const saneYear = (text: string) => {
 };
 const IS_STATE = new Set<string>(US_STATE_CODES);
 
-/** Ten digits (a leading 1 and punctuation are dropped); null when it is not a US phone. */
-export function tenDigitPhone(text: string): string | null {
-  const digits = text.replace(/\D/g, '');
-  const ten = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
-  return /^[2-9]\d{2}[2-9]\d{6}$/.test(ten) ? ten : null;
-}
-
 const hoursRange = z
   .object({
     day: z.enum(WEEKDAYS, { error: TRANSFER_SETTINGS_MESSAGES.hours }),
@@ -155,7 +149,7 @@ export const transferSettingsBody = z
       .string({ error: TRANSFER_SETTINGS_MESSAGES.transferPhone })
       .max(30, TRANSFER_SETTINGS_MESSAGES.transferPhone)
       .transform((text, ctx) => {
-        const phone = tenDigitPhone(text);
+        const phone = diallableUsPhone(text);
         if (!phone) ctx.addIssue({ code: 'custom', message: TRANSFER_SETTINGS_MESSAGES.transferPhone });
         return phone ?? '';
       }),
@@ -212,7 +206,7 @@ export const transferRouteBody = z.object({
     .string({ error: 'phone_number is required' })
     .max(30, 'phone_number must be a 10-digit US phone number')
     .transform((text, ctx) => {
-      const phone = tenDigitPhone(text);
+      const phone = diallableUsPhone(text);
       if (!phone) ctx.addIssue({ code: 'custom', message: 'phone_number must be a 10-digit US phone number' });
       return phone ?? '';
     }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AllOrderStatus, OrderProduct } from './admin-orders';
-import type { UsStateCode } from './catalog';
+import type { UsStateCode } from './us-states';
 
 /**
  * My Orders (issue 12): the agent's side of the same books as All Orders — every order of the

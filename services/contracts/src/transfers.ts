@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { US_STATE_CODES, type UsStateCode } from './catalog';
+import { usStateOfText, type UsStateCode } from './us-states';
 import { dollarsToCents, formatUsd, PricingError } from './pricing';
 
 /**
@@ -31,46 +31,10 @@ const TRANSFER_ORDER_MESSAGES = {
 
 /* ------------------------------------------------------------------ states ---------- */
 
-const STATE_NAMES: Record<UsStateCode, string> = {
-  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
-  CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia',
-  HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas',
-  KY: 'Kentucky', LA: 'Louisiana', ME: 'Maine', MD: 'Maryland', MA: 'Massachusetts',
-  MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi', MO: 'Missouri', MT: 'Montana',
-  NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey', NM: 'New Mexico',
-  NY: 'New York', NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma',
-  OR: 'Oregon', PA: 'Pennsylvania', PR: 'Puerto Rico', RI: 'Rhode Island', SC: 'South Carolina',
-  SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas', UT: 'Utah', VT: 'Vermont', VA: 'Virginia',
-  WA: 'Washington', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
-};
-
-/** The states an agent can take transfers in, alphabetical by name (the multi-select's options). */
-export const US_STATES: ReadonlyArray<{ code: UsStateCode; name: string }> = US_STATE_CODES.map((code) => ({
-  code,
-  name: STATE_NAMES[code],
-})).sort((a, b) => a.name.localeCompare(b.name));
-
-export function stateName(code: string): string {
-  return STATE_NAMES[code as UsStateCode] ?? code;
-}
-
-const BY_NAME = new Map(US_STATES.map((s) => [s.name.toLowerCase(), s.code]));
-const IS_CODE = new Set<string>(US_STATE_CODES);
 /** The most words a state's name has ('District of Columbia'). */
 const LONGEST_NAME_WORDS = 3;
 /** Shown with what was not recognised, wherever working states are typed (issue 17). */
 const STATE_CODE_EXAMPLE = 'use 2-letter codes like TX, FL';
-
-/**
- * One state as someone typed it: a 2-letter code or the state's name, in any case ('tx', 'Texas',
- * ' new  york '); null when it is neither (a vendor's free text, issue 15).
- */
-export function usStateOfText(text: string | null | undefined): UsStateCode | null {
-  if (!text) return null;
-  const term = text.trim().replace(/\s+/g, ' ');
-  if (IS_CODE.has(term.toUpperCase())) return term.toUpperCase() as UsStateCode;
-  return BY_NAME.get(term.toLowerCase()) ?? null;
-}
 
 /**
  * The states of one term between commas. A term that is no state as a whole is read word by

@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { registryPhoneOf } from '@warmline/contracts';
+import { usPhoneDigits } from '@warmline/contracts';
 import { BlobNotFoundError, type BlobStore } from '@warmline/platform/blob-store/index';
 import { inTransaction, releaseSessionLock, trySessionLock, type Pool, type PoolClient } from '@warmline/platform/db/index';
 import { unavailableDependency } from '@warmline/platform/faults';
@@ -129,7 +129,7 @@ class RegistryLines extends Transform {
       const line = raw.trim();
       if (line === '') continue;
       this.linesRead += 1;
-      const phone = registryPhoneOf(line);
+      const phone = usPhoneDigits(line);
       if (phone) out += `${phone}\n`;
       else this.invalidLines += 1;
     }

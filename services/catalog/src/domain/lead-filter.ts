@@ -1,5 +1,6 @@
 import { badRequest } from '@warmline/platform/errors';
-import { LEAD_FILTER_MAX_TERMS, US_STATE_CODES } from '@warmline/contracts/catalog';
+import { LEAD_FILTER_MAX_TERMS } from '@warmline/contracts/catalog';
+import { US_STATE_CODES } from '@warmline/contracts/us-states';
 import type { LeadFilter } from '../db/my-leads';
 
 /**

@@ -25,4 +25,4 @@ export function maskPhone(phoneDigits: string): string {
 }
 
 /** '5125550134' → '(512) 555-0134', for the buyer's own leads. */
-export { formatUsPhone as formatPhone } from '@warmline/contracts/area-codes';
+export { formatUsPhone as formatPhone } from '@warmline/contracts/us-phone';

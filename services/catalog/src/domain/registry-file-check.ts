@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { registryPhoneOf } from '@warmline/contracts';
+import { usPhoneDigits } from '@warmline/contracts';
 
 /**
  * Watches a registry file stream into the BlobStore (issue 24) until it has seen one valid
@@ -24,7 +24,7 @@ export class RegistryFileCheck extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
-    if (!this.found && registryPhoneOf(this.line)) this.found = true;
+    if (!this.found && usPhoneDigits(this.line)) this.found = true;
     done();
   }
 
@@ -38,7 +38,7 @@ export class RegistryFileCheck extends Transform {
       }
       const line = this.line + text.slice(start, end);
       this.line = '';
-      if (registryPhoneOf(line)) {
+      if (usPhoneDigits(line)) {
         this.found = true;
         return;
       }

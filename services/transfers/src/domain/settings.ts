@@ -2,7 +2,7 @@ import {
   AGENT_TIME_ZONES,
   MAX_DAILY_CAP,
   SURVEY_ZONE_TO_IANA,
-  tenDigitPhone,
+  diallableUsPhone,
   timeZoneName,
   US_STATE_CODES,
   WEEKDAYS,
@@ -128,7 +128,7 @@ function suggestSettings(
   const surveyStates = (profile?.workingStates ?? []).filter((s) => IS_STATE.has(s));
   const states = (surveyStates.length > 0 ? surveyStates : (order?.states ?? []).filter((s) => IS_STATE.has(s))) as UsStateCode[];
   const sortedStates = [...new Set(states)].sort();
-  const transferPhone = (order && tenDigitPhone(order.transferPhone)) ?? (profile && tenDigitPhone(profile.phone)) ?? '';
+  const transferPhone = (order && diallableUsPhone(order.transferPhone)) ?? (profile && diallableUsPhone(profile.phone)) ?? '';
   const zone: AgentTimeZone =
     (profile?.surveyTimeZone ? SURVEY_ZONE_TO_IANA[profile.surveyTimeZone] : undefined) ??
     zoneNamedIn(order?.transferHours) ??

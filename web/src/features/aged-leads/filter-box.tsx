@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { usStateOfText } from '@warmline/contracts/transfers';
+import { usStateOfText } from '@warmline/contracts/us-states';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/field';
 

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { US_STATE_CODES, type UsStateCode } from '@warmline/contracts/catalog';
+import { US_STATE_CODES, type UsStateCode } from '@warmline/contracts/us-states';
 import type { MyCallback, MyCallbacks } from '@warmline/contracts/callbacks';
-import { stateName } from '@warmline/contracts/transfers';
+import { stateName } from '@warmline/contracts/us-states';
 import { Button } from '../../components/button';
 import { LoadError } from '../../components/load-error';
 import { Spinner } from '../../components/spinner';

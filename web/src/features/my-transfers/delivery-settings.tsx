@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { US_STATE_CODES, type UsStateCode } from '@warmline/contracts/catalog';
+import { US_STATE_CODES, type UsStateCode } from '@warmline/contracts/us-states';
 import {
   AGENT_TIME_ZONES,
   WEEKDAYS,
@@ -9,7 +9,7 @@ import {
   type TransferSettingsView,
   type Weekday,
 } from '@warmline/contracts/live-transfers';
-import { stateName } from '@warmline/contracts/transfers';
+import { stateName } from '@warmline/contracts/us-states';
 import { Button } from '../../components/button';
 import { Field, FieldError, TextField } from '../../components/field';
 import { LoadError } from '../../components/load-error';

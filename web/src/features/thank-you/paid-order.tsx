@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OrderStatusResponse } from '@warmline/contracts/orders';
-import { stateName } from '@warmline/contracts/transfers';
+import { stateName } from '@warmline/contracts/us-states';
 import { formatUsd } from '@warmline/contracts/pricing';
 import { ApiError, apiRequest } from '../../lib/api';
 import { usDateTime } from '../../lib/us-date';

@@ -1,4 +1,4 @@
-import { US_STATE_CODES } from '@warmline/contracts/catalog';
+import { US_STATE_CODES } from '@warmline/contracts/us-states';
 
 /**
  * The transfer order waiting for its payment (spec §3 local storage: clientSecret, totalPrice,

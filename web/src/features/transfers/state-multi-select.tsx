@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import { FieldError } from '../../components/field';
-import type { UsStateCode } from '@warmline/contracts/catalog';
-import { US_STATES, stateName } from '@warmline/contracts/transfers';
+import { US_STATES, stateName, type UsStateCode } from '@warmline/contracts/us-states';
 
 /**
  * Working states as a multi-select (spec §3: stored as a list): the chosen states as removable

@@ -1,4 +1,4 @@
-import { stateName } from '@warmline/contracts/transfers';
+import { stateName } from '@warmline/contracts/us-states';
 import { OrderSummary } from '../../components/order-summary';
 import { formatDecimalUsd } from './order-format';
 import type { PendingTransferOrder } from './pending-order';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { US_STATE_CODES } from '@warmline/contracts/catalog';
+import { US_STATE_CODES } from '@warmline/contracts/us-states';
 import { CALLBACK_OPPORTUNITIES_PAGE_SIZE, CALLBACK_OPPORTUNITY_STATUSES, CALLBACK_SOURCES, type CallbackOpportunity, type CallbackOpportunityStatus, type CallbackSource } from '@warmline/contracts/callbacks';
 import { LoadError } from '../../../components/load-error';
 import { Pager } from '../../../components/pager';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { US_STATE_CODES } from '@warmline/contracts/catalog';
+import { US_STATE_CODES } from '@warmline/contracts/us-states';
 import type { CallbackOpportunity } from '@warmline/contracts/callbacks';
 import { Button } from '../../../components/button';
 import { errorMessage } from '../../../lib/api';
