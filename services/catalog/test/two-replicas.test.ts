@@ -48,7 +48,7 @@ function replicaLog(service: string, replica: number) {
       done();
     },
   });
-  return createLogger(service, 'info', sink);
+  return createLogger(service, 'debug', sink);
 }
 
 beforeAll(async () => {
@@ -168,7 +168,12 @@ describe('two replicas of the catalog, orders and notifications', () => {
       const { rows } = await catalogPool.query<{ n: number }>("SELECT count(*) AS n FROM lead_reservations WHERE order_id = ANY($1::uuid[]) AND status = 'expired'", [unpaidOrders]);
       return rows[0]!.n === unpaidOrders.length;
     }, { timeoutMs: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 2_500)); // both sweepers run again
+    // Both sweepers run again after that: two more sweeps each, so the second began after the expiry was seen.
+    const expiredSeenAt = lines.length;
+    const SWEEP_ENDS = new Set(['unpaid reservations released', 'reservation sweep released nothing']);
+    await waitFor('both catalogs swept twice more', () =>
+      ['catalog-1', 'catalog-2'].every((replica) => lines.slice(expiredSeenAt).filter((l) => l.replica === replica && SWEEP_ENDS.has(String(l.msg))).length >= 2),
+    { timeoutMs: 20_000 });
     const released = lines.filter((l) => l.msg === 'unpaid reservations released').reduce((sum, l) => sum + Number(l.released), 0);
     expect(released).toBe(unpaidOrders.length);
 

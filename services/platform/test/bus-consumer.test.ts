@@ -178,7 +178,9 @@ describe('consumer', () => {
 
     let stopped = false;
     const stopping = consumer.stop().then(() => (stopped = true));
-    await new Promise((r) => setTimeout(r, 100));
+    // The consumer has cancelled its deliveries and is waiting on the running handler.
+    const waiting = await waitFor('the consumer to wait for its handler', () => f.logLines.find((l) => l.msg === 'waiting for running handlers to finish' && String(l.queue).endsWith('consumer-drain')));
+    expect(waiting).toMatchObject({ handlers: 1 });
     expect(stopped).toBe(false);
     release();
     await stopping;

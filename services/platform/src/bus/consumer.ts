@@ -422,6 +422,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       const ch = channel;
       if (ch && consumerTag) await ch.cancel(consumerTag).catch(() => undefined);
       // Graceful shutdown: handlers already running finish and ack before the channel closes.
+      if (inFlight.size > 0) log.info({ handlers: inFlight.size }, 'waiting for running handlers to finish');
       await Promise.allSettled([...inFlight]);
       channel = undefined;
       await ch?.close().catch(() => undefined);
