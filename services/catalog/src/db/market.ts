@@ -195,18 +195,7 @@ export async function marketPage(
 
   // The page's columns, consent included, are read here from its 50 rows only: the walks above
   // stay index-only scans.
-  const { rows } = await db.query<{
-    id: string;
-    name: string;
-    phone: string;
-    state: string;
-    zip: string | null;
-    form_fill_time: Date;
-    certificate_on_file: boolean;
-    consent_time: Date | null;
-    dnc_checked_on: string | null;
-    on_registry: boolean;
-  }>(
+  const { rows } = await db.query<MarketRowRecord>(
     `SELECT l.id, l.name, l.phone, l.state, l.zip, l.form_fill_time,
             l.consent_certificate IS NOT NULL AS certificate_on_file, l.consent_time, ${REGISTRY_CHECK_COLUMNS}
        FROM (${ids}) AS page JOIN aged_leads l ON l.id = page.id
@@ -216,7 +205,8 @@ export async function marketPage(
   return rows.map(toMarketRow);
 }
 
-function toMarketRow(r: {
+/** A market row as the queries read it. */
+interface MarketRowRecord {
   id: string;
   name: string;
   phone: string;
@@ -227,7 +217,9 @@ function toMarketRow(r: {
   consent_time: Date | null;
   dnc_checked_on: string | null;
   on_registry: boolean;
-}): MarketRow {
+}
+
+function toMarketRow(r: MarketRowRecord): MarketRow {
   return {
     id: r.id,
     name: r.name,
@@ -249,18 +241,7 @@ export async function forSaleAmong(
   db: Queryable,
   p: { leadIds: string[]; viewerId: string; now: Date; window: ListingWindow },
 ): Promise<MarketRow[]> {
-  const { rows } = await db.query<{
-    id: string;
-    name: string;
-    phone: string;
-    state: string;
-    zip: string | null;
-    form_fill_time: Date;
-    certificate_on_file: boolean;
-    consent_time: Date | null;
-    dnc_checked_on: string | null;
-    on_registry: boolean;
-  }>(
+  const { rows } = await db.query<MarketRowRecord>(
     `SELECT id, name, phone, state, zip, form_fill_time,
             consent_certificate IS NOT NULL AS certificate_on_file, consent_time, ${REGISTRY_CHECK_COLUMNS.replaceAll('l.', 'aged_leads.')}
        FROM aged_leads

@@ -1,24 +1,18 @@
-import type { DisputeReason, DisputeStatus, TransferStatus } from '@warmline/contracts';
+import type { DisputeReason, DisputeStatus, TransferStatus, TransferView } from '@warmline/contracts';
 import type { Queryable } from '@warmline/platform/db/index';
 import { SqlConditions } from '@warmline/platform/db/sql-conditions';
 
+/** What the vendor told of the call, stored as the agent sees it (contracts' TransferView). */
+type TransferCallFacts = Pick<
+  TransferView,
+  'id' | 'firstName' | 'lastName' | 'phone' | 'state' | 'leadType' | 'durationSeconds' | 'status' | 'chargedCents' | 'transcript' | 'recordingUrl' | 'disposition'
+>;
+
 /** A transfer with its dispute, as My Transfers and the admin's list read it. */
-export interface TransferRow {
-  id: string;
+export interface TransferRow extends TransferCallFacts {
   agentId: string;
   agentName: string;
   routedAt: Date;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  state: string;
-  leadType: string | null;
-  durationSeconds: number | null;
-  status: TransferStatus;
-  chargedCents: number | null;
-  transcript: string | null;
-  recordingUrl: string | null;
-  disposition: string | null;
   disputeId: string | null;
   disputeReason: DisputeReason | null;
   disputeStatus: DisputeStatus | null;
