@@ -122,6 +122,11 @@ describe('served routes = the route manifest', () => {
     expect(unserved.map((r) => `${r.owner}: ${label(r)}`)).toEqual([]);
   });
 
+  it('when the whole system runs, then every served public /api route was mounted from the manifest by the route kit, none by hand', () => {
+    const byHand = servedRoutes().filter(publicApi).filter((s) => !s.fromManifest);
+    expect(byHand.map((s) => `${s.service ?? '?'}: ${s.method} ${s.path}`)).toEqual([]);
+  });
+
   it('when a service serves a route the manifest does not list, then the comparison names it', () => {
     const extra: ServedRoute = { service: 'catalog', method: 'POST', path: '/api/admin/aged-lead-archive' };
     expect(publicRoutes.some((route) => servedMatches(extra, route, 'jane-doe'))).toBe(false);
