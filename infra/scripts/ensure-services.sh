@@ -50,6 +50,23 @@ start_rabbitmq() {
   rabbitmq-server -detached
 }
 
+# A PostgreSQL of this machine's packages that was already running (started by the system with the
+# package's 100 connections) is restarted once with 300, persisted with ALTER SYSTEM: tests, two
+# replicas and a chaos run beside them need more than 100. One in docker or elsewhere is left as it is.
+size_postgres() {
+  command -v psql >/dev/null 2>&1 && command -v pg_ctlcluster >/dev/null 2>&1 && [[ -d /etc/postgresql ]] || return 0
+  local url="postgres://postgres@$HOST:5432/postgres" current version
+  current="$(psql "$url" -tAc "SHOW max_connections" 2>/dev/null)" || return 0
+  [[ "$current" =~ ^[0-9]+$ ]] && (( current < 300 )) || return 0
+  version="$(ls /etc/postgresql | sort -V | tail -n 1)"
+  echo "ensure-services: PostgreSQL allows $current connections; restarting it with 300"
+  psql "$url" -qc "ALTER SYSTEM SET max_connections = 300" || return 0
+  if ! pg_ctlcluster --skip-systemctl-redirect "$version" main restart -o "-c max_connections=300"; then
+    echo "ensure-services: could not restart PostgreSQL; it keeps $current connections until it restarts" >&2
+  fi
+  wait_until_answers PostgreSQL 5432 30
+}
+
 ensure() { # $1 = name, $2 = port, $3 = start function, $4 = seconds to wait
   if answers "$2"; then
     echo "ensure-services: $1 answers on $HOST:$2"
@@ -62,6 +79,7 @@ ensure() { # $1 = name, $2 = port, $3 = start function, $4 = seconds to wait
 }
 
 ensure PostgreSQL 5432 start_postgres 30
+size_postgres
 ensure Redis 6379 start_redis 15
 # RabbitMQ's Erlang VM takes a while to boot (about 20 s here).
 ensure RabbitMQ 5672 start_rabbitmq 90
