@@ -307,26 +307,26 @@ const manifest = [
   { method: 'PUT', path: '/api/my-callbacks-states', owner: 'catalog', access: 'customer', summary: 'Set the states I take call-backs in', body: myCallbackStatesBody },
   // transfers: live transfers delivered and billed (issue 23); the vendor's two calls see /brightcalldocs
   { method: 'POST', path: '/api/transfers/route', owner: 'transfers', access: 'vendor-key', summary: 'The vendor asks which agent gets a live transfer (X-API-Key or Authorization: Bearer); reserves the agent for 60 s', body: transferRouteBody },
-  { method: 'POST', path: '/api/transfers/{transferId}/outcome', owner: 'transfers', access: 'vendor-key', summary: 'The vendor reports how a routed transfer went; more than 120 connected seconds charges one transfer', body: transferOutcomeBody },
+  { method: 'POST', path: '/api/transfers/{transferId}/outcome', owner: 'transfers', access: 'vendor-key', summary: 'The vendor reports how a routed transfer went; more than 120 connected seconds charges one transfer', body: transferOutcomeBody, notFound: 'Transfer not found' },
   { method: 'GET', path: '/api/my-transfers', owner: 'transfers', access: 'customer', summary: 'My Transfers: my balance, today against my cap, and my transfers, newest first, 50 a page', query: myTransfersQuery },
   { method: 'GET', path: '/api/my-transfers/export.csv', owner: 'transfers', access: 'customer', summary: 'My Transfers under the same filters as CSV (times in my zone)', query: myTransfersQuery },
   { method: 'GET', path: '/api/my-transfers/settings', owner: 'transfers', access: 'customer', summary: 'My delivery settings (saved, or suggested from my survey and latest transfer order)' },
   { method: 'PUT', path: '/api/my-transfers/settings', owner: 'transfers', access: 'customer', summary: 'Save my delivery settings: transfer phone, states, zone, weekly hours, daily cap, at once, paused', body: transferSettingsBody },
   { method: 'PATCH', path: '/api/my-transfers/pause', owner: 'transfers', access: 'customer', summary: 'Pause or resume my transfers (from the next routing decision)', body: transferPauseBody },
-  { method: 'POST', path: '/api/my-transfers/{id}/dispute', owner: 'transfers', access: 'customer', summary: 'Dispute a charged transfer within 7 days', body: transferDisputeBody },
+  { method: 'POST', path: '/api/my-transfers/{id}/dispute', owner: 'transfers', access: 'customer', summary: 'Dispute a charged transfer within 7 days', body: transferDisputeBody, notFound: 'Transfer not found' },
   { method: 'GET', path: '/api/admin/transfers', owner: 'transfers', access: 'admin', summary: 'Transfers with their agent, newest first, 50 a page, by date (business day) and status', query: adminTransfersQuery },
   { method: 'GET', path: '/api/admin/transfer-agents', owner: 'transfers', access: 'admin', summary: "Every agent with transfers or settings: balance, today's count, cap, hours, pause, and why they can take none now" },
   { method: 'GET', path: '/api/admin/transfer-revenue', owner: 'transfers', access: 'admin', summary: 'Revenue earned by delivered transfers beside cash taken for transfers, per business day over 30 days' },
   { method: 'GET', path: '/api/admin/transfer-disputes', owner: 'transfers', access: 'admin', summary: 'Transfer disputes, oldest pending first', query: transferDisputeListQuery },
-  { method: 'POST', path: '/api/admin/transfer-disputes/{id}', owner: 'transfers', access: 'admin', summary: 'Accept (the transfer credited back) or refuse (with a reason) a dispute', body: transferDisputeDecisionBody },
-  { method: 'POST', path: '/api/admin/users/{id}/transfer-credits', owner: 'transfers', access: 'admin', summary: "Adjust an agent's transfer balance with a reason (negative takes back, never below zero)", body: transferCreditAdjustmentBody },
+  { method: 'POST', path: '/api/admin/transfer-disputes/{id}', owner: 'transfers', access: 'admin', summary: 'Accept (the transfer credited back) or refuse (with a reason) a dispute', body: transferDisputeDecisionBody, notFound: 'Dispute not found' },
+  { method: 'POST', path: '/api/admin/users/{id}/transfer-credits', owner: 'transfers', access: 'admin', summary: "Adjust an agent's transfer balance with a reason (negative takes back, never below zero)", body: transferCreditAdjustmentBody, notFound: 'User not found' },
   // The consent evidence pack (issue 24 §4, docs/adr/0035): one download of a PDF and its JSON in a zip (format=json|pdf for one alone).
   { method: 'GET', path: '/api/my-leads/{id}/evidence', owner: 'catalog', access: 'customer', summary: "The consent evidence pack of one of my leads: consent record, do-not-call checks at sale, sale record (zip of PDF and JSON)", query: evidencePackQuery },
   { method: 'GET', path: '/api/my-callbacks/{id}/evidence', owner: 'catalog', access: 'customer', summary: "The consent evidence pack of one of my call-backs, with the vendor's call record (zip of PDF and JSON)", query: evidencePackQuery },
-  { method: 'GET', path: '/api/my-transfers/{id}/evidence', owner: 'transfers', access: 'customer', summary: "The consent evidence pack of one of my transfers, with the vendor's call record (zip of PDF and JSON)", query: evidencePackQuery },
+  { method: 'GET', path: '/api/my-transfers/{id}/evidence', owner: 'transfers', access: 'customer', summary: "The consent evidence pack of one of my transfers, with the vendor's call record (zip of PDF and JSON)", query: evidencePackQuery, notFound: 'Transfer not found' },
   { method: 'GET', path: '/api/admin/leads/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any sold lead (zip of PDF and JSON)', query: evidencePackQuery },
   { method: 'GET', path: '/api/admin/callback-opportunities/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any delivered call-back (zip of PDF and JSON)', query: evidencePackQuery },
-  { method: 'GET', path: '/api/admin/transfers/{id}/evidence', owner: 'transfers', access: 'admin', summary: 'The consent evidence pack of any routed transfer (zip of PDF and JSON)', query: evidencePackQuery },
+  { method: 'GET', path: '/api/admin/transfers/{id}/evidence', owner: 'transfers', access: 'admin', summary: 'The consent evidence pack of any routed transfer (zip of PDF and JSON)', query: evidencePackQuery, notFound: 'Transfer not found' },
 ] as const satisfies readonly PublicRoute[];
 
 export const publicRoutes: readonly PublicRoute[] = manifest;
