@@ -96,7 +96,9 @@ describe('settling', () => {
     const answer = await f.outcome(other.key, transferId, { connected: false, duration_seconds: 0 });
     expect(answer.status).toBe(404);
     expect(answer.body).toEqual({ success: false, message: 'Transfer not found' });
-    expect((await f.outcome(key.key, 'not-a-uuid', { connected: false, duration_seconds: 0 })).status).toBe(404);
+    // Refused by the route kit before the call is read, still in the webhook's shape.
+    const malformed = await f.outcome(key.key, 'not-a-uuid', { connected: false, duration_seconds: 0 });
+    expect([malformed.status, malformed.body]).toEqual([404, { success: false, message: 'Transfer not found' }]);
     expect((await f.outcome(key.key, crypto.randomUUID(), { connected: false, duration_seconds: 0 })).status).toBe(404);
   });
 

@@ -1,6 +1,8 @@
 import { withTransaction } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
 import { AppError } from '@warmline/platform/errors';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import type { EventData } from '@warmline/contracts';
 import { findOrder, type PackageOrder } from '../db/orders';
 import { findRefundByIdempotencyKey, insertRefund, lockRefundKey } from '../db/refunds';
@@ -20,7 +22,7 @@ export interface RefundRequest {
   reason: string;
   initiatedBy: 'admin' | 'system';
   /** The admin who asked (from the signed identity), when an admin did. */
-  actor?: { id: string; username: string };
+  actor?: ActingAdmin;
   idempotencyKey: string;
   correlationId: string;
   /** E-mail the buyer about this refund (false when another e-mail already says it, e.g. a cancellation). */
@@ -74,7 +76,7 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
       amountCents,
       reason: request.reason,
       initiatedBy: request.initiatedBy,
-      actorId: request.actor?.id ?? null,
+      actorId: request.actor?.userId ?? null,
       providerRefundId: refund.id,
       idempotencyKey: request.idempotencyKey,
     });
@@ -105,22 +107,18 @@ export async function refundOrder(ctx: OrdersContext, request: RefundRequest): P
       });
     }
     if (request.actor) {
-      await enqueue(db, {
-        type: 'audit.record',
+      await recordAdminAction(db, {
         source: SOURCE,
+        actor: request.actor,
+        action: 'order.refunded',
+        subjectType: 'order',
+        subjectId: order.id,
+        subjectLabel: `${order.description} — ${order.billingName ?? order.billingEmail ?? 'buyer'}`,
+        before: { refundedCents: order.refundedCents },
+        after: { refundedCents: refundedTotalCents },
+        reason: request.reason,
+        at: new Date(),
         correlationId: request.correlationId,
-        data: {
-          actorId: request.actor.id,
-          actorUsername: request.actor.username,
-          action: 'order.refunded',
-          subjectType: 'order',
-          subjectId: order.id,
-          subjectLabel: `${order.description} — ${order.billingName ?? order.billingEmail ?? 'buyer'}`.slice(0, 300),
-          before: { refundedCents: order.refundedCents },
-          after: { refundedCents: refundedTotalCents },
-          reason: request.reason,
-          at: new Date().toISOString(),
-        },
       });
     }
     ctx.log.info({ orderId: order.id, amountCents, refundedTotalCents, initiatedBy: request.initiatedBy }, 'order refunded');

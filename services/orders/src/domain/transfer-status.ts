@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@warmline/platform/db/index';
 import { enqueue } from '@warmline/platform/bus/index';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
 import { AppError } from '@warmline/platform/errors';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import { REASON_REQUIRED_TO_CANCEL_PAID, type TransferOrderRecord, type TransferStatusChange } from '@warmline/contracts';
 import { refundedCentsOf } from '../db/refunds';
 import { cancelUnpaidTransferOrders, findTransferOrder, moveTransferOrder } from '../db/transfer-orders';
@@ -27,7 +29,7 @@ const REFUSED: Record<string, string> = {
 
 export async function changeTransferOrderStatus(
   ctx: OrdersContext,
-  input: { orderId: string; change: TransferStatusChange; actor: { id: string; username: string }; correlationId: string },
+  input: { orderId: string; change: TransferStatusChange; actor: ActingAdmin; correlationId: string },
 ): Promise<TransferOrderRecord> {
   const { status: to, reason, note } = input.change;
   const current = await findTransferOrder(ctx.pool, input.orderId);
@@ -77,23 +79,19 @@ export async function changeTransferOrderStatus(
         changedAt: new Date().toISOString(),
       },
     });
-    await enqueue(db, {
-      type: 'audit.record',
+    await recordAdminAction(db, {
       source: SOURCE,
+      actor: input.actor,
+      action: 'transfer_order.status_changed',
+      subjectType: 'transfer_order',
+      subjectId: moved.id,
+      subjectLabel: `${moved.totalTransfers} transfers for ${moved.firstName} ${moved.lastName} (${moved.email})`,
+      before: { status: current.status },
+      after: { status: to, ...(refundedCents ? { refundedCents } : {}) },
+      // The admin's note to the agent is the entry's reason (with the cancel reason when both).
+      ...(reason || note ? { reason: [reason, note && `Note to the agent: ${note}`].filter(Boolean).join(' — ') } : {}),
+      at: new Date(),
       correlationId: input.correlationId,
-      data: {
-        actorId: input.actor.id,
-        actorUsername: input.actor.username,
-        action: 'transfer_order.status_changed',
-        subjectType: 'transfer_order',
-        subjectId: moved.id,
-        subjectLabel: `${moved.totalTransfers} transfers for ${moved.firstName} ${moved.lastName} (${moved.email})`.slice(0, 300),
-        before: { status: current.status },
-        after: { status: to, ...(refundedCents ? { refundedCents } : {}) },
-        // The admin's note to the agent is the entry's reason (with the cancel reason when both).
-        ...(reason || note ? { reason: [reason, note && `Note to the agent: ${note}`].filter(Boolean).join(' — ').slice(0, 500) } : {}),
-        at: new Date().toISOString(),
-      },
     });
     ctx.log.info({ orderId: moved.id, from: current.status, to, refundedCents }, 'transfer order moved');
     return moved;

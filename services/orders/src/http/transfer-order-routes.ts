@@ -1,7 +1,7 @@
-import { Router } from 'express';
-import { parseInput } from '@warmline/platform/validation';
-import { requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
-import { callTransferOrderBody, centsToDecimal, type CallTransferOrderResponse } from '@warmline/contracts';
+import type { Router } from 'express';
+import { forwardedAsker } from '@warmline/platform/http/identity';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
+import { centsToDecimal, type CallTransferOrderResponse } from '@warmline/contracts';
 import { createTransferOrder, transferOrdersOverview, type TransferOrdersContext } from '../domain/transfer-orders';
 
 /**
@@ -9,30 +9,20 @@ import { createTransferOrder, transferOrdersOverview, type TransferOrdersContext
  * `GET /api/transfer-orders` for admins. Both reach this service through the gateway.
  */
 export function transferOrderRoutes(ctx: TransferOrdersContext): Router {
-  const router = Router();
-
-  router.post('/api/call-transfer-order', requireUserIdentity, async (req, res) => {
-    const request = parseInput(callTransferOrderBody, req.body);
-    const { order, intent, unitPriceCents } = await createTransferOrder(ctx, {
-      request,
-      buyer: req.identity!,
-      correlationId: req.id,
-    });
-    const answer: CallTransferOrderResponse = {
-      orderId: order.id,
-      clientSecret: intent.clientSecret,
-      totalPrice: centsToDecimal(order.amountCents),
-      totalPriceCents: order.amountCents,
-      unitPrice: centsToDecimal(unitPriceCents),
-      totalTransfers: order.count,
-      paymentProvider: intent.provider,
-    };
-    res.status(201).json(answer);
-  });
-
-  router.get('/api/transfer-orders', requireAdminIdentity, async (_req, res) => {
-    res.json(await transferOrdersOverview(ctx));
-  });
-
-  return router;
+  return manifestRoutes('orders', forwardedAsker)
+    .on('POST /api/call-transfer-order', async ({ caller, body, res, correlationId }) => {
+      const { order, intent, unitPriceCents } = await createTransferOrder(ctx, { request: body, buyer: caller, correlationId });
+      const answer: CallTransferOrderResponse = {
+        orderId: order.id,
+        clientSecret: intent.clientSecret,
+        totalPrice: centsToDecimal(order.amountCents),
+        totalPriceCents: order.amountCents,
+        unitPrice: centsToDecimal(unitPriceCents),
+        totalTransfers: order.count,
+        paymentProvider: intent.provider,
+      };
+      res.status(201);
+      return answer;
+    })
+    .on('GET /api/transfer-orders', () => transferOrdersOverview(ctx)).router;
 }

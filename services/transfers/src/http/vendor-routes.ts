@@ -1,9 +1,6 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import {
-  TRANSFER_ROUTE_PATH,
-  transferOutcomeBody,
-  transferRouteBody,
   WEBHOOK_FAILED_MESSAGE,
   WEBHOOK_INVALID_JSON_MESSAGE,
   WEBHOOK_MISSING_FIELDS_MESSAGE,
@@ -15,7 +12,8 @@ import {
 import { AppError } from '@warmline/platform/errors';
 import { asUnavailable, RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
 import { BODY_TOO_LARGE_MESSAGE, bodyLimitFor } from '@warmline/platform/http/body-limits';
-import { IDENTITY_HEADER, verifyIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
+import { forwardedAsker, IDENTITY_HEADER, verifyIdentity, type IdentityCheck } from '@warmline/platform/http/identity';
+import { manifestRoutes, type VendorCaller } from '@warmline/platform/http/manifest-routes';
 import type { TransfersContext } from '../domain/context';
 import { reportOutcome } from '../domain/outcome';
 import { routeTransfer, StateUnknown } from '../domain/routing';
@@ -23,10 +21,11 @@ import { vendorKeyOf } from '../domain/vendor-keys';
 
 /**
  * The vendor's two calls (issue 23 §3, §4): POST /api/transfers/route and POST
- * /api/transfers/{id}/outcome, with a vendor key. Mounted before the kit's JSON parser, as the
- * call-back webhook is: the vendor hears every answer in the webhook's shape (`{ success: false,
- * message }`, a 400 naming each field), the key is checked before the body is read. The gateway
- * forwards these untouched and answers 429 itself.
+ * /api/transfers/{id}/outcome, with a vendor key, mounted from the route manifest (a transfer id
+ * that is no UUID is 404 there) before the kit's JSON parser, as the call-back webhook is: the
+ * vendor hears every answer in the webhook's shape (`{ success: false, message }`, a 400 naming
+ * each field), the key is checked before the body is read. The gateway forwards these untouched
+ * and answers 429 itself.
  */
 
 type Refusal = WebhookRefusal | { success: false; message: string };
@@ -35,13 +34,6 @@ function answer(res: Response, status: number, body: TransferRouteAnswer | Trans
   // An answer names a prospect's call: never kept by a cache.
   res.setHeader('Cache-Control', 'no-store');
   res.status(status).json(body);
-}
-
-/** The key a caller presents: X-API-Key, else the token of Authorization: Bearer. */
-function presentedKey(req: Request): string | undefined {
-  const apiKey = req.header('x-api-key')?.trim();
-  if (apiKey) return apiKey;
-  return /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '')?.[1] || undefined;
 }
 
 /** Text PostgreSQL cannot store. */
@@ -94,21 +86,27 @@ function readObject(req: Request, res: Response): Promise<Record<string, unknown
   });
 }
 
-export function vendorRoutes(ctx: TransfersContext, identity: IdentityCheck): Router {
-  const router = Router();
+/** What a vendor call's handler needs of the kit's call. */
+interface VendorCall {
+  caller: VendorCaller;
+  req: Request;
+  res: Response;
+}
 
+export function vendorRoutes(ctx: TransfersContext, identity: IdentityCheck): Router {
   /** The vendor's key checked (401 otherwise), the body read, then `work`; failures in the webhook's shape. */
   const vendorCall =
-    (work: (req: Request, res: Response, vendorKeyId: string, body: Record<string, unknown>) => Promise<void>) =>
-    async (req: Request, res: Response): Promise<void> => {
+    <C extends VendorCall>(work: (call: C, vendorKeyId: string, body: Record<string, unknown>) => Promise<void>) =>
+    async (call: C): Promise<void> => {
+      const { req, res } = call;
       try {
         // Reached through the gateway only (its throttle): it signs every call.
         if (!verifyIdentity(identity, req.header(IDENTITY_HEADER))) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
-        const vendorKeyId = await vendorKeyOf(ctx.pool, presentedKey(req));
+        const vendorKeyId = await vendorKeyOf(ctx.pool, call.caller.presentedKey);
         if (!vendorKeyId) return answer(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
         const body = await readObject(req, res);
         if (body === 'answered') return;
-        await work(req, res, vendorKeyId, body);
+        await work(call, vendorKeyId, body);
       } catch (err) {
         if (res.headersSent) {
           req.log.error({ err }, 'vendor transfer call failed after answering');
@@ -126,28 +124,35 @@ export function vendorRoutes(ctx: TransfersContext, identity: IdentityCheck): Ro
       }
     };
 
-  router.post(
-    TRANSFER_ROUTE_PATH,
-    vendorCall(async (req, res, vendorKeyId, body) => {
-      const parsed = transferRouteBody.safeParse(body);
-      if (!parsed.success) return answer(res, 400, zodRefusal(parsed.error));
-      try {
-        answer(res, 200, await routeTransfer(ctx, vendorKeyId, parsed.data, req.id));
-      } catch (err) {
-        if (!(err instanceof StateUnknown)) throw err;
-        answer(res, 400, refusalOf([{ field: 'state', message: "state is required when the phone's area code names no US state" }]));
-      }
-    }),
-  );
+  const calls = manifestRoutes('transfers', forwardedAsker)
+    .on(
+      'POST /api/transfers/route',
+      vendorCall(async ({ route, res, correlationId }, vendorKeyId, body) => {
+        const parsed = route.body.safeParse(body);
+        if (!parsed.success) return answer(res, 400, zodRefusal(parsed.error));
+        try {
+          answer(res, 200, await routeTransfer(ctx, vendorKeyId, parsed.data, correlationId));
+        } catch (err) {
+          if (!(err instanceof StateUnknown)) throw err;
+          answer(res, 400, refusalOf([{ field: 'state', message: "state is required when the phone's area code names no US state" }]));
+        }
+      }),
+    )
+    .on(
+      'POST /api/transfers/{transferId}/outcome',
+      vendorCall(async ({ route, params, res, correlationId }, vendorKeyId, body) => {
+        const parsed = route.body.safeParse(body);
+        if (!parsed.success) return answer(res, 400, zodRefusal(parsed.error));
+        answer(res, 200, await reportOutcome(ctx, vendorKeyId, params.transferId, parsed.data, correlationId));
+      }),
+    );
 
-  router.post(
-    '/api/transfers/:transferId/outcome',
-    vendorCall(async (req, res, vendorKeyId, body) => {
-      const parsed = transferOutcomeBody.safeParse(body);
-      if (!parsed.success) return answer(res, 400, zodRefusal(parsed.error));
-      answer(res, 200, await reportOutcome(ctx, vendorKeyId, String(req.params.transferId), parsed.data, req.id));
-    }),
-  );
-
+  const router = Router();
+  router.use(calls.router);
+  // The kit refuses a transfer id that is no UUID before the handler runs: the vendor hears it in the webhook's shape too.
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (err instanceof AppError && err.status < 500 && !res.headersSent) return answer(res, err.status, { success: false, message: err.message });
+    next(err);
+  });
   return router;
 }
