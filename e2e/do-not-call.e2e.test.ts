@@ -8,7 +8,7 @@ import { CATALOG_SCHEMA } from '@warmline/catalog/service';
 import { GATEWAY_SCHEMA } from '@warmline/gateway/service';
 import { seedDemoAccounts } from '@warmline/gateway/seed';
 import { NOTIFICATIONS_SCHEMA } from '@warmline/notifications/service';
-import { EMAIL_REQUESTS_QUEUE } from '@warmline/notifications/events/subscriptions';
+import { EMAIL_REQUESTS_QUEUE } from '@warmline/notifications/events/consumers';
 import { TRANSFERS_SCHEMA } from '@warmline/transfers/service';
 import { ApiClient, errorOf } from './api-client';
 import { startApiSystem, type ApiSystem } from './api-system';

@@ -13,7 +13,7 @@ import { startTestSystem, type TestSystem } from '@warmline/platform/testing/sys
 import { ordersEnv } from '@warmline/orders/config';
 import { startOrders, type RunningOrders } from '@warmline/orders/service';
 import { notificationsEnv } from '@warmline/notifications/config';
-import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
+import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/consumers';
 import { startNotifications } from '@warmline/notifications/service';
 import { catalogEnv } from '../src/config';
 import { CATALOG_SCHEMA, startCatalog, type RunningCatalog } from '../src/service';

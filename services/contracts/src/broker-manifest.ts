@@ -272,3 +272,14 @@ export function consumersOf(type: MessageType): ConsumerQueueManifest[] {
 export function allMessageTypes(): MessageType[] {
   return [...(Object.keys(events) as MessageType[]), ...(Object.keys(commands) as MessageType[])];
 }
+
+/**
+ * A consumer's queue as the manifest names it: `queueOf('orders', 'orders.lead-sales')`. A name the
+ * manifest does not give that consumer fails when the service loads, not when a message is lost.
+ */
+export function queueOf(consumer: BusParticipant, queue: string): string {
+  const entry = consumerQueues.find((q) => q.queue === queue);
+  if (!entry) throw new Error(`${queue} is not a queue of the broker manifest`);
+  if (entry.consumer !== consumer) throw new Error(`${queue} is consumed by ${entry.consumer}, not ${consumer}, in the broker manifest`);
+  return entry.queue;
+}

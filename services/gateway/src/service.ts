@@ -16,7 +16,7 @@ import {
   ShutdownStack,
   type Logger,
 } from '@warmline/platform';
-import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { openDatabaseAndBus, startConsumers } from '@warmline/platform/bus/index';
 import type { GatewayConfig } from './config';
 import type { AccountsContext } from './domain/context';
 import { ensureFirstAdmin } from './domain/first-admin';
@@ -44,7 +44,7 @@ import { userAdminRoutes } from './http/user-admin-routes';
 import { campaignRoutes } from './http/campaign-routes';
 import { adminRoutes } from './http/admin-routes';
 import { customerSearchRoutes } from './http/customer-search-routes';
-import { AUDIT_QUEUE, subscriptions } from './events/subscriptions';
+import { consumers } from './events/consumers';
 import { surveyRoutes } from './http/survey-routes';
 import { recruitingRoutes } from './http/recruiting-routes';
 import { internalUserRoutes } from './http/internal-user-routes';
@@ -203,8 +203,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     });
 
     // Admin actions other services report, stored in the one audit log.
-    const consumer = await startConsumer({ bus, pool, queue: AUDIT_QUEUE, subscriptions: subscriptions(), log });
-    stops.push('audit consumer', () => consumer.stop());
+    await startConsumers(consumers(), { bus, pool, log }, stops);
 
     const internalUrl = await serve(internalApp, config.GATEWAY_INTERNAL_PORT, stops, config.INTERNAL_HOST);
     const url = await serve(app, config.GATEWAY_PORT, stops);

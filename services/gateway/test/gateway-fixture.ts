@@ -7,7 +7,7 @@ import { createLogger, createPool, parseConfig, type Pool } from '@warmline/plat
 import type { TestDatabase } from '@warmline/platform/testing/index';
 import { deleteBusNames, startTestSystem } from '@warmline/platform/testing/system';
 import { notificationsEnv } from '@warmline/notifications/config';
-import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
+import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/consumers';
 import { startNotifications } from '@warmline/notifications/service';
 import { gatewayEnv, type GatewayConfig } from '../src/config';
 import type { UserRecord } from '../src/db/users';

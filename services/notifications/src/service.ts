@@ -10,7 +10,7 @@ import { ShutdownStack } from '@warmline/platform/lifecycle';
 import { resolveMailTransport, ringcloudMailFrom, type NotificationsConfig } from './config';
 import { createMailer } from './domain/mailer';
 import { pruneEmailLog } from './db/email-log';
-import { consumers } from './events/subscriptions';
+import { consumers } from './events/consumers';
 
 export const NOTIFICATIONS_SCHEMA = 'notifications';
 const EMAIL_CLAIM_CONNECTIONS = 2;

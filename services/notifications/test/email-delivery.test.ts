@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Envelope, type MessageData } from '@warmline/contracts';
 import { freePort, waitFor } from '@warmline/platform/testing/index';
-import { EMAIL_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_QUEUE } from '../src/events/consumers';
 import { decodeQuotedPrintable, emlFiles, notificationsTestBed } from './worker-fixture';
 
 /**

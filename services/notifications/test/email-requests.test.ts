@@ -9,7 +9,7 @@ import { accountSecurityEmail, passwordResetEmail, welcomeEmail } from '../src/d
 import { recruitingRequestEmail } from '../src/domain/recruiting-emails';
 import { surveySalesNoticeEmail } from '../src/domain/survey-emails';
 import { operationsNoticeEmail, transferConfirmationEmail } from '../src/domain/transfer-order-emails';
-import { EMAIL_QUEUE, EMAIL_REQUESTS_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_QUEUE, EMAIL_REQUESTS_QUEUE } from '../src/events/consumers';
 import { NOTIFICATIONS_SCHEMA } from '../src/service';
 import { decodeQuotedPrintable, emlFiles, notificationsTestBed, type Worker } from './worker-fixture';
 

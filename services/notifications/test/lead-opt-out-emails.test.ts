@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandData, Envelope } from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
 import { leadOptOutEmail } from '../src/domain/lead-opt-out-emails';
-import { EMAIL_REQUESTS_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_REQUESTS_QUEUE } from '../src/events/consumers';
 import { decodeQuotedPrintable, emlFiles, notificationsTestBed } from './worker-fixture';
 
 /**

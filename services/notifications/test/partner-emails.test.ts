@@ -13,7 +13,7 @@ import {
   partnerApplicationReceivedEmail,
   partnerStatusChangedEmail,
 } from '../src/domain/partner-emails';
-import { EMAIL_QUEUE, EMAIL_REQUESTS_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_QUEUE, EMAIL_REQUESTS_QUEUE } from '../src/events/consumers';
 import { NOTIFICATIONS_SCHEMA } from '../src/service';
 import { decodeQuotedPrintable, emlFiles, notificationsTestBed, type Worker } from './worker-fixture';
 

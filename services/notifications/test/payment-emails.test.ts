@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandData, Envelope } from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
-import { EMAIL_QUEUE, EMAIL_REQUESTS_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_QUEUE, EMAIL_REQUESTS_QUEUE } from '../src/events/consumers';
 import { decodeQuotedPrintable, emlFiles, notificationsTestBed, type Worker } from './worker-fixture';
 
 /**

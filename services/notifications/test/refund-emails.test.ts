@@ -8,7 +8,7 @@ import { welcomeEmail } from '../src/domain/account-emails';
 import { refundIssuedEmail } from '../src/domain/order-change-emails';
 import { receiptEmail } from '../src/domain/payment-emails';
 import { disputeOpenedEmail, leadsReceiptEmail } from '../src/domain/refund-emails';
-import { EMAIL_REQUESTS_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_REQUESTS_QUEUE } from '../src/events/consumers';
 import { decodeQuotedPrintable, emlFiles, notificationsTestBed, type Worker } from './worker-fixture';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, MessageData } from '@warmline/contracts';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import { proxyFor, readyz, type ProxiedDependency } from '@warmline/platform/testing/outage';
-import { EMAIL_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_QUEUE } from '../src/events/consumers';
 import { notificationsTestBed } from './worker-fixture';
 
 /**

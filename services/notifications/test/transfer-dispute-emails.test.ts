@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandData, Envelope } from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
 import { transferDisputeDecidedEmail } from '../src/domain/transfer-dispute-emails';
-import { EMAIL_REQUESTS_QUEUE } from '../src/events/subscriptions';
+import { EMAIL_REQUESTS_QUEUE } from '../src/events/consumers';
 import { notificationsTestBed } from './worker-fixture';
 
 /** The agent's notice of a decided transfer dispute (issue 23 §6): the transfer, the decision, why, the balance. */

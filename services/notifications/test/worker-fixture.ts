@@ -19,7 +19,7 @@ import {
 import { readyz } from '@warmline/platform/testing/outage';
 import { deleteBusNames } from '@warmline/platform/testing/system';
 import { notificationsEnv } from '../src/config';
-import { NOTIFICATIONS_QUEUES } from '../src/events/subscriptions';
+import { NOTIFICATIONS_QUEUES } from '../src/events/consumers';
 import { startNotifications, NOTIFICATIONS_SCHEMA, type NotificationsOptions } from '../src/service';
 
 /**

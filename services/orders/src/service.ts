@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { identityCheck, serviceSigner } from '@warmline/platform/http/identity';
-import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { openDatabaseAndBus, startConsumers } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { OrdersConfig } from './config';
 import type { OrdersContext } from './domain/context';
@@ -20,7 +20,7 @@ import { unavailableDependency } from '@warmline/platform/faults';
 import { transferOrderRoutes } from './http/transfer-order-routes';
 import { httpUsersClient } from './clients/users-client';
 import { fillMissingBuyerDetails } from './domain/order-buyers';
-import { LEAD_SALES_QUEUE, subscriptions } from './events/subscriptions';
+import { consumers } from './events/consumers';
 
 /** How often unpaid transfer orders are looked at (they are cancelled 24 hours after they were placed). */
 const TRANSFER_SWEEP_MS = 5 * 60 * 1000;
@@ -69,14 +69,7 @@ export async function startOrders(
 
     // Lead orders the catalog settled: refunds of leads sold elsewhere, receipts (issue 12).
     // No waiting for the broker: the consumer attaches once it connects.
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      queue: LEAD_SALES_QUEUE,
-      subscriptions: subscriptions(ctx, { users }),
-      log,
-    });
-    stops.push('consumer', () => consumer.stop());
+    await startConsumers(consumers(ctx, { users }), { bus, pool, log }, stops);
 
     // Unpaid transfer orders are cancelled after 24 hours (issue 12); checked every few minutes.
     let sweeping: Promise<unknown> = Promise.resolve();

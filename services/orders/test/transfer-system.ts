@@ -13,7 +13,7 @@ import { gatewayEnv } from '@warmline/gateway/config';
 import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
 import { createAccount } from '@warmline/gateway/domain/users';
 import { notificationsEnv } from '@warmline/notifications/config';
-import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/subscriptions';
+import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/consumers';
 import { startNotifications } from '@warmline/notifications/service';
 import { Browser } from '../../gateway/test/gateway-fixture';
 import { ordersEnv } from '../src/config';

@@ -3,14 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { identityCheck, serviceSigner } from '@warmline/platform/http/identity';
-import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { openDatabaseAndBus, startConsumers } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { TransfersConfig } from './config';
 import type { TransfersContext } from './domain/context';
 import { httpGatewayClient, type GatewayClient } from './clients/gateway-client';
 import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
 import { httpCatalogClient } from './clients/catalog-client';
-import { mirrorSubscriptions, paymentSubscriptions, TRANSFER_MIRRORS_QUEUE, TRANSFER_PAYMENTS_QUEUE } from './events/subscriptions';
+import { consumers } from './events/consumers';
 import { vendorRoutes } from './http/vendor-routes';
 import { myTransfersRoutes } from './http/my-transfers-routes';
 import { adminTransferRoutes } from './http/admin-routes';
@@ -69,10 +69,7 @@ export async function startTransfers(
     };
 
     // No waiting for the broker: the consumers attach once it connects, HTTP serves meanwhile.
-    const payments = await startConsumer({ bus, pool, queue: TRANSFER_PAYMENTS_QUEUE, subscriptions: paymentSubscriptions(ctx), log });
-    stops.push('payments consumer', () => payments.stop());
-    const mirrors = await startConsumer({ bus, pool, queue: TRANSFER_MIRRORS_QUEUE, subscriptions: mirrorSubscriptions(ctx), log });
-    stops.push('mirrors consumer', () => mirrors.stop());
+    await startConsumers(consumers(ctx), { bus, pool, log }, stops);
 
     const app = createHttpApp({
       service: 'transfers',

@@ -8,7 +8,7 @@ import { outboxEnvelopes, startTestSystem } from '@warmline/platform/testing/sys
 import { readyz } from '@warmline/platform/testing/outage';
 import { transfersEnv } from '../src/config';
 import { startTransfers, TRANSFERS_SCHEMA } from '../src/service';
-import { TRANSFER_MIRRORS_QUEUE, TRANSFER_PAYMENTS_QUEUE } from '../src/events/subscriptions';
+import { TRANSFER_MIRRORS_QUEUE, TRANSFER_PAYMENTS_QUEUE } from '../src/events/consumers';
 import type { AgentProfile, GatewayClient } from '../src/clients/gateway-client';
 import type { LatestTransferOrder, OrdersClient } from '../src/clients/orders-client';
 import { chargeOneTransfer, lockAgent } from '../src/db/ledger';

@@ -6,7 +6,7 @@ import { withTransaction } from '@warmline/platform/db/index';
 import { waitFor } from '@warmline/platform/testing/index';
 import { ensureAgent } from '../src/db/ledger';
 import { changeSuppressionCopy } from '../src/domain/opt-outs';
-import { TRANSFER_MIRRORS_QUEUE } from '../src/events/subscriptions';
+import { TRANSFER_MIRRORS_QUEUE } from '../src/events/consumers';
 import { agent, insertTransfer, profileOf, startLedgerFixture, type LedgerFixture } from './ledger-fixture';
 
 /**

@@ -45,6 +45,27 @@ export function subscribe<T extends MessageType>(type: T, handler: Handler<T>): 
   return { type, handler: handler as unknown as Subscription['handler'] };
 }
 
+/** One queue a service consumes and what runs for each message type on it (a service's `events/consumers.ts`). */
+export interface ServiceConsumer {
+  queue: string;
+  subscriptions: Subscription[];
+}
+
+/**
+ * Starts one consumer per entry of a service's `consumers(...)`, each stopped with the service.
+ * No waiting for the broker: each attaches once it connects.
+ */
+export async function startConsumers(
+  consumers: ServiceConsumer[],
+  options: Omit<ConsumerOptions, 'queue' | 'subscriptions'>,
+  stops: { push(name: string, close: () => Promise<unknown>): void },
+): Promise<void> {
+  for (const { queue, subscriptions } of consumers) {
+    const consumer = await startConsumer({ ...options, queue, subscriptions });
+    stops.push(`consumer ${queue}`, () => consumer.stop());
+  }
+}
+
 export interface ConsumerOptions {
   bus: Bus;
   pool: Pool;

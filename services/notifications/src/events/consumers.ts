@@ -1,13 +1,14 @@
-import { subscribe, type Subscription } from '@warmline/platform/bus/index';
+import { queueOf } from '@warmline/contracts/broker-manifest';
+import { subscribe, type ServiceConsumer } from '@warmline/platform/bus/index';
 import type { Pool } from '@warmline/platform/db/index';
 import type { Mailer } from '../domain/mailer';
 import { emailRequestSubscriptions, type SiteLinks, type TeamInboxes } from './email-requests';
 import { sendEmailHandler } from './send-email';
 
 /** The typed e-mail commands (email.password_reset, email.order_paid, …): rendered into email.send. */
-export const EMAIL_REQUESTS_QUEUE = 'notifications.email-requests';
+export const EMAIL_REQUESTS_QUEUE = queueOf('notifications', 'notifications.email-requests');
 /** The rendered e-mails (email.send), each sent once; its retry queue and DLQ are `<queue>.retry` and `<queue>.dlq`. */
-export const EMAIL_QUEUE = 'notifications.email';
+export const EMAIL_QUEUE = queueOf('notifications', 'notifications.email');
 
 export interface NotificationsDeps extends TeamInboxes, SiteLinks {
   mailer: Mailer;
@@ -15,17 +16,12 @@ export interface NotificationsDeps extends TeamInboxes, SiteLinks {
   emailClaims: Pool;
 }
 
-export interface Consumer {
-  queue: string;
-  subscriptions: Subscription[];
-}
-
 /**
  * Everything the notifications worker consumes: one durable queue per purpose, and which
  * handler runs for each message type on it. The worker starts one consumer per entry; the
  * broker manifest (contracts' consumerQueues) binds the same types to the same queues.
  */
-export function consumers(deps: NotificationsDeps): Consumer[] {
+export function consumers(deps: NotificationsDeps): ServiceConsumer[] {
   return [
     {
       queue: EMAIL_REQUESTS_QUEUE,
