@@ -442,7 +442,8 @@ describe('delivering call-backs to agents', () => {
     expect(assigned.status).toBe(200);
     expect(assigned.body).toMatchObject({ status: 'assigned', assignedUserId: agent.userId });
     expect(again.status).toBe(409);
-    expect(badId.status).toBe(400);
+    expect(badId.status).toBe(404);
+    expect(badId.body.error).toBe('Callback opportunity not found');
     const mail = (await fx.outbox('email.callback_assigned')).filter((e) => e.data.opportunityId === id);
     expect(mail.map((e) => e.data.to)).toEqual([agent.email]);
 

@@ -115,6 +115,14 @@ function* mixed(...parts: Array<Iterable<string>>): Generator<string> {
 const today = () => businessDate(fx.now(), fx.config.BUSINESS_TIMEZONE);
 
 describe('bad uploads', () => {
+  it('when an upload is asked for by an id that names none, malformed or unknown, then 404 Registry upload not found', async () => {
+    for (const id of ['not-an-upload', randomUUID()]) {
+      const answer = await fx.call('GET', `/api/admin/dnc-registry/${id}`, { identity: admin });
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ error: 'Registry upload not found' });
+    }
+  });
+
   it('when no file, an empty file or a file without a valid number is sent, then 400 says what a valid line is', async () => {
     const form = new FormData();
     form.append('note', 'no file here');

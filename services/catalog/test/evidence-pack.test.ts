@@ -253,9 +253,13 @@ describe('the admin', () => {
     expect((await get(`/api/admin/callback-opportunities/${callbackId}/evidence`, bob)).status).toBe(403);
   });
 
-  it('when an admin asks by a malformed id, then it is a 400 (as on the other admin routes); an unsold lead or undelivered call-back is a 404', async () => {
-    expect((await get('/api/admin/leads/nope/evidence', admin)).status).toBe(400);
-    expect((await get('/api/admin/callback-opportunities/nope/evidence', admin)).status).toBe(400);
+  it('when an admin asks by a malformed id, an unsold lead or an undelivered call-back, then it is a 404', async () => {
+    const malformedLead = await get('/api/admin/leads/nope/evidence', admin);
+    expect(malformedLead.status).toBe(404);
+    expect(JSON.parse(malformedLead.text)).toEqual({ error: 'Lead not found' });
+    const malformedCallback = await get('/api/admin/callback-opportunities/nope/evidence', admin);
+    expect(malformedCallback.status).toBe(404);
+    expect(JSON.parse(malformedCallback.text)).toEqual({ error: 'Call-back not found' });
     expect((await get(`/api/admin/leads/${unsold.id}/evidence`, admin)).status).toBe(404);
     expect((await get(`/api/admin/callback-opportunities/${randomUUID()}/evidence`, admin)).status).toBe(404);
   });

@@ -341,9 +341,11 @@ describe('only admins', () => {
     expect(answer.status).toBe(403);
   });
 
-  it('an unknown import is 404, a malformed id 400', async () => {
+  it('an unknown import is 404, and so is a malformed id', async () => {
     expect((await fx.call('GET', '/api/admin/lead-imports/00000000-0000-4000-8000-000000000001', { identity: admin })).status).toBe(404);
-    expect((await fx.call('GET', '/api/admin/lead-imports/nope', { identity: admin })).status).toBe(400);
+    const malformed = await fx.call('GET', '/api/admin/lead-imports/nope', { identity: admin });
+    expect(malformed.status).toBe(404);
+    expect(malformed.body.error).toBe('Import not found');
   });
 });
 

@@ -197,6 +197,8 @@ describe('abandoned checkouts do not lock the buyer out (issue 22)', () => {
     const refused = await fx.call('POST', `/api/bulk-purchase-leads/${orderId}/cancel`, { identity: buyer });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe('This purchase is already paid');
-    expect((await fx.call('POST', '/api/bulk-purchase-leads/not-a-uuid/cancel', { identity: buyer })).status).toBe(400);
+    const malformed = await fx.call('POST', '/api/bulk-purchase-leads/not-a-uuid/cancel', { identity: buyer });
+    expect(malformed.status).toBe(404);
+    expect(malformed.body.error).toBe('Purchase not found');
   });
 });

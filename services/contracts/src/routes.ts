@@ -204,11 +204,11 @@ const manifest = [
     body: bulkPurchaseBody,
     bodyLimit: BULK_BODY_LIMIT_BYTES,
   },
-  { method: 'GET', path: '/api/bulk-purchase-leads/{orderId}', owner: 'catalog', access: 'customer', summary: 'A lead purchase and its leads' },
+  { method: 'GET', path: '/api/bulk-purchase-leads/{orderId}', owner: 'catalog', access: 'customer', summary: 'A lead purchase and its leads', notFound: 'Purchase not found' },
   // Issue 22: unpaid purchases in My Orders, each with Pay (the same payment again) and Cancel (the leads released at once).
   { method: 'GET', path: '/api/bulk-purchase-leads', owner: 'catalog', access: 'customer', summary: "The buyer's unpaid lead purchases that still hold leads, newest first" },
-  { method: 'POST', path: '/api/bulk-purchase-leads/{orderId}/resume', owner: 'catalog', access: 'customer', summary: 'Pay an unpaid lead purchase: the same order and payment as before, while it holds its leads' },
-  { method: 'POST', path: '/api/bulk-purchase-leads/{orderId}/cancel', owner: 'catalog', access: 'customer', summary: 'Cancel an unpaid lead purchase: its leads are for sale again at once, and it can no longer be paid' },
+  { method: 'POST', path: '/api/bulk-purchase-leads/{orderId}/resume', owner: 'catalog', access: 'customer', summary: 'Pay an unpaid lead purchase: the same order and payment as before, while it holds its leads', notFound: 'Purchase not found' },
+  { method: 'POST', path: '/api/bulk-purchase-leads/{orderId}/cancel', owner: 'catalog', access: 'customer', summary: 'Cancel an unpaid lead purchase: its leads are for sale again at once, and it can no longer be paid', notFound: 'Purchase not found' },
   { method: 'GET', path: '/api/my-leads', owner: 'catalog', access: 'customer', summary: "The buyer's own leads: the active ones, or (view=returned) those returned", query: myLeadsQuery },
   { method: 'GET', path: '/api/my-leads/export.csv', owner: 'catalog', access: 'customer', summary: "The buyer's own leads as CSV", query: leadExportQuery },
   // catalog: aged-lead imports and the suppression list (issue 13)
@@ -222,10 +222,10 @@ const manifest = [
     bodyLimit: LEAD_IMPORT_MAX_BYTES,
   },
   { method: 'GET', path: '/api/admin/lead-imports', owner: 'catalog', access: 'admin', summary: 'Past imports, newest first, with who ran them', query: leadImportListQuery },
-  { method: 'GET', path: '/api/admin/lead-imports/{id}', owner: 'catalog', access: 'admin', summary: "An import's status and counts" },
-  { method: 'GET', path: '/api/admin/lead-imports/{id}/errors.csv', owner: 'catalog', access: 'admin', summary: 'The rows an import refused, each with its row number, column and reason' },
-  { method: 'POST', path: '/api/admin/lead-imports/{id}/cancel', owner: 'catalog', access: 'admin', summary: 'Stop a queued or running import (rows already loaded stay until Undo)' },
-  { method: 'POST', path: '/api/admin/lead-imports/{id}/undo', owner: 'catalog', access: 'admin', summary: "Withdraw an import's leads that are not sold yet" },
+  { method: 'GET', path: '/api/admin/lead-imports/{id}', owner: 'catalog', access: 'admin', summary: "An import's status and counts", notFound: 'Import not found' },
+  { method: 'GET', path: '/api/admin/lead-imports/{id}/errors.csv', owner: 'catalog', access: 'admin', summary: 'The rows an import refused, each with its row number, column and reason', notFound: 'Import not found' },
+  { method: 'POST', path: '/api/admin/lead-imports/{id}/cancel', owner: 'catalog', access: 'admin', summary: 'Stop a queued or running import (rows already loaded stay until Undo)', notFound: 'Import not found' },
+  { method: 'POST', path: '/api/admin/lead-imports/{id}/undo', owner: 'catalog', access: 'admin', summary: "Withdraw an import's leads that are not sold yet", notFound: 'Import not found' },
   { method: 'GET', path: '/api/admin/lead-imports/template.csv', owner: 'catalog', access: 'admin', summary: 'The import template (header row and one example)' },
   { method: 'POST', path: '/api/admin/aged-leads', owner: 'catalog', access: 'admin', summary: 'Add one aged lead (the fields of an import row)', body: agedLeadInput },
   {
@@ -240,11 +240,11 @@ const manifest = [
   { method: 'GET', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'The suppression list (phones that opted out), newest first', query: suppressionListQuery },
   { method: 'POST', path: '/api/admin/suppressions', owner: 'catalog', access: 'admin', summary: 'Suppress a phone: off sale at once, never imported again, its buyers told to stop', body: suppressionBody },
   { method: 'POST', path: '/api/admin/suppressions/import', owner: 'catalog', access: 'admin', summary: 'Add a list of opted-out phones (one a line), each recorded as imported', body: suppressionImportBody },
-  { method: 'DELETE', path: '/api/admin/suppressions/{phone}', owner: 'catalog', access: 'admin', summary: 'Take a phone off the suppression list (its withdrawn leads stay withdrawn)' },
+  { method: 'DELETE', path: '/api/admin/suppressions/{phone}', owner: 'catalog', access: 'admin', summary: 'Take a phone off the suppression list (its withdrawn leads stay withdrawn)', notFound: 'Phone is not on the suppression list' },
   // catalog: lead returns (issue 24, ADR 0034)
-  { method: 'POST', path: '/api/my-leads/{id}/return', owner: 'catalog', access: 'customer', summary: 'Return a lead bought in the last 10 days, once, with a reason: accepted at once when the records prove it, else queued for an admin', body: leadReturnBody },
+  { method: 'POST', path: '/api/my-leads/{id}/return', owner: 'catalog', access: 'customer', summary: 'Return a lead bought in the last 10 days, once, with a reason: accepted at once when the records prove it, else queued for an admin', body: leadReturnBody, notFound: 'Lead not found' },
   { method: 'GET', path: '/api/admin/lead-returns', owner: 'catalog', access: 'admin', summary: 'The Returns queue by status (pending oldest first), 50 a page, with each buyer\'s return rate', query: leadReturnListQuery },
-  { method: 'POST', path: '/api/admin/lead-returns/{id}', owner: 'catalog', access: 'admin', summary: 'Accept (the lead\'s price refunded once) or refuse (with a reason) a lead return', body: leadReturnDecisionBody },
+  { method: 'POST', path: '/api/admin/lead-returns/{id}', owner: 'catalog', access: 'admin', summary: 'Accept (the lead\'s price refunded once) or refuse (with a reason) a lead return', body: leadReturnDecisionBody, notFound: 'Return not found' },
   // catalog: the national do-not-call registry (issue 24)
   {
     method: 'POST',
@@ -256,7 +256,7 @@ const manifest = [
     bodyLimit: DNC_REGISTRY_MAX_BYTES,
   },
   { method: 'GET', path: '/api/admin/dnc-registry', owner: 'catalog', access: 'admin', summary: 'Registry uploads, newest first, with their date, counts, area codes and progress', query: dncRegistryListQuery },
-  { method: 'GET', path: '/api/admin/dnc-registry/{id}', owner: 'catalog', access: 'admin', summary: "A registry upload's status, counts and progress" },
+  { method: 'GET', path: '/api/admin/dnc-registry/{id}', owner: 'catalog', access: 'admin', summary: "A registry upload's status, counts and progress", notFound: 'Registry upload not found' },
   // partners: the partner network (issue 14)
   {
     method: 'POST',
@@ -297,13 +297,13 @@ const manifest = [
   { method: 'POST', path: '/api/callback-opportunities', owner: 'catalog', access: 'admin', summary: 'Add one callback opportunity (the manual form)', body: callbackOpportunityInput },
   { method: 'POST', path: '/api/admin/callback-opportunities', owner: 'catalog', access: 'admin', summary: 'Add one callback opportunity (the manual form; same as POST /api/callback-opportunities)', body: callbackOpportunityInput },
   { method: 'POST', path: '/api/callback-opportunities/bulk', owner: 'catalog', access: 'admin', summary: 'Add the rows of a callback CSV (≤ 5,000): good rows created, bad rows listed', body: bulkCallbackOpportunitiesBody, bodyLimit: BULK_BODY_LIMIT_BYTES },
-  { method: 'PATCH', path: '/api/callback-opportunities/{id}', owner: 'catalog', access: 'admin', summary: 'Give a waiting opportunity its state', body: callbackStateBody },
-  { method: 'POST', path: '/api/callback-opportunities/{id}/assign', owner: 'catalog', access: 'admin', summary: 'Assign an opportunity to an agent by hand', body: assignCallbackBody },
+  { method: 'PATCH', path: '/api/callback-opportunities/{id}', owner: 'catalog', access: 'admin', summary: 'Give a waiting opportunity its state', body: callbackStateBody, notFound: 'Callback opportunity not found' },
+  { method: 'POST', path: '/api/callback-opportunities/{id}/assign', owner: 'catalog', access: 'admin', summary: 'Assign an opportunity to an agent by hand', body: assignCallbackBody, notFound: 'Callback opportunity not found' },
   { method: 'GET', path: '/api/callback-opportunities/export.csv', owner: 'catalog', access: 'admin', summary: 'Callback opportunities as CSV, with the list\'s filters, newest first (at most 50,000 rows)', query: callbackOpportunityExportQuery },
   { method: 'GET', path: '/api/admin/callback-agents', owner: 'catalog', access: 'admin', summary: 'Agents who can receive call-backs (a call-back account), with their balance and states, for assigning by hand' },
   { method: 'GET', path: '/api/my-callbacks', owner: 'catalog', access: 'customer', summary: 'My Call-backs: my call-backs, my balance and my states' },
-  { method: 'PATCH', path: '/api/my-callbacks/{id}', owner: 'catalog', access: 'customer', summary: "Mark one of my call-backs contacted", body: myCallbackStatusBody },
-  { method: 'POST', path: '/api/my-callbacks/{id}/attempts', owner: 'catalog', access: 'customer', summary: 'Log a call to the prospect of one of my call-backs (counted by the 3-calls-in-24-hours rule; recorded even outside calling hours)', body: callAttemptBody },
+  { method: 'PATCH', path: '/api/my-callbacks/{id}', owner: 'catalog', access: 'customer', summary: "Mark one of my call-backs contacted", body: myCallbackStatusBody, notFound: 'Call-back not found' },
+  { method: 'POST', path: '/api/my-callbacks/{id}/attempts', owner: 'catalog', access: 'customer', summary: 'Log a call to the prospect of one of my call-backs (counted by the 3-calls-in-24-hours rule; recorded even outside calling hours)', body: callAttemptBody, notFound: 'Call-back not found' },
   { method: 'PUT', path: '/api/my-callbacks-states', owner: 'catalog', access: 'customer', summary: 'Set the states I take call-backs in', body: myCallbackStatesBody },
   // transfers: live transfers delivered and billed (issue 23); the vendor's two calls see /brightcalldocs
   { method: 'POST', path: '/api/transfers/route', owner: 'transfers', access: 'vendor-key', summary: 'The vendor asks which agent gets a live transfer (X-API-Key or Authorization: Bearer); reserves the agent for 60 s', body: transferRouteBody },
@@ -321,11 +321,11 @@ const manifest = [
   { method: 'POST', path: '/api/admin/transfer-disputes/{id}', owner: 'transfers', access: 'admin', summary: 'Accept (the transfer credited back) or refuse (with a reason) a dispute', body: transferDisputeDecisionBody, notFound: 'Dispute not found' },
   { method: 'POST', path: '/api/admin/users/{id}/transfer-credits', owner: 'transfers', access: 'admin', summary: "Adjust an agent's transfer balance with a reason (negative takes back, never below zero)", body: transferCreditAdjustmentBody, notFound: 'User not found' },
   // The consent evidence pack (issue 24 §4, docs/adr/0035): one download of a PDF and its JSON in a zip (format=json|pdf for one alone).
-  { method: 'GET', path: '/api/my-leads/{id}/evidence', owner: 'catalog', access: 'customer', summary: "The consent evidence pack of one of my leads: consent record, do-not-call checks at sale, sale record (zip of PDF and JSON)", query: evidencePackQuery },
-  { method: 'GET', path: '/api/my-callbacks/{id}/evidence', owner: 'catalog', access: 'customer', summary: "The consent evidence pack of one of my call-backs, with the vendor's call record (zip of PDF and JSON)", query: evidencePackQuery },
+  { method: 'GET', path: '/api/my-leads/{id}/evidence', owner: 'catalog', access: 'customer', summary: "The consent evidence pack of one of my leads: consent record, do-not-call checks at sale, sale record (zip of PDF and JSON)", query: evidencePackQuery, notFound: 'Lead not found' },
+  { method: 'GET', path: '/api/my-callbacks/{id}/evidence', owner: 'catalog', access: 'customer', summary: "The consent evidence pack of one of my call-backs, with the vendor's call record (zip of PDF and JSON)", query: evidencePackQuery, notFound: 'Call-back not found' },
   { method: 'GET', path: '/api/my-transfers/{id}/evidence', owner: 'transfers', access: 'customer', summary: "The consent evidence pack of one of my transfers, with the vendor's call record (zip of PDF and JSON)", query: evidencePackQuery, notFound: 'Transfer not found' },
-  { method: 'GET', path: '/api/admin/leads/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any sold lead (zip of PDF and JSON)', query: evidencePackQuery },
-  { method: 'GET', path: '/api/admin/callback-opportunities/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any delivered call-back (zip of PDF and JSON)', query: evidencePackQuery },
+  { method: 'GET', path: '/api/admin/leads/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any sold lead (zip of PDF and JSON)', query: evidencePackQuery, notFound: 'Lead not found' },
+  { method: 'GET', path: '/api/admin/callback-opportunities/{id}/evidence', owner: 'catalog', access: 'admin', summary: 'The consent evidence pack of any delivered call-back (zip of PDF and JSON)', query: evidencePackQuery, notFound: 'Call-back not found' },
   { method: 'GET', path: '/api/admin/transfers/{id}/evidence', owner: 'transfers', access: 'admin', summary: 'The consent evidence pack of any routed transfer (zip of PDF and JSON)', query: evidencePackQuery, notFound: 'Transfer not found' },
 ] as const satisfies readonly PublicRoute[];
 

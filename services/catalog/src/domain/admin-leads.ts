@@ -2,8 +2,9 @@ import { LEAD_SUPPRESSED_MESSAGE, leadRowRules, rowProblems, type ImportedLead }
 import { withTransaction } from '@warmline/platform/db/index';
 import { AppError, badRequest, conflict } from '@warmline/platform/errors';
 import { loadLeadBatch } from '../db/lead-batch-load';
-import type { LeadImportContext } from './context';
-import { recordAdminAction, type Admin } from './admin-actions';
+import { SOURCE, type LeadImportContext } from './context';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
+import type { ActingAdmin } from '@warmline/platform/identity';
 
 /**
  * The spec's JSON routes for API clients (issue 13 item 4): `POST /api/admin/aged-leads` adds one
@@ -21,7 +22,7 @@ interface LeadRowError {
   message: string;
 }
 
-export async function addAgedLead(ctx: LeadImportContext, admin: Admin, input: Record<string, unknown>, correlationId: string): Promise<{ id: string }> {
+export async function addAgedLead(ctx: LeadImportContext, admin: ActingAdmin, input: Record<string, unknown>, correlationId: string): Promise<{ id: string }> {
   const lead = validate(ctx, [input]);
   const outcome = await load(ctx, admin, lead, correlationId);
   if (outcome.suppressed > 0) throw badRequest(LEAD_SUPPRESSED_MESSAGE, { column: 'Phone' });
@@ -30,7 +31,7 @@ export async function addAgedLead(ctx: LeadImportContext, admin: Admin, input: R
 }
 
 /** All leads valid and none suppressed, or nothing is added; duplicates are skipped and counted. */
-export async function addAgedLeads(ctx: LeadImportContext, admin: Admin, inputs: Array<Record<string, unknown>>, correlationId: string): Promise<{ added: number; duplicates: number; ids: string[] }> {
+export async function addAgedLeads(ctx: LeadImportContext, admin: ActingAdmin, inputs: Array<Record<string, unknown>>, correlationId: string): Promise<{ added: number; duplicates: number; ids: string[] }> {
   const leads = validate(ctx, inputs);
   const outcome = await load(ctx, admin, leads, correlationId);
   return { added: outcome.ids.length, duplicates: outcome.duplicates, ids: outcome.ids };
@@ -53,7 +54,7 @@ function validate(ctx: LeadImportContext, inputs: Array<Record<string, unknown>>
   return leads;
 }
 
-async function load(ctx: LeadImportContext, admin: Admin, leads: ImportedLead[], correlationId: string): Promise<{ ids: string[]; duplicates: number; suppressed: number }> {
+async function load(ctx: LeadImportContext, admin: ActingAdmin, leads: ImportedLead[], correlationId: string): Promise<{ ids: string[]; duplicates: number; suppressed: number }> {
   return withTransaction(ctx.pool, async (client) => {
     const outcome = await loadLeadBatch(
       client,
@@ -67,7 +68,10 @@ async function load(ctx: LeadImportContext, admin: Admin, leads: ImportedLead[],
     }
     const ids = outcome.insertedIds;
     if (outcome.insertedRows.length > 0) {
-      await recordAdminAction(client, admin, correlationId, {
+      await recordAdminAction(client, {
+        source: SOURCE,
+        actor: admin,
+        correlationId,
         action: 'aged_leads.added',
         subjectType: 'aged_leads',
         subjectId: ids[0]!,

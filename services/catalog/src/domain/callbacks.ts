@@ -45,9 +45,10 @@ import { findSuppression, suppressedPhonesAmong } from '../db/suppressions';
 import { listCallbackAccounts } from '../db/callback-balances';
 import { toCsv } from '@warmline/platform/csv';
 import { formatPhone } from './masking';
-import { recordAdminAction, type Admin } from './admin-actions';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import { assignAvailableCallbacks, deliverCallback, repeatWindowStart } from './callback-assignment';
-import type { CatalogContext } from './context';
+import { SOURCE, type CatalogContext } from './context';
 import { addToSuppressionList, maskForAudit, VENDOR_CALL_SUPPRESSOR } from './suppressions';
 
 /**
@@ -221,7 +222,7 @@ export async function suppressVendorPhone(
 
 export async function addCallbackOpportunity(
   ctx: CallbackContext,
-  admin: Admin,
+  admin: ActingAdmin,
   input: { firstName: string; lastName: string; phone: string; state: string; price: number },
   correlationId: string,
 ): Promise<CallbackOpportunity> {
@@ -232,7 +233,10 @@ export async function addCallbackOpportunity(
     if (await lockOpenOpportunityOfPhone(db, input.phone, repeatWindowStart(at))) throw conflict(CALLBACK_DUPLICATE_OPEN_MESSAGE, { field: 'phone' });
     const [row] = await insertCallbackOpportunities(db, [adminOpportunity(input, 'manual', at)]);
     if (!row) throw new Error('the new callback opportunity was not inserted');
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
       action: 'callback_opportunity.created',
       subjectType: 'callback_opportunity',
       subjectId: row.id,
@@ -266,7 +270,7 @@ const fileRow = (index: number) => index + 2;
  */
 export async function addCallbackOpportunityRows(
   ctx: CallbackContext,
-  admin: Admin,
+  admin: ActingAdmin,
   rows: BulkRow[],
   correlationId: string,
 ): Promise<BulkCallbackResult> {
@@ -314,7 +318,10 @@ export async function addCallbackOpportunityRows(
       if (good.length === 0) return;
       const inserted = await insertCallbackOpportunities(db, good.map((row) => adminOpportunity(row, 'csv', at)));
       created = inserted.length;
-      await recordAdminAction(db, admin, correlationId, {
+      await recordAdminAction(db, {
+        source: SOURCE,
+        actor: admin,
+        correlationId,
         action: 'callback_opportunity.uploaded',
         subjectType: 'callback_opportunity_upload',
         subjectId: correlationId,
@@ -353,7 +360,7 @@ export async function exportCallbackOpportunitiesCsv(
  * states; names and e-mails from the gateway, asked as the admin (a few at a time). An account
  * whose user is gone is left out.
  */
-export async function callbackAgents(ctx: CallbackContext, admin: Admin, correlationId: string): Promise<CallbackAgent[]> {
+export async function callbackAgents(ctx: CallbackContext, admin: ActingAdmin, correlationId: string): Promise<CallbackAgent[]> {
   const accounts = await listCallbackAccounts(ctx.pool, CALLBACK_AGENTS_MAX);
   const agents: Array<CallbackAgent | null> = [];
   for (let i = 0; i < accounts.length; i += GATEWAY_CALLS_AT_ONCE) {
@@ -387,13 +394,16 @@ export async function listCallbackOpportunityPage(
 const NOT_AVAILABLE = 'This callback opportunity is no longer available';
 
 /** An admin gives an available opportunity (usually one waiting for it) its state; then it may be assigned. */
-export async function giveCallbackState(ctx: CallbackContext, admin: Admin, id: string, state: string, correlationId: string): Promise<CallbackOpportunity> {
+export async function giveCallbackState(ctx: CallbackContext, admin: ActingAdmin, id: string, state: string, correlationId: string): Promise<CallbackOpportunity> {
   return withTransaction(ctx.pool, async (db) => {
     const before = await findCallbackOpportunity(db, id, { forUpdate: true });
     if (!before) throw notFound('Callback opportunity not found');
     const row = await setCallbackState(db, id, state);
     if (!row) throw conflict(NOT_AVAILABLE);
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
       action: 'callback_opportunity.state_set',
       subjectType: 'callback_opportunity',
       subjectId: row.id,
@@ -411,7 +421,7 @@ export async function giveCallbackState(ctx: CallbackContext, admin: Admin, id: 
  * An admin gives an available opportunity to an agent by hand. One of the agent's balance pays
  * for it when they have one; an agent without a balance gets it anyway (the admin's call).
  */
-export async function assignCallbackByHand(ctx: CallbackContext, admin: Admin, id: string, agentUserId: string, correlationId: string): Promise<CallbackOpportunity> {
+export async function assignCallbackByHand(ctx: CallbackContext, admin: ActingAdmin, id: string, agentUserId: string, correlationId: string): Promise<CallbackOpportunity> {
   // Read before the transaction: a gateway call should not hold the row lock.
   const contact = await ctx.gateway.userContact(agentUserId, correlationId);
   if (!contact) throw notFound('Agent not found');
@@ -428,7 +438,10 @@ export async function assignCallbackByHand(ctx: CallbackContext, admin: Admin, i
     }
     const delivered = await deliverCallback(db, { opportunity, agentUserId, contact, by: 'admin', at }, correlationId);
     if (!delivered) throw conflict(NOT_AVAILABLE);
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
       action: 'callback_opportunity.assigned',
       subjectType: 'callback_opportunity',
       subjectId: opportunity.id,

@@ -11,7 +11,8 @@ import { withTransaction } from '@warmline/platform/db/index';
 import { badRequest, notFound } from '@warmline/platform/errors';
 import { findRegistryUpload, insertRegistryUpload, listRegistryUploads, type DncRegistryUploadRow } from '../db/dnc-registry';
 import { SOURCE, type LeadImportContext } from './context';
-import { recordAdminAction, type Admin } from './admin-actions';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import type { IncomingFile, StoredFile } from './incoming-file';
 import { RegistryFileCheck } from './registry-file-check';
 
@@ -36,7 +37,7 @@ export function newRegistryFile(): IncomingFile<RegistryFileCheck> {
  */
 export async function startRegistryUpload(
   ctx: LeadImportContext,
-  admin: Admin,
+  admin: ActingAdmin,
   { id, key, check }: IncomingFile<RegistryFileCheck>,
   upload: StoredFile,
   fileNameParam: string | undefined,
@@ -58,7 +59,10 @@ export async function startRegistryUpload(
         createdAt,
       });
       await enqueue(db, { type: 'dnc_registry.load', source: SOURCE, correlationId, data: { uploadId: id } });
-      await recordAdminAction(db, admin, correlationId, {
+      await recordAdminAction(db, {
+        source: SOURCE,
+        actor: admin,
+        correlationId,
         action: 'dnc_registry.uploaded',
         subjectType: 'dnc_registry_upload',
         subjectId: id,

@@ -25,7 +25,8 @@ import { withdrawUnsoldLeads } from '../db/withdrawn-leads';
 import { SOURCE, type LeadImportContext } from './context';
 import { ImportFileCheck } from './import-file-check';
 import type { IncomingFile, StoredFile } from './incoming-file';
-import { recordAdminAction, type Admin } from './admin-actions';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import { endOfImportMessages } from './lead-import-events';
 
 /**
@@ -33,8 +34,6 @@ import { endOfImportMessages } from './lead-import-events';
  * read its report of refused rows, undo it. The rows themselves are loaded by the importer
  * worker (lead-import-run.ts); this side only stores the file and queues the work.
  */
-
-export type { Admin } from './admin-actions';
 
 const FILE_NAME_MAX = 200;
 
@@ -50,7 +49,7 @@ export function newLeadImportFile(): IncomingFile<ImportFileCheck> {
  */
 export async function startLeadImport(
   ctx: LeadImportContext,
-  admin: Admin,
+  admin: ActingAdmin,
   { id, key, check }: IncomingFile<ImportFileCheck>,
   upload: StoredFile,
   fileNameParam: string | undefined,
@@ -120,7 +119,7 @@ export async function listPastLeadImports(ctx: LeadImportContext, page: number):
  * Stops an import: a queued one ends at once; a running one ends after the batch in hand
  * (what is loaded stays, to be undone if unwanted).
  */
-export async function cancelLeadImport(ctx: LeadImportContext, admin: Admin, id: string, correlationId: string): Promise<LeadImportView> {
+export async function cancelLeadImport(ctx: LeadImportContext, admin: ActingAdmin, id: string, correlationId: string): Promise<LeadImportView> {
   const job = await withTransaction(ctx.pool, async (db) => {
     const found = await findLeadImport(db, id, { lock: true });
     if (!found) throw notFound('Import not found');
@@ -141,7 +140,7 @@ export async function cancelLeadImport(ctx: LeadImportContext, admin: Admin, id:
 }
 
 /** Withdraws the import's leads nobody has bought; sold ones stay with their buyers. Once. */
-export async function undoLeadImport(ctx: LeadImportContext, admin: Admin, id: string, correlationId: string): Promise<LeadImportView> {
+export async function undoLeadImport(ctx: LeadImportContext, admin: ActingAdmin, id: string, correlationId: string): Promise<LeadImportView> {
   const job = await withTransaction(ctx.pool, async (db) => {
     const found = await findLeadImport(db, id, { lock: true });
     if (!found) throw notFound('Import not found');
@@ -206,11 +205,14 @@ function leadImportView(job: LeadImportRow): LeadImportView {
 
 async function audit(
   db: Queryable,
-  admin: Admin,
+  admin: ActingAdmin,
   correlationId: string,
   entry: { action: string; importId: string; label: string; before?: Record<string, unknown>; after: Record<string, unknown>; at: Date },
 ): Promise<void> {
-  await recordAdminAction(db, admin, correlationId, {
+  await recordAdminAction(db, {
+    source: SOURCE,
+    actor: admin,
+    correlationId,
     action: entry.action,
     subjectType: 'lead_import',
     subjectId: entry.importId,

@@ -37,7 +37,8 @@ import {
   type LeadReturnRow,
   type ReturnableLead,
 } from '../db/lead-returns';
-import { recordAdminAction, type Admin } from './admin-actions';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import { SOURCE, type CatalogContext } from './context';
 import { DAY_MS } from './lead-age';
 import { formatPhone } from './masking';
@@ -134,7 +135,7 @@ async function acceptInTransaction(db: Queryable, row: LeadReturnRow, at: Date, 
 
 export async function decideLeadReturn(
   ctx: CatalogContext,
-  admin: Admin,
+  admin: ActingAdmin,
   returnId: string,
   decision: { decision: 'accept' | 'refuse'; reason?: string | undefined },
   correlationId: string,
@@ -147,7 +148,10 @@ export async function decideLeadReturn(
     const status = decision.decision === 'accept' ? 'accepted' : 'refused';
     const row = await decideReturn(db, pending.id, { status, at: now, byUserId: admin.userId, byUsername: admin.username, reason: decision.reason || null });
     if (status === 'accepted') await acceptInTransaction(db, row, now, correlationId);
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
       action: status === 'accepted' ? 'lead_return.accepted' : 'lead_return.refused',
       subjectType: 'lead_return',
       subjectId: row.id,

@@ -21,7 +21,8 @@ import {
   lockCallbackIntake,
   withdrawOpportunitiesOfPhone,
 } from '../db/callback-opportunities';
-import { recordAdminAction, type Admin } from './admin-actions';
+import { recordAdminAction } from '@warmline/platform/bus/admin-audit';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import {
   buyersOfPhone,
   claimUnmirroredSuppressions,
@@ -44,9 +45,6 @@ import { formatPhone } from './masking';
  * bus, so the suppression never waits on the gateway and no notice is lost.
  */
 
-/** The admin acting, as the gateway's signed identity names them. */
-export type { Admin } from './admin-actions';
-
 /**
  * '5125550143' → '(512) XXX-0143': enough for an admin to recognise the number in the audit
  * log, which is kept for good, while the whole number leaves with the suppression.
@@ -63,7 +61,7 @@ function phoneOf(text: string): string {
 
 export async function suppressPhone(
   ctx: CatalogContext,
-  admin: Admin,
+  admin: ActingAdmin,
   input: { phone: string; reason: string },
   correlationId: string,
 ): Promise<SuppressionCreated> {
@@ -90,7 +88,7 @@ export async function suppressPhone(
  * Who put a phone on the list when no admin did: a vendor's call whose prospect said not to call
  * again (issue 15, lead_suppression.add). The nil id marks it; the reason names the vendor.
  */
-export const VENDOR_CALL_SUPPRESSOR: Admin = { userId: '00000000-0000-0000-0000-000000000000', username: 'vendor call' };
+export const VENDOR_CALL_SUPPRESSOR: ActingAdmin = { userId: '00000000-0000-0000-0000-000000000000', username: 'vendor call' };
 
 /**
  * Puts a phone on the list, in the caller's transaction: its unsold leads leave the market and
@@ -98,7 +96,7 @@ export const VENDOR_CALL_SUPPRESSOR: Admin = { userId: '00000000-0000-0000-0000-
  */
 export async function addToSuppressionList(
   db: PoolClient,
-  by: Admin,
+  by: ActingAdmin,
   input: { phone: string; reason: string; source: OptOutSource; at: Date },
   correlationId: string,
 ): Promise<{ row: SuppressionRow; leadsWithdrawn: number; buyersNotified: number; callbacksWithdrawn: number } | null> {
@@ -150,7 +148,7 @@ const HEADER_LINE = /^\s*"?[a-z _-]*phone[a-z _-]*"?\s*(,.*)?$/i;
  */
 export async function importSuppressions(
   ctx: CatalogContext,
-  admin: Admin,
+  admin: ActingAdmin,
   input: { fileName: string; lines: string[]; reason: string },
   correlationId: string,
 ): Promise<SuppressionImportResult> {
@@ -171,7 +169,10 @@ export async function importSuppressions(
     for (const phone of phones) {
       if (await addToSuppressionList(db, admin, { phone, reason, source: 'import', at }, correlationId)) added += 1;
     }
-    await recordAdminAction(db, admin, correlationId, {
+    await recordAdminAction(db, {
+      source: SOURCE,
+      actor: admin,
+      correlationId,
       action: 'lead_suppression.imported',
       subjectType: 'lead_suppression_import',
       subjectId: correlationId,
@@ -187,7 +188,7 @@ export async function importSuppressions(
 }
 
 /** Withdrawn leads stay withdrawn: the phone may be sold again only from a new import. */
-export async function removeSuppression(ctx: CatalogContext, admin: Admin, phoneText: string, correlationId: string): Promise<void> {
+export async function removeSuppression(ctx: CatalogContext, admin: ActingAdmin, phoneText: string, correlationId: string): Promise<void> {
   const phone = phoneOf(phoneText);
   await withTransaction(ctx.pool, async (db) => {
     const at = ctx.clock();
@@ -241,12 +242,13 @@ function suppressionView(row: SuppressionRow): SuppressionView {
 
 async function audit(
   db: Queryable,
-  admin: Admin,
+  admin: ActingAdmin,
   correlationId: string,
   entry: { action: string; phone: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null; at: Date },
 ): Promise<void> {
   const masked = maskForAudit(entry.phone);
-  await recordAdminAction(db, admin, correlationId, { ...entry, subjectType: 'lead_suppression', subjectId: masked, subjectLabel: masked });
+  const { action, before, after, at } = entry;
+  await recordAdminAction(db, { source: SOURCE, actor: admin, correlationId, action, subjectType: 'lead_suppression', subjectId: masked, subjectLabel: masked, before, after, at });
 }
 
 /** Leads one e-mail lists at most (email.lead_opt_out); a buyer with more gets more e-mails. */

@@ -1,51 +1,48 @@
-import { Router, type Request } from 'express';
-import { z } from 'zod';
-import { dncRegistryChecksBody, dncRegistryListQuery, dncRegistryUploadQuery, type DncRegistryCheckAnswer } from '@warmline/contracts';
-import { AppError, badRequest, unauthorized } from '@warmline/platform/errors';
-import { acceptServiceCallers, requireAdminIdentity, requireUserIdentity } from '@warmline/platform/http/identity';
+import { Router } from 'express';
+import { dncRegistryChecksBody, type DncRegistryCheckAnswer } from '@warmline/contracts';
+import { AppError, badRequest } from '@warmline/platform/errors';
+import { acceptServiceCallers, forwardedAsker, requireUserIdentity } from '@warmline/platform/http/identity';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
 import { parseInput } from '@warmline/platform/validation';
 import type { LeadImportContext } from '../domain/context';
-import type { Admin } from '../domain/admin-actions';
 import { getRegistryUpload, listRegistryUploadsPage, newRegistryFile, startRegistryUpload } from '../domain/dnc-registry-uploads';
 import { registryChecksOf } from '../db/read-models/registry-checks';
 import { receiveFile } from './receive-file';
 
 /**
- * The national DNC registry's routes (issue 24 item 2): the admin's uploads, and the internal
- * check the transfers service asks (it may not read the catalog's tables). The gateway's
- * forwarding table has no /api/internal route: only a service holding the identity secret reaches it.
+ * The national DNC registry's routes (issue 24 item 2): the admin's uploads, mounted from the
+ * route manifest, and the internal check the transfers service asks (it may not read the
+ * catalog's tables), mounted by hand. The gateway's forwarding table has no /api/internal route:
+ * only a service holding the identity secret reaches it.
  */
-const uploadId = z.uuid({ error: 'Upload id must be a UUID' });
 
 /** What a registry file may arrive as besides multipart/form-data (the admin's page sends that). */
 const UPLOAD_TYPES = new Set(['text/plain', 'text/csv', 'application/octet-stream', 'multipart/form-data']);
 
 export function dncRegistryRoutes(ctx: LeadImportContext): Router {
   const router = Router();
-  router.use('/api/admin/dnc-registry', requireAdminIdentity);
-
-  router.post('/api/admin/dnc-registry', async (req, res) => {
-    const { fileName } = parseInput(dncRegistryUploadQuery, req.query);
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!type && !req.headers['content-length'] && !req.headers['transfer-encoding']) throw badRequest('No file was sent: send the registry file as the multipart field file');
-    if (type && !UPLOAD_TYPES.has(type)) throw new AppError('UnsupportedMediaType', 'Send the registry file as multipart/form-data (field file) or as text/plain', 415);
-    const file = newRegistryFile();
-    const upload = await receiveFile(ctx, req, file);
-    res.status(202).json(await startRegistryUpload(ctx, adminOf(req), file, upload, fileName, req.id));
-  });
-
-  router.get('/api/admin/dnc-registry', async (req, res) => {
-    const { page } = parseInput(dncRegistryListQuery, req.query);
-    res.setHeader('cache-control', 'no-store');
-    res.json(await listRegistryUploadsPage(ctx, page));
-  });
-
-  router.get('/api/admin/dnc-registry/:id', async (req, res) => {
-    const id = uploadId.safeParse(req.params.id);
-    if (!id.success) throw badRequest('Upload id must be a UUID');
-    res.setHeader('cache-control', 'no-store');
-    res.json(await getRegistryUpload(ctx, id.data.toLowerCase()));
-  });
+  router.use(
+    manifestRoutes('catalog', forwardedAsker)
+      // No body schema: the file streams from the request into the store.
+      .on('POST /api/admin/dnc-registry', async ({ caller, query, req, res, correlationId }) => {
+        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (!type && !req.headers['content-length'] && !req.headers['transfer-encoding']) throw badRequest('No file was sent: send the registry file as the multipart field file');
+        if (type && !UPLOAD_TYPES.has(type)) throw new AppError('UnsupportedMediaType', 'Send the registry file as multipart/form-data (field file) or as text/plain', 415);
+        const file = newRegistryFile();
+        const upload = await receiveFile(ctx, req, file);
+        const started = await startRegistryUpload(ctx, caller, file, upload, query.fileName, correlationId);
+        res.status(202);
+        return started;
+      })
+      .on('GET /api/admin/dnc-registry', ({ query, res }) => {
+        res.setHeader('cache-control', 'no-store');
+        return listRegistryUploadsPage(ctx, query.page);
+      })
+      .on('GET /api/admin/dnc-registry/{id}', ({ params, res }) => {
+        res.setHeader('cache-control', 'no-store');
+        return getRegistryUpload(ctx, params.id);
+      }).router,
+  );
 
   router.post('/api/internal/dnc-registry/checks', acceptServiceCallers('transfers'), requireUserIdentity, async (req, res) => {
     const { phones } = parseInput(dncRegistryChecksBody, req.body);
@@ -56,10 +53,4 @@ export function dncRegistryRoutes(ctx: LeadImportContext): Router {
   });
 
   return router;
-}
-
-function adminOf(req: Request): Admin {
-  const identity = req.identity;
-  if (!identity?.userId) throw unauthorized();
-  return { userId: identity.userId, username: identity.username ?? identity.userId };
 }

@@ -1,46 +1,28 @@
-import { Router, type Request } from 'express';
-import { suppressionBody, suppressionImportBody, suppressionListQuery } from '@warmline/contracts';
-import { unauthorized } from '@warmline/platform/errors';
-import { requireAdminIdentity } from '@warmline/platform/http/identity';
-import { parseInput } from '@warmline/platform/validation';
+import type { Router } from 'express';
+import { forwardedAsker } from '@warmline/platform/http/identity';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
 import type { CatalogContext } from '../domain/context';
-import { importSuppressions, listSuppressionPage, removeSuppression, suppressPhone, type Admin } from '../domain/suppressions';
+import { importSuppressions, listSuppressionPage, removeSuppression, suppressPhone } from '../domain/suppressions';
 
 /**
- * The suppression list's admin routes (issue 13). The gateway lets only admins through; the
- * role is checked here again, as on every admin route.
+ * The suppression list's admin routes (issue 13), mounted from the route manifest: the gateway
+ * lets only admins through, and the kit checks the role again, as on every admin route.
  */
 export function suppressionRoutes(ctx: CatalogContext): Router {
-  const router = Router();
-  router.use('/api/admin/suppressions', requireAdminIdentity);
-
-  router.get('/api/admin/suppressions', async (req, res) => {
-    const query = parseInput(suppressionListQuery, req.query);
-    // Phone numbers: never kept by a shared cache.
-    res.setHeader('Cache-Control', 'private, no-store');
-    res.json(await listSuppressionPage(ctx, query));
-  });
-
-  router.post('/api/admin/suppressions', async (req, res) => {
-    const body = parseInput(suppressionBody, req.body);
-    res.status(201).json(await suppressPhone(ctx, adminOf(req), body, req.id));
-  });
-
-  router.post('/api/admin/suppressions/import', async (req, res) => {
-    const body = parseInput(suppressionImportBody, req.body);
-    res.json(await importSuppressions(ctx, adminOf(req), body, req.id));
-  });
-
-  router.delete('/api/admin/suppressions/:phone', async (req, res) => {
-    await removeSuppression(ctx, adminOf(req), String(req.params.phone), req.id);
-    res.status(204).end();
-  });
-
-  return router;
-}
-
-function adminOf(req: Request): Admin {
-  const identity = req.identity;
-  if (!identity?.userId) throw unauthorized();
-  return { userId: identity.userId, username: identity.username ?? identity.userId };
+  return manifestRoutes('catalog', forwardedAsker)
+    .on('GET /api/admin/suppressions', ({ query, res }) => {
+      // Phone numbers: never kept by a shared cache.
+      res.setHeader('Cache-Control', 'private, no-store');
+      return listSuppressionPage(ctx, query);
+    })
+    .on('POST /api/admin/suppressions', async ({ caller, body, res, correlationId }) => {
+      const created = await suppressPhone(ctx, caller, body, correlationId);
+      res.status(201);
+      return created;
+    })
+    .on('POST /api/admin/suppressions/import', ({ caller, body, correlationId }) => importSuppressions(ctx, caller, body, correlationId))
+    .on('DELETE /api/admin/suppressions/{phone}', async ({ caller, params, res, correlationId }) => {
+      await removeSuppression(ctx, caller, params.phone, correlationId);
+      res.status(204).end();
+    }).router;
 }
