@@ -25,7 +25,7 @@ import {
   myCallbackStatesBody,
   myCallbackStatusBody,
 } from './callbacks';
-import { campaignActiveBody, createCampaignBody } from './campaigns';
+import { CAMPAIGN_NOT_FOUND, campaignActiveBody, createCampaignBody } from './campaigns';
 import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { myOrdersQuery } from './my-orders';
@@ -152,6 +152,7 @@ const manifest = [
     summary: "A salesperson's referral survey; creates the account",
     body: SURVEY_SUBMISSION_SCHEMAS.referral,
     params: { salesperson: SLUG },
+    notFound: 'Survey not found',
   },
   {
     method: 'GET',
@@ -160,25 +161,26 @@ const manifest = [
     access: 'admin',
     summary: "The responses of a salesperson's referral survey",
     params: { salesperson: SLUG },
+    notFound: 'Salesperson not found',
   },
-  { method: 'GET', path: '/api/salespeople/{slug}', owner: 'gateway', access: 'anonymous', summary: "A salesperson's public page" },
+  { method: 'GET', path: '/api/salespeople/{slug}', owner: 'gateway', access: 'anonymous', summary: "A salesperson's public page", notFound: 'Salesperson not found' },
   // Test Campaigns (issue 12): a campaign is a salesperson's referral page at /{slug}.
   { method: 'GET', path: '/api/admin/campaigns', owner: 'gateway', access: 'admin', summary: 'Every test campaign with its response count and whether it is active' },
   { method: 'POST', path: '/api/admin/campaigns', owner: 'gateway', access: 'admin', summary: 'Create a campaign: its page /{slug} and survey work at once (a taken or reserved slug is 409)', body: createCampaignBody },
-  { method: 'PATCH', path: '/api/admin/campaigns/{id}', owner: 'gateway', access: 'admin', summary: "Switch a campaign on or off (an inactive campaign's page and survey are 404)", body: campaignActiveBody },
-  { method: 'GET', path: '/api/admin/campaigns/{id}/responses.csv', owner: 'gateway', access: 'admin', summary: "A campaign's survey responses as CSV" },
+  { method: 'PATCH', path: '/api/admin/campaigns/{id}', owner: 'gateway', access: 'admin', summary: "Switch a campaign on or off (an inactive campaign's page and survey are 404)", body: campaignActiveBody, notFound: CAMPAIGN_NOT_FOUND },
+  { method: 'GET', path: '/api/admin/campaigns/{id}/responses.csv', owner: 'gateway', access: 'admin', summary: "A campaign's survey responses as CSV", notFound: CAMPAIGN_NOT_FOUND },
   { method: 'GET', path: '/api/user-survey', owner: 'gateway', access: 'customer', summary: "The logged-in user's survey answers" },
   { method: 'POST', path: '/api/recruiting-requests', owner: 'gateway', access: 'customer', summary: 'Ask for recruiting help', body: recruitingRequestBody },
   // gateway: user administration (spec §7)
   { method: 'GET', path: '/api/users', owner: 'gateway', access: 'admin', summary: 'One page of users (50), filtered by q; the total in X-Total-Count', query: userListQuery },
   { method: 'GET', path: '/api/search-customers', owner: 'gateway', access: 'admin', summary: 'Find anyone: users, survey responses, paying customers (exact e-mail, phone or username first; 50 unless ?limit= asks for up to 500; X-Search-More: true when more match)', query: customerSearchQuery },
   { method: 'GET', path: '/api/admin/stats', owner: 'gateway', access: 'admin', summary: 'The admin cards: users, sign-ups this week, revenue this month, open transfer orders' },
-  { method: 'GET', path: '/api/admin/survey-responses/{id}', owner: 'gateway', access: 'admin', summary: "One survey response with every answer of both steps (the customer search's popup)" },
+  { method: 'GET', path: '/api/admin/survey-responses/{id}', owner: 'gateway', access: 'admin', summary: "One survey response with every answer of both steps (the customer search's popup)", notFound: 'Survey response not found' },
   { method: 'GET', path: '/api/admin/audit-log', owner: 'gateway', access: 'admin', summary: 'Every admin action, newest first, 50 a page; filtered by admin, action, subject and days', query: auditLogQuery },
   { method: 'GET', path: '/api/admin/audit-log.csv', owner: 'gateway', access: 'admin', summary: 'The filtered audit log as CSV (times in BUSINESS_TIMEZONE)', query: auditLogQuery },
-  { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Disable a user (soft delete: their orders stay, their username is free)' },
-  { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password (their own needs the current one)", body: changePasswordBody },
-  { method: 'POST', path: '/api/users/{id}/reset-two-factor', owner: 'gateway', access: 'admin', summary: "Turn off a user's second factor for them (a lost phone); they are e-mailed" },
+  { method: 'DELETE', path: '/api/users/{id}', owner: 'gateway', access: 'admin', summary: 'Disable a user (soft delete: their orders stay, their username is free)', notFound: 'User not found' },
+  { method: 'POST', path: '/api/users/{id}/change-password', owner: 'gateway', access: 'admin', summary: "Set a user's password (their own needs the current one)", body: changePasswordBody, notFound: 'User not found' },
+  { method: 'POST', path: '/api/users/{id}/reset-two-factor', owner: 'gateway', access: 'admin', summary: "Turn off a user's second factor for them (a lost phone); they are e-mailed", notFound: 'User not found' },
   {
     method: 'PATCH',
     path: '/api/users/{id}/live-transfer-price',
@@ -186,6 +188,7 @@ const manifest = [
     access: 'admin',
     summary: "Set a user's per-transfer price",
     body: liveTransferPriceBody,
+    notFound: 'User not found',
   },
   // View-as (issue 12, docs/adr/0014): the grant for one tab; DELETE is sent with that tab's X-View-As header.
   { method: 'POST', path: '/api/admin/view-as', owner: 'gateway', access: 'admin', summary: "Open a user's dashboard read only in a new tab (a 30-minute grant for that tab)", body: viewAsBody },

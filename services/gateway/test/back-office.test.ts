@@ -264,7 +264,7 @@ describe('the audit log', () => {
   });
 
   it('when there are more than 50 entries, then each page holds 50, newest first, the total counts them all, and a page past the end is empty', async () => {
-    const actor = { id: adminId, username: gw.admin.username };
+    const actor = { userId: adminId, username: gw.admin.username };
     // Long ago, so they are the oldest of this file's entries: the last 52 of the list, in reverse.
     const longAgo = Date.parse('2020-01-01T00:00:00Z');
     const subjectIds = Array.from({ length: 52 }, () => randomUUID());
@@ -294,8 +294,8 @@ describe('the audit log', () => {
 
 describe('the audit log, filtered and exported (issue 22)', () => {
   it('when an admin filters by admin, action, subject and days, then only those entries come, counted, with every action the log holds; the CSV holds the same', async () => {
-    const actor = { id: adminId, username: gw.admin.username };
-    const other = { id: randomUUID(), username: `ops_${randomUUID().slice(0, 6)}` };
+    const actor = { userId: adminId, username: gw.admin.username };
+    const other = { userId: randomUUID(), username: `ops_${randomUUID().slice(0, 6)}` };
     const tag = randomUUID().slice(0, 8);
     const day = '2021-03-10';
     await withTransaction(gw.pool, async (db) => {

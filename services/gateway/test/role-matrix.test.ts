@@ -115,6 +115,15 @@ describe('deleting users', () => {
       expect(answer.json.error).toBe('User not found');
     }
   });
+
+  it("when a user's other routes name no user id at all, then they answer 404 User not found before reading the body", async () => {
+    const answers = [
+      await admin.post('/api/users/not-a-uuid/change-password', {}),
+      await admin.post('/api/users/1/reset-two-factor', {}),
+      await admin.patch('/api/users/not-a-uuid/live-transfer-price', { price: 'x' }),
+    ];
+    for (const answer of answers) expect([answer.status, answer.json.error]).toEqual([404, 'User not found']);
+  });
 });
 
 describe('changing passwords', () => {

@@ -1,6 +1,7 @@
 import { ADMIN_EXPORT_MAX_ROWS, ADMIN_PAGE_SIZE, businessDateTime, type AuditLogFilter, type AuditLogPage, type CommandData } from '@warmline/contracts';
 import { toCsv } from '@warmline/platform/csv';
 import type { Queryable } from '@warmline/platform';
+import type { ActingAdmin } from '@warmline/platform/identity';
 import { insertAuditEntry, listAuditEntries } from '../db/audit-log';
 import { SOURCE } from './context';
 
@@ -10,13 +11,8 @@ import { SOURCE } from './context';
  * its action); other services report theirs with `audit.record` commands, stored once each.
  */
 
-export interface AdminActor {
-  id: string;
-  username: string;
-}
-
 export interface AdminAction {
-  actor: AdminActor;
+  actor: ActingAdmin;
   /** Dotted, lower case: 'user.price_changed', 'user.deleted', 'view_as.started', 'campaign.created', ... */
   action: string;
   subjectType: string;
@@ -32,7 +28,7 @@ export interface AdminAction {
 export async function recordAdminAction(db: Queryable, a: AdminAction, at: Date = new Date()): Promise<void> {
   await insertAuditEntry(db, {
     at,
-    actorId: a.actor.id,
+    actorId: a.actor.userId,
     actorUsername: a.actor.username,
     action: a.action,
     subjectType: a.subjectType,

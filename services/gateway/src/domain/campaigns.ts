@@ -20,7 +20,8 @@ import {
 } from '../db/salespeople';
 import { listResponsesOfSalesperson } from '../db/read-models/survey-responses';
 import { isUniqueViolation } from '../db/users';
-import { recordAdminAction, type AdminActor } from './audit-log';
+import type { ActingAdmin } from '@warmline/platform/identity';
+import { recordAdminAction } from './audit-log';
 import type { AccountsContext } from './context';
 
 /**
@@ -45,14 +46,14 @@ function campaignLabel(salesperson: Pick<SalespersonRecord, 'displayName' | 'slu
   return `${salesperson.displayName} (/${salesperson.slug})`;
 }
 
-export async function createCampaign(ctx: AccountsContext, input: { actor: AdminActor } & CreateCampaign): Promise<Campaign> {
+export async function createCampaign(ctx: AccountsContext, input: { actor: ActingAdmin } & CreateCampaign): Promise<Campaign> {
   // A slug named like a page of the site could never be reached at /{slug}.
   if (isReservedSlug(input.slug)) throw conflict(campaignSlugReservedMessage(input.slug), { field: 'slug' });
   // Asked first for a clear answer; the unique index still decides a race.
   if (await findSalespersonBySlug(ctx.pool, input.slug)) throw conflict(campaignSlugTakenMessage(input.slug), { field: 'slug' });
   try {
     return await withTransaction(ctx.pool, async (db) => {
-      const created = await insertSalesperson(db, { slug: input.slug, displayName: input.name, createdBy: input.actor.id });
+      const created = await insertSalesperson(db, { slug: input.slug, displayName: input.name, createdBy: input.actor.userId });
       await recordAdminAction(db, {
         actor: input.actor,
         action: 'campaign.created',
@@ -77,7 +78,7 @@ export async function campaigns(ctx: AccountsContext): Promise<Campaign[]> {
 /** Switches a campaign on or off; setting what it already is changes (and audits) nothing. */
 export async function setCampaignActive(
   ctx: AccountsContext,
-  input: { actor: AdminActor; campaignId: string; active: boolean },
+  input: { actor: ActingAdmin; campaignId: string; active: boolean },
 ): Promise<Campaign> {
   await withTransaction(ctx.pool, async (db) => {
     const before = await findSalespersonById(db, input.campaignId, { forUpdate: true });

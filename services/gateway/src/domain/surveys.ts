@@ -32,7 +32,7 @@ export interface SurveysContext extends AccountsContext {
 }
 
 const SURVEY_NOT_FOUND = 'Survey not found';
-export const SALESPERSON_NOT_FOUND = 'Salesperson not found';
+const SALESPERSON_NOT_FOUND = 'Salesperson not found';
 
 /**
  * A 409 names which account field is taken (spec: the user must be able to fix it), which also

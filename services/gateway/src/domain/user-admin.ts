@@ -4,7 +4,8 @@ import { enqueue } from '@warmline/platform/bus/outbox';
 import { deleteResetTokensOfUser } from '../db/reset-tokens';
 import { deleteTwoFactor, findTwoFactor } from '../db/two-factor';
 import { findUserById, findUsersPage, softDeleteUser, updateLiveTransferPrice, updatePasswordHash, type UserRecord } from '../db/users';
-import { recordAdminAction, type AdminActor } from './audit-log';
+import type { ActingAdmin } from '@warmline/platform/identity';
+import { recordAdminAction } from './audit-log';
 import { SOURCE, type AccountsContext, type RequestOrigin } from './context';
 import { hashPassword } from './passwords';
 import { tellAccountSecurityChange } from './security-notices';
@@ -41,10 +42,10 @@ export async function listUsersPage(ctx: AccountsContext, query: { q?: string; p
  */
 export async function deleteUserAccount(
   ctx: AccountsContext,
-  input: { actor: AdminActor; userId: string },
+  input: { actor: ActingAdmin; userId: string },
   origin: RequestOrigin,
 ): Promise<void> {
-  if (input.actor.id === input.userId) throw badRequest(CANNOT_DELETE_SELF);
+  if (input.actor.userId === input.userId) throw badRequest(CANNOT_DELETE_SELF);
   await withTransaction(ctx.pool, async (db) => {
     const user = await softDeleteUser(db, input.userId);
     if (!user) throw notFound(USER_NOT_FOUND);
@@ -61,7 +62,7 @@ export async function deleteUserAccount(
       type: 'user.deleted',
       source: SOURCE,
       correlationId: origin.correlationId,
-      data: { userId: input.userId, deletedBy: input.actor.id },
+      data: { userId: input.userId, deletedBy: input.actor.userId },
     });
   });
   await ctx.sessions.endAllSessions(input.userId);
@@ -74,7 +75,7 @@ export async function deleteUserAccount(
  */
 export async function changeUserPassword(
   ctx: AccountsContext,
-  input: { actor: AdminActor; actorSessionId: string; userId: string; newPassword: string; correlationId: string },
+  input: { actor: ActingAdmin; actorSessionId: string; userId: string; newPassword: string; correlationId: string },
 ): Promise<void> {
   const passwordHash = await hashPassword(input.newPassword);
   await withTransaction(ctx.pool, async (db) => {
@@ -92,13 +93,13 @@ export async function changeUserPassword(
     });
     await tellAccountSecurityChange(db, {
       userId: user.id,
-      change: input.actor.id === user.id ? 'password_changed' : 'password_set_by_admin',
+      change: input.actor.userId === user.id ? 'password_changed' : 'password_set_by_admin',
       correlationId: input.correlationId,
     });
   });
   await ctx.sessions.endAllSessions(
     input.userId,
-    input.actor.id === input.userId ? { exceptSessionId: input.actorSessionId } : {},
+    input.actor.userId === input.userId ? { exceptSessionId: input.actorSessionId } : {},
   );
 }
 
@@ -108,8 +109,8 @@ export async function changeUserPassword(
  * e-mailed in the same transaction. Never the admin's own: that asks for their password and a
  * code on their account page.
  */
-export async function resetUserTwoFactor(ctx: AccountsContext, input: { actor: AdminActor; userId: string; correlationId: string }): Promise<void> {
-  if (input.actor.id === input.userId) throw badRequest(CANNOT_RESET_OWN_TWO_FACTOR);
+export async function resetUserTwoFactor(ctx: AccountsContext, input: { actor: ActingAdmin; userId: string; correlationId: string }): Promise<void> {
+  if (input.actor.userId === input.userId) throw badRequest(CANNOT_RESET_OWN_TWO_FACTOR);
   await withTransaction(ctx.pool, async (db) => {
     const user = await findUserById(db, input.userId);
     if (!user) throw notFound(USER_NOT_FOUND);
@@ -131,7 +132,7 @@ export async function resetUserTwoFactor(ctx: AccountsContext, input: { actor: A
 
 export async function setLiveTransferPrice(
   ctx: AccountsContext,
-  input: { actor: AdminActor; userId: string; price: string },
+  input: { actor: ActingAdmin; userId: string; price: string },
   origin: RequestOrigin,
 ): Promise<PublicUser> {
   return withTransaction(ctx.pool, async (db) => {
@@ -151,7 +152,7 @@ export async function setLiveTransferPrice(
       type: 'user.price_changed',
       source: SOURCE,
       correlationId: origin.correlationId,
-      data: { userId: user.id, liveTransferPrice: user.liveTransferPrice, changedBy: input.actor.id },
+      data: { userId: user.id, liveTransferPrice: user.liveTransferPrice, changedBy: input.actor.userId },
     });
     return toPublicUser(user);
   });

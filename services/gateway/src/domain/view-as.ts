@@ -1,7 +1,8 @@
 import { VIEW_AS_ADMIN_REFUSED, VIEW_AS_PARAM, type ViewAsGrant } from '@warmline/contracts';
 import { badRequest, notFound, type Logger, type Pool } from '@warmline/platform';
 import { findUserById } from '../db/users';
-import { recordAdminAction, type AdminActor } from './audit-log';
+import type { ActingAdmin } from '@warmline/platform/identity';
+import { recordAdminAction } from './audit-log';
 import { USER_NOT_FOUND, userLabel } from './user-admin';
 
 /**
@@ -49,7 +50,7 @@ const VIEW_AS_END_REASONS = {
 /** Opens a grant for the admin's session to view the agent; the answer's url opens the viewing tab. */
 export async function startViewing(
   ctx: ViewAsContext,
-  input: { actor: AdminActor; sessionId: string; userId: string },
+  input: { actor: ActingAdmin; sessionId: string; userId: string },
 ): Promise<ViewAsGrant> {
   const user = await findUserById(ctx.pool, input.userId);
   if (!user) throw notFound(USER_NOT_FOUND);
@@ -57,7 +58,7 @@ export async function startViewing(
   if (user.isAdmin) throw badRequest(VIEW_AS_ADMIN_REFUSED);
   const userName = `${user.firstName} ${user.lastName}`.trim() || user.username;
   const { token, record } = await ctx.grants.create({
-    adminId: input.actor.id,
+    adminId: input.actor.userId,
     adminUsername: input.actor.username,
     sessionId: input.sessionId,
     userId: user.id,
@@ -109,7 +110,7 @@ async function recordEnd(ctx: ViewAsContext, grant: ViewAsGrantRecord, reason: s
   await recordAdminAction(
     ctx.pool,
     {
-      actor: { id: grant.adminId, username: grant.adminUsername },
+      actor: { userId: grant.adminId, username: grant.adminUsername },
       action: 'view_as.ended',
       subjectType: 'user',
       subjectId: grant.userId,

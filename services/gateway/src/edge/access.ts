@@ -1,21 +1,33 @@
 import type { NextFunction, Request, Response } from 'express';
 import { findPublicRoute } from '@warmline/contracts';
 import { AppError, forbidden, notFound, unauthorized } from '@warmline/platform';
+import { ANONYMOUS, type Identity } from '@warmline/platform/identity';
 import type { CurrentUser } from './sessions';
 
 /** Checked on the server for every protected route, whatever the SPA shows (ARCHITECTURE §1). */
-export function requireUser(req: Request, _res: Response, next: NextFunction): void {
+function requireUser(req: Request, _res: Response, next: NextFunction): void {
   if (!req.user) throw unauthorized('Not authenticated');
   next();
 }
 
-export function requireAdmin(req: Request, _res: Response, next: NextFunction): void {
+function requireAdmin(req: Request, _res: Response, next: NextFunction): void {
   if (!req.user) throw unauthorized('Not authenticated');
   if (!req.user.isAdmin) throw forbidden('Admin access required');
   next();
 }
 
-/** The signed-in user of a route behind requireUser / requireAdmin. */
+/**
+ * Who asks the gateway's own routes (the route kit's asker): the session's user — in a view-as
+ * tab the viewed agent, read only — or nobody. A login waiting for its second factor has no user
+ * yet: the two-factor routes read that pending login from the session themselves.
+ */
+export function sessionAsker(req: Request): Identity {
+  const user = req.user;
+  if (!user) return ANONYMOUS;
+  return { userId: user.id, username: user.username, isAdmin: user.isAdmin, ...(req.viewAs ? { readOnly: true as const } : {}) };
+}
+
+/** The signed-in user's whole record, on a route the manifest gives to customers or admins. */
 export function currentUser(req: Request): CurrentUser {
   if (!req.user) throw unauthorized('Not authenticated');
   return req.user;

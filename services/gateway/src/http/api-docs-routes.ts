@@ -3,10 +3,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { notFound } from '@warmline/platform';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
 import { ASYNCAPI_URL_PATH, buildAsyncApiDocument } from '@warmline/contracts/asyncapi';
 import { API_DOCS_PATH, OPENAPI_PATH, renderOpenApi } from '@warmline/contracts/openapi';
+import { sessionAsker } from '../edge/access';
 
 /**
  * The API's description and its reference (issue 16): `GET /api/openapi.json`, generated from
@@ -118,24 +120,23 @@ function servedDocument(value: unknown): (req: Request, res: Response) => void {
 export function apiDocsRoutes(): Router {
   const assets = loadAssets();
   const page = Buffer.from(docsPage(assets));
+  const openApi = servedDocument(renderOpenApi());
+  const asyncApi = servedDocument(buildAsyncApiDocument());
 
-  const router = Router();
-  router.get(OPENAPI_PATH, servedDocument(renderOpenApi()));
-  router.get(ASYNCAPI_URL_PATH, servedDocument(buildAsyncApiDocument()));
-
-  router.get(API_DOCS_PATH, (req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    send(req, res, 'text/html; charset=utf-8', page, () => undefined);
-  });
-
-  router.get(`${API_DOCS_PATH}/:file`, (req, res) => {
-    const file = assets.get(req.params.file);
-    if (!file) throw notFound(`Not found: ${req.method} ${req.path}`);
-    // A page of an older version may ask for a file that has changed since: not cached for long then.
-    res.setHeader('Cache-Control', req.query.v === file.version ? IMMUTABLE : 'no-cache');
-    res.setHeader('ETag', `W/"${file.version}"`);
-    const compressible = !file.type.startsWith('image/');
-    send(req, res, file.type, file.body, () => (compressible ? (file.gzipped ??= gzipSync(file.body)) : undefined));
-  });
-  return router;
+  return manifestRoutes('gateway', sessionAsker)
+    .on(`GET ${OPENAPI_PATH}`, ({ req, res }) => openApi(req, res))
+    .on(`GET ${ASYNCAPI_URL_PATH}`, ({ req, res }) => asyncApi(req, res))
+    .on(`GET ${API_DOCS_PATH}`, ({ req, res }) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      send(req, res, 'text/html; charset=utf-8', page, () => undefined);
+    })
+    .on(`GET ${API_DOCS_PATH}/{file}`, ({ params, req, res }) => {
+      const file = assets.get(params.file);
+      if (!file) throw notFound(`Not found: ${req.method} ${req.path}`);
+      // A page of an older version may ask for a file that has changed since: not cached for long then.
+      res.setHeader('Cache-Control', req.query.v === file.version ? IMMUTABLE : 'no-cache');
+      res.setHeader('ETag', `W/"${file.version}"`);
+      const compressible = !file.type.startsWith('image/');
+      send(req, res, file.type, file.body, () => (compressible ? (file.gzipped ??= gzipSync(file.body)) : undefined));
+    }).router;
 }

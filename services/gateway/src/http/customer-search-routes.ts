@@ -1,11 +1,12 @@
-import { Router } from 'express';
-import { customerSearchQuery, MAX_SEARCH_RESULTS, SEARCH_MORE_HEADER, SEARCH_PARTIAL_HEADER } from '@warmline/contracts';
-import { parseInput, privateKeyOf } from '@warmline/platform';
+import type { Router } from 'express';
+import { MAX_SEARCH_RESULTS, SEARCH_MORE_HEADER, SEARCH_PARTIAL_HEADER } from '@warmline/contracts';
+import { privateKeyOf } from '@warmline/platform';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
 import { internalSearchSource } from '../clients/search-client';
 import type { GatewayConfig } from '../config';
 import type { AccountsContext } from '../domain/context';
 import { accountsSource, searchCustomers } from '../domain/customer-search';
-import { currentUser, requireAdmin } from '../edge/access';
+import { sessionAsker } from '../edge/access';
 
 /**
  * The services that own people besides the gateway, each asked at `GET /internal/search?q=`:
@@ -18,18 +19,16 @@ const INTERNAL_SEARCH_OWNERS: readonly { name: string; baseUrl: (config: Gateway
 
 /** `GET /api/search-customers?q=` (issue 12, admins only): find anyone, across every owner at once. */
 export function customerSearchRoutes(ctx: AccountsContext, config: GatewayConfig): Router {
-  const router = Router();
   const identityKey = privateKeyOf(config.IDENTITY_PRIVATE_KEY);
-  router.get('/api/search-customers', requireAdmin, async (req, res) => {
-    const { q, limit } = parseInput(customerSearchQuery, req.query);
-    const admin = currentUser(req);
-    const identity = { userId: admin.id, username: admin.username, isAdmin: true };
+  return manifestRoutes('gateway', sessionAsker).on('GET /api/search-customers', async ({ caller, query, res, correlationId }) => {
+    const { q, limit } = query;
+    const identity = { userId: caller.userId, username: caller.username, isAdmin: true };
     const { results, partial, more } = await searchCustomers(
       {
         sources: [
           accountsSource(ctx.pool),
           ...INTERNAL_SEARCH_OWNERS.map((owner) =>
-            internalSearchSource({ name: owner.name, baseUrl: owner.baseUrl(config), identityKey, admin: identity, correlationId: req.id }),
+            internalSearchSource({ name: owner.name, baseUrl: owner.baseUrl(config), identityKey, admin: identity, correlationId }),
           ),
         ],
         timeoutMs: config.SEARCH_SOURCE_TIMEOUT_MS,
@@ -42,7 +41,6 @@ export function customerSearchRoutes(ctx: AccountsContext, config: GatewayConfig
     if (partial.length) res.setHeader(SEARCH_PARTIAL_HEADER, partial.join(', '));
     if (more) res.setHeader(SEARCH_MORE_HEADER, 'true');
     res.setHeader('cache-control', 'no-store');
-    res.json(results);
-  });
-  return router;
+    return results;
+  }).router;
 }

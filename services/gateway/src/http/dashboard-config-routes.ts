@@ -1,7 +1,8 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { DashboardConfigResponse } from '@warmline/contracts/catalog';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
 import type { GatewayConfig } from '../config';
-import { requireUser } from '../edge/access';
+import { sessionAsker } from '../edge/access';
 
 /**
  * `GET /api/dashboard-config`: what the customer dashboard shows from configuration (the
@@ -10,10 +11,8 @@ import { requireUser } from '../edge/access';
  */
 export function dashboardConfigRoutes(config: GatewayConfig): Router {
   const answer: DashboardConfigResponse = { trainingVideos: config.TRAINING_VIDEOS };
-  const router = Router();
-  router.get('/api/dashboard-config', requireUser, (_req, res) => {
+  return manifestRoutes('gateway', sessionAsker).on('GET /api/dashboard-config', ({ res }) => {
     res.setHeader('Cache-Control', 'private, max-age=300');
-    res.json(answer);
-  });
-  return router;
+    return answer;
+  }).router;
 }

@@ -1,6 +1,8 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { SiteConfigResponse } from '@warmline/contracts/site-config';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
 import type { GatewayConfig } from '../config';
+import { sessionAsker } from '../edge/access';
 
 /** What the public pages show from configuration, built once at start (it changes only with the config). */
 export function siteConfigOf(config: GatewayConfig): SiteConfigResponse {
@@ -20,11 +22,9 @@ export function siteConfigOf(config: GatewayConfig): SiteConfigResponse {
  */
 export function siteConfigRoutes(config: GatewayConfig): Router {
   const answer = siteConfigOf(config);
-  const router = Router();
-  router.get('/api/site-config', (_req, res) => {
+  return manifestRoutes('gateway', sessionAsker).on('GET /api/site-config', ({ res }) => {
     // Shared caches may keep it briefly; a config change shows within five minutes.
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.json(answer);
-  });
-  return router;
+    return answer;
+  }).router;
 }

@@ -1,8 +1,7 @@
-import { Router, type Request } from 'express';
-import { SURVEY_SUBMISSION_SCHEMAS } from '@warmline/contracts';
-import { notFound, parseInput } from '@warmline/platform';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { findPublicRoute } from '@warmline/contracts';
+import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
 import {
-  SALESPERSON_NOT_FOUND,
   openReferralSalesperson,
   publicSalesperson,
   responsesOfSalesperson,
@@ -10,58 +9,56 @@ import {
   submitSurvey,
   type SurveysContext,
 } from '../domain/surveys';
-import { currentUser, requireAdmin, requireUser } from '../edge/access';
+import { sessionAsker } from '../edge/access';
 import { originOf } from '../edge/request-origin';
 
-/**
- * `/api/{slug}-survey` and `/api/{slug}-responses` (spec §7). Regular expressions rather than
- * ':slug-survey' patterns so a slug may itself contain '-' ('mary-ann'). The fixed routes
- * (/api/survey, /api/ringcloud-survey, /api/user-survey) are registered first and win.
- */
-const REFERRAL_SURVEY_PATH = /^\/api\/([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)-survey\/?$/;
-const REFERRAL_RESPONSES_PATH = /^\/api\/([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)-responses\/?$/;
+const REFERRAL_SURVEY = '/api/{salesperson}-survey';
 
-function slugOf(req: Request): string {
-  const slug = (req.params as Record<string, string | undefined>)[0];
-  if (!slug) throw notFound(SALESPERSON_NOT_FOUND);
-  return slug.toLowerCase();
+/** The referral survey's salesperson, opened before the route kit reads the body. */
+const openedSalesperson = new WeakMap<Request, Awaited<ReturnType<typeof openReferralSalesperson>>>();
+
+/**
+ * An unknown or inactive salesperson's survey is 404 whatever its body says, so the salesperson
+ * is looked up before the route kit parses the body (a 400 would tell a visitor nothing useful).
+ */
+function salespersonFirst(ctx: SurveysContext) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    if (req.method === 'POST') {
+      const { route, params } = findPublicRoute(req.method, req.originalUrl.split('?')[0] ?? '');
+      if (route?.path === REFERRAL_SURVEY && params.salesperson) {
+        openedSalesperson.set(req, await openReferralSalesperson(ctx, params.salesperson.toLowerCase()));
+      }
+    }
+    next();
+  };
 }
 
-/** The survey funnels, the saved survey, salespeople and their responses. */
+/**
+ * The survey funnels, the saved survey, salespeople and their responses (spec §7). The fixed
+ * paths (/api/survey, /api/ringcloud-survey, /api/user-survey) win over `/api/{salesperson}-survey`:
+ * the route kit mounts literal paths first, so they stay in this one set of routes.
+ */
 export function surveyRoutes(ctx: SurveysContext): Router {
+  const routes = manifestRoutes('gateway', sessionAsker)
+    .on('POST /api/survey', async ({ body, req, res }) => {
+      res.status(201).json(await submitSurvey(ctx, { funnel: 'main' }, body, originOf(req)));
+    })
+    .on('POST /api/ringcloud-survey', async ({ body, req, res }) => {
+      res.status(201).json(await submitSurvey(ctx, { funnel: 'ringcloud' }, body, originOf(req)));
+    })
+    // The user's latest survey, or null when they have none (an account made by an admin):
+    // "no survey yet" is a normal state for the forms it pre-fills, not an error.
+    .on('GET /api/user-survey', ({ caller }) => savedSurveyOf(ctx, caller.userId))
+    // Public: the SPA asks whether /{slug} is a referral survey before showing it.
+    .on('GET /api/salespeople/{slug}', ({ params }) => publicSalesperson(ctx, params.slug))
+    .on('POST /api/{salesperson}-survey', async ({ params, body, req, res }) => {
+      const salesperson = openedSalesperson.get(req) ?? (await openReferralSalesperson(ctx, params.salesperson.toLowerCase()));
+      res.status(201).json(await submitSurvey(ctx, { funnel: 'referral', salesperson }, body, originOf(req)));
+    })
+    .on('GET /api/{salesperson}-responses', ({ params }) => responsesOfSalesperson(ctx, params.salesperson.toLowerCase()));
+
   const router = Router();
-
-  router.post('/api/survey', async (req, res) => {
-    const answers = parseInput(SURVEY_SUBMISSION_SCHEMAS.main, req.body);
-    res.status(201).json(await submitSurvey(ctx, { funnel: 'main' }, answers, originOf(req)));
-  });
-
-  router.post('/api/ringcloud-survey', async (req, res) => {
-    const answers = parseInput(SURVEY_SUBMISSION_SCHEMAS.ringcloud, req.body);
-    res.status(201).json(await submitSurvey(ctx, { funnel: 'ringcloud' }, answers, originOf(req)));
-  });
-
-  // The user's latest survey, or null when they have none (an account made by an admin):
-  // "no survey yet" is a normal state for the forms it pre-fills, not an error.
-  router.get('/api/user-survey', requireUser, async (req, res) => {
-    res.json(await savedSurveyOf(ctx, currentUser(req).id));
-  });
-
-  // Public: the SPA asks whether /{slug} is a referral survey before showing it.
-  router.get('/api/salespeople/:slug', async (req, res) => {
-    res.json(await publicSalesperson(ctx, String(req.params.slug)));
-  });
-
-  router.post(REFERRAL_SURVEY_PATH, async (req, res) => {
-    // The salesperson first: an unknown slug is a 404 whatever the body says.
-    const salesperson = await openReferralSalesperson(ctx, slugOf(req));
-    const answers = parseInput(SURVEY_SUBMISSION_SCHEMAS.referral, req.body);
-    res.status(201).json(await submitSurvey(ctx, { funnel: 'referral', salesperson }, answers, originOf(req)));
-  });
-
-  router.get(REFERRAL_RESPONSES_PATH, requireAdmin, async (req, res) => {
-    res.json(await responsesOfSalesperson(ctx, slugOf(req)));
-  });
-
+  router.use(salespersonFirst(ctx));
+  router.use(routes.router);
   return router;
 }
