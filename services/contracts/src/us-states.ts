@@ -12,7 +12,7 @@ export const US_STATE_CODES = [
 export type UsStateCode = (typeof US_STATE_CODES)[number];
 
 /** Each state's name as people write it. */
-export const US_STATE_NAMES: Record<UsStateCode, string> = {
+const US_STATE_NAMES: Record<UsStateCode, string> = {
   AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado',
   CT: 'Connecticut', DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia',
   HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', IA: 'Iowa', KS: 'Kansas',

@@ -108,7 +108,7 @@ describe('a manifest route mounted by the kit', () => {
 
   it('when a literal path was mounted after a template that also matches it, then the literal route answers', async () => {
     expect(await call('GET', '/api/admin/lead-imports/template.csv', ADMIN)).toEqual({ status: 200, body: 'phone\n' });
-    expect(await call('GET', '/api/admin/lead-imports/not-an-id', ADMIN)).toEqual({ status: 404, body: { error: 'Not found' } });
+    expect(await call('GET', '/api/admin/lead-imports/not-an-id', ADMIN)).toEqual({ status: 404, body: { error: 'Import not found' } });
   });
 
   it("when a service mounts a route of another service's or one the manifest does not list, then it fails at start", () => {

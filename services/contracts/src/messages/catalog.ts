@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { US_PHONE_DIGITS } from '../us-phone';
 
 /**
  * The catalog: the aged-lead market, imports, the suppression list, the registry, call-backs and the mirrors it keeps.
@@ -135,7 +136,7 @@ const emailLeadOptOutV1 = z
 const leadSuppressionNotifyBuyerV1 = z.object({
   buyerUserId: z.uuid(),
   /** Ten digits. */
-  phone: z.string().regex(/^[2-9]\d{9}$/),
+  phone: z.string().regex(US_PHONE_DIGITS),
   reason: z.string().max(500),
   /** The admin who suppressed the phone: the gateway answers them about any user. */
   suppressedBy: z.object({ userId: z.uuid(), username: z.string().min(1).max(200) }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { US_PHONE_DIGITS } from '../us-phone';
 
 /**
  * Live transfers: routing, outcomes, disputes and opt-outs.
@@ -56,7 +57,7 @@ const transferDisputeDecidedV1 = z.object({
 const transferOptOutNotifyAgentV1 = z.object({
   agentUserId: z.uuid(),
   /** Ten digits. */
-  phone: z.string().regex(/^[2-9]\d{9}$/),
+  phone: z.string().regex(US_PHONE_DIGITS),
   reason: z.string().max(500),
   suppressedAt: z.iso.datetime({ offset: true }),
 });

@@ -3,7 +3,7 @@ import { subscribe, type ServiceConsumer } from '@warmline/platform/bus/index';
 import { storeReportedAction } from '../domain/audit-log';
 
 /** The queue of admin actions other services report; `<queue>.retry` and `<queue>.dlq` beside it. */
-export const AUDIT_QUEUE = queueOf('gateway', 'gateway.audit');
+const AUDIT_QUEUE = queueOf('gateway', 'gateway.audit');
 
 /** Everything the gateway consumes: the audit reports of the other services. */
 export function consumers(): ServiceConsumer[] {

@@ -25,7 +25,7 @@ import { SOURCE, type IngestionContext } from './context';
  * stops it at the very next call (every call looks its key up; nothing is cached).
  */
 
-export const VENDOR_KEY_NOT_FOUND = 'Vendor key not found';
+const VENDOR_KEY_NOT_FOUND = 'Vendor key not found';
 
 /** 24 random bytes: 32 URL-safe characters after the prefix. */
 function newKeyText(): string {

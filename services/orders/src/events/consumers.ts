@@ -7,7 +7,7 @@ import { settleLeadPackage } from '../domain/lead-package-settlement';
 import { refundReturnedLead } from '../domain/lead-return-refunds';
 
 /** The catalog's settled lead orders and Aged Leads packages, and its accepted lead returns; `<queue>.retry` and `<queue>.dlq` beside it. */
-export const LEAD_SALES_QUEUE = queueOf('orders', 'orders.lead-sales');
+const LEAD_SALES_QUEUE = queueOf('orders', 'orders.lead-sales');
 
 /** Everything the orders service consumes, and which handler runs for it. */
 export function consumers(ctx: OrdersContext, deps: { users: UsersClient }): ServiceConsumer[] {

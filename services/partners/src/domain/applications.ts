@@ -264,7 +264,7 @@ export async function openDocument(ctx: PartnersContext, id: string, filename: s
   }
 }
 
-export const APPLICATION_NOT_FOUND = 'Application not found';
+const APPLICATION_NOT_FOUND = 'Application not found';
 export const DOCUMENT_NOT_FOUND = 'Document not found';
 
 /** 'Acme Leads (Dana Cole)': who the audit log says it was. */

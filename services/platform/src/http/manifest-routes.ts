@@ -17,7 +17,7 @@ import { parseInput } from '../validation';
 /** `'GET /api/users'`: a manifest route's method and path. */
 type KeyOf<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
 /** Every route key a service owns. */
-export type RouteKey<O extends RouteOwner> = KeyOf<Extract<ManifestRoute, { owner: O }>>;
+type RouteKey<O extends RouteOwner> = KeyOf<Extract<ManifestRoute, { owner: O }>>;
 type EntryOf<K extends string> = K extends `${infer M} ${infer P}` ? Extract<ManifestRoute, { method: M; path: P }> : never;
 type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
 type Parsed<E, F extends 'body' | 'query'> = E extends { readonly [k in F]: infer S extends z.ZodType } ? z.infer<S> : undefined;
@@ -26,14 +26,14 @@ type Parsed<E, F extends 'body' | 'query'> = E extends { readonly [k in F]: infe
 export type Asker = Identity;
 
 /** A logged-in user, agent or admin ('customer' routes). */
-export interface SignedInCaller {
+interface SignedInCaller {
   userId: string;
   username: string;
   isAdmin: boolean;
 }
 
 /** The admin acting ('admin' routes); the audit log names them by both. */
-export type AdminCaller = ActingAdmin;
+type AdminCaller = ActingAdmin;
 
 /** A voice-AI vendor: the key it presented (X-API-Key or Authorization: Bearer), checked by the owning service. */
 export interface VendorCaller {
@@ -41,11 +41,11 @@ export interface VendorCaller {
 }
 
 /** Stripe: the signature header, checked over the raw body by the owning service. */
-export interface StripeCaller {
+interface StripeCaller {
   signature: string | undefined;
 }
 
-export type CallerOf<A extends RouteAccess> = A extends 'customer'
+type CallerOf<A extends RouteAccess> = A extends 'customer'
   ? SignedInCaller
   : A extends 'admin'
     ? AdminCaller
@@ -56,7 +56,7 @@ export type CallerOf<A extends RouteAccess> = A extends 'customer'
         : Asker;
 
 /** What a handler gets: the caller, path ids, body and query as the manifest entry declares them. */
-export interface RouteCall<K extends string> {
+interface RouteCall<K extends string> {
   caller: CallerOf<EntryOf<K>['access']>;
   params: Record<ParamNames<EntryOf<K>['path']>, string>;
   /** Parsed with the entry's body schema; vendor and Stripe routes read their raw body themselves. */
