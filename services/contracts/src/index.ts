@@ -17,7 +17,7 @@ export * from './spa-routes';
 export * from './view-as';
 export * from './campaigns';
 export * from './lead-imports';
-export * from './lead-import';
+export * from './aged-lead-rows';
 export * from './partners';
 export * from './callbacks';
 export * from './area-codes';

@@ -2,11 +2,10 @@ import { parse as parseCsv } from 'csv-parse';
 import { Transform, type TransformCallback } from 'node:stream';
 import {
   LEAD_SUPPRESSED_MESSAGE,
-  cellsOfRow,
   leadRowRules,
-  matchLeadImportHeader,
   rowProblems,
 } from '@warmline/contracts';
+import { cellsOfRow, matchLeadImportHeader } from './import-header';
 import { BlobNotFoundError, type BlobStore } from '@warmline/platform/blob-store/index';
 import { enqueue } from '@warmline/platform/bus/index';
 import { inTransaction, releaseSessionLock, trySessionLock, type Pool, type PoolClient } from '@warmline/platform/db/index';

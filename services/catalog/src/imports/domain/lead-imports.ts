@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   LEAD_IMPORT_COLUMNS,
   LEAD_IMPORT_PAGE_SIZE,
-  matchLeadImportHeader,
   type LeadImportCreated,
   type LeadImportPage,
   type LeadImportView,
 } from '@warmline/contracts';
+import { matchLeadImportHeader } from './import-header';
 import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { badRequest, conflict, notFound } from '@warmline/platform/errors';
