@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SURVEY_FUNNEL_IDS } from '../surveys';
+import { SURVEY_FUNNEL_IDS } from '../../surveys';
 
 /**
  * Accounts (the gateway): sign-ups, users, passwords, the audit log, and the e-mails about them.

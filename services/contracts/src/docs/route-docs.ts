@@ -5,11 +5,11 @@ import {
   vendorKeySchema,
   webhookAcceptedResponse,
   WEBHOOK_ANSWER_EXAMPLES,
-} from './callbacks';
-import { customerSearchAnswerSchema } from './customer-search';
-import { PACKAGE_CHECKOUTS, quotePackage } from './pricing';
-import type { HttpMethod } from './routes';
-import { callAttemptAnswer } from './calling-hours';
+} from '../callbacks';
+import { customerSearchAnswerSchema } from '../customer-search';
+import { PACKAGE_CHECKOUTS, quotePackage } from '../pricing';
+import type { HttpMethod } from '../routes';
+import { callAttemptAnswer } from '../calling-hours';
 
 /**
  * What the API reference (openapi.ts) says of a route beyond the route manifest: its answer

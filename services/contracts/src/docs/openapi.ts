@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, VENDOR_KEY_HEADER, WEBHOOK_ANSWER_EXAMPLES, WEBHOOK_CALLS_PER_MINUTE } from './callbacks';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, VENDOR_KEY_HEADER, WEBHOOK_ANSWER_EXAMPLES, WEBHOOK_CALLS_PER_MINUTE } from '../callbacks';
 import { routeDocs, type RouteDoc, type RouteKey } from './route-docs';
-import { DEFAULT_BODY_LIMIT_BYTES, publicRoutes, type PublicRoute, type RouteAccess, type RouteOwner } from './routes';
+import { DEFAULT_BODY_LIMIT_BYTES, publicRoutes, type PublicRoute, type RouteAccess, type RouteOwner } from '../routes';
 
 /**
  * The OpenAPI 3.1 description of WarmLine's public API (issue 16), generated from the route

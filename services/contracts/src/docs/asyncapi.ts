@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { consumerQueues, publishers, UNROUTED_QUEUE } from './broker-manifest';
-import { envelopeSchema, type Envelope } from './envelope';
-import { commandExamples, eventExamples } from './message-examples';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType } from './messages';
+import { consumerQueues, publishers, UNROUTED_QUEUE } from '../bus/broker-manifest';
+import { envelopeSchema, type Envelope } from '../bus/envelope';
+import { commandExamples, eventExamples } from '../bus/message-examples';
+import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType } from '../bus/messages';
 
 /**
  * The event catalog for analysts and integrators (AsyncAPI 3.1), generated from the zod schemas,

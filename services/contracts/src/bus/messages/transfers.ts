@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { US_PHONE_DIGITS } from '../us-phone';
+import { US_PHONE_DIGITS } from '../../us-phone';
 
 /**
  * Live transfers: routing, outcomes, disputes and opt-outs.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { orderKindSchema, paymentProviderSchema } from '../orders';
-import { AGED_LEAD_AGE_RANGES } from '../pricing';
+import { orderKindSchema, paymentProviderSchema } from '../../orders';
+import { AGED_LEAD_AGE_RANGES } from '../../pricing';
 
 /**
  * Orders and payments: orders, payments, refunds, receipts, and the settlements the catalog asks of orders.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { US_PHONE_DIGITS } from '../us-phone';
+import { US_PHONE_DIGITS } from '../../us-phone';
 
 /**
  * The catalog: the aged-lead market, imports, the suppression list, the registry, call-backs and the mirrors it keeps.
