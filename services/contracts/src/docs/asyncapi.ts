@@ -19,7 +19,7 @@ import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, type MessageType 
 export const ASYNCAPI_URL_PATH = '/api/asyncapi.json';
 
 /** The committed copy (`npm run docs:events`). */
-export const ASYNCAPI_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/events/asyncapi.json');
+export const ASYNCAPI_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/events/asyncapi.json');
 
 /** AMQP bindings of AsyncAPI's bindings repository, version 0.3.0. */
 const AMQP_BINDING_VERSION = '0.3.0';
