@@ -38,6 +38,21 @@ module.exports = {
       to: { path: '^services/', pathNot: '^services/contracts/' },
     },
     {
+      name: 'web-imports-no-bus-or-docs',
+      comment:
+        "The SPA's bundle holds what a browser needs of the contracts: not the bus's messages and broker manifest, not the API documents' generators (contracts/src/bus/, contracts/src/docs/), nor the index that re-exports them (issue 26).",
+      severity: 'error',
+      from: { path: '^web/src/' },
+      to: { path: '^services/contracts/src/(bus/|docs/|index[.]ts$)' },
+    },
+    {
+      name: 'contracts-for-the-spa-import-no-bus-or-docs',
+      comment: "A contract the SPA may import stays apart from the bus and the API documents, so importing it never pulls them in.",
+      severity: 'error',
+      from: { path: '^services/contracts/src/[^/]+[.]ts$', pathNot: '^services/contracts/src/index[.]ts$' },
+      to: { path: '^services/contracts/src/(bus|docs)/' },
+    },
+    {
       name: 'domain-imports-no-web-or-driver',
       comment:
         "A service's domain decides; it speaks neither HTTP nor SQL (ARCHITECTURE §2, issue 26): no express, no busboy, no pg, nothing of http/. Requests are parsed and files received in http/; queries live in db/ (infra/scripts/check-rooms.ts also refuses a query written in a domain file).",

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { publicRoutes, type PublicRoute } from '@warmline/contracts';
-import { routeDocs, type RouteKey } from '@warmline/contracts/route-docs';
+import { routeDocs, type RouteKey } from '@warmline/contracts/docs/route-docs';
 import { EXAMPLES, SESSION_CHANGING, fromJsonSchema, label, methodHasBody, utf8, type FuzzCase, type Json, type Role } from './requests';
 
 /**

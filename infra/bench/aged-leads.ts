@@ -32,7 +32,7 @@ import { catalogEnv } from '@warmline/catalog/config';
 import { CATALOG_MIGRATIONS_DIR, CATALOG_SCHEMA, startCatalog } from '@warmline/catalog/service';
 import { bulkLoadDemoLeads } from '@warmline/catalog/demo-leads';
 import { insertLeads } from '@warmline/catalog/db/leads';
-import { listMarketLeads } from '@warmline/catalog/domain/market';
+import { listMarketLeads } from '@warmline/catalog/market/domain/market';
 import { ordersEnv } from '@warmline/orders/config';
 import { startOrders } from '@warmline/orders/service';
 

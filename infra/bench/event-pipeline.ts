@@ -29,7 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
 import { type Envelope, type EventData } from '@warmline/contracts';
-import { eventExamples } from '@warmline/contracts/message-examples';
+import { eventExamples } from '@warmline/contracts/bus/message-examples';
 import { createBus, enqueue, enqueueAll, startConsumer, startOutboxRelay, subscribe } from '@warmline/platform/bus/index';
 import { createPool, runMigrations, withTransaction } from '@warmline/platform/db/index';
 import { createLogger } from '@warmline/platform/log';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ASYNCAPI_PATH, renderAsyncApi } from '@warmline/contracts/asyncapi';
+import { ASYNCAPI_PATH, renderAsyncApi } from '@warmline/contracts/docs/asyncapi';
 import { REPO_ROOT } from './services';
 
 // `npm run docs:events`: rewrites the event catalog from the contracts' schemas, examples and

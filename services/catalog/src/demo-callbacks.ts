@@ -1,7 +1,7 @@
 import { DEFAULT_CALLBACK_PRICE_CENTS } from '@warmline/contracts';
 import type { Pool } from '@warmline/platform/db/index';
-import { insertCallbackOpportunities, type NewCallbackOpportunity } from './db/callback-opportunities';
-import { expiryOf } from './domain/callbacks';
+import { insertCallbackOpportunities, type NewCallbackOpportunity } from './callbacks/db/callback-opportunities';
+import { expiryOf } from './callbacks/domain/callbacks';
 
 /**
  * `make start`'s demo callback opportunities (issue 15): one of each source, and one waiting for

@@ -6,9 +6,9 @@ import {
   rebuildLeadStock,
   rebuildMarketIndexes,
   setStockTriggerEnabled,
-} from './db/bulk-load';
+} from './imports/db/bulk-load';
 import { insertLeads, type NewAgedLead } from './db/leads';
-import { DAY_MS, listingWindow } from './domain/lead-age';
+import { DAY_MS, listingWindow } from './market/domain/lead-age';
 
 /**
  * Demo and benchmark inventory: realistic-looking aged leads (made-up people with real US

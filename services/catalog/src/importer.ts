@@ -1,7 +1,7 @@
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { identityCheck } from '@warmline/platform/http/identity';
-import { openDatabaseAndBus, startConsumer, subscribe } from '@warmline/platform/bus/index';
+import { openDatabaseAndBus, startConsumers } from '@warmline/platform/bus/index';
 import { createBlobStore, type BlobStore } from '@warmline/platform/blob-store/index';
 import { unavailableDependency } from '@warmline/platform/faults';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
@@ -9,16 +9,12 @@ import { LEAD_IMPORT_FILE_RETENTION_DAYS } from '@warmline/contracts';
 import type { Pool } from '@warmline/platform/db/index';
 import type { ImporterConfig } from './config';
 import { CATALOG_MIGRATIONS_DIR, CATALOG_SCHEMA } from './service';
-import { importFilesToDelete, markImportFileDeleted, unfinishedLeadImportIds } from './db/lead-imports';
-import { runLeadImport, type ImportRunDeps } from './domain/lead-import-run';
-import { DAY_MS } from './domain/lead-age';
-import { registryRunner } from './domain/dnc-registry-run';
+import { importerConsumers } from './events/consumers';
+import { importFilesToDelete, markImportFileDeleted, unfinishedLeadImportIds } from './imports/db/lead-imports';
+import { runLeadImport, type ImportRunDeps } from './imports/domain/lead-import-run';
+import { DAY_MS } from './market/domain/lead-age';
+import { registryRunner } from './suppressions/domain/dnc-registry-run';
 import { SerialRunner } from '@warmline/platform/work/serial-runner';
-
-/** The importer's queue (ARCHITECTURE §1: `import.run` on warmline.commands). */
-const LEAD_IMPORTS_QUEUE = 'importer.lead-imports';
-/** Issue 24: national DNC registry loads (`dnc_registry.load`). */
-const DNC_REGISTRY_QUEUE = 'importer.dnc-registry';
 
 export interface ImporterOptions {
   clock?: () => Date;
@@ -76,24 +72,13 @@ export async function startImporter(
       await runner.stop();
     });
 
-    const consumer = await startConsumer({
-      bus,
-      pool,
-      queue: LEAD_IMPORTS_QUEUE,
-      // The command only wakes the runner: an import takes minutes, longer than a message should
-      // stay unacknowledged or a transaction open.
-      subscriptions: [subscribe('import.run', async () => runner.wake())],
-      log,
-    });
-    stops.push('consumer', () => consumer.stop());
 
     const registry = registryRunner({ pool, blobs, log, clock, stopping: () => stopping });
     stops.push('registry loads', async () => {
       stopping = true;
       await registry.stop();
     });
-    const registryConsumer = await startConsumer({ bus, pool, queue: DNC_REGISTRY_QUEUE, subscriptions: [subscribe('dnc_registry.load', async () => registry.wake())], log });
-    stops.push('registry consumer', () => registryConsumer.stop());
+    await startConsumers(importerConsumers({ imports: runner, registry }), { bus, pool, log }, stops);
     registry.wake();
 
     const recovery = setInterval(() => {

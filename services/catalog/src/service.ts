@@ -3,27 +3,25 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { identityCheck, serviceSigner } from '@warmline/platform/http/identity';
-import { openDatabaseAndBus, startConsumer } from '@warmline/platform/bus/index';
+import { openDatabaseAndBus, startConsumers } from '@warmline/platform/bus/index';
 import { unavailableDependency } from '@warmline/platform/faults';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import { createBlobStore, type BlobStore } from '@warmline/platform/blob-store/index';
 import type { CatalogConfig } from './config';
 import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
 import type { LeadImportContext } from './domain/context';
-import { expireUnpaidReservations } from './domain/lead-sales';
-import { catalogRoutes } from './http/routes';
-import { importRoutes } from './http/import-routes';
-import { suppressionRoutes } from './http/suppression-routes';
-import { LEAD_PAYMENTS_QUEUE, subscriptions } from './events/subscriptions';
-import { LEAD_SUPPRESSIONS_QUEUE, leadSuppressionSubscriptions } from './events/lead-suppressions';
-import { mirrorEarlierSuppressions } from './domain/suppressions';
+import { expireUnpaidReservations } from './market/domain/lead-sales';
+import { catalogRoutes } from './market/http/market-routes';
+import { importRoutes } from './imports/http/import-routes';
+import { suppressionRoutes } from './suppressions/http/suppression-routes';
+import { consumers } from './events/consumers';
+import { mirrorEarlierSuppressions } from './suppressions/domain/suppressions';
 import { httpGatewayClient, type GatewayClient } from './clients/gateway-client';
-import { callbackRoutes } from './http/callback-routes';
-import { evidenceRoutes } from './http/evidence-routes';
-import { leadReturnRoutes } from './http/lead-return-routes';
-import { dncRegistryRoutes } from './http/dnc-registry-routes';
-import { CALLBACKS_QUEUE, callbackSubscriptions } from './events/callbacks';
-import { sweepCallbackOpportunities, type CallbackContext } from './domain/callbacks';
+import { callbackRoutes } from './callbacks/http/callback-routes';
+import { evidenceRoutes } from './suppressions/http/evidence-routes';
+import { leadReturnRoutes } from './market/http/lead-return-routes';
+import { dncRegistryRoutes } from './suppressions/http/dnc-registry-routes';
+import { sweepCallbackOpportunities, type CallbackContext } from './callbacks/domain/callbacks';
 
 export const CATALOG_SCHEMA = 'catalog';
 /** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
@@ -93,12 +91,7 @@ export async function startCatalog(
     const gateway = options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, signer });
     const callbacks: CallbackContext = { ...ctx, gateway };
     // No waiting for the broker: the consumer attaches once it connects, HTTP serves meanwhile.
-    const consumer = await startConsumer({ bus, pool, queue: LEAD_PAYMENTS_QUEUE, subscriptions: subscriptions({ clock, gateway, orders: ctx.orders }), log });
-    stops.push('consumer', () => consumer.stop());
-    const callbackConsumer = await startConsumer({ bus, pool, queue: CALLBACKS_QUEUE, subscriptions: callbackSubscriptions({ gateway, clock }), log });
-    stops.push('callback consumer', () => callbackConsumer.stop());
-    const noticeConsumer = await startConsumer({ bus, pool, queue: LEAD_SUPPRESSIONS_QUEUE, subscriptions: leadSuppressionSubscriptions({ gateway }), log });
-    stops.push('opt-out notice consumer', () => noticeConsumer.stop());
+    await startConsumers(consumers({ clock, gateway, orders: ctx.orders }), { bus, pool, log }, stops);
 
     const sweep = () => expireUnpaidReservations(ctx);
     const sweepCallbacks = () => sweepCallbackOpportunities(callbacks);

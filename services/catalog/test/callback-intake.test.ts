@@ -16,7 +16,7 @@ import { withTransaction } from '@warmline/platform/db/index';
 import { waitFor } from '@warmline/platform/testing/index';
 import type { GatewayFixture } from '../../gateway/test/gateway-fixture';
 import { httpGatewayClient } from '../src/clients/gateway-client';
-import { createVendorOpportunity, suppressVendorPhone } from '../src/domain/callbacks';
+import { createVendorOpportunity, suppressVendorPhone } from '../src/callbacks/domain/callbacks';
 import { callBackAgent, startCallBackSystem } from './call-back-system';
 import { callBacksPaid, phoneIn, vendorCall, type CatalogFixture } from './catalog-fixture';
 

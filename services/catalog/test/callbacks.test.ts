@@ -24,8 +24,8 @@ import { httpGatewayClient, type GatewayClient } from '../src/clients/gateway-cl
 import { httpOrdersClient } from '../src/clients/orders-client';
 import { insertTransferOrder } from '../../orders/src/db/transfer-orders';
 import { insertPackageOrder, markOrderPaid } from '../../orders/src/db/orders';
-import { createVendorOpportunity } from '../src/domain/callbacks';
-import { creditCallBacksOrder } from '../src/domain/my-callbacks';
+import { createVendorOpportunity } from '../src/callbacks/domain/callbacks';
+import { creditCallBacksOrder } from '../src/callbacks/domain/my-callbacks';
 import { callBacksPaid, phoneIn, startCatalogFixture, testEnvelope, vendorCall, type CatalogFixture } from './catalog-fixture';
 
 /**

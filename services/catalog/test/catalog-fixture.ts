@@ -10,10 +10,9 @@ import { ordersEnv } from '@warmline/orders/config';
 import { ORDERS_SCHEMA, startOrders, type RunningOrders } from '@warmline/orders/service';
 import { catalogEnv, type CatalogConfig } from '../src/config';
 import { CATALOG_SCHEMA, startCatalog, type RunningCatalog } from '../src/service';
-import { LEAD_PAYMENTS_QUEUE } from '../src/events/subscriptions';
-import { CALLBACKS_QUEUE } from '../src/events/callbacks';
+import { CALLBACKS_QUEUE, LEAD_PAYMENTS_QUEUE } from '../src/events/consumers';
 import { insertLeads, type NewAgedLead } from '../src/db/leads';
-import { DAY_MS } from '../src/domain/lead-age';
+import { DAY_MS } from '../src/market/domain/lead-age';
 
 /**
  * The catalog and the orders service, both in-process on free ports, for one test file:

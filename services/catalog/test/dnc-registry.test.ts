@@ -15,7 +15,7 @@ import {
   type MarketLead,
 } from '@warmline/contracts';
 import { startImporter, type RunningImporter } from '../src/importer';
-import { insertCallbackOpportunities, markAssigned } from '../src/db/callback-opportunities';
+import { insertCallbackOpportunities, markAssigned } from '../src/callbacks/db/callback-opportunities';
 import { agent, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
 import { parseConfig } from '@warmline/platform';
 import { businessDate, type MyTransfersAnswer } from '@warmline/contracts';

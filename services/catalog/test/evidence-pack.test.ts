@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evidencePackSchema, type EvidencePack } from '@warmline/contracts';
 import type { Identity } from '@warmline/platform';
 import { download, pdfPageCount, pdfTextRuns, unzipFiles, type Download } from '@warmline/platform/testing/documents';
-import { insertCallbackOpportunities } from '../src/db/callback-opportunities';
+import { insertCallbackOpportunities } from '../src/callbacks/db/callback-opportunities';
 import type { NewAgedLead } from '../src/db/leads';
 import { agent, phoneIn, startCatalogFixture, vendorCall, type CatalogFixture } from './catalog-fixture';
 

@@ -1,7 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { ImportFileCheck } from '../src/domain/import-file-check';
+import { ImportFileCheck } from '../src/imports/domain/import-file-check';
 
 /** The upload's check (issue 13): UTF-8 text, a header, rows — whatever size the chunks come in. */
 

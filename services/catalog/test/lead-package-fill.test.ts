@@ -8,8 +8,8 @@ import { withTransaction } from '@warmline/platform/db/index';
 import { ANONYMOUS } from '@warmline/platform/identity';
 import { TEST_AMQP_URL, waitFor } from '@warmline/platform/testing/index';
 import type { NewAgedLead } from '../src/db/leads';
-import { fillLeadPackage, type PaidLeadPackage } from '../src/domain/lead-packages';
-import { formatPhone } from '../src/domain/masking';
+import { fillLeadPackage, type PaidLeadPackage } from '../src/market/domain/lead-packages';
+import { formatPhone } from '../src/market/domain/masking';
 import { agent, startCatalogFixture, testCard, type CatalogFixture } from './catalog-fixture';
 
 /**

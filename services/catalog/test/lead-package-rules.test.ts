@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AGED_LEAD_AGE_RANGES, type EventData } from '@warmline/contracts';
-import { ageRangeWindow, paidLeadPackage } from '../src/domain/lead-packages';
-import { DAY_MS, priceLead } from '../src/domain/lead-age';
+import { ageRangeWindow, paidLeadPackage } from '../src/market/domain/lead-packages';
+import { DAY_MS, priceLead } from '../src/market/domain/lead-age';
 
 /** Which payments are Aged Leads packages, and which leads a package's age range takes. */
 

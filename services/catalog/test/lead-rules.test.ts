@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AGED_LEAD_PRICES_CENTS } from '@warmline/contracts';
-import { ageInDays, ageRangeOfAge, DAY_MS, listingWindow, priceLead } from '../src/domain/lead-age';
-import { maskName, maskPhone, formatPhone } from '../src/domain/masking';
-import { matchesLeadFilter, parseLeadFilter, canMatch } from '../src/domain/lead-filter';
-import { combineDayCounts, locatePage, totalOf } from '../src/domain/market-pages';
-import { splitName } from '../src/domain/my-leads';
+import { ageInDays, ageRangeOfAge, DAY_MS, listingWindow, priceLead } from '../src/market/domain/lead-age';
+import { maskName, maskPhone, formatPhone } from '../src/market/domain/masking';
+import { matchesLeadFilter, parseLeadFilter, canMatch } from '../src/market/domain/lead-filter';
+import { combineDayCounts, locatePage, totalOf } from '../src/market/domain/market-pages';
+import { splitName } from '../src/market/domain/my-leads';
 import { csvField, toCsv } from '@warmline/platform/csv';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketLead } from '@warmline/contracts/catalog';
 import type { NewAgedLead } from '../src/db/leads';
-import { matchesLeadFilter, parseLeadFilter } from '../src/domain/lead-filter';
-import { maskName, maskPhone } from '../src/domain/masking';
+import { matchesLeadFilter, parseLeadFilter } from '../src/market/domain/lead-filter';
+import { maskName, maskPhone } from '../src/market/domain/masking';
 import { agent, phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
 
 /** GET /api/aged-leads: paging, totals, the filter rule and masking, against the real database. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurchasedLead } from '@warmline/contracts/catalog';
 import type { NewAgedLead } from '../src/db/leads';
-import { MY_LEADS_CSV_HEADER } from '../src/domain/my-leads';
+import { MY_LEADS_CSV_HEADER } from '../src/market/domain/my-leads';
 import { agent, phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
 
 /** My Leads: a buyer's purchased leads, with every detail, filterable, and as CSV. */

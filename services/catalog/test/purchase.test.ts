@@ -6,9 +6,9 @@ import { consumerMark } from '@warmline/platform/testing/barriers';
 import type { Envelope } from '@warmline/contracts';
 import type { MarketLead } from '@warmline/contracts/catalog';
 import { catalogEnv } from '../src/config';
-import { formatPhone } from '../src/domain/masking';
+import { formatPhone } from '../src/market/domain/masking';
 import { startCatalog } from '../src/service';
-import { LEAD_PAYMENTS_QUEUE } from '../src/events/subscriptions';
+import { LEAD_PAYMENTS_QUEUE } from '../src/events/consumers';
 import { agent, startCatalogFixture, testCard, type CatalogFixture } from './catalog-fixture';
 
 /**

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, type Identity } from '@warmline/platform';
 import { withTransaction } from '@warmline/platform/db/index';
-import { suppressVendorPhone } from '../src/domain/callbacks';
-import { mirrorEarlierSuppressions } from '../src/domain/suppressions';
+import { suppressVendorPhone } from '../src/callbacks/domain/callbacks';
+import { mirrorEarlierSuppressions } from '../src/suppressions/domain/suppressions';
 import { phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
 
 /**

@@ -6,9 +6,9 @@ import { withTransaction } from '@warmline/platform/db/index';
 import { freePort, waitFor } from '@warmline/platform/testing/index';
 import { startGatewayFixture, type GatewayFixture } from '../../gateway/test/gateway-fixture';
 import type { GatewayClient } from '../src/clients/gateway-client';
-import { suppressedPhonesAmong } from '../src/db/suppressions';
-import { noticeBuyerOfOptOut } from '../src/domain/suppressions';
-import { LEAD_SUPPRESSIONS_QUEUE } from '../src/events/lead-suppressions';
+import { suppressedPhonesAmong } from '../src/suppressions/db/suppressions';
+import { noticeBuyerOfOptOut } from '../src/suppressions/domain/suppressions';
+import { LEAD_SUPPRESSIONS_QUEUE } from '../src/events/consumers';
 import { agent, phoneIn, startCatalogFixture, type CatalogFixture } from './catalog-fixture';
 
 /**

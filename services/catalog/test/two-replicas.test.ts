@@ -17,10 +17,9 @@ import { NOTIFICATIONS_QUEUES } from '@warmline/notifications/events/consumers';
 import { startNotifications } from '@warmline/notifications/service';
 import { catalogEnv } from '../src/config';
 import { CATALOG_SCHEMA, startCatalog, type RunningCatalog } from '../src/service';
-import { LEAD_PAYMENTS_QUEUE } from '../src/events/subscriptions';
-import { CALLBACKS_QUEUE } from '../src/events/callbacks';
+import { CALLBACKS_QUEUE, LEAD_PAYMENTS_QUEUE } from '../src/events/consumers';
 import { insertLeads, type NewAgedLead } from '../src/db/leads';
-import { DAY_MS } from '../src/domain/lead-age';
+import { DAY_MS } from '../src/market/domain/lead-age';
 import { phoneIn, testCard } from './catalog-fixture';
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from './admin-orders';
+import type { PublicUser } from './accounts';
 
 /** The back office's account side (issue 12): user paging, the audit log, the admin cards. */
 
@@ -15,6 +16,12 @@ const pageParam = z.coerce
   .default(1);
 
 /** GET /api/users?q=&page= — the total is in X-Total-Count. */
+/**
+ * A user as User Management lists them: the public user, and whether they have a second factor to
+ * reset ('on', 'pending' while an enrolment waits for its first code, 'off': nothing to reset).
+ */
+export type AdminUserListEntry = PublicUser & { twoFactor: 'on' | 'pending' | 'off' };
+
 export const userListQuery = z.object({
   q: z.string().max(200, 'Search text must be at most 200 characters').optional(),
   page: pageParam,

@@ -30,7 +30,7 @@ import { customerSearchQuery } from './customer-search';
 import { adminRefundBody, allOrdersQuery, revenueQuery, transferStatusChangeBody } from './admin-orders';
 import { myOrdersQuery } from './my-orders';
 import { availableLeadsQuery, bulkPurchaseBody, leadExportQuery, leadListQuery, matchingLeadsQuery, myLeadsQuery } from './catalog';
-import { agedLeadInput, bulkAgedLeadsBody } from './lead-import';
+import { agedLeadInput, bulkAgedLeadsBody } from './aged-lead-rows';
 import { PARTNER_APPLICATION_MAX_BYTES, partnerApplicationListQuery, partnerStatusBody } from './partners';
 import { LEAD_IMPORT_MAX_BYTES, leadImportListQuery, leadImportUploadQuery, suppressionBody, suppressionImportBody, suppressionListQuery } from './lead-imports';
 import { claimOrderBody, createPaymentIntentBody, sandboxConfirmBody } from './orders';

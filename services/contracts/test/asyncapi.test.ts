@@ -1,10 +1,10 @@
 import { Parser, DiagnosticSeverity } from '@asyncapi/parser';
 import { describe, expect, it } from 'vitest';
-import { buildAsyncApiDocument, renderAsyncApi } from '../src/asyncapi';
-import { brokerManifest, consumersOf } from '../src/broker-manifest';
-import { envelopeSchema } from '../src/envelope';
-import { commandExamples, eventExamples } from '../src/message-examples';
-import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, messageSchema, type MessageType } from '../src/messages';
+import { buildAsyncApiDocument, renderAsyncApi } from '../src/docs/asyncapi';
+import { brokerManifest, consumersOf } from '../src/bus/broker-manifest';
+import { envelopeSchema } from '../src/bus/envelope';
+import { commandExamples, eventExamples } from '../src/bus/message-examples';
+import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE, commands, events, messageSchema, type MessageType } from '../src/bus/messages';
 
 /** Issue 16: the AsyncAPI document is valid, and names an example, a producer and the consumers of every message. */
 

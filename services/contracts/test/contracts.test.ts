@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ASYNCAPI_PATH,
   renderAsyncApi,
-} from '../src/asyncapi';
+} from '../src/docs/asyncapi';
 import {
   changeOwnPasswordForm,
   changePasswordForm,

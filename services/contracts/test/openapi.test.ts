@@ -3,8 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { renderOpenApi, routeKey, type OpenApiDocument } from '../src/openapi';
-import { routeDocs, type RouteKey } from '../src/route-docs';
+import { renderOpenApi, routeKey, type OpenApiDocument } from '../src/docs/openapi';
+import { routeDocs, type RouteKey } from '../src/docs/route-docs';
 import { publicRoutes, routePattern, type PublicRoute } from '../src/routes';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { events } from '../src/messages';
+import { events } from '../src/bus/messages';
 
 /**
  * Events are thin (ARCHITECTURE §3, issue 10): every event on `warmline.events` carries ids

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
-import { ASYNCAPI_PATH } from '@warmline/contracts/asyncapi';
-import { renderOpenApi } from '@warmline/contracts/openapi';
+import { ASYNCAPI_PATH } from '@warmline/contracts/docs/asyncapi';
+import { renderOpenApi } from '@warmline/contracts/docs/openapi';
 import { startGatewayFixture, type GatewayFixture } from './gateway-fixture';
 
 /**

@@ -90,6 +90,9 @@ describe('security e-mails', () => {
 
     const admin = gw.browser();
     await admin.login(gw.admin.username, gw.admin.password);
+    // User Management shows who has a second factor to reset.
+    const listed = async () => ((await admin.get(`/api/users?q=${user.username}`)).json as Array<{ id: string; twoFactor: string }>).find((u) => u.id === user.id)?.twoFactor;
+    expect(await listed()).toBe('on');
     const reset = await admin.post(`/api/users/${user.id}/reset-two-factor`, {});
     expect(reset.status).toBe(200);
     expect(reset.json).toEqual({ message: 'Two-factor authentication reset' });
@@ -100,7 +103,8 @@ describe('security e-mails', () => {
     const mail = await mailWithSubject(user.email, 'Two-factor authentication was reset');
     expect(mail).toContain('A WarmLine administrator turned off two-factor authentication for your account');
 
-    // Nothing to reset now; an unknown user is 404; admins change their own from their account page.
+    // Nothing to reset now (the list says so); an unknown user is 404; admins change their own from their account page.
+    expect(await listed()).toBe('off');
     expect((await admin.post(`/api/users/${user.id}/reset-two-factor`, {})).status).toBe(409);
     expect((await admin.post('/api/users/00000000-0000-4000-8000-000000000000/reset-two-factor', {})).status).toBe(404);
     const adminId = (await admin.get('/api/current-user')).json.id;

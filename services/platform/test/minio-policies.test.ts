@@ -58,8 +58,8 @@ const ALL_PREFIXES = [...new Set(Object.values(SERVICES).flatMap((s) => s.prefix
 describe('infra/minio policies', () => {
   it('when the catalog’s and the partners’ code name their keys, then the policies cover exactly those prefixes', () => {
     expect([
-      ...prefixesInCode('services/catalog/src/domain/lead-imports.ts'),
-      ...prefixesInCode('services/catalog/src/domain/dnc-registry-uploads.ts'),
+      ...prefixesInCode('services/catalog/src/imports/domain/lead-imports.ts'),
+      ...prefixesInCode('services/catalog/src/suppressions/domain/dnc-registry-uploads.ts'),
     ].sort()).toEqual([...SERVICES.catalog.prefixes].sort());
     expect(prefixesInCode('services/partners/src/domain/documents.ts')).toEqual([...SERVICES.partners.prefixes]);
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageData, MessageType } from '@warmline/contracts';
-import { eventExamples } from '@warmline/contracts/message-examples';
+import { eventExamples } from '@warmline/contracts/bus/message-examples';
 import { createBus, enqueue, startOutboxRelay, type Bus } from '../src/bus/index';
 import { withTransaction } from '../src/db/index';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';

@@ -70,3 +70,12 @@ export async function deleteTwoFactor(db: Queryable, userId: string): Promise<vo
   await db.query('DELETE FROM two_factor_recovery_codes WHERE user_id = $1', [userId]);
   await db.query('DELETE FROM two_factor_secrets WHERE user_id = $1', [userId]);
 }
+
+/** Which of `userIds` have a second factor: 'on' once confirmed, 'pending' while enrolling; absent: none. */
+export async function twoFactorStates(db: Queryable, userIds: string[]): Promise<Map<string, 'on' | 'pending'>> {
+  const { rows } = await db.query<{ userId: string; confirmed: boolean }>(
+    'SELECT user_id AS "userId", confirmed_at IS NOT NULL AS confirmed FROM two_factor_secrets WHERE user_id = ANY($1::uuid[])',
+    [userIds],
+  );
+  return new Map(rows.map((r) => [r.userId, r.confirmed ? 'on' : 'pending']));
+}

@@ -1,8 +1,8 @@
-import { ADMIN_PAGE_SIZE, type PublicUser } from '@warmline/contracts';
+import { ADMIN_PAGE_SIZE, type AdminUserListEntry, type PublicUser } from '@warmline/contracts';
 import { badRequest, conflict, notFound, withTransaction } from '@warmline/platform';
 import { enqueue } from '@warmline/platform/bus/outbox';
 import { deleteResetTokensOfUser } from '../db/reset-tokens';
-import { deleteTwoFactor, findTwoFactor } from '../db/two-factor';
+import { deleteTwoFactor, findTwoFactor, twoFactorStates } from '../db/two-factor';
 import { findUserById, findUsersPage, softDeleteUser, updateLiveTransferPrice, updatePasswordHash, type UserRecord } from '../db/users';
 import type { ActingAdmin } from '@warmline/platform/identity';
 import { recordAdminAction } from './audit-log';
@@ -27,13 +27,15 @@ export function userLabel(user: Pick<UserRecord, 'firstName' | 'lastName' | 'use
   return `${name} (${user.email})`;
 }
 
-export async function listUsersPage(ctx: AccountsContext, query: { q?: string; page: number }): Promise<{ users: PublicUser[]; total: number }> {
+/** One page of users, each with whether they have a second factor to reset. */
+export async function listUsersPage(ctx: AccountsContext, query: { q?: string; page: number }): Promise<{ users: AdminUserListEntry[]; total: number }> {
   const { users, total } = await findUsersPage(ctx.pool, {
     q: query.q,
     limit: ADMIN_PAGE_SIZE,
     offset: (query.page - 1) * ADMIN_PAGE_SIZE,
   });
-  return { users: users.map(toPublicUser), total };
+  const twoFactor = await twoFactorStates(ctx.pool, users.map((u) => u.id));
+  return { users: users.map((u) => ({ ...toPublicUser(u), twoFactor: twoFactor.get(u.id) ?? 'off' })), total };
 }
 
 /**

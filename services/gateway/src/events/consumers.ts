@@ -1,4 +1,4 @@
-import { queueOf } from '@warmline/contracts/broker-manifest';
+import { queueOf } from '@warmline/contracts/bus/broker-manifest';
 import { subscribe, type ServiceConsumer } from '@warmline/platform/bus/index';
 import { storeReportedAction } from '../domain/audit-log';
 

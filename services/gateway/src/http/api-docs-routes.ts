@@ -6,8 +6,8 @@ import { gzipSync } from 'node:zlib';
 import type { Request, Response, Router } from 'express';
 import { notFound } from '@warmline/platform';
 import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
-import { ASYNCAPI_URL_PATH, buildAsyncApiDocument } from '@warmline/contracts/asyncapi';
-import { API_DOCS_PATH, OPENAPI_PATH, renderOpenApi } from '@warmline/contracts/openapi';
+import { ASYNCAPI_URL_PATH, buildAsyncApiDocument } from '@warmline/contracts/docs/asyncapi';
+import { API_DOCS_PATH, OPENAPI_PATH, renderOpenApi } from '@warmline/contracts/docs/openapi';
 import { sessionAsker } from '../edge/access';
 
 /**

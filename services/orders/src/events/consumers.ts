@@ -1,4 +1,4 @@
-import { queueOf } from '@warmline/contracts/broker-manifest';
+import { queueOf } from '@warmline/contracts/bus/broker-manifest';
 import { subscribe, type ServiceConsumer } from '@warmline/platform/bus/index';
 import type { UsersClient } from '../clients/users-client';
 import type { OrdersContext } from '../domain/context';

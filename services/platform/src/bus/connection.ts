@@ -222,7 +222,7 @@ export function createBus(options: BusOptions): Bus {
     topologyQueue(queue) {
       const entry = topology.queues.find((q) => q.queue === queue);
       if (entry || options.allowQueuesOutsideTopology) return entry;
-      throw new Error(`Queue ${queue} is not in the broker manifest (services/contracts/src/broker-manifest.ts)`);
+      throw new Error(`Queue ${queue} is not in the broker manifest (services/contracts/src/bus/broker-manifest.ts)`);
     },
     // amqplib logs in as guest when the URL names no user.
     brokerUser: decodeURIComponent(new URL(options.url).username) || 'guest',

@@ -1,4 +1,4 @@
-import { queueOf } from '@warmline/contracts/broker-manifest';
+import { queueOf } from '@warmline/contracts/bus/broker-manifest';
 import { subscribe, type ServiceConsumer, type Subscription } from '@warmline/platform/bus/index';
 import type { TransfersContext } from '../domain/context';
 import { agentDeletedHandler, transferOrderClaimedHandler, transferOrderPaidHandler, transferOrderRefundedHandler } from './payments';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { LEAD_IMPORT_MAX_BYTES } from '@warmline/contracts/lead-imports';
-import { LEAD_IMPORT_COLUMNS } from '@warmline/contracts/lead-import';
+import { LEAD_IMPORT_COLUMNS } from '@warmline/contracts/aged-lead-rows';
 import { Button } from '../../../components/button';
 import { toast } from '../../../components/toast-store';
 import { errorMessage } from '../../../lib/api';

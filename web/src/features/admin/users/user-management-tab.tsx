@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { PublicUser } from '@warmline/contracts/accounts';
+import type { AdminUserListEntry } from '@warmline/contracts/admin-accounts';
 import { ADMIN_PAGE_SIZE } from '@warmline/contracts/admin-accounts';
 import { Button } from '../../../components/button';
 import { Spinner } from '../../../components/spinner';
@@ -109,8 +110,10 @@ export function UserManagementTab({
                   <Button
                     variant="secondary"
                     className="btn--small"
-                    // Their own is changed from the account page, with their password and a code.
-                    disabled={user.id === currentUserId}
+                    // Their own is changed from the account page, with their password and a code;
+                    // a user without a second factor has nothing to reset.
+                    disabled={user.id === currentUserId || user.twoFactor === 'off'}
+                    title={twoFactorTitle(user, currentUserId)}
                     onClick={() => setAction({ kind: 'two-factor', user })}
                     aria-label={`Reset Two-Factor of ${fullName(user)}`}
                   >
@@ -141,4 +144,11 @@ export function UserManagementTab({
       {action?.kind === 'delete' ? <DeleteUserDialog user={action.user} onClose={() => setAction(null)} /> : null}
     </div>
   );
+}
+
+/** Why Reset Two-Factor is off, or what it would reset. */
+function twoFactorTitle(user: AdminUserListEntry, currentUserId: string): string {
+  if (user.id === currentUserId) return 'Change your own two-factor authentication from your account page';
+  if (user.twoFactor === 'off') return 'This user has no two-factor authentication to reset';
+  return user.twoFactor === 'pending' ? 'Cancels the enrolment they have started' : 'Turns off their two-factor authentication; they are e-mailed';
 }

@@ -1,12 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PublicUser } from '@warmline/contracts/accounts';
+import type { AdminUserListEntry } from '@warmline/contracts/admin-accounts';
 import { apiRequest } from '../../../lib/api';
 import { adminKeys, getWithHeaders, type MutationOptions } from '../shared/api';
 
 /* User Management's hooks (issue 12): a page of users and the changes an admin makes to one. */
 
 export interface UsersPage {
-  users: PublicUser[];
+  users: AdminUserListEntry[];
   total: number;
 }
 
@@ -17,7 +17,7 @@ export const usersPageOptions = (q: string, page: number) =>
     queryFn: async ({ signal }): Promise<UsersPage> => {
       const params = new URLSearchParams({ page: String(page) });
       if (q.trim()) params.set('q', q.trim());
-      const { body, headers } = await getWithHeaders<PublicUser[]>(`/api/users?${params}`, signal);
+      const { body, headers } = await getWithHeaders<AdminUserListEntry[]>(`/api/users?${params}`, signal);
       return { users: body, total: Number(headers.get('x-total-count') ?? 0) };
     },
   });
