@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import type { PublicUser } from '@warmline/contracts/accounts';
 import type { MyCallbacks } from '@warmline/contracts/callbacks';
 import type { CallAttemptAnswer } from '@warmline/contracts/calling-hours';
 import { DashboardPage } from '../src/features/dashboard/dashboard-page';
@@ -10,6 +9,7 @@ import { CallingHoursBadge, OutsideCallingHoursFlag } from '../src/features/comp
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { stubApi } from './stub-api';
+import { TEST_AGENT } from './accounts-fixture';
 
 /**
  * Issue 24 §3 in the SPA: the one badge that says the prospect's local time and whether a call is
@@ -17,19 +17,7 @@ import { stubApi } from './stub-api';
  */
 
 const FL_ID = '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e01';
-const USER: PublicUser = {
-  id: '3f1d2c4b-5a69-4788-9a0b-1c2d3e4f5a6b',
-  username: 'jane',
-  email: 'jane@agency.example',
-  firstName: 'Jane',
-  lastName: 'Agent',
-  phone: '5125550100',
-  agencyName: 'Jane Agency',
-  role: 'Owner',
-  isAdmin: false,
-  liveTransferPrice: '35.00',
-  createdAt: '2026-11-01T10:00:00.000Z',
-};
+const USER = TEST_AGENT;
 
 const card = (overrides: Partial<MyCallbacks['callbacks'][number]> = {}): MyCallbacks['callbacks'][number] => ({
   id: FL_ID,

@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import type { PublicUser } from '@warmline/contracts/accounts';
 import type { MyCallbacks } from '@warmline/contracts/callbacks';
 import { DashboardPage } from '../src/features/dashboard/dashboard-page';
 import { BuyCallbacksView, callbackCount } from '../src/features/callbacks/buy-callbacks-view';
@@ -10,6 +9,7 @@ import { PENDING_POLL_MS, pendingPollInterval } from '../src/features/callbacks/
 import { useToasts } from '../src/components/toast-store';
 import { createQueryClient } from '../src/lib/query-client';
 import { stubApi } from './stub-api';
+import { TEST_AGENT } from './accounts-fixture';
 
 /**
  * The agent's call-backs (issue 15 §7): My Call-backs (opened by the e-mail's ?view=my-callbacks)
@@ -20,19 +20,7 @@ import { stubApi } from './stub-api';
 const CALLBACK_ID = '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e87';
 const DONE_ID = '0193a5c2-7e41-7b3a-9f6e-2d4c1b0a9e88';
 
-const USER: PublicUser = {
-  id: '3f1d2c4b-5a69-4788-9a0b-1c2d3e4f5a6b',
-  username: 'jane',
-  email: 'jane@agency.example',
-  firstName: 'Jane',
-  lastName: 'Agent',
-  phone: '5125550100',
-  agencyName: 'Jane Agency',
-  role: 'Owner',
-  isAdmin: false,
-  liveTransferPrice: '35.00',
-  createdAt: '2026-11-01T10:00:00.000Z',
-};
+const USER = TEST_AGENT;
 
 const MINE: MyCallbacks = {
   balance: 7,

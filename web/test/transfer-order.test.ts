@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PublicUser } from '@warmline/contracts/accounts';
 import { callTransferOrderFormSchema } from '@warmline/contracts/transfers';
 import { validate } from '../src/lib/form';
 import { statesLabel } from '../src/features/transfers/order-format';
@@ -11,20 +10,9 @@ import {
   type PendingTransferOrder,
 } from '../src/features/transfers/pending-order';
 import { prefilledTransferForm, transferTotalCents } from '../src/features/transfers/transfer-order-form';
+import { TEST_BUYER } from './accounts-fixture';
 
-const user: PublicUser = {
-  id: '7d9f5d0e-3b0a-4c55-9f0e-2a6b1c2d3e4f',
-  username: 'tess',
-  email: 'tess@example.com',
-  firstName: 'Tess',
-  lastName: 'Rancher',
-  phone: '(512) 555-0142',
-  agencyName: 'Rancher Insurance',
-  role: 'Agency Owner',
-  isAdmin: false,
-  liveTransferPrice: '31.50',
-  createdAt: '2026-11-21T10:00:00.000Z',
-};
+const user = TEST_BUYER;
 
 const order: PendingTransferOrder = {
   orderId: '0b7c2f0e-1111-4c55-9f0e-2a6b1c2d3e4f',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp, serve } from '../src/http/app';
 import { forwardedAsker, IDENTITY_HEADER, identityCheck } from '../src/http/identity';
+import { notFound } from '../src/errors';
 import { manifestRoutes } from '../src/http/manifest-routes';
 import { servedRoutes } from '../src/http/served-routes';
 import { ShutdownStack } from '../src/lifecycle';
@@ -41,7 +42,16 @@ beforeAll(async () => {
     .on('GET /api/admin/lead-imports/{id}', ({ params }) => ({ import: params.id }))
     .on('GET /api/admin/lead-imports/template.csv', ({ res }) => {
       res.type('text/csv').send('phone\n');
-    });
+    })
+    // What the path names is looked up before the body is read: an unknown one is 404 whatever the body.
+    .onFound(
+      'POST /api/admin/lead-returns/{id}',
+      async ({ params }) => {
+        if (params.id !== APPLICATION.toLowerCase()) throw notFound('Return not found');
+        return { lead: 'Jane Smith' };
+      },
+      ({ found, body }) => ({ lead: found.lead, decision: body.decision }),
+    );
   const app = createHttpApp({
     service: 'manifest-kit-test',
     log,
@@ -109,6 +119,13 @@ describe('a manifest route mounted by the kit', () => {
   it('when a literal path was mounted after a template that also matches it, then the literal route answers', async () => {
     expect(await call('GET', '/api/admin/lead-imports/template.csv', ADMIN)).toEqual({ status: 200, body: 'phone\n' });
     expect(await call('GET', '/api/admin/lead-imports/not-an-id', ADMIN)).toEqual({ status: 404, body: { error: 'Import not found' } });
+  });
+
+  it('when a route looks up what its path names, then an unknown one is 404 before the body is read, and a known one reaches the handler', async () => {
+    const unknown = '/api/admin/lead-returns/5e0c1b9e-7a59-4c4f-9a6c-2b1d5e8f0a11';
+    expect(await call('POST', unknown, ADMIN, { decision: 'maybe' })).toEqual({ status: 404, body: { error: 'Return not found' } });
+    expect((await call('POST', `/api/admin/lead-returns/${APPLICATION}`, ADMIN, { decision: 'maybe' })).status).toBe(400);
+    expect(await call('POST', `/api/admin/lead-returns/${APPLICATION}`, ADMIN, { decision: 'accept' })).toEqual({ status: 200, body: { lead: 'Jane Smith', decision: 'accept' } });
   });
 
   it("when a service mounts a route of another service's or one the manifest does not list, then it fails at start", () => {

@@ -1,5 +1,4 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import { findPublicRoute } from '@warmline/contracts';
+import type { Router } from 'express';
 import { manifestRoutes } from '@warmline/platform/http/manifest-routes';
 import {
   openReferralSalesperson,
@@ -11,27 +10,6 @@ import {
 } from '../domain/surveys';
 import { sessionAsker } from '../edge/access';
 import { originOf } from '../edge/request-origin';
-
-const REFERRAL_SURVEY = '/api/{salesperson}-survey';
-
-/** The referral survey's salesperson, opened before the route kit reads the body. */
-const openedSalesperson = new WeakMap<Request, Awaited<ReturnType<typeof openReferralSalesperson>>>();
-
-/**
- * An unknown or inactive salesperson's survey is 404 whatever its body says, so the salesperson
- * is looked up before the route kit parses the body (a 400 would tell a visitor nothing useful).
- */
-function salespersonFirst(ctx: SurveysContext) {
-  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
-    if (req.method === 'POST') {
-      const { route, params } = findPublicRoute(req.method, req.originalUrl.split('?')[0] ?? '');
-      if (route?.path === REFERRAL_SURVEY && params.salesperson) {
-        openedSalesperson.set(req, await openReferralSalesperson(ctx, params.salesperson.toLowerCase()));
-      }
-    }
-    next();
-  };
-}
 
 /**
  * The survey funnels, the saved survey, salespeople and their responses (spec §7). The fixed
@@ -51,14 +29,14 @@ export function surveyRoutes(ctx: SurveysContext): Router {
     .on('GET /api/user-survey', ({ caller }) => savedSurveyOf(ctx, caller.userId))
     // Public: the SPA asks whether /{slug} is a referral survey before showing it.
     .on('GET /api/salespeople/{slug}', ({ params }) => publicSalesperson(ctx, params.slug))
-    .on('POST /api/{salesperson}-survey', async ({ params, body, req, res }) => {
-      const salesperson = openedSalesperson.get(req) ?? (await openReferralSalesperson(ctx, params.salesperson.toLowerCase()));
-      res.status(201).json(await submitSurvey(ctx, { funnel: 'referral', salesperson }, body, originOf(req)));
-    })
+    // An unknown or inactive salesperson's survey is 404 whatever its body says: looked up before the body is read.
+    .onFound(
+      'POST /api/{salesperson}-survey',
+      ({ params }) => openReferralSalesperson(ctx, params.salesperson.toLowerCase()),
+      async ({ found: salesperson, body, req, res }) => {
+        res.status(201).json(await submitSurvey(ctx, { funnel: 'referral', salesperson }, body, originOf(req)));
+      },
+    )
     .on('GET /api/{salesperson}-responses', ({ params }) => responsesOfSalesperson(ctx, params.salesperson.toLowerCase()));
-
-  const router = Router();
-  router.use(salespersonFirst(ctx));
-  router.use(routes.router);
-  return router;
+  return routes.router;
 }

@@ -1,12 +1,12 @@
 import { enqueue } from '@warmline/platform/bus/index';
 import type { PoolClient } from '@warmline/platform/db/index';
-import { AppError } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { CommandData } from '@warmline/contracts';
 import { orderBrandOf } from '@warmline/contracts/orders';
 import type { UsersClient } from '../clients/users-client';
 import { findOrder, recordLeadsDelivered, type PackageOrder } from '../db/orders';
 import { SOURCE, type OrdersContext } from './context';
+import { accountContact, writeLeadsReceipt } from './lead-receipts';
 import { refundOrder } from './refunds';
 
 /**
@@ -57,24 +57,14 @@ export async function settleLeadPackage(
   if (settle.buyerUserId !== null) {
     // The leads are in My Leads; the receipt lists them. Its refund lines are for listed leads
     // sold elsewhere, which a package has none of: the refund e-mail below says why money went back.
-    await enqueue(handler.db, {
-      type: 'email.leads_receipt',
-      source: SOURCE,
-      correlationId: handler.correlationId,
-      data: {
-        to: buyer.email,
-        name: buyer.name,
-        orderId: order.id,
-        paidCents: order.amountCents,
-        paidAt: (order.paidAt ?? new Date()).toISOString(),
-        delivered: settle.delivered,
-        undelivered: [],
-        refundedCents: 0,
-        // RingCloud's packs of aged leads: the receipt is RingCloud's (issue 17 item 7).
-        brand: orderBrandOf(order.tier),
-        // How many of how many, from which states, and what the rest gives back (issue 22).
-        leadPackage: { ordered: order.count, states: order.states, refundDueCents: Math.min(settle.refundDueCents, order.amountCents) },
-      },
+    await writeLeadsReceipt(handler, buyer, order, {
+      delivered: settle.delivered,
+      undelivered: [],
+      refundedCents: 0,
+      // RingCloud's packs of aged leads: the receipt is RingCloud's (issue 17 item 7).
+      brand: orderBrandOf(order.tier),
+      // How many of how many, from which states, and what the rest gives back (issue 22).
+      leadPackage: { ordered: order.count, states: order.states, refundDueCents: Math.min(settle.refundDueCents, order.amountCents) },
     });
   }
   if (refund) {
@@ -118,14 +108,5 @@ async function buyerContact(order: PackageOrder, users: UsersClient, handler: { 
     handler.log.warn({ orderId: order.id }, 'an anonymous Aged Leads package left no address; its refund is not e-mailed');
     return null;
   }
-  try {
-    const profile = await users.buyerProfile({ userId: order.buyerUserId, username: null, isAdmin: false }, handler.correlationId);
-    return { email: profile.email, name: profile.firstName };
-  } catch (err) {
-    if (err instanceof AppError && err.status === 401) {
-      handler.log.warn({ userId: order.buyerUserId }, 'the buyer of an Aged Leads package has no account any more; no receipt sent');
-      return null;
-    }
-    throw err;
-  }
+  return accountContact(users, order.buyerUserId, handler);
 }

@@ -1,11 +1,10 @@
-import { enqueue } from '@warmline/platform/bus/index';
 import type { PoolClient } from '@warmline/platform/db/index';
-import { AppError } from '@warmline/platform/errors';
 import type { Logger } from '@warmline/platform/log';
 import type { CommandData } from '@warmline/contracts';
 import type { UsersClient } from '../clients/users-client';
 import { findOrder } from '../db/orders';
-import { SOURCE, type OrdersContext } from './context';
+import type { OrdersContext } from './context';
+import { accountContact, writeLeadsReceipt } from './lead-receipts';
 import { refundOrder } from './refunds';
 
 /**
@@ -53,38 +52,7 @@ export async function settleLeadOrder(
 
   // The account that bought them, greeted by first name: a lead order's billing details are a copy of
   // the account's (issue 22, for All Orders), and the account's e-mail is the one it uses now.
-  const buyer = await buyerContact(deps.users, settle.buyerUserId, handler);
+  const buyer = await accountContact(deps.users, settle.buyerUserId, handler);
   if (!buyer) return;
-  await enqueue(handler.db, {
-    type: 'email.leads_receipt',
-    source: SOURCE,
-    correlationId: handler.correlationId,
-    data: {
-      to: buyer.email,
-      name: buyer.name,
-      orderId: order.id,
-      paidCents: order.amountCents,
-      paidAt: (order.paidAt ?? new Date()).toISOString(),
-      delivered: settle.delivered,
-      undelivered: settle.undelivered,
-      refundedCents,
-    },
-  });
-}
-
-/**
- * The buyer's address from their account (a lead purchase asks for no billing e-mail). An
- * account deleted since has nowhere to write to; the gateway being away is retried.
- */
-async function buyerContact(users: UsersClient, userId: string, handler: { log: Logger; correlationId: string }): Promise<{ email: string; name: string } | null> {
-  try {
-    const profile = await users.buyerProfile({ userId, username: null, isAdmin: false }, handler.correlationId);
-    return { email: profile.email, name: profile.firstName };
-  } catch (err) {
-    if (err instanceof AppError && err.status === 401) {
-      handler.log.warn({ userId }, 'the buyer of a lead order has no account any more; no receipt sent');
-      return null;
-    }
-    throw err;
-  }
+  await writeLeadsReceipt(handler, buyer, order, { delivered: settle.delivered, undelivered: settle.undelivered, refundedCents });
 }

@@ -71,11 +71,20 @@ interface RouteCall<K extends string> {
 }
 
 /** A handler's answer: a value is sent as JSON (status 200 unless the handler set one); undefined when it answered itself. */
-export type RouteHandler<K extends string> = (call: RouteCall<K>) => unknown;
+export type RouteHandler<K extends string, F = undefined> = (call: RouteCall<K> & { found: F }) => unknown;
+
+/**
+ * What the path names, looked up after who may call and the ids are checked and before the body
+ * is read: a resource that does not exist is 404 whatever the body says (a referral survey of an
+ * unknown salesperson). The handler gets it as `found`.
+ */
+type RouteLookup<K extends string, F> = (call: Pick<RouteCall<K>, 'caller' | 'params' | 'req'>) => Promise<F>;
 
 export interface ManifestRouter<O extends RouteOwner> {
   /** Mounts the manifest entry `key` with its handler. */
   on<K extends RouteKey<O>>(key: K, handler: RouteHandler<K>): ManifestRouter<O>;
+  /** Mounts the manifest entry `key`, looking up what its path names (`find`) before the body is read. */
+  onFound<K extends RouteKey<O>, F>(key: K, find: RouteLookup<K, F>, handler: RouteHandler<K, F>): ManifestRouter<O>;
   /** The Express router of every entry mounted (literal paths first); built when first read, after which nothing more mounts. */
   readonly router: Router;
 }
@@ -142,24 +151,33 @@ function paramsFor(route: PublicRoute, req: Request): Record<string, string> {
 export function manifestRoutes<O extends RouteOwner>(owner: O, askerOf: (req: Request) => Asker): ManifestRouter<O> {
   const entries: Array<{ route: PublicRoute; handle: RequestHandler }> = [];
   let built: Router | undefined;
+
+  function mount(key: string, find: RouteLookup<string, unknown> | undefined, handler: RouteHandler<string, unknown>): ManifestRouter<O> {
+    if (built) throw new Error(`${key} mounted after its router was built`);
+    const route = publicRoutes.find((r) => `${r.method} ${r.path}` === key);
+    if (!route || route.owner !== owner) throw new Error(`${key} is not a route of ${owner} in the route manifest`);
+    const rawBody = route.access === 'vendor-key' || route.access === 'stripe-signature';
+    const handle: RequestHandler = async (req, res) => {
+      const caller = callerFor(route, req, askerOf(req));
+      const params = paramsFor(route, req);
+      const found: unknown = find ? await find({ caller, params, req } as Parameters<typeof find>[0]) : undefined;
+      const body = !rawBody && route.body ? parseInput(route.body, req.body) : undefined;
+      const query = route.query ? parseInput(route.query, req.query) : undefined;
+      const call = { caller, params, body, query, found, route, correlationId: req.id, req, res } as unknown as Parameters<typeof handler>[0];
+      const answer = await handler(call);
+      if (answer !== undefined && !res.headersSent) res.json(answer);
+    };
+    kitHandlers.add(handle);
+    entries.push({ route, handle });
+    return mounted;
+  }
+
   const mounted: ManifestRouter<O> = {
     on(key, handler) {
-      if (built) throw new Error(`${key} mounted after its router was built`);
-      const route = publicRoutes.find((r) => `${r.method} ${r.path}` === key);
-      if (!route || route.owner !== owner) throw new Error(`${key} is not a route of ${owner} in the route manifest`);
-      const rawBody = route.access === 'vendor-key' || route.access === 'stripe-signature';
-      const handle: RequestHandler = async (req, res) => {
-        const caller = callerFor(route, req, askerOf(req));
-        const params = paramsFor(route, req);
-        const body = !rawBody && route.body ? parseInput(route.body, req.body) : undefined;
-        const query = route.query ? parseInput(route.query, req.query) : undefined;
-        const call = { caller, params, body, query, route, correlationId: req.id, req, res } as unknown as RouteCall<typeof key>;
-        const answer = await handler(call);
-        if (answer !== undefined && !res.headersSent) res.json(answer);
-      };
-      kitHandlers.add(handle);
-      entries.push({ route, handle });
-      return mounted;
+      return mount(key, undefined, handler as RouteHandler<string, unknown>);
+    },
+    onFound(key, find, handler) {
+      return mount(key, find as RouteLookup<string, unknown>, handler as RouteHandler<string, unknown>);
     },
     get router() {
       if (!built) {

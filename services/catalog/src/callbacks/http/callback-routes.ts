@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { forwardedAsker } from '@warmline/platform/http/identity';
 import { manifestRoutes, type RouteHandler } from '@warmline/platform/http/manifest-routes';
 import { logCallbackAttempt } from '../domain/call-attempts';
@@ -69,13 +69,5 @@ export function callbackRoutes(ctx: CallbackContext): Router {
       return logged;
     })
     .on('PUT /api/my-callbacks-states', ({ caller, body, correlationId }) => setMyCallbackStates(ctx, caller, body.states, correlationId));
-
-  const router = Router();
-  // A call logged with no body at all is a call with no outcome or note, as it always was.
-  router.use('/api/my-callbacks/:id/attempts', (req, _res, next) => {
-    if (req.method === 'POST') req.body ??= {};
-    next();
-  });
-  router.use(manifest.router);
-  return router;
+  return manifest.router;
 }

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { usPhoneText } from '../../../lib/phone-text';
 import { suppressionBody, SUPPRESSION_PAGE_SIZE, type SuppressionView } from '@warmline/contracts/lead-imports';
 import { Button } from '../../../components/button';
+import { AdminSearchForm } from '../shared/search-form';
 import { Dialog, DialogClose } from '../../../components/dialog';
 import { TextField } from '../../../components/field';
 import { LoadError } from '../../../components/load-error';
@@ -59,23 +60,18 @@ export function SuppressionsPanel() {
       <AddSuppressionForm />
       <OptOutListUpload />
 
-      <form className="admin-filter suppressions__search" role="search" aria-label="Search the suppression list" onSubmit={search}>
-        <label className="visually-hidden" htmlFor="suppression-search">
-          Search suppressed phones
-        </label>
-        <input
-          id="suppression-search"
-          className="field__input"
-          type="search"
-          inputMode="tel"
-          placeholder="Search by phone"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-        />
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
+      <AdminSearchForm
+        id="suppression-search"
+        className="suppressions__search"
+        formLabel="Search the suppression list"
+        label="Search suppressed phones"
+        placeholder="Search by phone"
+        button="Search"
+        inputMode="tel"
+        value={draft}
+        onChange={setDraft}
+        onSubmit={search}
+      />
 
       {list.isPending ? (
         <Spinner label="Loading the suppression list…" showLabel />

@@ -3,6 +3,7 @@ import type { PublicUser } from '@warmline/contracts/accounts';
 import type { AdminUserListEntry } from '@warmline/contracts/admin-accounts';
 import { ADMIN_PAGE_SIZE } from '@warmline/contracts/admin-accounts';
 import { Button } from '../../../components/button';
+import { AdminSearchForm } from '../shared/search-form';
 import { Spinner } from '../../../components/spinner';
 import { LoadError } from '../../../components/load-error';
 import { Pager } from '../../../components/pager';
@@ -47,22 +48,16 @@ export function UserManagementTab({
 
   return (
     <div className="user-management">
-      <form className="admin-filter" role="search" aria-label="Filter users" onSubmit={submit}>
-        <label className="visually-hidden" htmlFor="user-filter">
-          Filter users by name, e-mail, username or phone
-        </label>
-        <input
-          id="user-filter"
-          className="field__input"
-          type="search"
-          placeholder="Filter by name, e-mail, username or phone"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-        />
-        <Button type="submit" variant="secondary">
-          Filter
-        </Button>
-      </form>
+      <AdminSearchForm
+        id="user-filter"
+        formLabel="Filter users"
+        label="Filter users by name, e-mail, username or phone"
+        placeholder="Filter by name, e-mail, username or phone"
+        button="Filter"
+        value={draft}
+        onChange={setDraft}
+        onSubmit={submit}
+      />
       {users.isPending ? (
         <Spinner label="Loading users…" showLabel />
       ) : users.isError ? (
