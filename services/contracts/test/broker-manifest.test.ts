@@ -6,6 +6,7 @@ import {
   consumersOf,
   isCommand,
   isEvent,
+  queueOf,
   retiredQueues,
 } from '../src/index';
 
@@ -41,5 +42,17 @@ describe('the broker manifest', () => {
   it('when a queue is retired, then no current queue has its name', () => {
     const current = new Set(brokerManifest.queues.map((q) => q.queue));
     for (const r of retiredQueues) expect(current.has(r.queue)).toBe(false);
+  });
+});
+
+describe("a service's queue read from the manifest", () => {
+  it('when a service names a queue the manifest gives it, then it gets the name', () => {
+    expect(queueOf('orders', 'orders.lead-sales')).toBe('orders.lead-sales');
+    expect(queueOf('importer', 'importer.dnc-registry')).toBe('importer.dnc-registry');
+  });
+
+  it("when a service names a queue the manifest does not have, or another service's, then it fails naming both", () => {
+    expect(() => queueOf('orders', 'orders.lead-sale')).toThrow('orders.lead-sale is not a queue of the broker manifest');
+    expect(() => queueOf('catalog', 'orders.lead-sales')).toThrow('orders.lead-sales is consumed by orders, not catalog, in the broker manifest');
   });
 });

@@ -7,8 +7,12 @@ import type { UsersClient } from '../clients/users-client';
 import type { PackageOrder } from '../db/orders';
 import { SOURCE } from './context';
 
-/** What a settled lead order and a settled Aged Leads package share: who to write to, and the receipt. */
+/*
+ * What a settled lead order and a settled Aged Leads package share: who to write to, and the
+ * receipt listing the leads.
+ */
 
+/** The consumer's transaction and log for one settlement command. */
 interface SettlementHandler {
   db: PoolClient;
   log: Logger;
