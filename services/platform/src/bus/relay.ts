@@ -14,11 +14,14 @@ export interface OutboxRelayOptions {
   schema: string;
   bus: Bus;
   log: Logger;
-  /** Rows per batch, which is also the bound on publishes awaiting a confirm. */
+  /** Rows per batch; twice this bounds the publishes awaiting a confirm (two batches in flight). */
   batchSize?: number;
   /** How often to re-send what was not confirmed, in case a NOTIFY was missed or a publish failed. */
   sweepMs?: number;
 }
+
+/** A batch's end: how many rows it claimed and how many the broker did not confirm, or why it could not finish. */
+type BatchResult = { tried: number; failed: number } | { error: unknown };
 
 interface OutboxRow {
   id: string;
@@ -138,25 +141,65 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
     }
   }
 
+  /**
+   * Pipelined (docs/adr/0050): the next batch is claimed and published while the broker's
+   * confirms of the previous one are pending. Its claim skips the rows the previous batch
+   * still holds locked (SKIP LOCKED), and both go out on one channel, so the broker receives
+   * them in claim order; at most two batches are unconfirmed at once.
+   */
   async function drain(): Promise<void> {
     do {
       wakeAgain = false;
-      for (;;) {
-        if (stopped) return;
-        const { tried, failed } = await publishBatch();
-        // Nothing confirmed means the broker is away (or only stuck rows are left): leave the
-        // rest to the sweep instead of spinning.
-        if (tried < batchSize || failed === tried) break;
+      let previous: Promise<BatchResult> | undefined;
+      let current: Promise<BatchResult> | undefined;
+      try {
+        for (;;) {
+          if (stopped) break;
+          const ch = await confirmChannel();
+          if (!ch) break;
+          const batch = publishBatch(ch);
+          current = batch.finished;
+          const claimed = await batch.published;
+          if (previous) {
+            const before = previous;
+            previous = undefined;
+            // Nothing confirmed means the broker is away (or only stuck rows are left): leave
+            // the rest to the sweep instead of spinning.
+            const { tried, failed } = outcome(await before);
+            if (failed === tried) break;
+          }
+          previous = current;
+          current = undefined;
+          // A short batch does not end the drain: what committed while it was published is
+          // claimed next, so under load the relay never waits for a poll between batches.
+          if (claimed === 0) break;
+        }
+      } finally {
+        // Every batch this drain started ends before it does (stop() waits for the drain).
+        const left = [previous, current].filter((p): p is Promise<BatchResult> => p !== undefined);
+        for (const result of await Promise.all(left)) outcome(result);
       }
     } while (wakeAgain && !stopped);
   }
 
-  async function publishBatch(): Promise<{ tried: number; failed: number }> {
-    const ch = await confirmChannel();
-    if (!ch) return { tried: 0, failed: 0 };
-    const { tried, confirmed, failures } = await withTransaction(pool, async (client, claimed) => {
+  function outcome(result: BatchResult): { tried: number; failed: number } {
+    if ('error' in result) throw result.error;
+    return result;
+  }
+
+  /**
+   * Claims a batch and publishes it: `published` resolves with the rows claimed as soon as
+   * they are handed to the channel, `finished` once they are confirmed and stamped (and the
+   * claim's locks released). `finished` never rejects, so it may wait unobserved.
+   */
+  function publishBatch(ch: ConfirmChannel): { published: Promise<number>; finished: Promise<BatchResult> } {
+    let markPublished: (tried: number) => void = () => undefined;
+    const published = new Promise<number>((resolve) => (markPublished = resolve));
+    const finished = withTransaction(pool, async (client, claimed) => {
       const rows = (claimed?.rows ?? []) as OutboxRow[];
-      const results = await Promise.all(rows.map((row) => publish(ch, row)));
+      const sent = rows.map((row) => publish(ch, row));
+      markPublished(rows.length);
+      const results = await Promise.all(sent);
       const confirmedRows = rows.filter((_, i) => results[i] === undefined);
       const confirmed = confirmedRows.map((r) => r.id);
       if (confirmed.length > 0) {
@@ -178,19 +221,26 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
       }
       return { tried: rows.length, confirmed, failures };
     }, {
-      // The row locks last until the stamps commit, so a second relay on the same schema
-      // skips these rows instead of publishing them again. Rows that failed before go after
-      // fresh ones, so a command nobody can receive yet does not hold back everything else.
-      // Sent with BEGIN, in one round trip (docs/adr/0025).
+      // The row locks last until the stamps commit, so a second relay on the same schema (or
+      // this relay's next batch) skips these rows instead of publishing them again. Rows that
+      // failed before go after fresh ones, so a command nobody can receive yet does not hold
+      // back everything else. Sent with BEGIN, in one round trip (docs/adr/0025).
       atBegin: claimStatement(batchSize),
-    });
-    if (confirmed.length > 0) bus.metrics.relayPublished.inc({ schema }, confirmed.length);
-    if (failures.length > 0) bus.metrics.relayFailed.inc({ schema }, failures.length);
-    if (confirmed.length > 0) log.debug({ count: confirmed.length }, 'published outbox rows');
-    if (failures.length > 0) {
-      log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
-    }
-    return { tried, failed: failures.length };
+    }).then(
+      ({ tried, confirmed, failures }) => {
+        if (confirmed.length > 0) bus.metrics.relayPublished.inc({ schema }, confirmed.length);
+        if (failures.length > 0) bus.metrics.relayFailed.inc({ schema }, failures.length);
+        if (confirmed.length > 0) log.debug({ count: confirmed.length }, 'published outbox rows');
+        if (failures.length > 0) {
+          log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
+        }
+        return { tried, failed: failures.length };
+      },
+      (error: unknown) => ({ error }),
+    );
+    // A claim that failed published nothing.
+    void finished.then(() => markPublished(0));
+    return { published, finished };
   }
 
   /** Resolves undefined once the broker confirms the message, or with why it did not. */
