@@ -458,28 +458,35 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       const fresh = await begin(client, {
         atBegin: `INSERT INTO processed_events (consumer, event_id)
                     SELECT ${client.escapeLiteral(queue)}, id FROM unnest(ARRAY[${ids.map((id) => client.escapeLiteral(id)).join(', ')}]::uuid[]) AS id ORDER BY id
-                  ON CONFLICT DO NOTHING RETURNING event_id; SAVEPOINT handler`,
+                  ON CONFLICT DO NOTHING RETURNING event_id`,
       });
       const toRun = new Set((fresh?.rows ?? []).map((r: { event_id: string }) => r.event_id));
       const outcomes: Outcome[] = [];
-      let first = true;
+      let savepointHeld = false;
       for (const [i, { parsed, handlerLog }] of batch.entries()) {
         // A message twice in one batch (the relay resent it) runs once: the id leaves the set.
         if (!toRun.delete(ids[i]!)) {
           outcomes.push({ kind: 'done', duplicate: true });
           continue;
         }
-        if (!first) await client.query('RELEASE SAVEPOINT handler; SAVEPOINT handler');
-        first = false;
+        // The savepoint is taken when the handler first queries, in the same round trip as the
+        // release of the previous one: a handler that writes nothing costs no round trip.
+        let savepointTaken = false;
+        const db = onFirstQuery(client, () => {
+          savepointTaken = true;
+          const statement = savepointHeld ? 'RELEASE SAVEPOINT handler; SAVEPOINT handler' : 'SAVEPOINT handler';
+          savepointHeld = true;
+          return statement;
+        });
         const started = process.hrtime.bigint();
         try {
-          await parsed.subscription.handler(parsed.envelope.data, { envelope: parsed.envelope, db: client, log: handlerLog });
+          await parsed.subscription.handler(parsed.envelope.data, { envelope: parsed.envelope, db, log: handlerLog });
           outcomes.push({ kind: 'done', duplicate: false });
           handlerLog.debug('handled');
         } catch (error) {
           if (unavailableDependency(error) === 'postgres') throw error;
-          // Its effects and its processed_events row go; its neighbours' stay.
-          await client.query('ROLLBACK TO SAVEPOINT handler');
+          // Its effects (if it wrote any) and its processed_events row go; its neighbours' stay.
+          if (savepointTaken) await client.query('ROLLBACK TO SAVEPOINT handler');
           await client.query('DELETE FROM processed_events WHERE consumer = $1 AND event_id = $2', [queue, ids[i]]);
           outcomes.push({ kind: 'failed', error });
         } finally {
@@ -696,6 +703,32 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       log.info('stopped consuming');
     },
   };
+}
+
+/**
+ * The client a batched handler gets: its first `query` is preceded by `first()`'s statement
+ * (its savepoint), queued on the connection before the handler's own; everything else is the
+ * client's own.
+ */
+function onFirstQuery(client: PoolClient, first: () => string): PoolClient {
+  let pending = true;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'query' && pending) {
+        return (...args: unknown[]) => {
+          if (pending) {
+            pending = false;
+            // Not awaited: the driver runs queries in the order they are given, and a failed
+            // savepoint fails the handler's query behind it, which is what the handler sees.
+            target.query(first()).catch(() => undefined);
+          }
+          return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** FNV-1a: a stable lane for an aggregate's key. */
