@@ -72,7 +72,7 @@ export interface BatchOptions {
    * arrived: batches then fill by themselves while the previous one commits.
    */
   waitMs?: number;
-  /** Batches in flight at once, each on its own connection (default 2). */
+  /** Batches in flight at once, each on its own connection (default 2, or 1 on a pool that serves one handler). */
   lanes?: number;
   /**
    * Messages with the same key always go to the same lane, so this process handles them one
@@ -188,10 +188,12 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
   const batching = batch !== undefined;
   const batchSize = batch?.size ?? 1;
   const batchWaitMs = batch?.waitMs ?? 0;
+  // Two, or fewer on a pool too small to serve two batches at once.
+  const defaultLanes = Math.min(2, permits.size);
   if (batch) {
     if (!Number.isInteger(batch.size) || batch.size < 1 || batch.size > 50) throw new RangeError(`batch.size must be an integer from 1 to 50, got ${batch.size}`);
     if (!Number.isFinite(batchWaitMs) || batchWaitMs < 0 || batchWaitMs > 1_000) throw new RangeError(`batch.waitMs must be from 0 to 1000, got ${batchWaitMs}`);
-    const laneCount = batch.lanes ?? 2;
+    const laneCount = batch.lanes ?? defaultLanes;
     if (!Number.isInteger(laneCount) || laneCount < 1 || laneCount > permits.size) throw new RangeError(`batch.lanes must be an integer from 1 to ${permits.size} (the pool's handler permits), got ${laneCount}`);
   }
   /** A batched consumer's acknowledgements, per channel (delivery tags are the channel's). */
@@ -345,7 +347,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     running: boolean;
     timer: NodeJS.Timeout | undefined;
   }
-  const lanes: Lane[] = batching ? Array.from({ length: batch!.lanes ?? 2 }, () => ({ waiting: [], running: false, timer: undefined })) : [];
+  const lanes: Lane[] = batching ? Array.from({ length: batch!.lanes ?? defaultLanes }, () => ({ waiting: [], running: false, timer: undefined })) : [];
 
   /** Queues a fresh message in its lane; resolves with its outcome once its batch has run. */
   function inLane(ready: Ready): Promise<Outcome | undefined> {
