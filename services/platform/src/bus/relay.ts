@@ -1,7 +1,7 @@
 import type { ConfirmChannel, Message } from 'amqplib';
 import pg from 'pg';
 import { carriesSecret, isCommand, type Envelope, type MessageType } from '@warmline/contracts';
-import { withTransaction, type Pool } from '../db/index';
+import { begin, type Pool } from '../db/index';
 import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
@@ -195,38 +195,52 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   function publishBatch(ch: ConfirmChannel): { published: Promise<number>; finished: Promise<BatchResult> } {
     let markPublished: (tried: number) => void = () => undefined;
     const published = new Promise<number>((resolve) => (markPublished = resolve));
-    const finished = withTransaction(pool, async (client, claimed) => {
-      const rows = (claimed?.rows ?? []) as OutboxRow[];
-      const sent = rows.map((row) => publish(ch, row));
-      markPublished(rows.length);
-      const results = await Promise.all(sent);
-      const confirmedRows = rows.filter((_, i) => results[i] === undefined);
-      const confirmed = confirmedRows.map((r) => r.id);
-      if (confirmed.length > 0) {
-        await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [confirmed]);
-        // A secret (a reset link) is readable only until the broker has it: its row keeps the
-        // envelope's ids for tracing, not its data.
-        const secret = confirmedRows.filter((r) => carriesSecret(r.routing_key as MessageType, r.envelope.data)).map((r) => r.id);
-        if (secret.length > 0) {
-          await client.query(
-            `UPDATE outbox SET envelope = jsonb_set(envelope, '{data}', '{"redacted": "held a secret; removed once the broker confirmed it"}')
-              WHERE id = ANY($1::uuid[])`,
-            [secret],
-          );
+    const finished = (async () => {
+      const client = await pool.connect();
+      let lost = false;
+      try {
+        // The row locks last until the stamps commit, so a second relay on the same schema (or
+        // this relay's next batch) skips these rows instead of publishing them again. Rows that
+        // failed before go after fresh ones, so a command nobody can receive yet does not hold
+        // back everything else. Sent with BEGIN, in one round trip (docs/adr/0025).
+        const claimed = await begin(client, { atBegin: claimStatement(batchSize) });
+        const rows = (claimed?.rows ?? []) as OutboxRow[];
+        const sent = rows.map((row) => publish(ch, row));
+        markPublished(rows.length);
+        const results = await Promise.all(sent);
+        const confirmedRows = rows.filter((_, i) => results[i] === undefined);
+        const confirmed = confirmedRows.map((r) => r.id);
+        const failures = rows.flatMap((row, i) => (results[i] === undefined ? [] : [{ id: row.id, error: results[i]! }]));
+        // The stamps and COMMIT in one round trip (a simple query: literals escaped by the
+        // driver; the ids are the rows' own uuids).
+        const ids = (list: string[]) => `${client.escapeLiteral(`{${list.join(',')}}`)}::uuid[]`;
+        const statements: string[] = [];
+        if (confirmed.length > 0) {
+          statements.push(`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids(confirmed)})`);
+          // A secret (a reset link) is readable only until the broker has it: its row keeps the
+          // envelope's ids for tracing, not its data.
+          const secret = confirmedRows.filter((r) => carriesSecret(r.routing_key as MessageType, r.envelope.data)).map((r) => r.id);
+          if (secret.length > 0) {
+            statements.push(
+              `UPDATE outbox SET envelope = jsonb_set(envelope, '{data}', '{"redacted": "held a secret; removed once the broker confirmed it"}') WHERE id = ANY(${ids(secret)})`,
+            );
+          }
         }
+        for (const f of failures) {
+          statements.push(`UPDATE outbox SET attempts = attempts + 1, last_error = ${client.escapeLiteral(f.error)} WHERE id = ${client.escapeLiteral(f.id)}`);
+        }
+        statements.push('COMMIT');
+        await client.query(statements.join('; '));
+        return { tried: rows.length, confirmed, failures };
+      } catch (err) {
+        lost = unavailableDependency(err) === 'postgres';
+        // A connection that is gone is not rolled back (it cannot be) and not put back in the pool.
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release(lost);
       }
-      const failures = rows.flatMap((row, i) => (results[i] === undefined ? [] : [{ id: row.id, error: results[i] }]));
-      for (const f of failures) {
-        await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [f.id, f.error]);
-      }
-      return { tried: rows.length, confirmed, failures };
-    }, {
-      // The row locks last until the stamps commit, so a second relay on the same schema (or
-      // this relay's next batch) skips these rows instead of publishing them again. Rows that
-      // failed before go after fresh ones, so a command nobody can receive yet does not hold
-      // back everything else. Sent with BEGIN, in one round trip (docs/adr/0025).
-      atBegin: claimStatement(batchSize),
-    }).then(
+    })().then(
       ({ tried, confirmed, failures }) => {
         if (confirmed.length > 0) bus.metrics.relayPublished.inc({ schema }, confirmed.length);
         if (failures.length > 0) bus.metrics.relayFailed.inc({ schema }, failures.length);
