@@ -32,6 +32,7 @@ import amqp from 'amqplib';
 import { type Envelope, type EventData } from '@warmline/contracts';
 import { eventExamples } from '@warmline/contracts/bus/message-examples';
 import { createBus, enqueue, enqueueAll, startConsumer, startOutboxRelay, subscribe, type BatchOptions } from '@warmline/platform/bus/index';
+import { onOutboxWrite } from '@warmline/platform/bus/outbox';
 import { createPool, runMigrations, withTransaction } from '@warmline/platform/db/index';
 import { createLogger } from '@warmline/platform/log';
 import { createTestDatabase, uniqueName } from '@warmline/platform/testing/index';
@@ -203,7 +204,7 @@ function startPipelineConsumer(batch: BatchOptions | undefined) {
 }
 const BATCHED: BatchOptions = { size: CONSUMER_BATCH };
 let consumer = await startPipelineConsumer(BATCHED);
-const relay = startOutboxRelay({ pool, databaseUrl: db.url, schema, bus, log });
+let relay = startOutboxRelay({ pool, databaseUrl: db.url, schema, bus, log });
 
 async function writeOne(): Promise<void> {
   const envelope = await withTransaction(pool, (tx) => enqueue(tx, { type: TYPE, data: payment(), correlationId: randomUUID(), source: 'bench' }));
@@ -269,6 +270,7 @@ let results: {
   paced: number[];
   pacedSeconds: number;
   load: number[];
+  stages: Array<Measured & { name: string }>;
 };
 try {
   // Warm up both paths (JIT, connections, the relay's LISTEN) before anything is timed.
@@ -338,6 +340,53 @@ try {
     await Promise.all(writes);
   });
   load.push(os.loadavg()[0]!);
+
+  // Where the CPU goes: each stage alone, on the same EVENTS events. The writes keep their
+  // in-process wake (a listener stands in for the stopped relay), so they cost what they cost above.
+  say(`stages alone: ${EVENTS} writes with no relay running, then the relay draining them into the queue, then the consumer draining the queue`);
+  await relay.stop();
+  await consumer.stop();
+  const standIn = onOutboxWrite(() => undefined);
+  const writesOnly = await withCpu(async () => {
+    const started = performance.now();
+    let next = 0;
+    const ids: string[] = [];
+    await Promise.all(
+      Array.from({ length: WRITERS }, async () => {
+        while (next < EVENTS) {
+          next++;
+          const envelope = await withTransaction(pool, (tx) => enqueue(tx, { type: TYPE, data: payment(), correlationId: randomUUID(), source: 'bench' }));
+          ids.push(envelope.id);
+        }
+      }),
+    );
+    return { seconds: (performance.now() - started) / 1000, ids };
+  });
+  standIn();
+  const relayOnly = await withCpu(async () => {
+    const started = performance.now();
+    relay = startOutboxRelay({ pool, databaseUrl: db.url, schema, bus, log });
+    for (;;) {
+      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
+      if (rows[0]!.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { seconds: (performance.now() - started) / 1000, ids: [] };
+  });
+  const consumerOnly = await withCpu(async () => {
+    const started = performance.now();
+    expecting = handledAt.size + EVENTS;
+    const done = new Promise<void>((resolve) => (allHandled = resolve));
+    consumer = await startPipelineConsumer(BATCHED);
+    await done;
+    return { seconds: (performance.now() - started) / 1000, ids: [] };
+  });
+  const stages = [
+    { name: `writes: \`enqueue\` in a transaction each, ${WRITERS} writers (the relay stopped)`, ...writesOnly, seconds: writesOnly.result.seconds },
+    { name: 'relay: claim, publish, confirm, stamp (the consumer stopped)', ...relayOnly, seconds: relayOnly.result.seconds },
+    { name: `consumer: deliver, parse, \`processed_events\`, handler, ack (batches of ≤ ${CONSUMER_BATCH})`, ...consumerOnly, seconds: consumerOnly.result.seconds },
+  ].map(({ name, seconds, benchMs, postgresMs }) => ({ name, seconds, benchMs, postgresMs }));
+  for (const st of stages) say(`  ${st.name}: ${st.seconds.toFixed(2)} s, CPU ${((st.benchMs + st.postgresMs) / EVENTS).toFixed(3)} ms per event`);
   results = {
     bareSeconds,
     ceilings,
@@ -350,6 +399,7 @@ try {
     paced: latencies(pacedRun.ids),
     pacedSeconds: pacedRun.seconds,
     load,
+    stages,
   };
 } finally {
   await relay.stop();
@@ -365,7 +415,7 @@ try {
 
 /* ------------------------------------------------------------------ the report ---------- */
 
-const { bareSeconds, ceilings, pipeline, unbatched, batchedSeconds, batchedWriteSeconds, saturated, unbatchedSaturated, paced, pacedSeconds, load } = results;
+const { bareSeconds, ceilings, pipeline, unbatched, batchedSeconds, batchedWriteSeconds, saturated, unbatchedSaturated, paced, pacedSeconds, load, stages } = results;
 const rate = (seconds: number) => EVENTS / seconds;
 const commitRate = ceilings.reduce((sum, c) => sum + rate(c.seconds), 0) / ceilings.length;
 const pct = (r: number) => `${((r / commitRate) * 100).toFixed(0)} %`;
@@ -400,6 +450,11 @@ const lines = [
   `| steady ${PACED_RATE}/s, ${PACED_EVENTS.toLocaleString('en-US')} events (target p95 ≤ 20 ms) | ${ms(percentile(paced, 50))} | ${ms(pacedP95)} ${verdict(pacedP95 <= 20)} | ${ms(paced.at(-1)!)} |`,
   `| saturated, the pipeline run above (target p95 ≤ 50 ms) | ${ms(percentile(saturated, 50))} | ${ms(saturatedP95)} ${verdict(saturatedP95 <= 50)} | ${ms(saturated.at(-1)!)} |`,
   `| saturated, consumer unbatched (diagnostic) | ${ms(percentile(unbatchedSaturated, 50))} | ${ms(percentile(unbatchedSaturated, 95))} | ${ms(unbatchedSaturated.at(-1)!)} |`,
+  '',
+  '| where the CPU goes: each stage alone, same events | time | events/s | CPU per event |',
+  '|---|---:|---:|---:|',
+  ...stages.map((st) => `| ${st.name} | ${st.seconds.toFixed(2)} s | ${perSecond(rate(st.seconds))} | ${cpu(st)} |`),
+  `| sum of the stages | | | ${((stages.reduce((sum, st) => sum + st.benchMs + st.postgresMs, 0)) / EVENTS).toFixed(3)} ms |`,
   '',
   `CPU per event is this process's (writers, relay, consumer) plus the bench database's PostgreSQL backends', from /proc; RabbitMQ's is not counted. The paced run took ${pacedSeconds.toFixed(1)} s for ${PACED_EVENTS.toLocaleString('en-US')} events.`,
 ];
