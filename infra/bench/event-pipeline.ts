@@ -202,7 +202,7 @@ function startPipelineConsumer(batch: BatchOptions | undefined) {
     ],
   });
 }
-const BATCHED: BatchOptions = { size: CONSUMER_BATCH };
+const BATCHED: BatchOptions = { size: CONSUMER_BATCH, waitMs: Number(process.env.BENCH_CONSUMER_WAIT_MS ?? 0) };
 let consumer = await startPipelineConsumer(BATCHED);
 let relay = startOutboxRelay({ pool, databaseUrl: db.url, schema, bus, log });
 

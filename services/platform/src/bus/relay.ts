@@ -142,10 +142,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   }
 
   /**
-   * Pipelined (docs/adr/0050): the next batch is claimed and published while the broker's
-   * confirms of the previous one are pending. Its claim skips the rows the previous batch
-   * still holds locked (SKIP LOCKED), and both go out on one channel, so the broker receives
-   * them in claim order; at most two batches are unconfirmed at once.
+   * Pipelined (docs/adr/0050): while there is a backlog (the last claim was full), the next
+   * batch is claimed and published while the broker's confirms of the previous one are
+   * pending. Its claim skips the rows the previous batch still holds locked (SKIP LOCKED), and
+   * both go out on one channel, so the broker receives them in claim order; at most two
+   * batches are unconfirmed at once.
    */
   async function drain(): Promise<void> {
     do {
@@ -170,9 +171,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
           }
           previous = current;
           current = undefined;
-          // A short batch does not end the drain: what committed while it was published is
-          // claimed next, so under load the relay never waits for a poll between batches.
-          if (claimed === 0) break;
+          // A short batch means no backlog: the drain ends, and the in-process poll (or a
+          // NOTIFY) starts the next one. Claiming again at once would mostly find nothing, for
+          // a transaction's round trips per drain.
+          if (claimed < batchSize) break;
         }
       } finally {
         // Every batch this drain started ends before it does (stop() waits for the drain).
