@@ -43,7 +43,7 @@ export async function enqueueAll(db: Queryable, messages: ReadonlyArray<Outgoing
   // One message (most transactions) goes as plain parameters: an array of one JSON text costs
   // the driver an escaping pass and PostgreSQL an array parse, more CPU than the row's other work.
   const single = envelopes.length === 1 ? envelopes[0]! : undefined;
-  const columns = single
+  const columns: unknown[] = single
     ? [single.id, exchangeFor(single.type as MessageType), single.type, JSON.stringify(single)]
     : [
         envelopes.map((e) => e.id),
