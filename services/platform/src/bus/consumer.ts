@@ -345,7 +345,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
   interface Lane {
     waiting: Waiting[];
     running: boolean;
-    timer: NodeJS.Timeout | undefined;
+    timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   }
   const lanes: Lane[] = batching ? Array.from({ length: batch!.lanes ?? defaultLanes }, () => ({ waiting: [], running: false, timer: undefined })) : [];
 
@@ -377,15 +377,24 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
   function kick(lane: Lane, now: boolean): void {
     if (lane.running || lane.waiting.length === 0) return;
     if (now || lane.waiting.length >= batchSize) {
-      if (lane.timer) clearTimeout(lane.timer);
-      lane.timer = undefined;
+      clearLaneTimer(lane);
       runLane(lane);
       return;
     }
-    lane.timer ??= setTimeout(() => {
+    if (lane.timer) return;
+    const start = () => {
       lane.timer = undefined;
       kick(lane, true);
-    }, batchWaitMs);
+    };
+    // setImmediate: after the deliveries of this read from the socket, without a timer's 1 ms.
+    lane.timer = batchWaitMs > 0 ? setTimeout(start, batchWaitMs) : setImmediate(start);
+  }
+
+  function clearLaneTimer(lane: Lane): void {
+    if (lane.timer === undefined) return;
+    if (batchWaitMs > 0) clearTimeout(lane.timer as NodeJS.Timeout);
+    else clearImmediate(lane.timer as NodeJS.Immediate);
+    lane.timer = undefined;
   }
 
   function runLane(lane: Lane): void {
@@ -410,8 +419,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
   /** Stopping: messages not started stay unacknowledged and go back to the queue. */
   function releaseWaiting(): void {
     for (const lane of lanes) {
-      if (lane.timer) clearTimeout(lane.timer);
-      lane.timer = undefined;
+      clearLaneTimer(lane);
       for (const w of lane.waiting.splice(0)) w.done(undefined);
     }
   }
