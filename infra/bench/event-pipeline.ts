@@ -23,11 +23,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
 import { type Envelope, type EventData } from '@warmline/contracts';
 import { eventExamples } from '@warmline/contracts/bus/message-examples';
@@ -37,11 +35,8 @@ import { createPool, runMigrations, withTransaction } from '@warmline/platform/d
 import { createLogger } from '@warmline/platform/log';
 import { createTestDatabase, uniqueName } from '@warmline/platform/testing/index';
 import { deleteBusNames } from '@warmline/platform/testing/system';
+import { backendSeconds, cpuSeconds, ms as oneDecimal, percentileOfSorted, say, Targets, writeSection } from './kit/index.js';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
-const START = '<!-- bench:event-pipeline:start -->';
-const END = '<!-- bench:event-pipeline:end -->';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 8);
@@ -52,8 +47,7 @@ const CONSUMER_BATCH = Number(process.env.BENCH_CONSUMER_BATCH ?? 50);
 const TYPE = 'payment.succeeded';
 const QUEUE = 'bench.event-pipeline';
 
-const say = (message: string) => process.stdout.write(`bench: ${message}\n`);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) => percentileOfSorted(sorted, p / 100);
 
 /** Event i: the example payment with its own order id (every event a distinct fact). */
 function payment(): EventData<typeof TYPE> {
@@ -127,56 +121,19 @@ async function bareCommitLoop(count: number): Promise<number> {
 
 /* ------------------------------------------------------------------ CPU from /proc ---------- */
 
-const TICK_MS = 1000 / 100; // USER_HZ: 100 on Linux
-
-/** utime + stime of a process, in clock ticks; undefined once it is gone. */
-function cpuTicks(pid: number | 'self'): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * CPU spent during `work` by this process and by the PostgreSQL backends of the bench database
- * (sampled every 200 ms, so a backend that comes and goes meanwhile is counted up to its last
- * sample; one that starts meanwhile counts from zero).
+ * (the kit's /proc readings; a backend that ends meanwhile is not counted, and the pools keep
+ * theirs for the whole run).
  */
 async function withCpu<T>(work: () => Promise<T>): Promise<{ result: T; benchMs: number; postgresMs: number }> {
-  const first = new Map<number, number>();
-  const last = new Map<number, number>();
-  let starting = true;
-  const sample = async () => {
-    const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-    for (const { pid } of rows) {
-      const ticks = cpuTicks(pid);
-      if (ticks === undefined) continue;
-      if (!first.has(pid)) first.set(pid, starting ? ticks : 0);
-      last.set(pid, ticks);
-    }
-  };
-  await sample();
-  starting = false;
-  const selfBefore = cpuTicks('self')!;
-  let sampling = Promise.resolve();
-  const timer = setInterval(() => {
-    sampling = sampling.then(sample).catch(() => undefined);
-  }, 200);
-  try {
-    const result = await work();
-    const benchMs = (cpuTicks('self')! - selfBefore) * TICK_MS;
-    clearInterval(timer);
-    await sampling;
-    await sample();
-    let postgresTicks = 0;
-    for (const [pid, ticks] of last) postgresTicks += ticks - first.get(pid)!;
-    return { result, benchMs, postgresMs: postgresTicks * TICK_MS };
-  } finally {
-    clearInterval(timer);
-  }
+  const backendsBefore = backendSeconds(db.name);
+  const selfBefore = cpuSeconds(process.pid);
+  const result = await work();
+  const benchMs = (cpuSeconds(process.pid) - selfBefore) * 1000;
+  let postgresSeconds = 0;
+  for (const [pid, now] of backendSeconds(db.name)) postgresSeconds += now - (backendsBefore.get(pid) ?? 0);
+  return { result, benchMs, postgresMs: postgresSeconds * 1000 };
 }
 
 /* ------------------------------------------------------------ the platform's pipeline ---------- */
@@ -425,12 +382,14 @@ const ms = (v: number) => `${v.toFixed(1)} ms`;
 const ratio = (rate(pipeline.seconds) / commitRate) * 100;
 const pacedP95 = percentile(paced, 95);
 const saturatedP95 = percentile(saturated, 95);
-const targets = [
-  { name: `event pipeline ≥ 70 % of the commit ceiling (got ${ratio.toFixed(0)} %)`, met: ratio >= 70 },
-  { name: `event pipeline commit → handler p95 ≤ 20 ms at ${PACED_RATE}/s (got ${pacedP95.toFixed(1)} ms)`, met: pacedP95 <= 20 },
-  { name: `event pipeline commit → handler p95 ≤ 50 ms saturated (got ${saturatedP95.toFixed(1)} ms)`, met: saturatedP95 <= 50 },
-];
-const verdict = (met: boolean) => (met ? '(met)' : '(**not met**)');
+const targets = new Targets('event-pipeline');
+const ratioVerdict = targets.check(
+  `event pipeline (${WRITERS} writers, 1 event per transaction): ≥ 70 % of the bare INSERT + COMMIT ceiling of the same run`,
+  ratio >= 70,
+  `${perSecond(rate(pipeline.seconds))}/s, ${ratio.toFixed(0)} % of ${perSecond(commitRate)}/s`,
+);
+const pacedVerdict = targets.check(`event pipeline commit → handler p95 ≤ 20 ms at ${PACED_RATE}/s`, pacedP95 <= 20, `p95 ${oneDecimal(pacedP95)} ms`);
+const saturatedVerdict = targets.check('event pipeline commit → handler p95 ≤ 50 ms saturated', saturatedP95 <= 50, `p95 ${oneDecimal(saturatedP95)} ms`);
 const lines = [
   `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB (load average ${load.map((l) => l.toFixed(1)).join(' → ')} over the run); \`npx tsx infra/bench/event-pipeline.ts\` (${EVENTS.toLocaleString('en-US')} \`${TYPE}\` events, ${JSON.stringify(eventExamples[TYPE]).length + 200} bytes each with the envelope; consumer batches of ≤ ${CONSUMER_BATCH}).`,
   '',
@@ -440,15 +399,15 @@ const lines = [
     (c, i) =>
       `| commit ceiling: bare \`INSERT\` + \`COMMIT\` of the same payloads, ${WRITERS} writers, no bus (${i === 0 ? 'before' : 'after'} the pipeline) | ${c.seconds.toFixed(2)} s | ${perSecond(rate(c.seconds))} | ${pct(rate(c.seconds))} | ${cpu(c)} |`,
   ),
-  `| **outbox (${WRITERS} writers, 1 event per transaction) → pipelined relay → batched consumer** | ${pipeline.seconds.toFixed(2)} s (writes ${pipeline.writeSeconds.toFixed(2)} s) | ${perSecond(rate(pipeline.seconds))} | ${ratio.toFixed(0)} % ${verdict(ratio >= 70)} | ${cpu(pipeline)} |`,
+  `| **outbox (${WRITERS} writers, 1 event per transaction) → pipelined relay → batched consumer** | ${pipeline.seconds.toFixed(2)} s (writes ${pipeline.writeSeconds.toFixed(2)} s) | ${perSecond(rate(pipeline.seconds))} | ${ratio.toFixed(0)} % (${ratioVerdict}) | ${cpu(pipeline)} |`,
   `| the same, consumer unbatched: one transaction per message (diagnostic: before ADR 0050) | ${unbatched.seconds.toFixed(2)} s (writes ${unbatched.writeSeconds.toFixed(2)} s) | ${perSecond(rate(unbatched.seconds))} | ${pct(rate(unbatched.seconds))} | ${cpu(unbatched)} |`,
   `| the same, ${BATCH} events per transaction in one \`enqueueAll\` (diagnostic: commits not the limit) | ${batchedSeconds.toFixed(2)} s (writes ${batchedWriteSeconds.toFixed(2)} s) | ${perSecond(rate(batchedSeconds))} | ${pct(rate(batchedSeconds))} | |`,
   `| bare amqplib confirm-channel publish loop (diagnostic: RabbitMQ alone) | ${bareSeconds.toFixed(2)} s | ${perSecond(rate(bareSeconds))} | ${pct(rate(bareSeconds))} | |`,
   '',
   '| commit → handler | p50 | p95 | max |',
   '|---|---:|---:|---:|',
-  `| steady ${PACED_RATE}/s, ${PACED_EVENTS.toLocaleString('en-US')} events (target p95 ≤ 20 ms) | ${ms(percentile(paced, 50))} | ${ms(pacedP95)} ${verdict(pacedP95 <= 20)} | ${ms(paced.at(-1)!)} |`,
-  `| saturated, the pipeline run above (target p95 ≤ 50 ms) | ${ms(percentile(saturated, 50))} | ${ms(saturatedP95)} ${verdict(saturatedP95 <= 50)} | ${ms(saturated.at(-1)!)} |`,
+  `| steady ${PACED_RATE}/s, ${PACED_EVENTS.toLocaleString('en-US')} events (target p95 ≤ 20 ms) | ${ms(percentile(paced, 50))} | ${ms(pacedP95)} (${pacedVerdict}) | ${ms(paced.at(-1)!)} |`,
+  `| saturated, the pipeline run above (target p95 ≤ 50 ms) | ${ms(percentile(saturated, 50))} | ${ms(saturatedP95)} (${saturatedVerdict}) | ${ms(saturated.at(-1)!)} |`,
   `| saturated, consumer unbatched (diagnostic) | ${ms(percentile(unbatchedSaturated, 50))} | ${ms(percentile(unbatchedSaturated, 95))} | ${ms(unbatchedSaturated.at(-1)!)} |`,
   '',
   '| where the CPU goes: each stage alone, same events | time | events/s | CPU per event |',
@@ -459,14 +418,6 @@ const lines = [
   `CPU per event is this process's (writers, relay, consumer) plus the bench database's PostgreSQL backends', from /proc; RabbitMQ's is not counted. The paced run took ${pacedSeconds.toFixed(1)} s for ${PACED_EVENTS.toLocaleString('en-US')} events.`,
 ];
 say('\n' + lines.join('\n'));
-const doc = readFileSync(BENCHMARKS_MD, 'utf8');
-const at = doc.indexOf(START);
-const end = doc.indexOf(END);
-const section = `${START}\n${lines.join('\n')}\n${END}`;
-writeFileSync(
-  BENCHMARKS_MD,
-  at >= 0 && end > at ? doc.slice(0, at) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n## Event pipeline (issues 16 and 27)\n\n${section}\n`,
-);
-const missed = targets.filter((t) => !t.met);
-for (const t of missed) process.stderr.write(`bench: target missed: ${t.name}\n`);
-process.exit(missed.length > 0 ? 1 : 0);
+writeSection('event-pipeline', lines);
+targets.finish();
+process.exit();
