@@ -3,7 +3,9 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_EXCHANGE, type MessageData } from '@warmline/contracts';
 import { createBus, enqueueAll, startConsumer, startOutboxRelay, subscribe, type Bus, type HandlerContext } from '../src/bus/index';
+import type { Message } from 'amqplib';
 import { withTransaction } from '../src/db/index';
+import { DeliveryAcks } from '../src/bus/delivery-acks';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { publishRaw, startBusFixture, userDeletedEnvelope, type BusFixture } from './bus-fixture';
 
@@ -162,6 +164,37 @@ describe('batched consumer', () => {
     for (const batch of [{ size: 0 }, { size: 51 }, { size: 10, waitMs: -1 }, { size: 10, lanes: 0 }]) {
       await expect(startConsumer({ bus, pool: f.pool, queue: 'batch-bad', subscriptions: [], log: f.log, batch })).rejects.toThrow(/batch\./);
     }
+  });
+});
+
+describe('delivery acks', () => {
+  const delivery = (tag: number) => ({ fields: { deliveryTag: tag } }) as Message;
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('when deliveries are settled out of order, then one ack(multiple) covers each run settled from the oldest, and one settled behind an unsettled one is acked alone', async () => {
+    const acks: Array<[number, boolean]> = [];
+    const tracker = new DeliveryAcks({ ack: (m, allUpTo) => void acks.push([m.fields.deliveryTag, allUpTo ?? false]) });
+    const d = [1, 2, 3, 4, 5, 6].map(delivery);
+    for (const m of d) tracker.received(m);
+
+    // 2 and 3 done while 1 still runs: acked alone, so they do not hold the prefetch window.
+    tracker.settle(d[1]!);
+    tracker.settle(d[2]!);
+    await settled();
+    expect(acks).toEqual([[2, false], [3, false]]);
+
+    // 1 and 4 done: one ack up to 4 (2 and 3 already acked, passed over by `multiple`).
+    tracker.settle(d[0]!);
+    tracker.settle(d[3]!);
+    await settled();
+    expect(acks.slice(2)).toEqual([[4, true]]);
+
+    // 5 and 6 in one tick: one ack for both; settling again changes nothing.
+    tracker.settle(d[4]!);
+    tracker.settle(d[5]!);
+    tracker.settle(d[5]!);
+    await settled();
+    expect(acks.slice(3)).toEqual([[6, true]]);
   });
 });
 
