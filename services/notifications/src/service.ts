@@ -85,13 +85,14 @@ export async function startNotifications(
     // No waiting for the broker: each consumer attaches once it connects (the worker reports
     // itself degraded on /readyz until then).
     const teams = { salesTeamEmail: config.SALES_TEAM_EMAIL, operationsEmail: config.OPERATIONS_EMAIL, partnersTeamEmail: config.PARTNERS_TEAM_EMAIL, supportEmail: config.SUPPORT_EMAIL, ringcloudSupportEmail: config.RINGCLOUD_SUPPORT_EMAIL };
-    for (const { queue, subscriptions } of consumers({ mailer, emailClaims, ...teams, publicUrl: config.PUBLIC_URL })) {
+    for (const { queue, subscriptions, batch } of consumers({ mailer, emailClaims, ...teams, publicUrl: config.PUBLIC_URL })) {
       const consumer = await startConsumer({
         bus,
         pool,
         queue,
         subscriptions,
         log,
+        ...(batch ? { batch } : {}),
         ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
         ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
       });

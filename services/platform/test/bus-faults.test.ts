@@ -235,6 +235,32 @@ describe('consumer processes that die', () => {
     await exited(second);
   }, 120_000);
 
+  it('when a batched consumer process is killed mid-batch and started again, then nothing is lost and nothing is done twice', async () => {
+    const queue = 'faults-killed-mid-batch-batched';
+    f.consumerQueues.add(queue);
+    await assertConsumerQueue(f.amqp, f.name, { queue, messages: ['user.deleted'] });
+    const first = startConsumerProcess(queue, { HANDLER_MS: '10', BATCH_SIZE: '20' });
+    await first.consuming;
+    const envelopes = Array.from({ length: 300 }, () => userDeletedEnvelope());
+    const ids = envelopes.map((e) => e.id);
+    for (const e of envelopes) publishRaw(f, 'user.deleted', e, e.id);
+    await waitFor('the first process to have committed a batch', async () => (await effectsPerEvent(queue, ids)).size >= 20, { timeoutMs: 30_000 });
+    // Killed while its next batches are open: their effects roll back with them.
+    first.kill('SIGKILL');
+    await exited(first);
+    expect((await effectsPerEvent(queue, ids)).size).toBeLessThan(300);
+    const second = startConsumerProcess(queue, { HANDLER_MS: '1', BATCH_SIZE: '20' });
+    await second.consuming;
+
+    await waitFor('every message to have its effect', async () => (await effectsPerEvent(queue, ids)).size === 300, { timeoutMs: 60_000 });
+    expect([...(await effectsPerEvent(queue, ids)).values()].filter((n) => n !== 1)).toEqual([]);
+    // Batches did form: processed_events rows, written before the first savepoint, share transactions.
+    const { rows } = await f.pool.query<{ n: number }>('SELECT count(DISTINCT xmin::text)::int AS n FROM processed_events WHERE consumer = $1', [queue]);
+    expect(rows[0]!.n).toBeLessThan(300);
+    second.kill('SIGTERM');
+    await exited(second);
+  }, 120_000);
+
   it('when a message kills its consumer process every time, then after the delivery limit it is in the DLQ with the reason, and the rest are handled', async () => {
     const queue = 'faults-poison-kills';
     f.consumerQueues.add(queue);

@@ -35,6 +35,9 @@ export function consumers(deps: NotificationsDeps): ServiceConsumer[] {
         },
         { publicUrl: deps.publicUrl },
       ),
+      // Batched (docs/adr/0050): each handler only renders and writes to the outbox, in the
+      // batch's transaction; no lock, no call out. email.send below sends mail, so it is not.
+      batch: { size: 20 },
     },
     { queue: EMAIL_QUEUE, subscriptions: [subscribe('email.send', sendEmailHandler(deps.mailer, deps.emailClaims))] },
   ];

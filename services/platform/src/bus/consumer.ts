@@ -12,6 +12,7 @@ import { begin, type Pool, type PoolClient } from '../db/index';
 import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
+import { DeliveryAcks } from './delivery-acks';
 import { HandlerGate, poolPermits } from './handler-gate';
 import { cachedMessageSchema } from './outbox';
 import {
@@ -49,6 +50,35 @@ export function subscribe<T extends MessageType>(type: T, handler: Handler<T>): 
 export interface ServiceConsumer {
   queue: string;
   subscriptions: Subscription[];
+  /** Handle this queue's messages in batches (docs/adr/0050); only where every handler allows it. */
+  batch?: BatchOptions;
+}
+
+/**
+ * A consumer that commits several deliveries in one transaction (docs/adr/0050): one
+ * `processed_events` insert and one COMMIT for the batch, each handler under a savepoint so
+ * that one that throws is rolled back alone and retried alone, one `ack(multiple)`.
+ * A handler's locks are then held until its whole batch commits: a handler that takes a lock
+ * many messages contend for (a global advisory lock) must not be batched.
+ */
+export interface BatchOptions {
+  /**
+   * Deliveries per transaction at most, 1–50: each handler that writes takes a subtransaction
+   * id, and past 64 in one transaction every snapshot in the database gets slower.
+   */
+  size: number;
+  /**
+   * How long an idle lane waits for a batch to fill, 0–1000 ms. 0 (the default) takes what has
+   * arrived: batches then fill by themselves while the previous one commits.
+   */
+  waitMs?: number;
+  /** Batches in flight at once, each on its own connection (default 2, or 1 on a pool that serves one handler). */
+  lanes?: number;
+  /**
+   * Messages with the same key always go to the same lane, so this process handles them one
+   * after another in delivery order (per-aggregate serialisation, e.g. the order id).
+   */
+  aggregateOf?: (envelope: Envelope) => string | undefined;
 }
 
 /**
@@ -60,8 +90,8 @@ export async function startConsumers(
   options: Omit<ConsumerOptions, 'queue' | 'subscriptions'>,
   stops: { push(name: string, close: () => Promise<unknown>): void },
 ): Promise<void> {
-  for (const { queue, subscriptions } of consumers) {
-    const consumer = await startConsumer({ ...options, queue, subscriptions });
+  for (const { queue, subscriptions, batch } of consumers) {
+    const consumer = await startConsumer({ ...options, queue, subscriptions, ...(batch ? { batch } : {}) });
     stops.push(`consumer ${queue}`, () => consumer.stop());
   }
 }
@@ -84,6 +114,8 @@ export interface ConsumerOptions {
   maxDeliveries?: number;
   /** Wait before retry n is the n-th entry (the last one repeats). */
   retryDelaysMs?: number[];
+  /** Commit several deliveries per transaction (docs/adr/0050); one per delivery when not given. */
+  batch?: BatchOptions;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -152,6 +184,20 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
   const metrics = bus.metrics;
   const permits = poolPermits(pool);
   const gate = new HandlerGate();
+  const batch = options.batch;
+  const batching = batch !== undefined;
+  const batchSize = batch?.size ?? 1;
+  const batchWaitMs = batch?.waitMs ?? 0;
+  // Two, or fewer on a pool too small to serve two batches at once.
+  const defaultLanes = Math.min(2, permits.size);
+  if (batch) {
+    if (!Number.isInteger(batch.size) || batch.size < 1 || batch.size > 50) throw new RangeError(`batch.size must be an integer from 1 to 50, got ${batch.size}`);
+    if (!Number.isFinite(batchWaitMs) || batchWaitMs < 0 || batchWaitMs > 1_000) throw new RangeError(`batch.waitMs must be from 0 to 1000, got ${batchWaitMs}`);
+    const laneCount = batch.lanes ?? defaultLanes;
+    if (!Number.isInteger(laneCount) || laneCount < 1 || laneCount > permits.size) throw new RangeError(`batch.lanes must be an integer from 1 to ${permits.size} (the pool's handler permits), got ${laneCount}`);
+  }
+  /** A batched consumer's acknowledgements, per channel (delivery tags are the channel's). */
+  const acksOf = new WeakMap<ConfirmChannel, DeliveryAcks>();
 
   let stopped = false;
   let channel: ConfirmChannel | undefined;
@@ -184,15 +230,18 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
         throw err;
       }
       channel = ch;
+      const acks = batching ? new DeliveryAcks(ch) : undefined;
+      if (acks) acksOf.set(ch, acks);
       const reply = await ch.consume(names.main, (msg) => {
         if (!msg) return; // cancelled by the broker (queue deleted); close handler re-attaches
+        acks?.received(msg);
         const work = handle(ch, msg)
           .catch((err: unknown) => log.error({ err }, 'message handling failed unexpectedly; it will be redelivered'))
           .finally(() => inFlight.delete(work));
         inFlight.add(work);
       });
       consumerTag = reply.consumerTag;
-      log.info({ prefetch, handlersAtOnce: permits.size }, 'consuming');
+      log.info({ prefetch, handlersAtOnce: permits.size, ...(batch ? { batchSize, batchLanes: lanes.length } : {}) }, 'consuming');
     })().finally(() => {
       attaching = undefined;
     });
@@ -204,7 +253,20 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     if (connection) await attach(connection).catch((err: unknown) => log.error({ err }, 'cannot start consuming'));
   }
 
-  async function handle(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+  /** A message that passed its checks and may run. */
+  interface Ready {
+    parsed: Extract<Parsed, { ok: true }>;
+    failedBefore: number;
+    verified: Record<string, unknown>;
+    handlerLog: Logger;
+  }
+
+  /**
+   * The checks before any handler runs: a message that fails them is dead-lettered here
+   * (the promise), one that passes comes back to run. Synchronous up to that point, so the
+   * deliveries of one read from the socket reach a batch lane in the same tick.
+   */
+  function check(ch: ConfirmChannel, msg: ConsumeMessage): Ready | Promise<void> {
     const failedBefore = Number(msg.properties.headers?.[ATTEMPTS_HEADER] ?? 0) || 0;
     const parsed = parse(msg);
     if (!parsed.ok) {
@@ -222,12 +284,27 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       metrics.consumerMessages.inc({ queue, outcome: 'dead_lettered' });
       return forward(ch, msg, names.dlq, { [ATTEMPTS_HEADER]: failedBefore, [ERROR_HEADER]: publisher.reason, [PUBLISHER_HEADER]: undefined }, {}, envelope);
     }
-    const verified = { [PUBLISHER_HEADER]: publisher.user };
+    return { parsed, failedBefore, verified: { [PUBLISHER_HEADER]: publisher.user }, handlerLog };
+  }
+
+  async function handle(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+    const ready = check(ch, msg);
+    if (ready instanceof Promise) return ready;
     // A message back from a consumer that died (or lost its channel) runs alone, so that if
-    // it is what kills the process, nothing else is caught in the crash again.
+    // it is what kills the process, nothing else is caught in the crash again. In a batched
+    // consumer it also runs on its own, outside any batch.
     const redelivered = msg.fields.redelivered;
-    const outcome = await (redelivered ? gate.alone(() => runUntilAnswered(parsed, true)) : gate.together(() => runUntilAnswered(parsed, false)));
+    const outcome = redelivered
+      ? await gate.alone(() => runUntilAnswered(ready.parsed, true))
+      : batching
+        ? await inLane(ready)
+        : await gate.together(() => runUntilAnswered(ready.parsed, false));
+    return settle(ch, msg, ready, outcome);
+  }
+
+  async function settle(ch: ConfirmChannel, msg: ConsumeMessage, ready: Ready, outcome: Outcome | undefined): Promise<void> {
     if (outcome === undefined) return; // stopping: left unacknowledged, so it is redelivered
+    const { parsed: { envelope }, failedBefore, verified, handlerLog } = ready;
 
     if (outcome.kind === 'done') {
       metrics.consumerMessages.inc({ queue, outcome: outcome.duplicate ? 'duplicate' : 'processed' });
@@ -257,6 +334,187 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     handlerLog.warn({ err: error, attempts, retryInMs: delay }, 'handler failed; will retry');
     metrics.consumerMessages.inc({ queue, outcome: 'retried' });
     return forward(ch, msg, names.retry, { ...verified, [ATTEMPTS_HEADER]: attempts, [ERROR_HEADER]: reason }, { expiration: String(delay) });
+  }
+
+  /* ------------------------------------------------------------ batches (docs/adr/0050) ---- */
+
+  interface Waiting {
+    ready: Ready;
+    done: (outcome: Outcome | undefined) => void;
+  }
+  interface Lane {
+    waiting: Waiting[];
+    running: boolean;
+    timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  }
+  const lanes: Lane[] = batching ? Array.from({ length: batch!.lanes ?? defaultLanes }, () => ({ waiting: [], running: false, timer: undefined })) : [];
+
+  /** Queues a fresh message in its lane; resolves with its outcome once its batch has run. */
+  function inLane(ready: Ready): Promise<Outcome | undefined> {
+    return new Promise((done) => {
+      const lane = laneFor(ready.parsed.envelope);
+      lane.waiting.push({ ready, done });
+      kick(lane, false);
+    });
+  }
+
+  function laneFor(envelope: Envelope): Lane {
+    const key = batch!.aggregateOf?.(envelope);
+    if (key !== undefined) return lanes[hash(key) % lanes.length]!;
+    // No key: the lane still filling its next batch, else an idle one, else the least behind.
+    const filling = lanes.find((l) => !l.running && l.waiting.length > 0 && l.waiting.length < batchSize);
+    if (filling) return filling;
+    const idle = lanes.find((l) => !l.running && l.waiting.length === 0);
+    if (idle) return idle;
+    return lanes.reduce((best, lane) => (lane.waiting.length < best.waiting.length ? lane : best));
+  }
+
+  /**
+   * Starts the lane's next batch when it is idle: at once when a batch is full or its messages
+   * have already waited (they came while the previous batch ran), else after waitMs (0: once
+   * the deliveries of the current read from the socket are all in).
+   */
+  function kick(lane: Lane, now: boolean): void {
+    if (lane.running || lane.waiting.length === 0) return;
+    if (now || lane.waiting.length >= batchSize) {
+      clearLaneTimer(lane);
+      runLane(lane);
+      return;
+    }
+    if (lane.timer) return;
+    const start = () => {
+      lane.timer = undefined;
+      kick(lane, true);
+    };
+    // setImmediate: after the deliveries of this read from the socket, without a timer's 1 ms.
+    lane.timer = batchWaitMs > 0 ? setTimeout(start, batchWaitMs) : setImmediate(start);
+  }
+
+  function clearLaneTimer(lane: Lane): void {
+    if (lane.timer === undefined) return;
+    if (batchWaitMs > 0) clearTimeout(lane.timer as NodeJS.Timeout);
+    else clearImmediate(lane.timer as NodeJS.Immediate);
+    lane.timer = undefined;
+  }
+
+  function runLane(lane: Lane): void {
+    const taken = lane.waiting.splice(0, batchSize);
+    lane.running = true;
+    void gate
+      .together(() => runBatchUntilAnswered(taken.map((w) => w.ready)))
+      .then(
+        (outcomes) => taken.forEach((w, i) => w.done(outcomes?.[i])),
+        (err: unknown) => {
+          log.error({ err }, 'batch failed unexpectedly; its messages will be redelivered');
+          taken.forEach((w) => w.done(undefined));
+        },
+      )
+      .finally(() => {
+        lane.running = false;
+        if (stopped) return releaseWaiting();
+        kick(lane, true);
+      });
+  }
+
+  /** Stopping: messages not started stay unacknowledged and go back to the queue. */
+  function releaseWaiting(): void {
+    for (const lane of lanes) {
+      clearLaneTimer(lane);
+      for (const w of lane.waiting.splice(0)) w.done(undefined);
+    }
+  }
+
+  /** runUntilAnswered for a batch: while PostgreSQL is away the batch waits whole. */
+  async function runBatchUntilAnswered(batch: Ready[]): Promise<Array<Outcome | undefined> | undefined> {
+    let wait = DEPENDENCY_WAIT_MS.first;
+    for (;;) {
+      if (stopped) return undefined;
+      const result = await permits.use(async () => (stopped ? undefined : runBatchOnce(batch)));
+      if (result === undefined) return undefined;
+      if (Array.isArray(result)) return result;
+      if (result.kind === 'refused') {
+        // The batch as a whole did not commit for a reason of its own (a deadlock between two
+        // batches, a deferred constraint at COMMIT): each message runs alone, as unbatched.
+        log.warn({ err: result.error, messages: batch.length }, 'batch did not commit; running its messages one by one');
+        const outcomes: Array<Outcome | undefined> = [];
+        for (const ready of batch) outcomes.push(await runUntilAnswered(ready.parsed, false));
+        return outcomes;
+      }
+      metrics.consumerMessages.inc({ queue, outcome: 'waited' }, batch.length);
+      log.warn({ err: result.error, retryInMs: wait }, 'PostgreSQL is away; holding the batch until it answers');
+      await sleep(wait);
+      wait = Math.min(wait * 2, DEPENDENCY_WAIT_MS.max);
+    }
+  }
+
+  /**
+   * One transaction for the batch: BEGIN, the processed_events rows of every message (the
+   * ones already there are duplicates) and the first savepoint in one round trip; then each
+   * fresh message's handler under its savepoint, a failed one rolled back to it with its
+   * processed_events row; then one COMMIT.
+   */
+  async function runBatchOnce(batch: Ready[]): Promise<Outcome[] | { kind: 'dependency-away' | 'refused'; error: unknown }> {
+    let client: PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      return { kind: 'dependency-away', error };
+    }
+    let broken = false;
+    try {
+      // Literals escaped by the driver: the queue's name is the service's own, each id passed
+      // the envelope's uuid check. Sorted, so two batches lock their rows in the same order.
+      const ids = batch.map((r) => r.parsed.envelope.id.toLowerCase());
+      const fresh = await begin(client, {
+        atBegin: `INSERT INTO processed_events (consumer, event_id)
+                    SELECT ${client.escapeLiteral(queue)}, id FROM unnest(ARRAY[${ids.map((id) => client.escapeLiteral(id)).join(', ')}]::uuid[]) AS id ORDER BY id
+                  ON CONFLICT DO NOTHING RETURNING event_id`,
+      });
+      const toRun = new Set((fresh?.rows ?? []).map((r: { event_id: string }) => r.event_id));
+      const outcomes: Outcome[] = [];
+      let savepointHeld = false;
+      for (const [i, { parsed, handlerLog }] of batch.entries()) {
+        // A message twice in one batch (the relay resent it) runs once: the id leaves the set.
+        if (!toRun.delete(ids[i]!)) {
+          outcomes.push({ kind: 'done', duplicate: true });
+          continue;
+        }
+        // The savepoint is taken when the handler first queries, in the same round trip as the
+        // release of the previous one: a handler that writes nothing costs no round trip.
+        let savepointTaken = false;
+        const db = onFirstQuery(client, () => {
+          savepointTaken = true;
+          const statement = savepointHeld ? 'RELEASE SAVEPOINT handler; SAVEPOINT handler' : 'SAVEPOINT handler';
+          savepointHeld = true;
+          return statement;
+        });
+        const started = process.hrtime.bigint();
+        try {
+          await parsed.subscription.handler(parsed.envelope.data, { envelope: parsed.envelope, db, log: handlerLog });
+          outcomes.push({ kind: 'done', duplicate: false });
+          handlerLog.debug('handled');
+        } catch (error) {
+          if (unavailableDependency(error) === 'postgres') throw error;
+          // Its effects (if it wrote any) and its processed_events row go; its neighbours' stay.
+          if (savepointTaken) await client.query('ROLLBACK TO SAVEPOINT handler');
+          await client.query('DELETE FROM processed_events WHERE consumer = $1 AND event_id = $2', [queue, ids[i]]);
+          outcomes.push({ kind: 'failed', error });
+        } finally {
+          metrics.handlerSeconds.observe({ queue }, Number(process.hrtime.bigint() - started) / 1e9);
+        }
+      }
+      await client.query('COMMIT');
+      return outcomes;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      if (unavailableDependency(error) === 'postgres') {
+        broken = true;
+        return { kind: 'dependency-away', error };
+      }
+      return { kind: 'refused', error };
+    } finally {
+      client.release(broken);
+    }
   }
 
   /**
@@ -402,6 +660,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
   }
 
   function ack(ch: ConfirmChannel, msg: ConsumeMessage): void {
+    if (batching) {
+      acksOf.get(ch)?.settle(msg);
+      return;
+    }
     try {
       ch.ack(msg);
     } catch {
@@ -439,6 +701,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       unregister();
       unwatchDlq();
       for (const wake of [...wakeSleepers]) wake();
+      releaseWaiting();
       await attaching?.catch(() => undefined);
       const ch = channel;
       if (ch && consumerTag) await ch.cancel(consumerTag).catch(() => undefined);
@@ -450,6 +713,42 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       log.info('stopped consuming');
     },
   };
+}
+
+/**
+ * The client a batched handler gets: its first `query` is preceded by `first()`'s statement
+ * (its savepoint), queued on the connection before the handler's own; everything else is the
+ * client's own.
+ */
+function onFirstQuery(client: PoolClient, first: () => string): PoolClient {
+  let pending = true;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'query' && pending) {
+        return (...args: unknown[]) => {
+          if (pending) {
+            pending = false;
+            // Not awaited: the driver runs queries in the order they are given, and a failed
+            // savepoint fails the handler's query behind it, which is what the handler sees.
+            target.query(first()).catch(() => undefined);
+          }
+          return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** FNV-1a: a stable lane for an aggregate's key. */
+function hash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {

@@ -1,7 +1,7 @@
 import type { ConfirmChannel, Message } from 'amqplib';
 import pg from 'pg';
 import { carriesSecret, isCommand, type Envelope, type MessageType } from '@warmline/contracts';
-import { withTransaction, type Pool } from '../db/index';
+import { begin, type Pool } from '../db/index';
 import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
@@ -14,11 +14,14 @@ export interface OutboxRelayOptions {
   schema: string;
   bus: Bus;
   log: Logger;
-  /** Rows per batch, which is also the bound on publishes awaiting a confirm. */
+  /** Rows per batch; twice this bounds the publishes awaiting a confirm (two batches in flight). */
   batchSize?: number;
   /** How often to re-send what was not confirmed, in case a NOTIFY was missed or a publish failed. */
   sweepMs?: number;
 }
+
+/** A batch's end: how many rows it claimed and how many the broker did not confirm, or why it could not finish. */
+type BatchResult = { tried: number; failed: number } | { error: unknown };
 
 interface OutboxRow {
   id: string;
@@ -138,59 +141,122 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
     }
   }
 
+  /**
+   * Pipelined (docs/adr/0050): while there is a backlog (the last claim was full), the next
+   * batch is claimed and published while the broker's confirms of the previous one are
+   * pending. Its claim skips the rows the previous batch still holds locked (SKIP LOCKED), and
+   * both go out on one channel, so the broker receives them in claim order; at most two
+   * batches are unconfirmed at once.
+   */
   async function drain(): Promise<void> {
     do {
       wakeAgain = false;
-      for (;;) {
-        if (stopped) return;
-        const { tried, failed } = await publishBatch();
-        // Nothing confirmed means the broker is away (or only stuck rows are left): leave the
-        // rest to the sweep instead of spinning.
-        if (tried < batchSize || failed === tried) break;
+      let previous: Promise<BatchResult> | undefined;
+      let current: Promise<BatchResult> | undefined;
+      try {
+        for (;;) {
+          if (stopped) break;
+          const ch = await confirmChannel();
+          if (!ch) break;
+          const batch = publishBatch(ch);
+          current = batch.finished;
+          const claimed = await batch.published;
+          if (previous) {
+            const before = previous;
+            previous = undefined;
+            // Nothing confirmed means the broker is away (or only stuck rows are left): leave
+            // the rest to the sweep instead of spinning.
+            const { tried, failed } = outcome(await before);
+            if (failed === tried) break;
+          }
+          previous = current;
+          current = undefined;
+          // A short batch means no backlog: the drain ends, and the in-process poll (or a
+          // NOTIFY) starts the next one. Claiming again at once would mostly find nothing, for
+          // a transaction's round trips per drain.
+          if (claimed < batchSize) break;
+        }
+      } finally {
+        // Every batch this drain started ends before it does (stop() waits for the drain).
+        const left = [previous, current].filter((p): p is Promise<BatchResult> => p !== undefined);
+        for (const result of await Promise.all(left)) outcome(result);
       }
     } while (wakeAgain && !stopped);
   }
 
-  async function publishBatch(): Promise<{ tried: number; failed: number }> {
-    const ch = await confirmChannel();
-    if (!ch) return { tried: 0, failed: 0 };
-    const { tried, confirmed, failures } = await withTransaction(pool, async (client, claimed) => {
-      const rows = (claimed?.rows ?? []) as OutboxRow[];
-      const results = await Promise.all(rows.map((row) => publish(ch, row)));
-      const confirmedRows = rows.filter((_, i) => results[i] === undefined);
-      const confirmed = confirmedRows.map((r) => r.id);
-      if (confirmed.length > 0) {
-        await client.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [confirmed]);
-        // A secret (a reset link) is readable only until the broker has it: its row keeps the
-        // envelope's ids for tracing, not its data.
-        const secret = confirmedRows.filter((r) => carriesSecret(r.routing_key as MessageType, r.envelope.data)).map((r) => r.id);
-        if (secret.length > 0) {
-          await client.query(
-            `UPDATE outbox SET envelope = jsonb_set(envelope, '{data}', '{"redacted": "held a secret; removed once the broker confirmed it"}')
-              WHERE id = ANY($1::uuid[])`,
-            [secret],
-          );
+  function outcome(result: BatchResult): { tried: number; failed: number } {
+    if ('error' in result) throw result.error;
+    return result;
+  }
+
+  /**
+   * Claims a batch and publishes it: `published` resolves with the rows claimed as soon as
+   * they are handed to the channel, `finished` once they are confirmed and stamped (and the
+   * claim's locks released). `finished` never rejects, so it may wait unobserved.
+   */
+  function publishBatch(ch: ConfirmChannel): { published: Promise<number>; finished: Promise<BatchResult> } {
+    let markPublished: (tried: number) => void = () => undefined;
+    const published = new Promise<number>((resolve) => (markPublished = resolve));
+    const finished = (async () => {
+      const client = await pool.connect();
+      let lost = false;
+      try {
+        // The row locks last until the stamps commit, so a second relay on the same schema (or
+        // this relay's next batch) skips these rows instead of publishing them again. Rows that
+        // failed before go after fresh ones, so a command nobody can receive yet does not hold
+        // back everything else. Sent with BEGIN, in one round trip (docs/adr/0025).
+        const claimed = await begin(client, { atBegin: claimStatement(batchSize) });
+        const rows = (claimed?.rows ?? []) as OutboxRow[];
+        const sent = rows.map((row) => publish(ch, row));
+        markPublished(rows.length);
+        const results = await Promise.all(sent);
+        const confirmedRows = rows.filter((_, i) => results[i] === undefined);
+        const confirmed = confirmedRows.map((r) => r.id);
+        const failures = rows.flatMap((row, i) => (results[i] === undefined ? [] : [{ id: row.id, error: results[i]! }]));
+        // The stamps and COMMIT in one round trip (a simple query: literals escaped by the
+        // driver; the ids are the rows' own uuids).
+        const ids = (list: string[]) => `${client.escapeLiteral(`{${list.join(',')}}`)}::uuid[]`;
+        const statements: string[] = [];
+        if (confirmed.length > 0) {
+          statements.push(`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids(confirmed)})`);
+          // A secret (a reset link) is readable only until the broker has it: its row keeps the
+          // envelope's ids for tracing, not its data.
+          const secret = confirmedRows.filter((r) => carriesSecret(r.routing_key as MessageType, r.envelope.data)).map((r) => r.id);
+          if (secret.length > 0) {
+            statements.push(
+              `UPDATE outbox SET envelope = jsonb_set(envelope, '{data}', '{"redacted": "held a secret; removed once the broker confirmed it"}') WHERE id = ANY(${ids(secret)})`,
+            );
+          }
         }
+        for (const f of failures) {
+          statements.push(`UPDATE outbox SET attempts = attempts + 1, last_error = ${client.escapeLiteral(f.error)} WHERE id = ${client.escapeLiteral(f.id)}`);
+        }
+        statements.push('COMMIT');
+        await client.query(statements.join('; '));
+        return { tried: rows.length, confirmed, failures };
+      } catch (err) {
+        lost = unavailableDependency(err) === 'postgres';
+        // A connection that is gone is not rolled back (it cannot be) and not put back in the pool.
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release(lost);
       }
-      const failures = rows.flatMap((row, i) => (results[i] === undefined ? [] : [{ id: row.id, error: results[i] }]));
-      for (const f of failures) {
-        await client.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [f.id, f.error]);
-      }
-      return { tried: rows.length, confirmed, failures };
-    }, {
-      // The row locks last until the stamps commit, so a second relay on the same schema
-      // skips these rows instead of publishing them again. Rows that failed before go after
-      // fresh ones, so a command nobody can receive yet does not hold back everything else.
-      // Sent with BEGIN, in one round trip (docs/adr/0025).
-      atBegin: claimStatement(batchSize),
-    });
-    if (confirmed.length > 0) bus.metrics.relayPublished.inc({ schema }, confirmed.length);
-    if (failures.length > 0) bus.metrics.relayFailed.inc({ schema }, failures.length);
-    if (confirmed.length > 0) log.debug({ count: confirmed.length }, 'published outbox rows');
-    if (failures.length > 0) {
-      log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
-    }
-    return { tried, failed: failures.length };
+    })().then(
+      ({ tried, confirmed, failures }) => {
+        if (confirmed.length > 0) bus.metrics.relayPublished.inc({ schema }, confirmed.length);
+        if (failures.length > 0) bus.metrics.relayFailed.inc({ schema }, failures.length);
+        if (confirmed.length > 0) log.debug({ count: confirmed.length }, 'published outbox rows');
+        if (failures.length > 0) {
+          log.warn({ count: failures.length, error: failures[0]?.error }, 'outbox rows not confirmed; will retry');
+        }
+        return { tried, failed: failures.length };
+      },
+      (error: unknown) => ({ error }),
+    );
+    // A claim that failed published nothing.
+    void finished.then(() => markPublished(0));
+    return { published, finished };
   }
 
   /** Resolves undefined once the broker confirms the message, or with why it did not. */
