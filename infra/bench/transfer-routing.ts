@@ -23,7 +23,7 @@ import { createPool } from '@warmline/platform/db/index';
 import { createTestDatabase, freePort, TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { deleteBusNames, deleteRedisKeys } from '@warmline/platform/testing/system';
 import { TRANSFERS_SCHEMA } from '@warmline/transfers/service';
-import { answers, autocannon, say, startBenchGateway, startService, stopProcess, Targets, writeSection, type CannonRequest } from './kit/index.js';
+import { answers, autocannon, cpuMeter, cpuText, say, startBenchGateway, startService, stopProcess, Targets, writeSection, type CannonRequest } from './kit/index.js';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 5000);
@@ -116,7 +116,11 @@ try {
   const single = await autocannon({ url: gatewayUrl, connections: 1, duration: Math.max(2, Math.floor(SECONDS / 2)), requests: [routeRequest] });
   say(`route, 1 connection: p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms`);
   const warmedUp = routedIds.length;
+  const [transfersProcess, gatewayProcess] = children as [ChildProcess, ChildProcess];
+  const database = new URL(db.url).pathname.slice(1);
+  const routeCpu = cpuMeter({ transfers: transfersProcess.pid, gateway: gatewayProcess.pid }, database);
   const route = await autocannon({ url: gatewayUrl, connections: CONNECTIONS, duration: SECONDS, requests: [routeRequest] });
+  const routeCpuPerCall = routeCpu.perOperation(route['2xx']);
   const routeRate = route['2xx'] / SECONDS;
   const refusals = [...reasons.entries()].map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
   say(`route, ${CONNECTIONS} connections: ${routeRate.toFixed(0)}/s, p50 ${route.latency.p50} ms, p99 ${route.latency.p99} ms, non-2xx ${route.non2xx}, routed ${routedIds.length - warmedUp}, refused: ${refusals}`);
@@ -129,6 +133,7 @@ try {
     if (i % 5 === 0) outcomes.push({ id, body });
   });
   let next = 0;
+  const outcomeCpu = cpuMeter({ transfers: transfersProcess.pid, gateway: gatewayProcess.pid }, database);
   const outcome = await autocannon({
     url: gatewayUrl,
     connections: CONNECTIONS,
@@ -145,6 +150,8 @@ try {
       },
     ],
   });
+  const outcomeCpuPerCall = outcomeCpu.perOperation(outcome['2xx']);
+  say(`CPU per route call: ${cpuText(routeCpuPerCall)}; per outcome call: ${cpuText(outcomeCpuPerCall)}`);
   say(`outcomes, ${CONNECTIONS} connections: ${outcomes.length} sent, p50 ${outcome.latency.p50} ms, p99 ${outcome.latency.p99} ms, non-2xx ${outcome.non2xx}`);
 
   /* ---- zero double charges, every ledger equal to its rows ---- */
@@ -176,10 +183,12 @@ try {
     `| route through the gateway, 1 connection (no queueing) | p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms | |`,
     `| route p99 ÷ /healthz p99, same run | ${ratio.toFixed(1)}× | |`,
     `| outcomes through the gateway, ${CONNECTIONS} connections (${outcomes.length}, one in five repeated) | p50 ${outcome.latency.p50} ms, p99 ${outcome.latency.p99} ms (non-2xx ${outcome.non2xx}) | |`,
+    `| CPU per route call (user + system, ${route['2xx']} calls; RabbitMQ, Redis and autocannon not counted) | ${cpuText(routeCpuPerCall)} | |`,
+    `| CPU per outcome call (${outcome['2xx']} calls) | ${cpuText(outcomeCpuPerCall)} | |`,
     `| **charged twice** (charged ${charged}, charge rows ${charges}) | **${twice}** | 0: ${chargedOnceMet} |`,
     `| ledgers not equal to their rows | ${mismatched} | 0: ${ledgersMet} |`,
     '',
-    'Database round trips per decision (docs/adr/0031): a routed call 8 (key look-up; BEGIN with the call lock; earlier decision + suppression; candidates; lock; re-check + reserve; transfer.routed; COMMIT), a refusal 5–6; a charged outcome 12 (key; BEGIN; the transfer; the agent lock; the transfer lock; 4 for the charge; settle; transfer.completed; COMMIT).',
+    'Database round trips per decision (docs/adr/0031, issue 27): a routed call 7 (key look-up; BEGIN with the call lock; earlier decision + suppression; candidates with the first free one locked; re-check + reserve; transfer.routed; COMMIT), a refusal 5–6; a charged outcome 8 (key; BEGIN; the transfer\'s agent locked; the transfer locked; the charge with its ledger row and balance; settle; transfer.completed; COMMIT). Before issue 27: 8 and 12.',
     '',
     'Reproduce: `npx tsx infra/bench/transfer-routing.ts` (BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS to vary).',
   );

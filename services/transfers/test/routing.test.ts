@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HoursRange } from '@warmline/contracts';
-import { eligibleCandidates } from '../src/db/routing';
+import { lookAndLock } from '../src/db/routing';
 import { withinHours } from '../src/domain/hours';
 import { ALL_WEEK, NOON_CHICAGO, prospect, startTransfersFixture, type TransfersFixture } from './transfers-fixture';
 
@@ -97,7 +97,7 @@ describe('an agent is eligible when', () => {
     for (const start of ['2026-03-07T12:00:00Z', '2026-10-31T12:00:00Z']) {
       for (let step = 0; step < 96; step++) {
         const at = new Date(new Date(start).getTime() + step * 30 * 60_000);
-        const found = await eligibleCandidates(f.pool, { now: at, state: 'NY', phone: '2125550000', repeatSince: at }, 5);
+        const { candidates: found } = await lookAndLock(f.pool, { now: at, state: 'NY', phone: '2125550000', repeatSince: at }, 5, []);
         expect({ at: at.toISOString(), eligible: found.includes(agent) }).toEqual({ at: at.toISOString(), eligible: withinHours(hours, 'America/New_York', at) });
         seen.add(found.includes(agent));
       }

@@ -81,29 +81,22 @@ export async function chargeOneTransfer(
   db: Queryable,
   charge: { agentId: string; transferId: string; cause: string; at: Date },
 ): Promise<{ lotId: string; unitCents: number } | null> {
-  const { rows: before } = await db.query('SELECT 1 FROM ledger_entries WHERE kind = $1 AND cause_id = $2 LIMIT 1', ['charge', charge.transferId]);
-  if (before.length) return null;
-  const { rows } = await db.query<{ id: string; unitCents: number }>(
-    `UPDATE credit_lots SET remaining = remaining - 1
-     WHERE id = (SELECT id FROM credit_lots WHERE agent_id = $1 AND remaining > 0 ORDER BY credited_at, id LIMIT 1 FOR UPDATE)
-     RETURNING id, unit_cents AS "unitCents"`,
-    [charge.agentId],
+  // One round trip (issue 27: the vendor's calls in as few as fit): the oldest lot with some left
+  // gives one transfer unless this transfer was charged before, its ledger row and the balance follow.
+  const { rows } = await db.query<{ lotId: string; unitCents: number }>(
+    `WITH lot AS (
+       UPDATE credit_lots SET remaining = remaining - 1
+        WHERE id = (SELECT id FROM credit_lots WHERE agent_id = $1 AND remaining > 0 ORDER BY credited_at, id LIMIT 1 FOR UPDATE)
+          AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE kind = 'charge' AND cause_id = $2::text)
+       RETURNING id, unit_cents),
+     entry AS (
+       INSERT INTO ledger_entries (agent_id, lot_id, kind, transfers, unit_cents, cause, cause_id, transfer_id, actor_id, at)
+       SELECT $1, lot.id, 'charge', -1, lot.unit_cents, $3, $2::text, $2::uuid, NULL, $4 FROM lot),
+     balance AS (UPDATE agents SET balance = balance - 1, updated_at = $4 WHERE user_id = $1 AND EXISTS (SELECT 1 FROM lot))
+     SELECT id AS "lotId", unit_cents AS "unitCents" FROM lot`,
+    [charge.agentId, charge.transferId, charge.cause, charge.at],
   );
-  const lot = rows[0];
-  if (!lot) return null;
-  await writeEntry(db, {
-    agentId: charge.agentId,
-    lotId: lot.id,
-    kind: 'charge',
-    transfers: -1,
-    unitCents: lot.unitCents,
-    cause: charge.cause,
-    causeId: charge.transferId,
-    transferId: charge.transferId,
-    actorId: null,
-    at: charge.at,
-  });
-  return { lotId: lot.id, unitCents: lot.unitCents };
+  return rows[0] ?? null;
 }
 
 /**
@@ -170,10 +163,12 @@ async function writeEntry(
   db: Queryable,
   entry: { agentId: string; lotId: string; kind: LedgerKind; transfers: number; unitCents: number; cause: string; causeId: string; transferId: string | null; actorId: string | null; at: Date },
 ): Promise<void> {
+  // The row and the balance it moves in one statement: they never differ, and it is one round trip.
   await db.query(
-    `INSERT INTO ledger_entries (agent_id, lot_id, kind, transfers, unit_cents, cause, cause_id, transfer_id, actor_id, at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `WITH entry AS (
+       INSERT INTO ledger_entries (agent_id, lot_id, kind, transfers, unit_cents, cause, cause_id, transfer_id, actor_id, at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
+     UPDATE agents SET balance = balance + $4, updated_at = $10 WHERE user_id = $1`,
     [entry.agentId, entry.lotId, entry.kind, entry.transfers, entry.unitCents, entry.cause, entry.causeId, entry.transferId, entry.actorId, entry.at],
   );
-  await db.query('UPDATE agents SET balance = balance + $2, updated_at = $3 WHERE user_id = $1', [entry.agentId, entry.transfers, entry.at]);
 }

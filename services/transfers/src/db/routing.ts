@@ -111,15 +111,26 @@ export interface RoutingAsk {
 
 const askParams = (ask: RoutingAsk, agentId: string | null) => [ask.now, ask.state, ask.phone, ask.repeatSince, agentId];
 
-/** Up to `limit` eligible agents, the longest waiting (never routed first) first, ties by id. No locks. */
-export async function eligibleCandidates(db: Queryable, ask: RoutingAsk, limit: number): Promise<string[]> {
+/**
+ * Up to `limit` eligible agents, the longest waiting (never routed first) first, ties by id, less
+ * those already `tried`; and, in the same round trip, the first of them nobody else is deciding
+ * for, locked (SKIP LOCKED), or null when every one is.
+ */
+export async function lookAndLock(db: Queryable, ask: RoutingAsk, limit: number, tried: readonly string[]): Promise<{ candidates: string[]; locked: string | null }> {
   // A named statement: PostgreSQL plans this long query once per connection, not on every decision.
-  const { rows } = await db.query<{ userId: string }>({
-    name: 'transfers.eligible-candidates',
-    text: eligibleSql('LIMIT $6'),
-    values: [...askParams(ask, null), Math.trunc(limit)],
+  const { rows } = await db.query<{ candidates: string[]; locked: string | null }>({
+    name: 'transfers.look-and-lock',
+    text: `WITH looked AS (
+             SELECT e."userId", row_number() OVER () AS n FROM (${eligibleSql('LIMIT $6')}) e),
+           candidates AS (
+             SELECT COALESCE(array_agg("userId" ORDER BY n), '{}') AS ids FROM looked WHERE "userId" <> ALL($7::uuid[])),
+           locked AS (
+             SELECT user_id FROM agents WHERE user_id = ANY((SELECT ids FROM candidates)::uuid[])
+              ORDER BY array_position((SELECT ids FROM candidates), user_id) LIMIT 1 FOR UPDATE SKIP LOCKED)
+           SELECT (SELECT ids FROM candidates)::text[] AS candidates, (SELECT user_id FROM locked)::text AS locked`,
+    values: [...askParams(ask, null), Math.trunc(limit), tried],
   });
-  return rows.map((r) => r.userId);
+  return { candidates: rows[0]?.candidates ?? [], locked: rows[0]?.locked ?? null };
 }
 
 /**

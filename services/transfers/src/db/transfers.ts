@@ -3,9 +3,15 @@ import type { Queryable } from '@warmline/platform/db/index';
 
 /** Queries of the transfers table for the vendor's outcome (issue 23 §4). */
 
-/** The agent of a transfer this vendor key routed; null when there is none (or another key routed it). */
-export async function agentOfTransfer(db: Queryable, transferId: string, vendorKeyId: string): Promise<string | null> {
-  const { rows } = await db.query<{ agentId: string }>('SELECT agent_id AS "agentId" FROM transfers WHERE id = $1 AND vendor_key_id = $2', [transferId, vendorKeyId]);
+/**
+ * Locks the agent of a transfer this vendor key routed (the ledger's order: the agent first) and
+ * answers who it is, in one round trip; null when there is none (or another key routed it).
+ */
+export async function lockAgentOfTransfer(db: Queryable, transferId: string, vendorKeyId: string): Promise<string | null> {
+  const { rows } = await db.query<{ agentId: string }>(
+    'SELECT user_id AS "agentId" FROM agents WHERE user_id = (SELECT agent_id FROM transfers WHERE id = $1 AND vendor_key_id = $2) FOR UPDATE',
+    [transferId, vendorKeyId],
+  );
   return rows[0]?.agentId ?? null;
 }
 

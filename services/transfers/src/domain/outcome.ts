@@ -11,9 +11,9 @@ import {
 import { enqueue } from '@warmline/platform/bus/index';
 import { withTransaction } from '@warmline/platform/db/index';
 import { conflict, notFound } from '@warmline/platform/errors';
-import { chargeOneTransfer, lockAgent } from '../db/ledger';
+import { chargeOneTransfer } from '../db/ledger';
 import { vendorNameOf } from '../db/opt-outs';
-import { agentOfTransfer, lockTransfer, settleTransfer, type Settlement } from '../db/transfers';
+import { lockAgentOfTransfer, lockTransfer, settleTransfer, type Settlement } from '../db/transfers';
 import { SOURCE, type TransfersContext } from './context';
 
 /**
@@ -60,9 +60,8 @@ export async function reportOutcome(
   if (!UUID.test(transferId)) throw notFound(TRANSFER_NOT_FOUND_MESSAGE);
   const fingerprint = fingerprintOf(outcome);
   return withTransaction(ctx.pool, async (db) => {
-    const agentId = await agentOfTransfer(db, transferId, vendorKeyId);
+    const agentId = await lockAgentOfTransfer(db, transferId, vendorKeyId);
     if (!agentId) throw notFound(TRANSFER_NOT_FOUND_MESSAGE);
-    await lockAgent(db, agentId);
     const transfer = await lockTransfer(db, transferId);
     if (transfer.status !== 'routed') {
       if (transfer.outcomeFingerprint !== fingerprint) throw conflict(TRANSFER_OUTCOME_CONFLICT_MESSAGE);

@@ -16,8 +16,8 @@ import { withTransaction, type PoolClient } from '@warmline/platform/db/index';
 import {
   callLockStatement,
   earlierDecisionAndSuppression,
-  eligibleCandidates,
   lockCandidate,
+  lookAndLock,
   recordRefusal,
   reserveAgent,
   type RoutingAsk,
@@ -108,13 +108,17 @@ async function decide(
   };
   const tried = new Set<string>();
   for (let look = 0; look < LOOKS; look++) {
-    const candidates = (await eligibleCandidates(db, routing, CANDIDATES_PER_LOOK + tried.size)).filter((id) => !tried.has(id));
+    const { candidates, locked: lockedAtLook } = await lookAndLock(db, routing, CANDIDATES_PER_LOOK + tried.size, [...tried]);
     if (candidates.length === 0) break;
     let left = candidates;
+    // The look locked the first one nobody else is deciding for, if there was one.
+    let skipFree: string | null | undefined = lockedAtLook;
     while (left.length > 0) {
       // First one nobody else is deciding for; when every one is, wait for the first in line:
       // a decision never skips an agent just because a concurrent one is looking at them.
-      const locked = (await lockCandidate(db, left, false)) ?? (await lockCandidate(db, left, true));
+      const free = skipFree === undefined ? await lockCandidate(db, left, false) : skipFree;
+      skipFree = undefined;
+      const locked = free ?? (await lockCandidate(db, left, true));
       if (!locked) {
         left = left.slice(1);
         continue;
