@@ -34,14 +34,16 @@ export interface SurveyMatch extends UserMatch {
 
 /**
  * "Contains" matches are found one of two ways, chosen by how many there are, not by the
- * planner's estimate of it: up to RARE_MATCHES of them are read from the trigram indexes and
- * sorted (a full name, an e-mail, a phone: a few dozen rows); a text found more often than that
- * is read by walking the newest rows until `limit` match ('gmail': a few hundred rows). The
- * planner alone chose the walk for some full names whose count it overestimated from the
- * statistics' histogram, and then read every row (1.2 s at 100,000 survey responses: issue 27,
- * docs/adr/0053). Either way the answer is the same: the newest `limit` matches.
+ * planner's estimate of it: fewer than RARE_MATCHES are all read (from the trigram indexes, for
+ * a rare text) and sorted: a full name, an e-mail, a phone, a few dozen rows. A text found more
+ * often is read as before issue 27, the planner walking the newest rows until `limit` match
+ * ('gmail': a few hundred rows); its estimate is sound for such a text. The planner alone walked
+ * for some full names whose count it overestimated twentyfold from the statistics' histogram,
+ * and then read every row (0.3–1.2 s at 100,000 survey responses; issue 27, docs/adr/0053).
+ * Either way the answer is the same: the newest `limit` matches. Small, because a frequent text
+ * reads this many matches before its walk, and the planner may read them with a sequential scan.
  */
-export const RARE_MATCHES = 300;
+export const RARE_MATCHES = 100;
 
 /**
  * One statement: the exact matches (btree indexes on lower(email), lower(username), the phone
