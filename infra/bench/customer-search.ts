@@ -6,15 +6,19 @@
  * - A dedicated database (BENCH_SEARCH_DATABASE_URL, default .../warmline_bench_search) is filled
  *   the first time with generated people (one INSERT … SELECT generate_series per table, a few
  *   seconds) and reused afterwards; `dropdb warmline_bench_search` to start over.
- * - The gateway and the orders service run in-process against it on free ports, as in
- *   production: the admin logs in, and every search goes through the gateway, which asks its own
- *   tables and the orders service's /internal/search in parallel (the fan-out is in the time).
+ * - The gateway, the orders and the partners services run in-process against it on free ports, as
+ *   in production: the admin logs in, and every search goes through the gateway, which asks its own
+ *   tables and the other two's /internal/search in parallel (the fan-out is in the time).
  * - Searches of mixed kinds (exact e-mail, username, phone; part of a phone; a name; a common
  *   last name; an agency; a customer's e-mail; a word in a quarter of all rows; two letters;
  *   nothing found), sequential, p50/p95/p99 each and over all, beside a baseline measured in the
  *   same run, one request before each search (GET /api/current-user through the same gateway:
  *   session, no search), as a ratio.
  *   Target: p95 ≤ 50 ms.
+ * - The full-name plans (issue 27): how many of the 2,000 generated full names the planner alone
+ *   (the statement before issue 27, one ORDER BY created_at LIMIT over the trigram match) would
+ *   read by walking the newest rows, and EXPLAIN (ANALYZE, BUFFERS) of the worst of them that way
+ *   and as the service asks now (docs/adr/0053), plus the service's plan for a frequent text.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -29,6 +33,10 @@ import { gatewayEnv } from '@warmline/gateway/config';
 import { GATEWAY_SCHEMA, startGateway } from '@warmline/gateway/service';
 import { ordersEnv } from '@warmline/orders/config';
 import { ORDERS_SCHEMA, startOrders } from '@warmline/orders/service';
+import { partnersEnv } from '@warmline/partners/config';
+import { startPartners } from '@warmline/partners/service';
+import { customerSearchTerms } from '@warmline/contracts';
+import { RARE_MATCHES, searchSurveyResponses, searchUsers } from '@warmline/gateway/db/customer-search';
 import { ensureDatabase, ms, say, stats, Targets, writeSection, type Stats } from './kit/index.js';
 
 const DATABASE_URL = process.env.BENCH_SEARCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/warmline_bench_search';
@@ -109,6 +117,51 @@ async function ensurePeople(gatewayPool: Pool, ordersPool: Pool): Promise<{ user
   return { users, surveys, orders };
 }
 
+/* ------------------------------------------------------------- full-name plans ---------- */
+
+const SEARCH_TEXT = `(first_name || ' ' || last_name || E'\\n' || agency_name || E'\\n' || email || E'\\n' || username)`;
+
+/** The contains half as the service asked it before issue 27: the planner chose between walking and the trigram index. */
+function plannerAloneSql(table: 'users' | 'survey_responses', text: string): string {
+  const live = table === 'users' ? 'deleted_at IS NULL AND ' : '';
+  const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
+  const exact = `lower(email) = ${literal(text)} OR lower(username) = ${literal(text)}`;
+  return `SELECT id, created_at FROM ${table} WHERE ${live}(${SEARCH_TEXT} ILIKE ${literal(`%${text}%`)} ESCAPE '\\') AND NOT (${exact}) ORDER BY created_at DESC LIMIT 51`;
+}
+
+const planText = (rows: { 'QUERY PLAN': string }[]) => rows.map((r) => r['QUERY PLAN']).join('\n');
+
+/** The full names the planner alone would read by walking the newest rows (EXPLAIN only, nothing run). */
+async function walkedNames(pool: Pool, table: 'users' | 'survey_responses'): Promise<string[]> {
+  const walked: string[] = [];
+  for (const first of FIRST) {
+    for (const last of LAST) {
+      const name = `${first} ${last}`.toLowerCase();
+      const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${plannerAloneSql(table, name)}`);
+      if (!planText(rows).includes('Bitmap Heap Scan')) walked.push(name);
+    }
+  }
+  return walked;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the statement the service's own function sends. */
+async function explainService(pool: Pool, search: typeof searchUsers, text: string): Promise<string> {
+  let plan = '';
+  const explaining = new Proxy(pool, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
+      return async (sql: string, values?: unknown[]) => {
+        plan = planText((await target.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, values)).rows);
+        return { rows: [] };
+      };
+    },
+  });
+  await search(explaining, customerSearchTerms(text), 51);
+  return plan;
+}
+
+const executionMs = (plan: string) => Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? NaN);
+
 /* ------------------------------------------------------------------- timing ---------- */
 
 /* ------------------------------------------------------------------- the run ---------- */
@@ -131,6 +184,8 @@ const shared = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL, MIGRATION_
 }
 // Starting them migrates their schemas (and creates pg_trgm) before the load.
 const orders = await startOrders(parseConfig(ordersEnv, { ...shared, ORDERS_PORT: '0', PAYMENT_PROVIDER: 'sandbox' }), quiet);
+// The partners service answers its part too (issue 14; no applications here): without it every answer was partial.
+const partners = await startPartners(parseConfig(partnersEnv, { ...shared, PARTNERS_PORT: '0', BLOB_DIR: path.join(os.tmpdir(), `bench-search-blobs-${runId}`) }), quiet);
 const gateway = await startGateway(
   parseConfig(gatewayEnv, {
     ...shared,
@@ -140,6 +195,7 @@ const gateway = await startGateway(
     REDIS_PREFIX: redisPrefix,
     SESSION_SECRET: randomBytes(32).toString('hex'),
     ORDERS_URL: orders.url,
+    PARTNERS_URL: partners.url,
     ADMIN_USERNAME: admin.username,
     ADMIN_PASSWORD: admin.password,
     WEB_DIST_DIR: path.join(os.tmpdir(), 'no-web-dist'),
@@ -217,12 +273,27 @@ try {
   say(`baseline GET /api/current-user p50 ${ms(baseline.p50)} ms, p95 ${ms(baseline.p95)} ms`);
   const verdict = (label: string, p95: number) =>
     targets.check(`customer search, ${label}: p95 ≤ ${TARGET_P95_MS} ms`, p95 <= TARGET_P95_MS, `p95 ${ms(p95)} ms, ${(p95 / baseline.p95).toFixed(1)}× GET /api/current-user`);
+  // Issue 27: which full names the planner alone walked, and the worst of them both ways.
+  const walked = { users: await walkedNames(gatewayPool, 'users'), survey_responses: await walkedNames(gatewayPool, 'survey_responses') };
+  const worstTable = walked.survey_responses.length >= walked.users.length ? 'survey_responses' : 'users';
+  const worstName = walked[worstTable][0] ?? 'dana cole';
+  const plannerAlone = planText(
+    (await gatewayPool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${plannerAloneSql(worstTable, worstName)}`)).rows,
+  );
+  const serviceSearch = worstTable === 'users' ? searchUsers : searchSurveyResponses;
+  const serviceNow = await explainService(gatewayPool, serviceSearch, worstName);
+  const serviceFrequent = await explainService(gatewayPool, searchSurveyResponses, 'smith');
+  say(
+    `full names the planner alone walks: users ${walked.users.length}/2000, survey responses ${walked.survey_responses.length}/2000; ` +
+      `'${worstName}' in ${worstTable}: planner alone ${executionMs(plannerAlone)} ms, as the service asks now ${executionMs(serviceNow)} ms`,
+  );
+  process.stdout.write(`planner alone:\n${plannerAlone}\nas the service asks now:\n${serviceNow}\n`);
   const pgVersion = (await gatewayPool.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? '?';
 
   lines.push(
     `Last run: ${new Date().toISOString().slice(0, 10)}, ${counts.users.toLocaleString('en-US')} users, ${counts.surveys.toLocaleString('en-US')} survey responses and ` +
       `${counts.orders.toLocaleString('en-US')} package orders (90% paid) in the bench database, ${os.cpus().length} CPU cores, PostgreSQL ${pgVersion}, Node ${process.version}; ` +
-      `${SAMPLES} sequential searches per row (different texts of the kind) after 5 warm-up searches each, all through the gateway with the orders service asked over HTTP; ` +
+      `${SAMPLES} sequential searches per row (different texts of the kind) after 5 warm-up searches each, all through the gateway with the orders and partners services asked over HTTP; ` +
       `the machine's 1-minute load average was ${loadBefore.toFixed(1)} before and ${os.loadavg()[0]!.toFixed(1)} after (other work on it shows in the baseline too).`,
     '',
     `Baseline in the same run, one request before each search: \`GET /api/current-user\` through the same gateway (session, no search) p50 ${ms(baseline.p50)} ms, p95 ${ms(baseline.p95)} ms. ` +
@@ -232,12 +303,43 @@ try {
     '|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.label} | \`${r.example}\` | ${r.results} | ${ms(r.s.p50)} | ${ms(r.s.p95)} | ${ms(r.s.p99)} | ${(r.s.p95 / baseline.p95).toFixed(1)}× | ${verdict(r.label, r.s.p95)} |`),
     `| **all ${all.length} searches** | | | **${ms(overall.p50)}** | **${ms(overall.p95)}** | ${ms(overall.p99)} | ${(overall.p95 / baseline.p95).toFixed(1)}× | ${verdict('all searches', overall.p95)} |`,
+    '',
+    `Full names (issue 27, docs/adr/0053): of the 2,000 generated full names, the planner alone — the statement before issue 27, ` +
+      `\`ORDER BY created_at DESC LIMIT 51\` over the trigram match — reads ${walked.users.length} in users and ${walked.survey_responses.length} in survey responses ` +
+      `by walking the newest rows (its estimate from the statistics' histogram is up to 20 times the 50 rows a name has). ` +
+      `The worst, \`${worstName}\` in ${worstTable === 'users' ? 'users' : 'survey responses'}: ${ms(executionMs(plannerAlone))} ms that way, ` +
+      `${ms(executionMs(serviceNow))} ms as the service asks now (up to ${RARE_MATCHES} matches from the trigram index, sorted; more than that, the newest rows walked).`,
+    '',
+    `<details><summary>EXPLAIN (ANALYZE, BUFFERS): '${worstName}', the planner alone</summary>`,
+    '',
+    '```',
+    plannerAlone,
+    '```',
+    '',
+    '</details>',
+    '',
+    `<details><summary>EXPLAIN (ANALYZE, BUFFERS): '${worstName}', as the service asks now</summary>`,
+    '',
+    '```',
+    serviceNow,
+    '```',
+    '',
+    '</details>',
+    '',
+    `<details><summary>EXPLAIN (ANALYZE, BUFFERS): 'smith' in survey responses (more than ${RARE_MATCHES} matches: the newest rows walked), as the service asks now</summary>`,
+    '',
+    '```',
+    serviceFrequent,
+    '```',
+    '',
+    '</details>',
   );
   say(`all: p50 ${ms(overall.p50)} ms, p95 ${ms(overall.p95)} ms; partial answers ${partialAnswers}`);
   targets.check('customer search: every answer whole', partialAnswers === 0, `${partialAnswers} partial answers`);
 } finally {
   await gateway.stop();
   await orders.stop();
+  await partners.stop();
   await gatewayPool.end();
   await ordersPool.end();
   await deleteBusNames(namespace, [], AMQP_URL);

@@ -195,6 +195,22 @@ describe('GET /api/search-customers, the results', () => {
     }
   });
 
+  it("when the text is a full name 'First Last' in another case, accents included, then that person is found by it (issue 27)", async () => {
+    ordersSearch = { body: [] };
+    const tag = uniqueTag();
+    const userId = await insertUser({ firstName: 'Zoë', lastName: `Núñez${tag}`, email: `z.${tag}@example.com`, username: `z_${tag}` });
+    const surveyId = await insertSurveyResponse({ firstName: 'Zoë', lastName: `Núñez${tag}`, email: `zn.${tag}@example.com`, username: `zn_${tag}` });
+    // Someone with only the first name, and someone with only the last, are not "Zoë Núñez".
+    await insertUser({ firstName: 'Zoë', lastName: `Other${tag}`, email: `o.${tag}@example.com`, username: `o_${tag}` });
+    await insertUser({ firstName: 'Ana', lastName: `Núñez${tag}`, email: `a.${tag}@example.com`, username: `a_${tag}` });
+
+    for (const q of [`zoë núñez${tag}`, `ZOË NÚÑEZ${tag.toUpperCase()}`, `oë núñez${tag}`]) {
+      const { status, results } = await search(q);
+      expect(status, q).toBe(200);
+      expect(results.map((r) => r.id).sort(), q).toEqual([userId, surveyId].sort());
+    }
+  });
+
   it("when the text is part of a phone number written another way ('(555) 123'), then phones whose digits contain it are found", async () => {
     ordersSearch = { body: [] };
     const area = String(200 + Math.floor(Math.random() * 700));
@@ -289,6 +305,25 @@ describe('GET /api/search-customers, the order of the results', () => {
       expect((refused.json as { error: string }).error, bad).toBe('Limit must be a whole number from 1 to 500');
     }
     ordersSearch = { body: [] };
+  });
+  it('when more people match than the trigram index path reads (100), then the newest come, the same as below that count (issue 27)', async () => {
+    ordersSearch = { body: [] };
+    const tag = uniqueTag();
+    // 320 users whose agency holds the tag, one a minute older than the last: the newest is minute 0.
+    const { rows } = await gw.pool.query<{ id: string }>(
+      `INSERT INTO users (username, email, agency_name, password_hash, created_at)
+       SELECT $1 || '_' || i, $1 || '_' || i || '@example.com', 'Agency ' || $1, 'not-a-hash', now() - make_interval(mins => i)
+         FROM generate_series(0, 319) AS i ORDER BY i RETURNING id`,
+      [tag],
+    );
+    const newestFirst = rows.map((r) => r.id);
+
+    const page = await search(`agency ${tag}`, '100');
+    expect(page.results.map((r) => r.id)).toEqual(newestFirst.slice(0, 100));
+    expect(page.more).toBe('true');
+    const all = await search(`AGENCY ${tag}`.toUpperCase(), '500');
+    expect(all.results.map((r) => r.id)).toEqual(newestFirst);
+    expect(all.more).toBeNull();
   });
 });
 

@@ -33,8 +33,21 @@ export interface SurveyMatch extends UserMatch {
 }
 
 /**
- * One statement, two index-backed halves: the exact matches (btree indexes on lower(email),
- * lower(username), the phone digits) and the others (trigram indexes), each at most `limit`.
+ * "Contains" matches are found one of two ways, chosen by how many there are, not by the
+ * planner's estimate of it: fewer than RARE_MATCHES are all read (from the trigram indexes, for
+ * a rare text) and sorted: a full name, an e-mail, a phone, a few dozen rows. A text found more
+ * often is read as before issue 27, the planner walking the newest rows until `limit` match
+ * ('gmail': a few hundred rows); its estimate is sound for such a text. The planner alone walked
+ * for some full names whose count it overestimated twentyfold from the statistics' histogram,
+ * and then read every row (0.3–1.2 s at 100,000 survey responses; issue 27, docs/adr/0053).
+ * Either way the answer is the same: the newest `limit` matches. Small, because a frequent text
+ * reads this many matches before its walk, and the planner may read them with a sequential scan.
+ */
+export const RARE_MATCHES = 100;
+
+/**
+ * One statement: the exact matches (btree indexes on lower(email), lower(username), the phone
+ * digits), then the other matches, each newest first and at most `limit`.
  */
 function searchSql(table: string, columns: string, live: string, terms: CustomerSearchTerms, limit: number): { text: string; values: unknown[] } {
   const values: unknown[] = [terms.lowered, terms.containsPattern, limit];
@@ -45,10 +58,17 @@ function searchSql(table: string, columns: string, live: string, terms: Customer
     exact += ` OR ${PHONE_DIGITS} = $4`;
     contains += ` OR ${PHONE_DIGITS} LIKE $5`;
   }
+  const others = `${live} (${contains}) AND NOT (${exact})`;
+  // `rare` holds every other match when there are fewer than RARE_MATCHES (its count says so);
+  // the two halves after it are gated on that count, so only one of them runs.
   return {
-    text: `(SELECT ${columns}, true AS exact FROM ${table} WHERE ${live} (${exact}) ORDER BY created_at DESC LIMIT $3)
+    text: `WITH rare AS MATERIALIZED (SELECT ${columns} FROM ${table} WHERE ${others} LIMIT ${RARE_MATCHES})
+           (SELECT ${columns}, true AS exact FROM ${table} WHERE ${live} (${exact}) ORDER BY created_at DESC LIMIT $3)
            UNION ALL
-           (SELECT ${columns}, false AS exact FROM ${table} WHERE ${live} (${contains}) AND NOT (${exact}) ORDER BY created_at DESC LIMIT $3)`,
+           (SELECT *, false AS exact FROM rare WHERE (SELECT count(*) FROM rare) < ${RARE_MATCHES} ORDER BY "createdAt" DESC LIMIT $3)
+           UNION ALL
+           (SELECT ${columns}, false AS exact FROM ${table} WHERE ${others} AND (SELECT count(*) FROM rare) >= ${RARE_MATCHES}
+             ORDER BY created_at DESC LIMIT $3)`,
     values,
   };
 }
