@@ -22,7 +22,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -198,6 +198,14 @@ async function serveBareInserts(): Promise<void> {
 }
 
 /* ---------------------------------------------------- CPU of other processes ---------- */
+
+const ownCheckout = (pid: number): boolean => {
+  try {
+    return realpathSync(`/proc/${pid}/cwd`) === realpathSync(REPO_ROOT);
+  } catch {
+    return false;
+  }
+};
 
 /** Pids whose command line matches `pattern` (RabbitMQ's beam.smp, redis-server, PostgreSQL's own workers). */
 function pidsMatching(pattern: RegExp): number[] {
@@ -468,10 +476,23 @@ async function measureRunningSystem(): Promise<void> {
   const pids: Record<string, number> = {};
   for (const service of listed) {
     const entry = service.entry ?? `services/${service.name}/src/main.ts`;
-    const found = pidsMatching(new RegExp(`^node .*--import tsx ${entry.replaceAll('.', '\\.')}`));
+    // This checkout's processes only (their working directory): other checkouts may run theirs.
+    const found = pidsMatching(new RegExp(`^node --import tsx ${entry.replaceAll('.', '\\.')}\\s*$`)).filter(ownCheckout);
     if (found.length === 0) throw new Error(`${service.name} (${entry}) is not running: start the system first (make start)`);
     found.forEach((pid, i) => (pids[found.length > 1 ? `${service.name}#${i + 1}` : service.name] = pid));
   }
+  // make start's supervisor (concurrently) carries every process's log lines.
+  const supervisor = pidsMatching(/^node \S*concurrently /).filter(ownCheckout);
+  if (supervisor[0] !== undefined) pids['supervisor (concurrently, the logs)'] = supervisor[0];
+  /** Waits until the processes are idle (a backlog of earlier calls' events would count as idle work). */
+  const quiet = async () => {
+    for (let i = 0; i < 60; i += 1) {
+      const before = Object.values(pids).reduce((n, pid) => n + cpuSeconds(pid), 0);
+      await new Promise((r) => setTimeout(r, 1000));
+      if (Object.values(pids).reduce((n, pid) => n + cpuSeconds(pid), 0) - before < 0.1) return;
+    }
+  };
+  await quiet();
   const loadBefore = os.loadavg()[0]!;
   const shares = sharedPids();
   // Each process's idle rate too: consumers, relays and timers tick without calls.
@@ -492,8 +513,8 @@ async function measureRunningSystem(): Promise<void> {
     seconds,
     request: () => ({ method: 'POST', path: CALLBACK_WEBHOOK_PATH, headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(nextCall()) }),
   });
-  // Let the events the calls started (relay, the catalog's consumers) finish.
-  await new Promise((r) => setTimeout(r, 3000));
+  // The work the calls started (the relay, the catalog's consumers) counts too: until it is done.
+  await quiet();
   const elapsed = (Date.now() - started) / 1000;
   const calls = Math.max(1, result.ok);
   const perCall: Record<string, number> = {};
