@@ -9,7 +9,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
-export interface PacedRequest {
+interface PacedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -48,7 +48,7 @@ export interface PacedLoadResult {
 }
 
 /** The value at quantile q (0..1) of ascending `sorted`. */
-export function quantile(sorted: ArrayLike<number>, q: number): number {
+function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
