@@ -17,13 +17,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { LEAD_IMPORT_COLUMNS } from '@warmline/contracts';
@@ -36,11 +35,8 @@ import { freePort, signTestIdentity, TEST_KEYS, waitFor } from '@warmline/platfo
 import { catalogEnv } from '@warmline/catalog/config';
 import { startCatalog } from '@warmline/catalog/service';
 import { entryEnv, listServices } from '../scripts/services';
+import { percentileOfSorted, REPO_ROOT, say, Targets, writeSection } from './kit/index.js';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
-const START = '<!-- bench:lead-import:start -->';
-const END = '<!-- bench:lead-import:end -->';
 const DATABASE_URL = process.env.BENCH_IMPORT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/warmline_bench_import';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const SIZES = (process.env.BENCH_IMPORT_ROWS ?? '100000,1000000').split(',').map(Number);
@@ -48,7 +44,6 @@ const BENCH_DIR = path.join(REPO_ROOT, 'var/bench');
 const DAY_MS = 86_400_000;
 
 const importerEntry = listServices().find((s) => s.name === 'importer')!;
-const log = (message: string) => process.stdout.write(`bench: ${message}\n`);
 
 /* -------------------------------------------------------------------- the files ---------- */
 
@@ -85,7 +80,7 @@ async function ensureFile(rows: number, today: number): Promise<string> {
   mkdirSync(BENCH_DIR, { recursive: true });
   const file = path.join(BENCH_DIR, `leads-v2-${rows}-${new Date(today).toISOString().slice(0, 10)}.csv`);
   if (existsSync(file)) return file;
-  log(`writing ${file}`);
+  say(`writing ${file}`);
   const out = createWriteStream(file);
   out.write(LEAD_IMPORT_COLUMNS.join(',') + '\n');
   let chunk = '';
@@ -166,10 +161,7 @@ function request(method: string, url: string, identity: Identity, body?: { file:
   });
 }
 
-function percentile(samples: number[], q: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-}
+const percentile = (samples: number[], q: number): number => percentileOfSorted([...samples].sort((a, b) => a - b), q);
 
 async function marketSample(url: string): Promise<number> {
   const started = process.hrtime.bigint();
@@ -208,7 +200,7 @@ try {
     const file = await ensureFile(rows, today);
     const fileMb = statSync(file).size / 1024 / 1024;
     const copySeconds = await bareCopy(file);
-    log(`${rows.toLocaleString('en-US')} rows: bare COPY ${copySeconds.toFixed(1)} s`);
+    say(`${rows.toLocaleString('en-US')} rows: bare COPY ${copySeconds.toFixed(1)} s`);
 
     const port = await freePort();
     const worker = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/importer-main.ts'], {
@@ -263,7 +255,7 @@ try {
         restingRssMb,
         ...(isLast ? { marketIdleP95: percentile(idle, 0.95), marketBusyP95: percentile(busy, 0.95), marketBusyN: busy.length } : {}),
       });
-      log(`${rows.toLocaleString('en-US')} rows: import ${job.seconds.toFixed(1)} s (${Math.round(rows / job.seconds).toLocaleString('en-US')} rows/s), peak RSS ${rss.toFixed(0)} MB`);
+      say(`${rows.toLocaleString('en-US')} rows: import ${job.seconds.toFixed(1)} s (${Math.round(rows / job.seconds).toLocaleString('en-US')} rows/s), peak RSS ${rss.toFixed(0)} MB`);
     } finally {
       worker.kill('SIGTERM');
       await once(worker, 'exit');
@@ -293,13 +285,20 @@ const lines = [
     .filter((r) => r.marketIdleP95 !== undefined)
     .map((r) => `\`GET /api/aged-leads\` (page 1) p95: ${r.marketIdleP95!.toFixed(1)} ms idle, ${r.marketBusyP95!.toFixed(1)} ms while the ${r.rows.toLocaleString('en-US')}-row import ran (${r.marketBusyN} requests).`),
 ];
-log('\n' + lines.join('\n'));
-const doc = readFileSync(BENCHMARKS_MD, 'utf8');
-const at = doc.indexOf(START);
-const end = doc.indexOf(END);
-const section = `${START}\n${lines.join('\n')}\n${END}`;
-writeFileSync(
-  BENCHMARKS_MD,
-  at >= 0 && end > at ? doc.slice(0, at) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n## Aged-lead import (issue 13)\n\n${section}\n`,
-);
-process.exit(0);
+say('\n' + lines.join('\n'));
+const targets = new Targets('lead-import');
+for (const r of results) {
+  const rate = r.rows / r.importSeconds / (r.rows / r.copySeconds);
+  targets.check(`import of ${r.rows.toLocaleString('en-US')} rows: ≥ 60 % of COPY`, rate >= 0.6, `${(rate * 100).toFixed(0)} % of COPY`);
+  targets.check(`import of ${r.rows.toLocaleString('en-US')} rows: importer RSS ≤ 200 MB`, r.peakRssMb <= 200, `peak ${r.peakRssMb.toFixed(0)} MB`);
+  if (r.marketIdleP95 !== undefined && r.marketBusyP95 !== undefined) {
+    targets.check(
+      `market p95 during the ${r.rows.toLocaleString('en-US')}-row import ≤ 2× idle`,
+      r.marketBusyP95 <= 2 * r.marketIdleP95,
+      `${r.marketBusyP95.toFixed(1)} ms busy, ${r.marketIdleP95.toFixed(1)} ms idle`,
+    );
+  }
+}
+writeSection('lead-import', lines);
+targets.finish();
+process.exit();

@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { percentileOfSorted } from './stats.js';
 
 interface PacedRequest {
   method: string;
@@ -45,12 +46,6 @@ export interface PacedLoadResult {
   maxSendLagMs: number;
   /** Answered requests a second over the run (first scheduled send to last answer). */
   achievedRate: number;
-}
-
-/** The value at quantile q (0..1) of ascending `sorted`. */
-function quantile(sorted: ArrayLike<number>, q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
 export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadResult> {
@@ -126,7 +121,7 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
   await allDone;
   agent.destroy();
 
-  const answeredLatencies = latencies.subarray(0, answered).sort();
+  const answeredLatencies = Array.from(latencies.subarray(0, answered).sort());
   let sum = 0;
   for (const l of answeredLatencies) sum += l;
   const ok = Object.entries(statuses).reduce((n, [status, count]) => (Number(status) >= 200 && Number(status) < 300 ? n + count : n), 0);
@@ -140,9 +135,9 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
     errors,
     timeouts,
     latency: {
-      p50: round(quantile(answeredLatencies, 0.5)),
-      p90: round(quantile(answeredLatencies, 0.9)),
-      p99: round(quantile(answeredLatencies, 0.99)),
+      p50: round(percentileOfSorted(answeredLatencies, 0.5)),
+      p90: round(percentileOfSorted(answeredLatencies, 0.9)),
+      p99: round(percentileOfSorted(answeredLatencies, 0.99)),
       max: round(answeredLatencies[answeredLatencies.length - 1] ?? Number.NaN),
       mean: round(answered > 0 ? sum / answered : Number.NaN),
     },
