@@ -4,3 +4,4 @@ export * from './processes.js';
 export * from './report.js';
 export * from './stats.js';
 export * from './gateway.js';
+export * from './paced-load.js';

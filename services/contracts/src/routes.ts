@@ -360,6 +360,21 @@ const compiled = publicRoutes.map((route) => ({ route, pattern: routePattern(rou
  * another method answers `{ route: undefined, pathKnown: true }` (a 405, not a 404).
  */
 export function findPublicRoute(method: string, path: string): { route: PublicRoute | undefined; params: Record<string, string>; pathKnown: boolean } {
+  // Asked several times a request (the gateway's gate, throttles, forwarding; a service's body
+  // limit and router), each a test of every route's pattern: the answers of recent paths are kept.
+  const memoKey = `${method} ${path}`;
+  const known = foundRoutes.get(memoKey);
+  if (known) return { route: known.route, params: { ...known.params }, pathKnown: known.pathKnown };
+  const found = matchPublicRoute(method, path);
+  if (foundRoutes.size >= FOUND_ROUTES_KEPT) foundRoutes.clear();
+  foundRoutes.set(memoKey, found);
+  return { route: found.route, params: { ...found.params }, pathKnown: found.pathKnown };
+}
+
+const FOUND_ROUTES_KEPT = 1000;
+const foundRoutes = new Map<string, { route: PublicRoute | undefined; params: Record<string, string>; pathKnown: boolean }>();
+
+function matchPublicRoute(method: string, path: string): { route: PublicRoute | undefined; params: Record<string, string>; pathKnown: boolean } {
   let pathKnown = false;
   // Literal routes before templates: '/api/ringcloud-survey' is not the referral survey of 'ringcloud'.
   const candidates = compiled.filter((c) => c.pattern.test(path)).sort((a, b) => templateCount(a.route) - templateCount(b.route));

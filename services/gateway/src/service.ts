@@ -29,8 +29,9 @@ import { csrfProtection } from './edge/csrf';
 import { routeManifestGate } from './edge/access';
 import { purchaseThrottle } from './edge/purchase-throttle';
 import { partnerApplicationThrottle } from './edge/partner-application-throttle';
-import { vendorWebhookThrottle } from './edge/vendor-webhook';
-import { forwarding, ownerTargets, type ForwardRoute } from './edge/forwarding';
+import { vendorCallCounter, vendorWebhookThrottle } from './edge/vendor-webhook';
+import { forwarder, forwarding, ownerTargets, type ForwardRoute } from './edge/forwarding';
+import { vendorCallsEdge } from './edge/vendor-calls';
 import { Sessions } from './edge/sessions';
 import { viewAsGate, ViewAsGrants } from './edge/view-as';
 import { endViewingsOfSession, recordExpired, type ViewAsContext } from './domain/view-as';
@@ -142,6 +143,16 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
             bookingUrl: config.BOOKING_URL,
             embedUrls: config.TRAINING_VIDEOS.map((video) => video.embedUrl),
             production: config.NODE_ENV === 'production',
+          }),
+        );
+        // A vendor's keyed call (no cookie) goes from here to its service: no session, view-as or
+        // CSRF work, only its throttle (docs/adr/0051).
+        app.use(
+          '/api',
+          vendorCallsEdge({
+            targets: ownerTargets(config),
+            count: vendorCallCounter(ctx.throttle, { perKeyPerMinute: config.VENDOR_WEBHOOK_CALLS_PER_MINUTE }),
+            forward: forwarder({ identityKey }),
           }),
         );
       },

@@ -8,6 +8,7 @@ import {
   WEBHOOK_REPEAT_MESSAGE,
 } from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
+import { outboxRowsOf } from '../src/db/outbox-rows';
 import { fixtureAdmin, startIngestionFixture, uniquePhone, vendorCall, type IngestionFixture } from './ingestion-fixture';
 
 /**
@@ -144,6 +145,13 @@ describe('the body', () => {
 });
 
 describe('a valid call', () => {
+  it("is stored with its outbox rows in the call's one statement: the bus's INSERT is taken whole, and this process's relay is told", async () => {
+    // Null would mean the bus writes its rows some other way now: the call then falls back to a
+    // transaction of several round trips (docs/adr/0051) — correct, but not the fast path.
+    const rows = await outboxRowsOf([{ type: 'callback.received', source: 'ingestion', correlationId: 'test', data: { callbackId: crypto.randomUUID(), vendorKeyId: vendor.id, outcome: null, disposition: 'stored', state: null, leadQuality: null, receivedAt: new Date().toISOString() } }]);
+    expect(rows).toMatchObject({ ids: [expect.any(String)], exchanges: [expect.any(String)], routingKeys: ['callback.received'], envelopes: [expect.any(String)], inProcessWake: true });
+  });
+
   it('is answered with a callback_id, stored, and sent on as callback_opportunity.create and a thin callback.received', async () => {
     const phone = uniquePhone();
     const day = inDays(2).slice(0, 10);

@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { NextFunction, Request, Response } from 'express';
 import { ANONYMOUS, BODY_TOO_LARGE_MESSAGE, IDENTITY_HEADER, SERVICE_CALL_HEADER, signIdentity, type Identity, type Logger } from '@warmline/platform';
 import { RETRY_AFTER_SECONDS } from '@warmline/platform/faults';
-import { DEFAULT_BODY_LIMIT_BYTES, findPublicRoute, type RouteOwner } from '@warmline/contracts';
+import { DEFAULT_BODY_LIMIT_BYTES, findPublicRoute, type PublicRoute, type RouteOwner } from '@warmline/contracts';
 import type { GatewayConfig } from '../config';
 import { sendWebhookAnswer, sendWebhookUnavailable } from './vendor-webhook';
 
@@ -83,6 +83,7 @@ export function forwarding(options: ForwardingOptions) {
   const extra = [...(options.routes ?? [])]
     .map((r) => ({ prefix: r.prefix.replace(/\/+$/, ''), target: new URL(r.target), audience: r.audience }))
     .sort((a, b) => b.prefix.length - a.prefix.length);
+  const forward = forwarder(options);
 
   return (req: Request, res: Response, next: NextFunction): void => {
     const path = req.originalUrl.split('?')[0] ?? '';
@@ -91,7 +92,25 @@ export function forwarding(options: ForwardingOptions) {
     const target = route && route.owner !== 'gateway' ? targets[route.owner] : stand?.target;
     const audience = route ? route.owner : stand?.audience;
     if (!target || !audience) return next();
+    forward(req, res, { target, audience, route, path });
+  };
+}
 
+/** Where one request goes: its service, the audience its identity is signed for, its manifest route. */
+export interface ForwardingTarget {
+  target: URL;
+  audience: string;
+  route: PublicRoute | undefined;
+  /** The request's path, without its query. */
+  path: string;
+}
+
+/**
+ * The forwarding of one request, body streamed: the middleware above and the vendor calls' edge
+ * path (edge/vendor-calls.ts) share it.
+ */
+export function forwarder(options: Pick<ForwardingOptions, 'identityKey'>) {
+  return (req: Request, res: Response, { target, audience, route, path }: ForwardingTarget): void => {
     // The route manifest's body limit, checked before anything is forwarded when declared
     // and counted as the body streams when not (chunked).
     const limit = route?.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES;

@@ -92,22 +92,50 @@ export function vendorWebhookThrottle(
   throttle: Throttle,
   limits: { perKeyPerMinute: number; keylessPerIpPerMinute?: number } = { perKeyPerMinute: VENDOR_CALLS_PER_KEY.limit },
 ): RequestHandler {
-  const perKey: ThrottleRule = { ...VENDOR_CALLS_PER_KEY, limit: limits.perKeyPerMinute };
-  const keyless: ThrottleRule = { ...VENDOR_KEYLESS_CALLS_PER_IP, limit: limits.keylessPerIpPerMinute ?? VENDOR_KEYLESS_CALLS_PER_IP.limit };
+  const count = vendorCallCounter(throttle, limits);
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!isVendorKeyRoute(req)) return next();
+    if (await count(req, res)) next();
+  };
+}
+
+/**
+ * Counts one vendor call (the throttle above, for the vendor calls' edge path too): true when
+ * it may go on, false when it was answered 429.
+ */
+export function vendorCallCounter(
+  throttle: Throttle,
+  limits: { perKeyPerMinute: number; keylessPerIpPerMinute?: number } = { perKeyPerMinute: VENDOR_CALLS_PER_KEY.limit },
+): (req: Request, res: Response) => Promise<boolean> {
+  const perKey: ThrottleRule = { ...VENDOR_CALLS_PER_KEY, limit: limits.perKeyPerMinute };
+  const keyless: ThrottleRule = { ...VENDOR_KEYLESS_CALLS_PER_IP, limit: limits.keylessPerIpPerMinute ?? VENDOR_KEYLESS_CALLS_PER_IP.limit };
+  // The SHA-256 of the last keys seen: a vendor sends the same key call after call.
+  const digests = new Map<string, string>();
+  const digestOf = (key: string): string => {
+    let digest = digests.get(key);
+    if (digest === undefined) {
+      if (digests.size >= 1000) digests.clear();
+      digest = createHash('sha256').update(key).digest('hex');
+      digests.set(key, digest);
+    }
+    return digest;
+  };
+  return async (req: Request, res: Response) => {
     const key = presentedVendorKey(req.headers);
-    const hit: [ThrottleRule, string] = key === undefined ? [keyless, originOf(req).ip] : [perKey, createHash('sha256').update(key).digest('hex')];
+    const hit: [ThrottleRule, string] = key === undefined ? [keyless, originOf(req).ip] : [perKey, digestOf(key)];
     let counted: { count: number; resetSeconds: number };
     try {
       counted = await throttle.count(...hit);
     } catch (err) {
       // Fail open (see above): the call goes on uncounted, and without RateLimit headers.
       req.log.warn({ err, rule: hit[0].name }, 'vendor webhook throttle unavailable; call let through uncounted');
-      return next();
+      return true;
     }
     setRateLimitHeaders(res, hit[0], counted.count, counted.resetSeconds);
-    if (counted.count > hit[0].limit) return sendWebhookAnswer(res, 429, VENDOR_THROTTLED_MESSAGE, counted.resetSeconds);
-    next();
+    if (counted.count > hit[0].limit) {
+      sendWebhookAnswer(res, 429, VENDOR_THROTTLED_MESSAGE, counted.resetSeconds);
+      return false;
+    }
+    return true;
   };
 }

@@ -3,16 +3,6 @@ import type { Queryable } from '@warmline/platform/db/index';
 
 /** Queries of the vendor_calls table (every call a vendor posted) and vendor_call_keys (every Idempotency-Key it sent). */
 
-/**
- * The statement that takes these transaction-scoped advisory locks, sent with BEGIN
- * (withTransaction's `atBegin`, one round trip). Sorted, so two calls sharing locks take them in
- * the same order and never wait on each other. The keys are numbers, never caller text.
- */
-export function advisoryLocksStatement(keys: readonly bigint[]): string {
-  const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `SELECT ${sorted.map((k) => `pg_advisory_xact_lock('${k.toString()}'::bigint)`).join(', ')}`;
-}
-
 export interface NewVendorCall {
   id: string;
   vendorKeyId: string;
@@ -53,46 +43,38 @@ const EARLIER_CALL = `
       ORDER BY received_at DESC LIMIT 1)
   ) matches ORDER BY rule LIMIT 1`;
 
-/** $2 Idempotency-Key: its row, when the vendor sent it before. */
-const KEYED_CALL = `SELECT callback_id, request_hash FROM vendor_call_keys WHERE $2::text IS NOT NULL AND vendor_key_id = $1 AND idempotency_key = $2`;
-
 function repeatParams(row: NewVendorCall): unknown[] {
   return [row.vendorKeyId, row.idempotencyKey, row.call.phone, row.call.callbackTime, row.call.transcript, row.receivedAt];
 }
 
+/** A call's outbox rows as the outbox table holds them (columns of one INSERT), and whether this process's relay was told of them. */
+export interface OutboxRows {
+  ids: string[];
+  exchanges: string[];
+  routingKeys: string[];
+  envelopes: string[];
+  inProcessWake: boolean;
+}
+
 /**
- * Looks at the call's Idempotency-Key, then for an earlier call it repeats, and stores it when
- * neither answers it and its callback_time has not passed — one statement. The key, when new, is
- * kept with the call that answers it (stored or repeated). Everything null and `past` false only
- * when a concurrent transaction stored a repeat first under a unique index this one then ran into
- * (ON CONFLICT); the caller looks again (findEarlierCall) once that one is visible.
+ * The call in one statement (migration 1769710000000, docs/adr/0051): its advisory locks (the
+ * prospect's, the Idempotency-Key's; sorted, so two calls sharing locks take them in the same
+ * order), then the look at its Idempotency-Key and for an earlier call it repeats, the call
+ * stored when neither answers it and its callback_time has not passed, the key kept with the call
+ * that answers it, and `outbox` written when the call was stored. On the pool it is a transaction
+ * of its own, one round trip; `outbox` null inside a transaction whose caller writes the rows.
+ * Everything null and `past` false only when a concurrent call stored a repeat first under a
+ * unique index this one then ran into (ON CONFLICT); the caller looks again (findEarlierCall).
  */
-export async function storeCallUnlessRepeat(db: Queryable, row: NewVendorCall): Promise<CallOutcome> {
+export async function receiveVendorCall(db: Queryable, row: NewVendorCall, lockKeys: readonly bigint[], outbox: OutboxRows | null): Promise<CallOutcome> {
   const c = row.call;
-  const { rows } = await db.query<CallOutcome>(
-    `WITH keyed AS (${KEYED_CALL}),
-     earlier AS (${EARLIER_CALL}),
-     stored AS (
-       INSERT INTO vendor_calls
-         (id, vendor_key_id, idempotency_key, first_name, last_name, phone, transcript, call_outcome, state,
-          callback_time, agent_id, lead_quality, interest_level, disposition, received_at)
-       SELECT $7, $1, $2, $8, $9, $3, $5, $10, $11, $4, $12, $13, $14, $15, $6
-        WHERE NOT EXISTS (SELECT 1 FROM keyed) AND NOT EXISTS (SELECT 1 FROM earlier)
-          AND ($4::timestamptz IS NULL OR $4::timestamptz > $6::timestamptz)
-       ON CONFLICT DO NOTHING
-       RETURNING id),
-     answered AS (SELECT COALESCE((SELECT id FROM stored), (SELECT id FROM earlier)) AS id),
-     kept AS (
-       INSERT INTO vendor_call_keys (vendor_key_id, idempotency_key, request_hash, callback_id, received_at)
-       SELECT $1, $2, $16, answered.id, $6 FROM answered
-        WHERE $2::text IS NOT NULL AND answered.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM keyed)
-       ON CONFLICT DO NOTHING)
-     SELECT (SELECT id FROM stored) AS "storedId",
-            (SELECT id FROM earlier) AS "earlierId",
-            (SELECT callback_id FROM keyed) AS "keyedId",
-            (SELECT request_hash FROM keyed) AS "keyedHash",
-            ($4::timestamptz IS NOT NULL AND $4::timestamptz <= $6::timestamptz) AS past`,
-    [
+  const sorted = [...lockKeys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+  // Named: each connection parses and plans it once, not on every call.
+  const { rows } = await db.query<CallOutcome>({
+    name: 'ingestion-receive-vendor-call',
+    text: `SELECT * FROM receive_vendor_call($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+             $17::bigint[], $18::uuid[], $19::text[], $20::text[], $21::jsonb[], $22, $23::interval)`,
+    values: [
       ...repeatParams(row),
       row.id,
       c.firstName,
@@ -104,8 +86,15 @@ export async function storeCallUnlessRepeat(db: Queryable, row: NewVendorCall): 
       c.interestLevel,
       row.disposition,
       row.requestHash,
+      sorted,
+      outbox?.ids ?? [],
+      outbox?.exchanges ?? [],
+      outbox?.routingKeys ?? [],
+      outbox?.envelopes ?? [],
+      outbox?.inProcessWake ?? false,
+      `${WEBHOOK_REPEAT_WINDOW_HOURS} hours`,
     ],
-  );
+  });
   return rows[0] ?? { storedId: null, earlierId: null, keyedId: null, keyedHash: null, past: false };
 }
 

@@ -96,3 +96,11 @@ export async function lockVendorKey(
   );
   return rows[0];
 }
+
+/** The channel on which a revoked key's id is announced, so every process forgets it at once. */
+export const VENDOR_KEY_REVOKED_CHANNEL = 'ingestion_vendor_key_revoked';
+
+/** Announces a revocation (delivered when the transaction commits, never if it rolls back). */
+export async function announceRevokedKey(db: Queryable, id: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [VENDOR_KEY_REVOKED_CHANNEL, id]);
+}

@@ -2,14 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { callDisposition, parseWorkingStates, WEBHOOK_RECEIVED_MESSAGE, WEBHOOK_REPEAT_MESSAGE, type MessageType, type VendorCall } from '@warmline/contracts';
 import { enqueueAll, type OutgoingMessage } from '@warmline/platform/bus/index';
 import { withTransaction } from '@warmline/platform/db/index';
-import { advisoryLocksStatement, findEarlierCall, storeCallUnlessRepeat, type NewVendorCall } from '../db/vendor-calls';
+import { findEarlierCall, receiveVendorCall, type NewVendorCall } from '../db/vendor-calls';
+import { outboxRowsOf } from '../db/outbox-rows';
 import type { ActiveVendorKey } from '../db/vendor-keys';
 import { SOURCE, type IngestionContext } from './context';
 
 /**
  * A vendor's call (issue 15, docs/adr/0019, the repeat rules of docs/adr/0030): stored with its
  * outbox rows in one transaction — callback.received, and callback_opportunity.create or
- * lead_suppression.add by its outcome — and answered. Nothing here waits on another service:
+ * lead_suppression.add by its outcome — in one statement, one round trip (docs/adr/0051), and answered. Nothing here waits on another service:
  * the relay publishes after commit, and a broker that is away only delays that.
  */
 
@@ -61,33 +62,34 @@ export async function receiveCall(
     disposition: callDisposition(call.callOutcome),
     receivedAt: ctx.clock(),
   };
-  return withTransaction(
-    ctx.pool,
-    async (db): Promise<ReceivedCall> => {
-      const found = await storeCallUnlessRepeat(db, row);
-      // Rule 1: a key sent before answers what it answered then, for the same call only.
-      if (found.keyedId !== null) {
-        if (found.keyedHash !== null && found.keyedHash !== row.requestHash) return { outcome: 'key reused', callbackId: found.keyedId };
-        return { outcome: 'received', callbackId: found.keyedId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
-      }
-      if (found.storedId !== null) {
-        await enqueueAll(db, callMessages(vendor, row, correlationId));
-        return { outcome: 'received', callbackId: found.storedId, repeated: false, message: WEBHOOK_RECEIVED_MESSAGE };
-      }
-      // Rules 2 and 3: a repeat of an earlier call (its callback_time may have passed since).
-      if (found.earlierId !== null) return { outcome: 'received', callbackId: found.earlierId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
-      if (found.past && call.callbackTime !== null) return { outcome: 'past callback time', callbackTime: call.callbackTime };
-      // A concurrent call won a unique index this one ran into; it has committed, so it is seen now.
-      const callbackId = await findEarlierCall(db, row);
-      if (callbackId === null) throw new Error('a vendor call was neither stored nor found as a repeat');
-      return { outcome: 'received', callbackId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
-    },
-    // Repeats of one prospect's call, and of one Idempotency-Key, queue on these locks, taken in
-    // BEGIN's round trip: their statement comes before the look for an earlier call or key, so
-    // that look sees a repeat that committed while this one waited. The keys are numbers
-    // computed here, never caller text.
-    { atBegin: advisoryLocksStatement(repeatLockKeys(vendor.id, call, idempotencyKey)) },
-  );
+  // Repeats of one prospect's call, and of one Idempotency-Key, queue on these locks, taken
+  // before the look for an earlier call or key, so that look sees a repeat that committed while
+  // this one waited. The keys are numbers computed here, never caller text.
+  const locks = repeatLockKeys(vendor.id, call, idempotencyKey);
+  // The messages a stored call sends, made before it is known whether it is stored: they go in
+  // the call's one statement (docs/adr/0051), which writes them only if it stores the call.
+  const messages = callMessages(vendor, row, correlationId);
+  const outbox = await outboxRowsOf(messages);
+  const found = outbox
+    ? await receiveVendorCall(ctx.pool, row, locks, outbox)
+    : await withTransaction(ctx.pool, async (db) => {
+        const outcome = await receiveVendorCall(db, row, locks, null);
+        if (outcome.storedId !== null) await enqueueAll(db, messages);
+        return outcome;
+      });
+  // Rule 1: a key sent before answers what it answered then, for the same call only.
+  if (found.keyedId !== null) {
+    if (found.keyedHash !== null && found.keyedHash !== row.requestHash) return { outcome: 'key reused', callbackId: found.keyedId };
+    return { outcome: 'received', callbackId: found.keyedId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
+  }
+  if (found.storedId !== null) return { outcome: 'received', callbackId: found.storedId, repeated: false, message: WEBHOOK_RECEIVED_MESSAGE };
+  // Rules 2 and 3: a repeat of an earlier call (its callback_time may have passed since).
+  if (found.earlierId !== null) return { outcome: 'received', callbackId: found.earlierId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
+  if (found.past && call.callbackTime !== null) return { outcome: 'past callback time', callbackTime: call.callbackTime };
+  // A concurrent call won a unique index this one ran into; it has committed, so it is seen now.
+  const callbackId = await findEarlierCall(ctx.pool, row);
+  if (callbackId === null) throw new Error('a vendor call was neither stored nor found as a repeat');
+  return { outcome: 'received', callbackId, repeated: true, message: WEBHOOK_REPEAT_MESSAGE };
 }
 
 /** callback.received, and the message its disposition asks for: written in one INSERT. */

@@ -5,6 +5,7 @@ import { withTransaction, type Queryable } from '@warmline/platform/db/index';
 import { notFound } from '@warmline/platform/errors';
 import {
   claimUnmirroredKeys,
+  announceRevokedKey,
   findActiveKeyByHash,
   insertVendorKey,
   listVendorKeys as listVendorKeyRows,
@@ -21,8 +22,9 @@ import { SOURCE, type IngestionContext } from './context';
 
 /**
  * Vendor keys (issue 15, docs/adr/0019): an admin creates one per voice-AI vendor and sees it
- * once; only its SHA-256 is stored, so a stolen database holds no usable key. Revoking one
- * stops it at the very next call (every call looks its key up; nothing is cached).
+ * once; only its SHA-256 is stored, so a stolen database holds no usable key. A key found active
+ * is believed for a few seconds (VendorKeyCache); revoking one announces it, so every process
+ * forgets it as the revocation commits and refuses its next call (docs/adr/0051).
  */
 
 const VENDOR_KEY_NOT_FOUND = 'Vendor key not found';
@@ -86,6 +88,7 @@ export async function revokeVendorKey(ctx: IngestionContext, admin: ActingAdmin,
     if (!key) throw notFound(VENDOR_KEY_NOT_FOUND);
     if (key.revokedAt) return;
     await revokeVendorKeyRow(db, id, at);
+    await announceRevokedKey(db, id);
     // The transfers service stops the key at its next call once its copy says so.
     await enqueueAll(db, [mirrorMessage({ id, name: key.name, keyHash: key.keyHash, createdAt: key.createdAt, revokedAt: at }, correlationId)]);
     await recordAdminAction(db, {
@@ -101,6 +104,8 @@ export async function revokeVendorKey(ctx: IngestionContext, admin: ActingAdmin,
       at,
     });
   });
+  // This process does not wait for its own announcement.
+  ctx.vendorKeys.evict(id);
 }
 
 /**
@@ -145,8 +150,11 @@ const touchedAt = new Map<string, number>();
  */
 export async function vendorOfKey(ctx: IngestionContext, db: Queryable, key: string | undefined): Promise<ActiveVendorKey | null> {
   if (!key || !key.startsWith(VENDOR_KEY_PREFIX) || key.length > 200) return null;
-  const vendor = await findActiveKeyByHash(db, hashVendorKey(key));
+  const keyHash = hashVendorKey(key);
+  const kept = ctx.vendorKeys.get(keyHash);
+  const vendor = kept ?? (await findActiveKeyByHash(db, keyHash));
   if (!vendor) return null;
+  if (!kept) ctx.vendorKeys.put(keyHash, vendor);
   const now = ctx.clock();
   const last = Math.max(vendor.lastUsedAt?.getTime() ?? 0, touchedAt.get(vendor.id) ?? 0);
   if (now.getTime() - last >= TOUCH_EVERY_MS) {

@@ -10,6 +10,7 @@ import { asUnavailable } from '../faults';
 import { BODY_TOO_LARGE_MESSAGE, bodyLimitFor } from './body-limits';
 import { requireForwardedIdentity, type IdentityCheck } from './identity';
 import { recordServedApp } from './served-routes';
+import { requestLog } from './request-log';
 import { unstorableText } from '../validation';
 
 declare module 'express-serve-static-core' {
@@ -103,6 +104,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('trust proxy', options.trustProxy ?? ['loopback']);
 
   const { registry, duration } = options.httpMetrics ?? createHttpMetrics(options.service);
+  const logRequest = requestLog(options.log);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     const given = req.header('x-request-id');
@@ -117,10 +119,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       const route = (req.route?.path as string | undefined) ?? (res.statusCode === 404 ? 'unmatched' : req.baseUrl || 'other');
       duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
       if (req.path !== '/healthz' && req.path !== '/metrics') {
-        req.log.info(
-          { method: req.method, url: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(seconds * 1000) },
-          'request',
-        );
+        logRequest(req.log, { method: req.method, url: req.originalUrl.split('?')[0] ?? '', status: res.statusCode, ms: Math.round(seconds * 1000) });
       }
     });
     next();

@@ -55,10 +55,31 @@ export function serviceSigner(service: ServiceCaller, privateKey: string): Servi
 const IDENTITY_KIND = 'warmline-identity';
 const SERVICE_KIND = 'warmline-service-call';
 
+/**
+ * Tokens already signed or verified, a few hundred each (docs/adr/0051): an Ed25519 signature
+ * and its check cost more CPU than the rest of a vendor's call in the gateway. The same claims
+ * in the same second give the same token, so the gateway signs a vendor's anonymous identity
+ * once a second per address, and the service checks each distinct token once; its expiry is
+ * still checked on every use.
+ */
+const MEMO_ENTRIES = 512;
+const signedMemo = new WeakMap<KeyObject, Map<string, string>>();
+const verifiedMemo = new WeakMap<IdentityCheck, Map<string, { identity: Identity; exp: number }>>();
+
+function memoOf<K extends object, V>(memos: WeakMap<K, Map<string, V>>, owner: K): Map<string, V> {
+  let memo = memos.get(owner);
+  if (!memo || memo.size >= MEMO_ENTRIES) {
+    // Dropped whole when full: the next second's tokens are new ones anyway.
+    memo = new Map();
+    memos.set(owner, memo);
+  }
+  return memo;
+}
+
 /** The gateway signs `identity` for the service `audience` (its name, e.g. 'orders'). */
 export function signIdentity(gatewayKey: KeyObject, audience: string, identity: Identity, now = Date.now()): string {
   const { userId, username, isAdmin, readOnly, clientIp } = identity;
-  return signed(IDENTITY_KIND, gatewayKey, {
+  const claims = {
     aud: audience,
     exp: Math.floor(now / 1000) + IDENTITY_TTL_SECONDS,
     userId,
@@ -66,11 +87,27 @@ export function signIdentity(gatewayKey: KeyObject, audience: string, identity: 
     isAdmin,
     ...(readOnly ? { readOnly } : {}),
     ...(clientIp ? { clientIp } : {}),
-  });
+  };
+  const memo = memoOf(signedMemo, gatewayKey);
+  const text = JSON.stringify(claims);
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const token = signed(IDENTITY_KIND, gatewayKey, claims);
+  memo.set(text, token);
+  return token;
 }
 
 /** The identity in a token, or null when it is malformed, not the gateway's, for another service or expired. */
 export function verifyIdentity(check: IdentityCheck, token: string | undefined, now = Date.now()): Identity | null {
+  if (!token) return null;
+  const known = verifiedMemo.get(check)?.get(token);
+  if (known) return known.exp * 1000 >= now ? known.identity : null;
+  const identity = verifiedIdentity(check, token, now);
+  if (identity) memoOf(verifiedMemo, check).set(token, { identity, exp: peek(token)?.exp as number });
+  return identity;
+}
+
+function verifiedIdentity(check: IdentityCheck, token: string, now: number): Identity | null {
   const body = opened(IDENTITY_KIND, check.gatewayKey, token);
   if (!body || body.aud !== check.audience || !fresh(body, now)) return null;
   if (typeof body.isAdmin !== 'boolean') return null;

@@ -43,7 +43,7 @@ export function schemaRefusal(error: z.ZodError): WebhookRefusal {
  * empty, a list), 400 naming a field whose text PostgreSQL cannot store.
  */
 export function readVendorObject(req: Request, res: Response): Promise<Record<string, unknown> | 'answered'> {
-  const parse = express.raw({ type: () => true, limit: bodyLimitFor(req.method, req.path) });
+  const parse = rawParser(bodyLimitFor(req.method, req.path));
   return new Promise((resolve) => {
     parse(req, res, (err?: unknown) => {
       if (err) {
@@ -69,6 +69,17 @@ export function readVendorObject(req: Request, res: Response): Promise<Record<st
       resolve(body as Record<string, unknown>);
     });
   });
+}
+
+/** One raw-body parser per limit, made once (making one is dearer than reading a small body). */
+const rawParsers = new Map<number, ReturnType<typeof express.raw>>();
+function rawParser(limit: number): ReturnType<typeof express.raw> {
+  let parser = rawParsers.get(limit);
+  if (!parser) {
+    parser = express.raw({ type: () => true, limit });
+    rawParsers.set(limit, parser);
+  }
+  return parser;
 }
 
 /**
