@@ -8,7 +8,7 @@ import {
   WEBHOOK_REPEAT_MESSAGE,
 } from '@warmline/contracts';
 import { waitFor } from '@warmline/platform/testing/index';
-import { outboxRowsOf } from '../src/db/outbox-rows';
+import { outboxRowsOf } from '@warmline/platform/bus/index';
 import { fixtureAdmin, startIngestionFixture, uniquePhone, vendorCall, type IngestionFixture } from './ingestion-fixture';
 
 /**
@@ -145,10 +145,8 @@ describe('the body', () => {
 });
 
 describe('a valid call', () => {
-  it("is stored with its outbox rows in the call's one statement: the bus's INSERT is taken whole, and this process's relay is told", async () => {
-    // Null would mean the bus writes its rows some other way now: the call then falls back to a
-    // transaction of several round trips (docs/adr/0051) — correct, but not the fast path.
-    const rows = await outboxRowsOf([{ type: 'callback.received', source: 'ingestion', correlationId: 'test', data: { callbackId: crypto.randomUUID(), vendorKeyId: vendor.id, outcome: null, disposition: 'stored', state: null, leadQuality: null, receivedAt: new Date().toISOString() } }]);
+  it("has its outbox rows made by the bus for the call's one statement, and this process's relay is told", () => {
+    const rows = outboxRowsOf([{ type: 'callback.received', source: 'ingestion', correlationId: 'test', data: { callbackId: crypto.randomUUID(), vendorKeyId: vendor.id, outcome: null, disposition: 'stored', state: null, leadQuality: null, receivedAt: new Date().toISOString() } }]);
     expect(rows).toMatchObject({ ids: [expect.any(String)], exchanges: [expect.any(String)], routingKeys: ['callback.received'], envelopes: [expect.any(String)], inProcessWake: true });
   });
 

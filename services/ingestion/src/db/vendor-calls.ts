@@ -1,4 +1,5 @@
 import { WEBHOOK_REPEAT_WINDOW_HOURS, type CallDisposition, type VendorCall } from '@warmline/contracts';
+import type { OutboxRows } from '@warmline/platform/bus/index';
 import type { Queryable } from '@warmline/platform/db/index';
 
 /** Queries of the vendor_calls table (every call a vendor posted) and vendor_call_keys (every Idempotency-Key it sent). */
@@ -47,26 +48,17 @@ function repeatParams(row: NewVendorCall): unknown[] {
   return [row.vendorKeyId, row.idempotencyKey, row.call.phone, row.call.callbackTime, row.call.transcript, row.receivedAt];
 }
 
-/** A call's outbox rows as the outbox table holds them (columns of one INSERT), and whether this process's relay was told of them. */
-export interface OutboxRows {
-  ids: string[];
-  exchanges: string[];
-  routingKeys: string[];
-  envelopes: string[];
-  inProcessWake: boolean;
-}
-
 /**
  * The call in one statement (migration 1769710000000, docs/adr/0051): its advisory locks (the
  * prospect's, the Idempotency-Key's; sorted, so two calls sharing locks take them in the same
  * order), then the look at its Idempotency-Key and for an earlier call it repeats, the call
  * stored when neither answers it and its callback_time has not passed, the key kept with the call
- * that answers it, and `outbox` written when the call was stored. On the pool it is a transaction
- * of its own, one round trip; `outbox` null inside a transaction whose caller writes the rows.
+ * that answers it, and `outbox` written when the call was stored: on the pool, a transaction of
+ * its own in one round trip.
  * Everything null and `past` false only when a concurrent call stored a repeat first under a
  * unique index this one then ran into (ON CONFLICT); the caller looks again (findEarlierCall).
  */
-export async function receiveVendorCall(db: Queryable, row: NewVendorCall, lockKeys: readonly bigint[], outbox: OutboxRows | null): Promise<CallOutcome> {
+export async function receiveVendorCall(db: Queryable, row: NewVendorCall, lockKeys: readonly bigint[], outbox: OutboxRows): Promise<CallOutcome> {
   const c = row.call;
   const sorted = [...lockKeys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
   // Named: each connection parses and plans it once, not on every call.
@@ -87,11 +79,11 @@ export async function receiveVendorCall(db: Queryable, row: NewVendorCall, lockK
       row.disposition,
       row.requestHash,
       sorted,
-      outbox?.ids ?? [],
-      outbox?.exchanges ?? [],
-      outbox?.routingKeys ?? [],
-      outbox?.envelopes ?? [],
-      outbox?.inProcessWake ?? false,
+      outbox.ids,
+      outbox.exchanges,
+      outbox.routingKeys,
+      outbox.envelopes,
+      outbox.inProcessWake,
       `${WEBHOOK_REPEAT_WINDOW_HOURS} hours`,
     ],
   });

@@ -1,9 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { callDisposition, parseWorkingStates, WEBHOOK_RECEIVED_MESSAGE, WEBHOOK_REPEAT_MESSAGE, type MessageType, type VendorCall } from '@warmline/contracts';
-import { enqueueAll, type OutgoingMessage } from '@warmline/platform/bus/index';
-import { withTransaction } from '@warmline/platform/db/index';
+import { outboxRowsOf, type OutgoingMessage } from '@warmline/platform/bus/index';
 import { findEarlierCall, receiveVendorCall, type NewVendorCall } from '../db/vendor-calls';
-import { outboxRowsOf } from '../db/outbox-rows';
 import type { ActiveVendorKey } from '../db/vendor-keys';
 import { SOURCE, type IngestionContext } from './context';
 
@@ -69,14 +67,7 @@ export async function receiveCall(
   // The messages a stored call sends, made before it is known whether it is stored: they go in
   // the call's one statement (docs/adr/0051), which writes them only if it stores the call.
   const messages = callMessages(vendor, row, correlationId);
-  const outbox = await outboxRowsOf(messages);
-  const found = outbox
-    ? await receiveVendorCall(ctx.pool, row, locks, outbox)
-    : await withTransaction(ctx.pool, async (db) => {
-        const outcome = await receiveVendorCall(db, row, locks, null);
-        if (outcome.storedId !== null) await enqueueAll(db, messages);
-        return outcome;
-      });
+  const found = await receiveVendorCall(ctx.pool, row, locks, outboxRowsOf(messages));
   // Rule 1: a key sent before answers what it answered then, for the same call only.
   if (found.keyedId !== null) {
     if (found.keyedHash !== null && found.keyedHash !== row.requestHash) return { outcome: 'key reused', callbackId: found.keyedId };

@@ -43,21 +43,53 @@ export async function enqueueAll(db: Queryable, messages: ReadonlyArray<Outgoing
   // One message (most transactions) goes as plain parameters: an array of one JSON text costs
   // the driver an escaping pass and PostgreSQL an array parse, more CPU than the row's other work.
   const single = envelopes.length === 1 ? envelopes[0]! : undefined;
-  const columns: unknown[] = single
-    ? [single.id, exchangeFor(single.type as MessageType), single.type, JSON.stringify(single)]
-    : [
-        envelopes.map((e) => e.id),
-        envelopes.map((e) => exchangeFor(e.type as MessageType)),
-        envelopes.map((e) => e.type),
-        envelopes.map((e) => JSON.stringify(e)),
-      ];
+  const columns: unknown[] = single ? [single.id, exchangeFor(single.type as MessageType), single.type, JSON.stringify(single)] : Object.values(columnsOf(envelopes));
   const wake = outboxWriteListeners.size > 0;
   // A named statement: PostgreSQL parses and plans it once per connection instead of on every
   // write, a third of the insert's CPU in the bench (docs/adr/0050). Four fixed texts.
   await db.query({ name: `warmline-outbox-${single ? 'one' : 'many'}${wake ? '-wake' : ''}`, text: insertStatement(single !== undefined, wake), values: columns });
-  if (!wake) return envelopes;
-  for (const listener of outboxWriteListeners) listener();
+  tellRelay();
   return envelopes;
+}
+
+/** The outbox's four columns, one array each, for a statement that inserts them with unnest. */
+export interface OutboxRows {
+  ids: string[];
+  exchanges: string[];
+  routingKeys: string[];
+  envelopes: string[];
+  /**
+   * This process's relay has been told of the rows: the statement that writes them sets
+   * `warmline.outbox_wake` to 'in-process' in its transaction, so the outbox trigger skips its
+   * NOTIFY (docs/adr/0021), as enqueueAll's INSERT does.
+   */
+  inProcessWake: boolean;
+}
+
+/**
+ * The rows `enqueueAll` would write for `messages` (envelopes made and checked against their
+ * contracts), for a service whose own statement writes them with its state change — a SQL
+ * function doing the whole of a call in one round trip (the vendor's webhook, docs/adr/0051).
+ * This process's relay is told now, as enqueueAll tells it; a row that never commits costs it
+ * one poll.
+ */
+export function outboxRowsOf(messages: ReadonlyArray<OutgoingMessage<MessageType>>): OutboxRows {
+  const rows = { ...columnsOf(messages.map(toEnvelope)), inProcessWake: outboxWriteListeners.size > 0 };
+  tellRelay();
+  return rows;
+}
+
+function columnsOf(envelopes: readonly Envelope[]): Omit<OutboxRows, 'inProcessWake'> {
+  return {
+    ids: envelopes.map((e) => e.id),
+    exchanges: envelopes.map((e) => exchangeFor(e.type as MessageType)),
+    routingKeys: envelopes.map((e) => e.type),
+    envelopes: envelopes.map((e) => JSON.stringify(e)),
+  };
+}
+
+function tellRelay(): void {
+  for (const listener of outboxWriteListeners) listener();
 }
 
 /**
