@@ -10,9 +10,8 @@ import type { IngestionContext } from './domain/context';
 import { vendorKeyRoutes } from './http/vendor-key-routes';
 import { webhookRoutes } from './http/webhook-routes';
 import { mirrorEarlierVendorKeys } from './domain/vendor-keys';
-import { VendorKeyCache } from './domain/vendor-key-cache';
-import { VENDOR_KEY_REVOKED_CHANNEL } from './db/vendor-keys';
-import { listenForNotifications } from '@warmline/platform/db/notifications';
+import { keepVendorKeys } from '@warmline/platform/db/vendor-key-cache';
+import { VENDOR_KEY_REVOKED_CHANNEL, type ActiveVendorKey } from './db/vendor-keys';
 
 export const INGESTION_SCHEMA = 'ingestion';
 /** @public infra/scripts/migrations.ts reads it by name from a dynamic import knip cannot follow. */
@@ -50,21 +49,10 @@ export async function startIngestion(
       connectionName: 'ingestion',
       poolSize: config.INGESTION_DB_POOL_SIZE,
     });
-    const vendorKeys = new VendorKeyCache(config.VENDOR_KEY_CACHE_SECONDS * 1000);
-    const ctx: IngestionContext = { pool, log, clock: options.clock ?? (() => new Date()), vendorKeys };
-    // A key revoked by any replica is forgotten here as that revocation commits (docs/adr/0051);
-    // while this listener is away the cache's TTL bounds what is believed, and on (re)connecting
-    // it is emptied, since announcements sent meanwhile were missed.
-    stops.push(
-      'vendor key revocations',
-      listenForNotifications({
-        databaseUrl: config.DATABASE_URL,
-        channel: VENDOR_KEY_REVOKED_CHANNEL,
-        log,
-        onNotification: (id) => vendorKeys.evict(id),
-        onListening: () => vendorKeys.clear(),
-      }),
-    );
+    // A key revoked by any replica is forgotten here as that revocation commits (docs/adr/0051).
+    const kept = keepVendorKeys<ActiveVendorKey>({ databaseUrl: config.DATABASE_URL, channel: VENDOR_KEY_REVOKED_CHANNEL, ttlMs: config.VENDOR_KEY_CACHE_SECONDS * 1000, log });
+    stops.push('vendor key revocations', kept.stop);
+    const ctx: IngestionContext = { pool, log, clock: options.clock ?? (() => new Date()), vendorKeys: kept.cache };
     // Keys made before the transfers service (issue 23) get their copy sent once; the relay delivers it.
     const mirrored = await mirrorEarlierVendorKeys(ctx);
     if (mirrored > 0) log.info({ mirrored }, 'sent the transfers service its copies of earlier vendor keys');

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@warmline/platform';
 import { mirrorEarlierVendorKeys } from '../src/domain/vendor-keys';
-import { VendorKeyCache } from '../src/domain/vendor-key-cache';
+import { VendorKeyCache } from '@warmline/platform/db/vendor-key-cache';
+import type { ActiveVendorKey } from '../src/db/vendor-keys';
 import { fixtureAdmin, startIngestionFixture, type IngestionFixture } from './ingestion-fixture';
 
 /**
@@ -41,7 +42,7 @@ describe('vendor_key.mirror', () => {
     // As before the migration: no copy sent yet.
     await f.pool.query('UPDATE vendor_keys SET mirrored_at = NULL WHERE id = ANY($1::uuid[])', [ids]);
     const before = (await f.outbox('vendor_key.mirror')).length;
-    const ctx = { pool: f.pool, log: createLogger('ingestion', 'silent'), clock: () => new Date(), vendorKeys: new VendorKeyCache(0) };
+    const ctx = { pool: f.pool, log: createLogger('ingestion', 'silent'), clock: () => new Date(), vendorKeys: new VendorKeyCache<ActiveVendorKey>(0) };
     const sent = await Promise.all([mirrorEarlierVendorKeys(ctx), mirrorEarlierVendorKeys(ctx)]);
     expect(sent[0]! + sent[1]!).toBe(3);
     const after = (await f.outbox('vendor_key.mirror')).slice(before);

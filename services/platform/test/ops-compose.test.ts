@@ -186,10 +186,10 @@ describe('docker-compose.yml', () => {
     const command = JSON.stringify(services.postgres?.command ?? '');
     const maxConnections = Number(/max_connections=(\d+)/.exec(command)?.[1] ?? 100);
     // Each process's pool (its service.ts; DATABASE_POOL_SIZE set here wins), its outbox LISTEN
-    // client, notifications' two e-mail claim connections and ingestion's vendor key revocations
+    // client, notifications' two e-mail claim connections and ingestion's and transfers' vendor key revocations
     // LISTEN client (README's connection budget).
     const defaultPools: Record<string, number> = { catalog: 20, importer: 4 };
-    const otherConnections: Record<string, number> = { notifications: 2, ingestion: 1 };
+    const otherConnections: Record<string, number> = { notifications: 2, ingestion: 1, transfers: 1 };
     const perReplica = listed.reduce((sum, { name }) => {
       const env = services[name]?.environment ?? {};
       return sum + Number(env.DATABASE_POOL_SIZE ?? defaultPools[name] ?? 10) + 1 + (otherConnections[name] ?? 0);

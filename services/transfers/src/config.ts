@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseEnv, privateKeyEnv } from '@warmline/platform/config';
+import { vendorKeyCacheEnv } from '@warmline/platform/db/vendor-key-cache';
 import { businessTimezoneSchema } from '@warmline/contracts';
 
 export const transfersEnv = {
@@ -15,6 +16,8 @@ export const transfersEnv = {
   CATALOG_URL: z.url().default('http://127.0.0.1:3101'),
   /** The business's clock for the admin's days (the Transfers tab, revenue per day). */
   BUSINESS_TIMEZONE: businessTimezoneSchema,
+  /** How long a vendor key's copy found active is believed (docs/adr/0051). */
+  ...vendorKeyCacheEnv,
 };
 
 export type TransfersConfig = z.infer<z.ZodObject<typeof transfersEnv>>;

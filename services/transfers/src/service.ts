@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@warmline/platform/log';
 import { createHttpApp, serve } from '@warmline/platform/http/app';
 import { identityCheck, serviceSigner } from '@warmline/platform/http/identity';
+import { keepVendorKeys } from '@warmline/platform/db/vendor-key-cache';
 import { openDatabaseAndBus, startConsumers } from '@warmline/platform/bus/index';
 import { ShutdownStack } from '@warmline/platform/lifecycle';
 import type { TransfersConfig } from './config';
@@ -11,6 +12,7 @@ import { httpGatewayClient, type GatewayClient } from './clients/gateway-client'
 import { httpOrdersClient, type OrdersClient } from './clients/orders-client';
 import { httpCatalogClient } from './clients/catalog-client';
 import { consumers } from './events/consumers';
+import { VENDOR_KEY_REVOKED_CHANNEL } from './db/mirrors';
 import { vendorRoutes } from './http/vendor-routes';
 import { myTransfersRoutes } from './http/my-transfers-routes';
 import { adminTransferRoutes } from './http/admin-routes';
@@ -58,6 +60,9 @@ export async function startTransfers(
     // Its own key for the calls it makes; the gateway's public key for the calls it answers (docs/adr/0042).
     const signer = serviceSigner('transfers', config.TRANSFERS_SERVICE_KEY);
     const identity = identityCheck(config, 'transfers');
+    // A key's revoked copy, written by any replica, is forgotten here as it commits (docs/adr/0051).
+    const kept = keepVendorKeys<{ id: string }>({ databaseUrl: config.DATABASE_URL, channel: VENDOR_KEY_REVOKED_CHANNEL, ttlMs: config.VENDOR_KEY_CACHE_SECONDS * 1000, log });
+    stops.push('vendor key revocations', kept.stop);
     const ctx: TransfersContext = {
       pool,
       log,
@@ -66,6 +71,7 @@ export async function startTransfers(
       gateway: options.gateway ?? httpGatewayClient({ baseUrl: config.GATEWAY_INTERNAL_URL, signer }),
       orders: options.orders ?? httpOrdersClient({ baseUrl: config.ORDERS_URL, signer }),
       catalog: httpCatalogClient({ baseUrl: config.CATALOG_URL, signer }),
+      vendorKeys: kept.cache,
     };
 
     // No waiting for the broker: the consumers attach once it connects, HTTP serves meanwhile.

@@ -87,6 +87,13 @@ export async function startTransfersFixture(start: string = NOON_CHICAGO): Promi
       },
       async revokeKey({ id, key }, at = now) {
         await mirrorVendorKey(pool, { vendorKeyId: id, name: 'BrightCall', keyHash: sha256(key), createdAt: now.toISOString(), revokedAt: at.toISOString() });
+        // The service believes a key it found active for a few seconds; the revoked copy's
+        // announcement evicts it as it commits (docs/adr/0051). An outcome for no transfer asks
+        // without touching anything: 404 while the key is still believed, 401 once it is not.
+        await waitFor('the service to refuse the revoked key', async () => (await call('POST', transferOutcomePath(randomUUID()), key, { connected: false, duration_seconds: 0 })).status === 401, {
+          timeoutMs: 2_000,
+          intervalMs: 20,
+        });
       },
       async agent(s = {}) {
         const id = randomUUID();

@@ -37,6 +37,27 @@ describe('the vendor key', () => {
     expect(await f.route(revoked.key, prospect())).toMatchObject({ status: 401, body: unauthorized });
   });
 
+  it('a key found active is believed for a few seconds without looking again; a revoked copy is announced and refused at once', async () => {
+    const probe = async (k: string) => (await f.outcome(k, randomUUID(), { connected: false, duration_seconds: 0 })).status;
+    const believed = await f.vendorKey('Believed vendor');
+    expect(await probe(believed.key)).toBe(404);
+    // Changed behind the service's back, with no announcement: still believed (it did not look again)…
+    await f.pool.query('UPDATE vendor_keys SET revoked_at = now() WHERE id = $1', [believed.id]);
+    expect(await probe(believed.key)).toBe(404);
+    // …until VENDOR_KEY_CACHE_SECONDS (5 s) have passed.
+    const started = Date.now();
+    await waitFor('the unannounced revocation to take effect', async () => (await probe(believed.key)) === 401, { timeoutMs: 8_000, intervalMs: 100 });
+    expect(Date.now() - started).toBeLessThan(6_000);
+
+    // A revoked copy written the way the mirror writes it is announced: refused without waiting out the 5 s.
+    const announced = await f.vendorKey('Announced vendor');
+    expect(await probe(announced.key)).toBe(404);
+    const revokedAt = Date.now();
+    await mirrorVendorKey(f.pool, { vendorKeyId: announced.id, name: 'Announced vendor', keyHash: createHash('sha256').update(announced.key).digest('hex'), createdAt: new Date().toISOString(), revokedAt: new Date().toISOString() });
+    await waitFor('the announced revocation to take effect', async () => (await probe(announced.key)) === 401, { timeoutMs: 4_000, intervalMs: 20 });
+    expect(Date.now() - revokedAt).toBeLessThan(2_000);
+  }, 20_000);
+
   it('a key mirrored through the broker (as ingestion sends it) works at the next call', async () => {
     const text = `wlv_${randomUUID().replace(/-/g, '')}`;
     const data: CommandData<'vendor_key.mirror'> = {

@@ -6,19 +6,26 @@ import type { Queryable } from '@warmline/platform/db/index';
  * by routing in its own transaction (docs/adr/0031).
  */
 
+/** The channel on which a revoked key's id is announced, so every process forgets it (docs/adr/0051). */
+export const VENDOR_KEY_REVOKED_CHANNEL = 'transfers_vendor_key_revoked';
+
 /**
  * Creates or updates a key's copy. A revocation is never undone: a revoke that arrives before its
- * create (or a create redelivered after it) leaves the key revoked.
+ * create (or a create redelivered after it) leaves the key revoked. A revoked copy is announced
+ * in the same statement (delivered as the transaction commits, never if it rolls back).
  */
 export async function upsertVendorKey(
   db: Queryable,
   key: { id: string; name: string; keyHash: string; createdAt: Date; revokedAt: Date | null },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO vendor_keys (id, name, key_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name,
-       revoked_at = LEAST(vendor_keys.revoked_at, EXCLUDED.revoked_at)`,
-    [key.id, key.name, key.keyHash, key.createdAt, key.revokedAt],
+    `WITH copy AS (
+       INSERT INTO vendor_keys (id, name, key_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name,
+         revoked_at = LEAST(vendor_keys.revoked_at, EXCLUDED.revoked_at)
+       RETURNING revoked_at)
+     SELECT pg_notify($6, $1::text) FROM copy WHERE revoked_at IS NOT NULL`,
+    [key.id, key.name, key.keyHash, key.createdAt, key.revokedAt, VENDOR_KEY_REVOKED_CHANNEL],
   );
 }
 

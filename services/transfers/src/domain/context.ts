@@ -1,4 +1,5 @@
 import type { Pool } from '@warmline/platform/db/index';
+import type { VendorKeyCache } from '@warmline/platform/db/vendor-key-cache';
 import type { Logger } from '@warmline/platform/log';
 import type { GatewayClient } from '../clients/gateway-client';
 import type { OrdersClient } from '../clients/orders-client';
@@ -16,6 +17,8 @@ export interface TransfersContext {
   orders: OrdersClient;
   /** Issue 24: the national DNC registry's checks (My Transfers shows them when the catalog answers). */
   catalog?: CatalogClient;
+  /** The vendor keys' copies recently found active (docs/adr/0051); a revocation's copy evicts them. */
+  vendorKeys: VendorKeyCache<{ id: string }>;
 }
 
 /** The `source` of every message this service states. */

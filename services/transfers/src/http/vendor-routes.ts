@@ -34,7 +34,7 @@ export function vendorRoutes(ctx: TransfersContext, identity: IdentityCheck): Ro
       try {
         // Reached through the gateway only (its throttle): it signs every call.
         if (!verifyIdentity(identity, req.header(IDENTITY_HEADER))) return answerVendor(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
-        const vendorKeyId = await vendorKeyOf(ctx.pool, call.caller.presentedKey);
+        const vendorKeyId = await vendorKeyOf(ctx, call.caller.presentedKey);
         if (!vendorKeyId) return answerVendor(res, 401, { success: false, message: WEBHOOK_UNAUTHORIZED_MESSAGE });
         const body = await readVendorObject(req, res);
         if (body === 'answered') return;
