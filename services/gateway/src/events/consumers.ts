@@ -15,6 +15,8 @@ export function consumers(): ServiceConsumer[] {
           await storeReportedAction(db, report, { id: envelope.id, source: envelope.source });
         }),
       ],
+      // Batched (docs/adr/0050): a report is one insert in the batch's transaction; no lock, no call out.
+      batch: { size: 20 },
     },
   ];
 }
