@@ -16,10 +16,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { createLogger } from '@warmline/platform/log';
 import { deleteBusNames } from '@warmline/platform/testing/system';
 import { parseConfig } from '@warmline/platform/config';
@@ -35,11 +31,7 @@ import { insertLeads } from '@warmline/catalog/db/leads';
 import { listMarketLeads } from '@warmline/catalog/market/domain/market';
 import { ordersEnv } from '@warmline/orders/config';
 import { startOrders } from '@warmline/orders/service';
-
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
-const START = '<!-- bench:aged-leads:start -->';
-const END = '<!-- bench:aged-leads:end -->';
+import { ensureDatabase, ms, sample, say, stats, Targets, timed, writeSection, type Stats } from './kit/index.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/warmline_bench';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -49,74 +41,23 @@ const RACE_BUYERS = 200;
 const RACE_LEADS = 100;
 const TARGET_P95_MS = 50;
 
-const log = (message: string) => process.stdout.write(`bench: ${message}\n`);
-
 /* ------------------------------------------------------------------ database ---------- */
-
-async function ensureDatabase(): Promise<void> {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.slice(1);
-  const admin = new URL(DATABASE_URL);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) {
-      log(`creating database ${name}`);
-      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-    }
-  } finally {
-    await client.end();
-  }
-}
 
 async function ensureLeads(pool: Pool): Promise<number> {
   const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM aged_leads');
   const have = rows[0]?.n ?? 0;
   if (have < LEADS) {
     const missing = LEADS - have;
-    log(`loading ${missing.toLocaleString('en-US')} generated leads (once; later runs reuse them)…`);
+    say(`loading ${missing.toLocaleString('en-US')} generated leads (once; later runs reuse them)…`);
     const started = Date.now();
     await bulkLoadDemoLeads(pool, missing, { seed: 20_251_121 + have });
-    log(`loaded in ${Math.round((Date.now() - started) / 1000)} s`);
+    say(`loaded in ${Math.round((Date.now() - started) / 1000)} s`);
   }
   await pool.query('VACUUM (ANALYZE) aged_leads');
   await pool.query('ANALYZE lead_stock');
   await pool.query('ANALYZE lead_stock_daily');
   const after = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM aged_leads');
   return after.rows[0]?.n ?? 0;
-}
-
-/* ------------------------------------------------------------------- timing ---------- */
-
-interface Stats {
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  n: number;
-}
-
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0, n: sorted.length };
-}
-
-const ms = (n: number) => n.toFixed(1);
-
-async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
-  const started = process.hrtime.bigint();
-  const result = await work();
-  return [Number(process.hrtime.bigint() - started) / 1e6, result];
-}
-
-async function sample(work: () => Promise<unknown>, count = SAMPLES, warmup = 20): Promise<Stats> {
-  for (let i = 0; i < warmup; i += 1) await work();
-  const times: number[] = [];
-  for (let i = 0; i < count; i += 1) times.push((await timed(work))[0]);
-  return stats(times);
 }
 
 /* -------------------------------------------------------------- EXPLAIN capture ---------- */
@@ -177,7 +118,7 @@ async function call(base: string, method: string, pathname: string, identity: Id
   return { status: response.status, json: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
 }
 
-await ensureDatabase();
+await ensureDatabase(DATABASE_URL);
 await runMigrations({ databaseUrl: DATABASE_URL, schema: CATALOG_SCHEMA, dir: CATALOG_MIGRATIONS_DIR });
 const pool = createPool(DATABASE_URL, CATALOG_SCHEMA, 4);
 const totalLeads = await ensureLeads(pool);
@@ -195,14 +136,15 @@ const orders = await startOrders(parseConfig(ordersEnv, { ...shared, ORDERS_PORT
 const catalog = await startCatalog(parseConfig(catalogEnv, { ...shared, CATALOG_PORT: '0', ORDERS_URL: orders.url }), quiet, { sweeper: false });
 
 const lines: string[] = [];
+const targets = new Targets('aged-leads');
 try {
   const viewer = agent('bench_viewer');
-  const dbBaseline = await sample(() => pool.query('SELECT 1'));
+  const dbBaseline = await sample(() => pool.query('SELECT 1'), SAMPLES);
   const httpBaseline = await sample(async () => {
     const response = await fetch(`${catalog.url}/healthz`);
     await response.text();
-  });
-  log(`baseline: SELECT 1 p95 ${ms(dbBaseline.p95)} ms; GET /healthz p95 ${ms(httpBaseline.p95)} ms`);
+  }, SAMPLES);
+  say(`baseline: SELECT 1 p95 ${ms(dbBaseline.p95)} ms; GET /healthz p95 ${ms(httpBaseline.p95)} ms`);
 
   const scenarios: Array<{ label: string; page: number; filter: string }> = [
     { label: 'page 1, no filter', page: 1, filter: '' },
@@ -219,9 +161,9 @@ try {
       const answer = await call(catalog.url, 'GET', query, viewer);
       if (answer.status !== 200) throw new Error(`${query} answered ${answer.status}`);
       total = Number(answer.json.total);
-    });
+    }, SAMPLES);
     results.push({ label: scenario.label, total, stats: s });
-    log(`${scenario.label}: ${total} leads; p50 ${ms(s.p50)} / p95 ${ms(s.p95)} / p99 ${ms(s.p99)} ms`);
+    say(`${scenario.label}: ${total} leads; p50 ${ms(s.p50)} / p95 ${ms(s.p95)} / p99 ${ms(s.p99)} ms`);
   }
 
   // The page query's plan at increasing depth, on the exact SQL the service sends.
@@ -239,7 +181,7 @@ try {
   plans.length = 0;
   await listMarketLeads(ctx, viewer.userId as string, { page: 200, filter: '' });
   const page200Plan = plans[0] ?? '';
-  log(`index entries read by the page query: ${depthRows.map((d) => `page ${d.page}: ${d.rows}`).join(', ')}`);
+  say(`index entries read by the page query: ${depthRows.map((d) => `page ${d.page}: ${d.rows}`).join(', ')}`);
 
   // The purchase race.
   const now = Date.now();
@@ -302,7 +244,7 @@ try {
   const reservedCount = winners.reduce((n, w) => n + new Set(w.leads).size, 0);
   const doubleSales = doubles[0]?.n ?? 0;
   const soldCount = sold[0]?.n ?? 0;
-  log(
+  say(
     `race: ${RACE_BUYERS} buyers in ${raceWall} ms — ${[...statusCounts].map(([s, n]) => `${n}×${s}`).join(', ')}; ` +
       `${soldCount} leads sold (${reservedCount} reserved), ${doubleSales} double sales; p99 ${ms(race.p99)} ms`,
   );
@@ -310,7 +252,8 @@ try {
   // ------------------------------------------------------------------ the report ----------
   const pgVersion = (await pool.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? '?';
   const date = new Date().toISOString().slice(0, 10);
-  const verdict = (s: Stats) => (s.p95 <= TARGET_P95_MS ? 'within target' : '**over target**');
+  const verdict = (r: { label: string; stats: Stats }) =>
+    targets.check(`GET /api/aged-leads ${r.label}: p95 ≤ ${TARGET_P95_MS} ms`, r.stats.p95 <= TARGET_P95_MS, `p95 ${ms(r.stats.p95)} ms, ${(r.stats.p95 / httpBaseline.p95).toFixed(1)}× /healthz`);
   lines.push(
     `Last run: ${date}, ${totalLeads.toLocaleString('en-US')} leads in the bench database, ` +
       `${os.cpus().length} CPU cores, PostgreSQL ${pgVersion}, Node ${process.version}; ${SAMPLES} sequential requests per row after 20 warm-up requests.`,
@@ -321,7 +264,7 @@ try {
     '|---|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
-        `| ${r.label} | ${r.total.toLocaleString('en-US')} | ${ms(r.stats.p50)} | ${ms(r.stats.p95)} | ${ms(r.stats.p99)} | ${(r.stats.p95 / httpBaseline.p95).toFixed(1)}× | ${verdict(r.stats)} |`,
+        `| ${r.label} | ${r.total.toLocaleString('en-US')} | ${ms(r.stats.p50)} | ${ms(r.stats.p95)} | ${ms(r.stats.p99)} | ${(r.stats.p95 / httpBaseline.p95).toFixed(1)}× | ${verdict(r)} |`,
     ),
     '',
     'Index entries the page query reads (EXPLAIN ANALYZE of the service\'s own SQL, largest index scan), unfiltered:',
@@ -354,7 +297,9 @@ try {
     '|---|---|---|---|---|---|---|---|',
     `| ${[...statusCounts].sort(([a], [b]) => a - b).map(([s, n]) => `${n} × ${s}`).join(', ')} | ${reservedCount} | ${soldCount} | **${doubleSales}** | ${ms(race.p50)} | ${ms(race.p95)} | ${ms(race.p99)} | ${raceWall} |`,
   );
-  if (doubleSales !== 0 || [...statusCounts.keys()].some((s) => s !== 201 && s !== 409)) process.exitCode = 1;
+  targets.check('purchase race: zero double sales', doubleSales === 0, `${doubleSales} leads sold twice of ${soldCount} sold`);
+  const unexpected = [...statusCounts.keys()].filter((s) => s !== 201 && s !== 409);
+  targets.check('purchase race: every answer 201 or 409', unexpected.length === 0, unexpected.length === 0 ? 'none other' : `answered ${unexpected.join(', ')}`);
 } finally {
   await catalog.stop();
   await orders.stop();
@@ -362,11 +307,5 @@ try {
   await deleteBusNames(namespace, [], AMQP_URL);
 }
 
-if (lines.length > 0) {
-  const doc = readFileSync(BENCHMARKS_MD, 'utf8');
-  const at = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (at < 0 || end < at) throw new Error(`${BENCHMARKS_MD} has no ${START} … ${END} section to write into`);
-  writeFileSync(BENCHMARKS_MD, `${doc.slice(0, at + START.length)}\n${lines.join('\n')}\n${doc.slice(end)}`);
-  log(`results written to docs/benchmarks.md`);
-}
+if (lines.length > 0) writeSection('aged-leads', lines);
+targets.finish();

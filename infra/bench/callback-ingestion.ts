@@ -14,61 +14,23 @@
  * - k6 is named by the design card but cannot be installed here; none runs.
  * - BENCH_CPU_PROF_DIR=/tmp/prof: the gateway and the ingestion service write V8 CPU profiles there.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
 import { CALLBACK_WEBHOOK_PATH, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { createPool } from '@warmline/platform/db/index';
 import { createTestDatabase, freePort, TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { deleteBusNames, deleteRedisKeys } from '@warmline/platform/testing/system';
 import { INGESTION_SCHEMA } from '@warmline/ingestion/service';
-
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
-const START = '<!-- bench:callback-ingestion:start -->';
-const END = '<!-- bench:callback-ingestion:end -->';
+import { answers, autocannon, backendSeconds, backendSecondsSince, cpuSeconds, say, startBenchGateway, startService, stopProcess, Targets, writeSection, type CannonRequest, type CannonResult } from './kit/index.js';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTION_STEPS = (process.env.BENCH_CONNECTIONS ?? '10,25,50').split(',').map(Number);
 const TARGET_RATIO = 0.7;
 const TARGET_P99_MS = 25;
-
-const log = (message: string) => process.stdout.write(`bench: ${message}\n`);
-
-/* ---------------------------------------------------------------- autocannon ---------- */
-
-/** The part of autocannon's API used here (it ships no types). */
-interface CannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-interface CannonResult {
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-  latency: { p50: number; p99: number; average: number };
-  requests: { average: number };
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  overallRate?: number;
-  requests: Array<{ method: string; path: string; headers: Record<string, string>; setupRequest: (req: CannonRequest) => CannonRequest }>;
-}) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /* ------------------------------------------------------------------ the calls ---------- */
 
@@ -89,65 +51,6 @@ function nextCall(): Record<string, string> {
   };
 }
 
-/* ------------------------------------------------------------------ processes ---------- */
-
-function startProcess(name: string, env: Record<string, string>): ChildProcess {
-  // BENCH_CPU_PROF_DIR: each service writes a V8 CPU profile there when it stops (where a call's CPU goes).
-  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF_DIR, name)}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(REPO_ROOT, `services/${name}/src/main.ts`)], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (code !== null && code !== 0) log(`${name} exited with ${code}`);
-  });
-  return child;
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-/** CPU seconds (user + system) process `pid` has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** CPU seconds so far of each PostgreSQL backend serving `database` (its title names the database). */
-function backendSeconds(database: string): Map<number, number> {
-  const seconds = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) seconds.set(Number(entry), cpuSeconds(Number(entry)));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return seconds;
-}
-
-/** CPU the database's backends used between two snapshots (a backend that ended in between is not counted). */
-function backendSecondsSince(database: string, before: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, now] of backendSeconds(database)) total += now - (before.get(pid) ?? 0);
-  return total;
-}
-
-const healthy = (url: string) => async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true;
-
 /* -------------------------------------------------------------------- the run ---------- */
 
 const runId = randomBytes(4).toString('hex');
@@ -161,30 +64,15 @@ const ingestionUrl = `http://127.0.0.1:${ingestionPort}`;
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
 const children: ChildProcess[] = [];
 const lines: string[] = [];
+const targets = new Targets('callback-ingestion');
 const loadBefore = os.loadavg()[0]!;
 
 const broker = await amqp.connect(AMQP_URL);
 const pool = createPool(db.url, INGESTION_SCHEMA, POOL_SIZE);
 try {
-  children.push(startProcess('ingestion', { ...shared, INGESTION_PORT: String(ingestionPort), INGESTION_DB_POOL_SIZE: String(POOL_SIZE) }));
-  await waitFor('the ingestion service', healthy(ingestionUrl), { timeoutMs: 60_000, intervalMs: 250 });
-  children.push(
-    startProcess('gateway', {
-      ...shared,
-      GATEWAY_PORT: String(gatewayPort),
-      GATEWAY_INTERNAL_PORT: String(await freePort()),
-      REDIS_URL,
-      REDIS_PREFIX: redisPrefix,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_USERNAME: `bench_admin_${runId}`,
-      ADMIN_PASSWORD: `bench-password-${runId}`,
-      WEB_DIST_DIR: path.join(os.tmpdir(), 'no-web-dist'),
-      INGESTION_URL: ingestionUrl,
-      // Capacity is what is measured here, not the per-key limit.
-      VENDOR_WEBHOOK_CALLS_PER_MINUTE: '1000000',
-    }),
-  );
-  await waitFor('the gateway', healthy(gatewayUrl), { timeoutMs: 60_000, intervalMs: 250 });
+  children.push(startService('ingestion', { ...shared, INGESTION_PORT: String(ingestionPort), INGESTION_DB_POOL_SIZE: String(POOL_SIZE) }));
+  await waitFor('the ingestion service', answers(`${ingestionUrl}/healthz`), { timeoutMs: 60_000, intervalMs: 250 });
+  children.push(await startBenchGateway({ env: shared, port: gatewayPort, runId, redisPrefix, settings: { INGESTION_URL: ingestionUrl } }));
 
   // A vendor key, made as the admin route would (the service's own tables, hashed).
   const key = `wlv_${randomBytes(24).toString('base64url')}`;
@@ -223,7 +111,7 @@ try {
     }),
   );
   const baselineRate = inserted / ((Date.now() - baselineStarted) / 1000);
-  log(`baseline: ${inserted} bare INSERTs in ${SECONDS} s on ${POOL_SIZE} connections = ${baselineRate.toFixed(0)}/s`);
+  say(`baseline: ${inserted} bare INSERTs in ${SECONDS} s on ${POOL_SIZE} connections = ${baselineRate.toFixed(0)}/s`);
 
   /* ---- the webhook through the gateway ---- */
   const request = {
@@ -245,7 +133,7 @@ try {
     answered2xx += result['2xx'];
     const rate = result['2xx'] / SECONDS;
     steps.push({ connections, rate, result });
-    log(`webhook, ${connections} connections: ${rate.toFixed(0)}/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+    say(`webhook, ${connections} connections: ${rate.toFixed(0)}/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
   }
   const clean = steps.filter((s) => s.result.non2xx === 0 && s.result.errors === 0 && s.result.timeouts === 0);
   const best = (clean.length > 0 ? clean : steps).reduce((a, b) => (b.rate > a.rate ? b : a));
@@ -261,18 +149,20 @@ try {
     postgres: (backendSecondsSince(database, cpuBefore.postgres) / callsMeasured) * 1000,
   };
   const cpuText = `ingestion ${cpuPerCall.ingestion.toFixed(2)} ms, gateway ${cpuPerCall.gateway.toFixed(2)} ms, PostgreSQL (the run's backends) ${cpuPerCall.postgres.toFixed(2)} ms`;
-  log(`CPU per call: ${cpuText} (${callsMeasured} calls)`);
-  log(`webhook at half that (${halfRate}/s): p50 ${paced.latency.p50} ms, p99 ${paced.latency.p99} ms, non-2xx ${paced.non2xx}`);
+  say(`CPU per call: ${cpuText} (${callsMeasured} calls)`);
+  say(`webhook at half that (${halfRate}/s): p50 ${paced.latency.p50} ms, p99 ${paced.latency.p99} ms, non-2xx ${paced.non2xx}`);
 
   /* ---- zero lost ---- */
   const rows = async () => (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM vendor_calls')).rows[0]!.n;
   await waitFor('every event delivered', async () => delivered >= (await rows()), { timeoutMs: 120_000, intervalMs: 500 }).catch(() => undefined);
   const stored = await rows();
   const lost = answered2xx - stored;
-  log(`answered 2xx ${answered2xx}, rows ${stored}, events delivered ${delivered}`);
+  say(`answered 2xx ${answered2xx}, rows ${stored}, events delivered ${delivered}`);
 
   const pgVersion = (await pool.query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0]?.v ?? '?';
-  const verdict = (ok: boolean) => (ok ? 'within target' : '**over target**');
+  const rateMet = targets.check(`vendor webhook: maximum rate ≥ ${TARGET_RATIO * 100} % of the baseline`, ratio >= TARGET_RATIO, `${best.rate.toFixed(0)}/s, ${(ratio * 100).toFixed(0)} % of ${baselineRate.toFixed(0)}/s`);
+  const p99Met = targets.check(`vendor webhook: p99 ≤ ${TARGET_P99_MS} ms at half the maximum rate`, paced.latency.p99 <= TARGET_P99_MS, `p99 ${paced.latency.p99} ms at ${halfRate}/s`);
+  const lostMet = targets.check('vendor webhook: nothing lost', lost <= 0 && delivered >= stored, `2xx ${answered2xx}, rows ${stored}, delivered ${delivered}`);
   lines.push(
     `Last run: ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU cores shared by PostgreSQL, RabbitMQ, Redis, the gateway and the ingestion service (each its own process) and autocannon 9 (this process), ${pgVersion}, Node ${process.version}; ` +
       `pool of ${POOL_SIZE} connections; ${SECONDS} s per step after a 3 s warm-up; every call distinct (no repeats); the machine's 1-minute load average was ${loadBefore.toFixed(1)} before and ${os.loadavg()[0]!.toFixed(1)} after. ` +
@@ -282,15 +172,14 @@ try {
     '|---|---|---|',
     `| bare \`pg\` INSERT loop of the same rows, ${POOL_SIZE} loops on ${POOL_SIZE} connections | ${baselineRate.toFixed(0)} rows/s | (baseline) |`,
     ...steps.map((s) => `| webhook through the gateway, ${s.connections} connections | ${s.rate.toFixed(0)} calls/s (p50 ${s.result.latency.p50} ms, p99 ${s.result.latency.p99} ms, non-2xx ${s.result.non2xx}) | |`),
-    `| **maximum sustained webhook rate ÷ INSERT loop** | **${(ratio * 100).toFixed(0)} %** (${best.rate.toFixed(0)}/s at ${best.connections} connections) | ≥ ${TARGET_RATIO * 100} %: ${verdict(ratio >= TARGET_RATIO)} |`,
+    `| **maximum sustained webhook rate ÷ INSERT loop** | **${(ratio * 100).toFixed(0)} %** (${best.rate.toFixed(0)}/s at ${best.connections} connections) | ≥ ${TARGET_RATIO * 100} %: ${rateMet} |`,
     `| CPU per call (user + system, after the warm-up, ${callsMeasured} calls) | ${cpuText} (RabbitMQ, Redis and autocannon not counted) | |`,
-    `| **p99 at half that rate** (${halfRate}/s paced) | **${paced.latency.p99} ms** (p50 ${paced.latency.p50} ms) | ≤ ${TARGET_P99_MS} ms: ${verdict(paced.latency.p99 <= TARGET_P99_MS)} |`,
+    `| **p99 at half that rate** (${halfRate}/s paced) | **${paced.latency.p99} ms** (p50 ${paced.latency.p50} ms) | ≤ ${TARGET_P99_MS} ms: ${p99Met} |`,
     // autocannon stops a step with calls in flight: those are stored (and delivered) without a counted answer.
-    `| **lost** (2xx answers ${answered2xx}, rows ${stored} — ${Math.max(0, stored - answered2xx)} of them in flight when a step ended, callback.received delivered ${delivered}) | **${Math.max(0, lost) + Math.max(0, stored - delivered)}** | 0: ${verdict(lost <= 0 && delivered >= stored)} |`,
+    `| **lost** (2xx answers ${answered2xx}, rows ${stored} — ${Math.max(0, stored - answered2xx)} of them in flight when a step ended, callback.received delivered ${delivered}) | **${Math.max(0, lost) + Math.max(0, stored - delivered)}** | 0: ${lostMet} |`,
     '',
     'Reproduce: `npx tsx infra/bench/callback-ingestion.ts` (BENCH_SECONDS, BENCH_CONNECTIONS=10,25,50, BENCH_POOL_SIZE to vary).',
   );
-  if (ratio < TARGET_RATIO || paced.latency.p99 > TARGET_P99_MS || lost > 0 || delivered < stored) process.exitCode = 1;
   await channel.close();
 } finally {
   for (const child of children.reverse()) await stopProcess(child);
@@ -301,11 +190,5 @@ try {
   await db.drop();
 }
 
-if (lines.length > 0) {
-  const doc = readFileSync(BENCHMARKS_MD, 'utf8');
-  const at = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (at < 0 || end < at) throw new Error(`${BENCHMARKS_MD} has no ${START} … ${END} section to write into`);
-  writeFileSync(BENCHMARKS_MD, `${doc.slice(0, at + START.length)}\n${lines.join('\n')}\n${doc.slice(end)}`);
-  log('results written to docs/benchmarks.md');
-}
+if (lines.length > 0) writeSection('callback-ingestion', lines);
+targets.finish();

@@ -22,11 +22,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
 import { type Envelope, type EventData } from '@warmline/contracts';
 import { eventExamples } from '@warmline/contracts/bus/message-examples';
@@ -35,11 +33,8 @@ import { createPool, runMigrations, withTransaction } from '@warmline/platform/d
 import { createLogger } from '@warmline/platform/log';
 import { createTestDatabase, uniqueName } from '@warmline/platform/testing/index';
 import { deleteBusNames } from '@warmline/platform/testing/system';
+import { percentileOfSorted, say, Targets, writeSection } from './kit/index.js';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
-const START = '<!-- bench:event-pipeline:start -->';
-const END = '<!-- bench:event-pipeline:end -->';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const WRITERS = Number(process.env.BENCH_WRITERS ?? 8);
@@ -49,8 +44,7 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 50);
 const TYPE = 'payment.succeeded';
 const QUEUE = 'bench.event-pipeline';
 
-const say = (message: string) => process.stdout.write(`bench: ${message}\n`);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) => percentileOfSorted(sorted, p / 100);
 
 /** Event i: the example payment with its own order id (every event a distinct fact). */
 function payment(): EventData<typeof TYPE> {
@@ -294,12 +288,15 @@ const lines = [
   `The paced run took ${pacedSeconds.toFixed(1)} s for ${PACED_EVENTS.toLocaleString('en-US')} events.`,
 ];
 say('\n' + lines.join('\n'));
-const doc = readFileSync(BENCHMARKS_MD, 'utf8');
-const at = doc.indexOf(START);
-const end = doc.indexOf(END);
-const section = `${START}\n${lines.join('\n')}\n${END}`;
-writeFileSync(
-  BENCHMARKS_MD,
-  at >= 0 && end > at ? doc.slice(0, at) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n## Event pipeline (issue 16)\n\n${section}\n`,
+const targets = new Targets('event-pipeline');
+const ceilingRate = EVENTS / commitSeconds;
+targets.check(
+  `event pipeline (${WRITERS} writers, 1 event per transaction): ≥ 70 % of the bare INSERT + COMMIT ceiling`,
+  pipelineRate >= 0.7 * ceilingRate,
+  `${Math.round(pipelineRate)}/s, ${((pipelineRate / ceilingRate) * 100).toFixed(0)} % of ${Math.round(ceilingRate)}/s`,
 );
-process.exit(0);
+targets.check(`commit → handler p95 ≤ 20 ms at ${PACED_RATE}/s`, pacedP95 <= 20, `p95 ${ms(pacedP95)}`);
+targets.check('commit → handler p95 ≤ 50 ms saturated', percentile(saturated, 95) <= 50, `p95 ${ms(percentile(saturated, 95))}`);
+writeSection('event-pipeline', lines);
+targets.finish();
+process.exit();

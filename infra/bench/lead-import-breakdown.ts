@@ -6,7 +6,6 @@
  * COPY baseline does). Every batch is rolled back, so the table stays as it was. Not part of
  * `make bench`: `npx tsx infra/bench/lead-import-breakdown.ts [rows per batch] [batches]`.
  */
-import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
@@ -14,6 +13,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { stateOfAreaCode } from '@warmline/contracts';
 import { timeOrderedUuid } from '@warmline/platform/ids';
+import { cpuSeconds, say } from './kit/index.js';
 
 const DATABASE_URL = process.env.BENCH_IMPORT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/warmline_bench_import';
 const ROWS = Number(process.argv[2] ?? 10_000);
@@ -59,10 +59,7 @@ function batch(): Lead[] {
 const db = new pg.Client({ connectionString: DATABASE_URL, options: '-c search_path=catalog,public' });
 await db.connect();
 const { rows: me } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-const cpuMs = () => {
-  const fields = readFileSync(`/proc/${me[0]!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+const cpuMs = () => cpuSeconds(me[0]!.pid) * 1000;
 const { rows: size } = await db.query<{ leads: number; combos: number }>('SELECT (SELECT count(*) FROM aged_leads)::int AS leads, (SELECT count(*) FROM lead_stock)::int AS combos');
 const spent: Record<'probe' | 'copyWithStockTrigger' | 'copyWithoutStockTrigger', number[]> = { probe: [], copyWithStockTrigger: [], copyWithoutStockTrigger: [] };
 try {
@@ -86,10 +83,9 @@ try {
   await db.end();
 }
 const per1000 = (ms: number[]) => ms.map((m) => ((m / ROWS) * 1000).toFixed(0)).join(', ');
-process.stdout.write(
+say(
   `${size[0]!.leads.toLocaleString('en-US')} leads, ${size[0]!.combos.toLocaleString('en-US')} stock rows; batches of ${ROWS.toLocaleString('en-US')}; load ${os.loadavg()[0]!.toFixed(1)}\n` +
     Object.entries(spent)
       .map(([step, ms]) => `${step}: ${per1000(ms)} ms CPU per 1,000 rows`)
-      .join('\n') +
-    '\n',
+      .join('\n'),
 );

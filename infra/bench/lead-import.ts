@@ -24,13 +24,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { LEAD_IMPORT_COLUMNS, stateOfAreaCode } from '@warmline/contracts';
@@ -43,11 +42,8 @@ import { freePort, signTestIdentity, TEST_KEYS, waitFor } from '@warmline/platfo
 import { catalogEnv } from '@warmline/catalog/config';
 import { startCatalog } from '@warmline/catalog/service';
 import { entryEnv, listServices } from '../scripts/services';
+import { cpuSeconds, percentileOfSorted, REPO_ROOT, say, Targets, writeSection } from './kit/index.js';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
-const START = '<!-- bench:lead-import:start -->';
-const END = '<!-- bench:lead-import:end -->';
 const DATABASE_URL = process.env.BENCH_IMPORT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/warmline_bench_import';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const SIZES = (process.env.BENCH_IMPORT_ROWS ?? '100000,1000000').split(',').map(Number);
@@ -57,7 +53,6 @@ const BENCH_DIR = path.join(REPO_ROOT, 'var/bench');
 const DAY_MS = 86_400_000;
 
 const importerEntry = listServices().find((s) => s.name === 'importer')!;
-const log = (message: string) => process.stdout.write(`bench: ${message}\n`);
 
 /* -------------------------------------------------------------------- the files ---------- */
 
@@ -96,7 +91,7 @@ async function ensureFile(rows: number, today: number): Promise<string> {
   mkdirSync(BENCH_DIR, { recursive: true });
   const file = path.join(BENCH_DIR, `leads-v3-${rows}-${new Date(today).toISOString().slice(0, 10)}.csv`);
   if (existsSync(file)) return file;
-  log(`writing ${file}`);
+  say(`writing ${file}`);
   const out = createWriteStream(file);
   out.write(LEAD_IMPORT_COLUMNS.join(',') + '\n');
   let chunk = '';
@@ -146,18 +141,6 @@ async function bareCopy(file: string): Promise<number> {
   }
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it has gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-const CLOCK_TICKS = 100;
-
 interface IndexedCopy {
   seconds: number;
   rows: number;
@@ -202,6 +185,9 @@ async function indexedCopy(importId: string): Promise<IndexedCopy> {
   }
 }
 
+/** A process's CPU so far, or the last reading once it has gone (the kit's cpuSeconds is then NaN). */
+const lastReading = (last: number, now: number): number => (Number.isFinite(now) ? now : last);
+
 /** The PostgreSQL backend running an import: the session holding its lock (lead-import-run.ts). */
 async function importBackendPid(db: pg.Pool, importId: string): Promise<number | null> {
   const { rows } = await db.query<{ pid: number }>(
@@ -244,10 +230,7 @@ function request(method: string, url: string, identity: Identity, body?: { file:
   });
 }
 
-function percentile(samples: number[], q: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-}
+const percentile = (samples: number[], q: number): number => percentileOfSorted([...samples].sort((a, b) => a - b), q);
 
 async function marketSample(url: string): Promise<number> {
   const started = process.hrtime.bigint();
@@ -285,13 +268,13 @@ await recreateDatabase();
 const catalog = await startCatalog(parseConfig(catalogEnv, { ...shared, CATALOG_PORT: '0' }), createLogger('catalog', 'silent'), { sweeper: false });
 const pool = new pg.Pool({ connectionString: DATABASE_URL, options: '-c search_path=catalog,public' });
 const results: Result[] = [];
-const misses: string[] = [];
+const targets = new Targets('lead-import');
 try {
   for (const rows of SIZES) {
     const file = await ensureFile(rows, today);
     const fileMb = statSync(file).size / 1024 / 1024;
     const bareCopySeconds = await bareCopy(file);
-    log(`${rows.toLocaleString('en-US')} rows: bare COPY (no index, diagnostic) ${bareCopySeconds.toFixed(1)} s`);
+    say(`${rows.toLocaleString('en-US')} rows: bare COPY (no index, diagnostic) ${bareCopySeconds.toFixed(1)} s`);
 
     const port = await freePort();
     const worker = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/importer-main.ts'], {
@@ -332,12 +315,12 @@ try {
           if (!backend) {
             const pid = await importBackendPid(pool, id);
             if (pid) backend = { pid, cpuAtStart: cpuSeconds(pid), cpuNow: cpuSeconds(pid) };
-          } else backend.cpuNow = Math.max(backend.cpuNow, cpuSeconds(backend.pid));
+          } else backend.cpuNow = lastReading(backend.cpuNow, cpuSeconds(backend.pid));
         }
         if (isLast && jobs[0]!.status === 'running') busy.push(await marketSample(catalog.url));
         else await new Promise((r) => setTimeout(r, 100));
       }
-      if (backend) backend.cpuNow = Math.max(backend.cpuNow, cpuSeconds(backend.pid));
+      if (backend) backend.cpuNow = lastReading(backend.cpuNow, cpuSeconds(backend.pid));
       const importerCpuSeconds = cpuSeconds(worker.pid!) - importerCpuBefore;
       const importLoad = os.loadavg()[0]!;
       const { rows: done } = await pool.query<{ status: string; seconds: number; rows_imported: number; rows_rejected: number; rows_duplicate: number; error: string | null }>(
@@ -347,7 +330,7 @@ try {
       const job = done[0]!;
       if (job.status !== 'done') throw new Error(`import ${job.status}: ${job.error}`);
       const rss = peakRssMb(worker.pid!);
-      log(`${rows.toLocaleString('en-US')} rows: import ${job.seconds.toFixed(1)} s (${Math.round(job.rows_imported / job.seconds).toLocaleString('en-US')} leads/s), peak RSS ${rss.toFixed(0)} MB, load ${importLoad.toFixed(1)}`);
+      say(`${rows.toLocaleString('en-US')} rows: import ${job.seconds.toFixed(1)} s (${Math.round(job.rows_imported / job.seconds).toLocaleString('en-US')} leads/s), peak RSS ${rss.toFixed(0)} MB, load ${importLoad.toFixed(1)}`);
 
       // The market's counts stay right: the stock the market adds up is the unsold leads.
       const { rows: counts } = await pool.query<{ stock: number; daily: number; unsold: number }>(
@@ -355,10 +338,10 @@ try {
                 (SELECT count(*) FROM aged_leads WHERE sold_at IS NULL)::int AS unsold`,
       );
       const c = counts[0]!;
-      if (c.stock !== c.unsold || c.daily !== c.unsold) misses.push(`market counts after the ${rows}-row import: stock ${c.stock}, daily ${c.daily}, unsold leads ${c.unsold}`);
+      targets.check(`the market's counts after the ${rows.toLocaleString('en-US')}-row import equal its unsold leads`, c.stock === c.unsold && c.daily === c.unsold, `stock ${c.stock}, daily ${c.daily}, unsold leads ${c.unsold}`);
 
       const copy = await indexedCopy(id);
-      log(`${rows.toLocaleString('en-US')} rows: COPY of the same ${copy.rows.toLocaleString('en-US')} leads into LIKE aged_leads INCLUDING ALL ${copy.seconds.toFixed(1)} s, load ${copy.load.toFixed(1)}`);
+      say(`${rows.toLocaleString('en-US')} rows: COPY of the same ${copy.rows.toLocaleString('en-US')} leads into LIKE aged_leads INCLUDING ALL ${copy.seconds.toFixed(1)} s, load ${copy.load.toFixed(1)}`);
       results.push({
         rows,
         fileMb,
@@ -393,42 +376,42 @@ const RATE_TARGET = 0.6;
 const RSS_TARGET_MB = 200;
 const MARKET_TARGET_RATIO = 2;
 const perThousand = (cpu: number, n: number) => `${((cpu / n) * 1000 * 1000).toFixed(0)} ms`;
-for (const r of results) {
+const verdicts = results.map((r) => {
   const ratio = r.copy.seconds / r.importSeconds;
-  if (ratio < RATE_TARGET) misses.push(`import rate ≥ 60 % of the indexed COPY (${r.rows} rows: ${(ratio * 100).toFixed(0)} %)`);
-  if (r.peakRssMb > RSS_TARGET_MB) misses.push(`importer RSS ≤ ${RSS_TARGET_MB} MB (${r.rows} rows: ${r.peakRssMb.toFixed(0)} MB)`);
-  if (r.marketIdleP95 !== undefined && r.marketBusyP95! > MARKET_TARGET_RATIO * r.marketIdleP95)
-    misses.push(`market p95 during the import ≤ 2× idle (${r.marketBusyP95!.toFixed(1)} ms vs ${r.marketIdleP95.toFixed(1)} ms idle)`);
-}
+  const rate = targets.check(`import of ${r.rows.toLocaleString('en-US')} rows ≥ 60 % of the indexed COPY`, ratio >= RATE_TARGET, `${(ratio * 100).toFixed(0)} % of the indexed COPY`);
+  const rss = targets.check(`importer RSS ≤ ${RSS_TARGET_MB} MB (${r.rows.toLocaleString('en-US')} rows)`, r.peakRssMb <= RSS_TARGET_MB, `peak ${r.peakRssMb.toFixed(0)} MB`);
+  const market =
+    r.marketIdleP95 !== undefined && r.marketBusyP95 !== undefined
+      ? targets.check(
+          `market p95 during the ${r.rows.toLocaleString('en-US')}-row import ≤ 2× idle`,
+          r.marketBusyP95 <= MARKET_TARGET_RATIO * r.marketIdleP95,
+          `${r.marketBusyP95.toFixed(1)} ms busy, ${r.marketIdleP95.toFixed(1)} ms idle`,
+        )
+      : null;
+  return { rate, rss, market };
+});
 
 const lines = [
   `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB (load ${os.loadavg()[0]!.toFixed(1)} at the end), LEAD_IMPORT_BATCH_ROWS ${process.env.LEAD_IMPORT_BATCH_ROWS ?? 'unset (the default)'}; \`npx tsx infra/bench/lead-import.ts\`.`,
   '',
   '| rows | file | indexed COPY of the same leads (baseline) | import | rate vs indexed COPY (target ≥ 60 %) | CPU per 1,000 rows: import (importer + its backend) vs COPY | imported / rejected / duplicate | importer RSS at rest → peak (target ≤ 200 MB) | bare COPY, no index (diagnostic) |',
   '|---:|---:|---:|---:|---:|---:|---|---:|---:|',
-  ...results.map((r) => {
+  ...results.map((r, i) => {
     const copyRate = r.copy.rows / r.copy.seconds;
     const importRate = r.rowsImported / r.importSeconds;
     const importCpu = `${perThousand(r.importerCpuSeconds + r.backendCpuSeconds, r.rows)} (${perThousand(r.importerCpuSeconds, r.rows)} + ${perThousand(r.backendCpuSeconds, r.rows)})`;
-    return `| ${r.rows.toLocaleString('en-US')} | ${r.fileMb.toFixed(0)} MB | ${r.copy.seconds.toFixed(1)} s (${Math.round(copyRate).toLocaleString('en-US')} leads/s, load ${r.copy.load.toFixed(1)}) | ${r.importSeconds.toFixed(1)} s (${Math.round(importRate).toLocaleString('en-US')} leads/s, load ${r.importLoad.toFixed(1)}) | ${((importRate / copyRate) * 100).toFixed(0)} % | ${importCpu} vs ${perThousand(r.copy.backendCpuSeconds, r.rows)} | ${r.rowsImported.toLocaleString('en-US')} / ${r.rowsRejected.toLocaleString('en-US')} / ${r.rowsDuplicate.toLocaleString('en-US')} | ${r.restingRssMb.toFixed(0)} → ${r.peakRssMb.toFixed(0)} MB | ${r.bareCopySeconds.toFixed(1)} s |`;
+    return `| ${r.rows.toLocaleString('en-US')} | ${r.fileMb.toFixed(0)} MB | ${r.copy.seconds.toFixed(1)} s (${Math.round(copyRate).toLocaleString('en-US')} leads/s, load ${r.copy.load.toFixed(1)}) | ${r.importSeconds.toFixed(1)} s (${Math.round(importRate).toLocaleString('en-US')} leads/s, load ${r.importLoad.toFixed(1)}) | ${((importRate / copyRate) * 100).toFixed(0)} %, ${verdicts[i]!.rate} | ${importCpu} vs ${perThousand(r.copy.backendCpuSeconds, r.rows)} | ${r.rowsImported.toLocaleString('en-US')} / ${r.rowsRejected.toLocaleString('en-US')} / ${r.rowsDuplicate.toLocaleString('en-US')} | ${r.restingRssMb.toFixed(0)} → ${r.peakRssMb.toFixed(0)} MB, ${verdicts[i]!.rss} | ${r.bareCopySeconds.toFixed(1)} s |`;
   }),
   '',
   ...results
-    .filter((r) => r.marketIdleP95 !== undefined)
+    .map((r, i) => ({ r, market: verdicts[i]!.market }))
+    .filter(({ r }) => r.marketIdleP95 !== undefined)
     .map(
-      (r) =>
-        `\`GET /api/aged-leads\` (page 1) p95: ${r.marketIdleP95!.toFixed(1)} ms idle, ${r.marketBusyP95!.toFixed(1)} ms while the ${r.rows.toLocaleString('en-US')}-row import ran (${r.marketBusyN} requests): ${(r.marketBusyP95! / r.marketIdleP95!).toFixed(1)}× idle (target ≤ 2×).`,
+      ({ r, market }) =>
+        `\`GET /api/aged-leads\` (page 1) p95: ${r.marketIdleP95!.toFixed(1)} ms idle, ${r.marketBusyP95!.toFixed(1)} ms while the ${r.rows.toLocaleString('en-US')}-row import ran (${r.marketBusyN} requests): ${(r.marketBusyP95! / r.marketIdleP95!).toFixed(1)}× idle (target ≤ 2×: ${market}).`,
     ),
-  ...(misses.length ? ['', ...misses.map((m) => `**Target missed:** ${m}.`)] : ['', 'Every target met in this run.']),
 ];
-log('\n' + lines.join('\n'));
-const doc = readFileSync(BENCHMARKS_MD, 'utf8');
-const at = doc.indexOf(START);
-const end = doc.indexOf(END);
-const section = `${START}\n${lines.join('\n')}\n${END}`;
-writeFileSync(
-  BENCHMARKS_MD,
-  at >= 0 && end > at ? doc.slice(0, at) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n## Aged-lead import (issues 13, 27)\n\n${section}\n`,
-);
-for (const m of misses) process.stderr.write(`bench: target missed: ${m}\n`);
-process.exit(misses.length ? 1 : 0);
+say('\n' + lines.join('\n'));
+writeSection('lead-import', lines);
+targets.finish();
+process.exit();

@@ -12,30 +12,24 @@
  *
  *   BENCH_LIGHTHOUSE_RUNS=5 CHROMIUM_PATH=/usr/bin/chromium npx tsx infra/bench/lighthouse.ts
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import { createTestDatabase, freePort, TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { deleteBusNames, deleteRedisKeys } from '@warmline/platform/testing/system';
+import { answers, REPO_ROOT, say, startBenchGateway, startCommand, stopProcess, Targets, writeSection } from './kit/index.js';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
 const REPORTS_DIR = path.join(REPO_ROOT, 'test-results/lighthouse');
 const WEB_DIST_DIR = path.join(REPO_ROOT, 'web/dist');
-const START = '<!-- bench:lighthouse:start -->';
-const END = '<!-- bench:lighthouse:end -->';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const PAGES = ['/', '/pricing', '/premium-pricing'];
 const TARGET_SCORE = 95;
 
-const log = (message: string) => process.stdout.write(`bench: ${message}\n`);
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -54,27 +48,6 @@ interface Run {
   benchmarkIndex: number;
   report: string;
 }
-
-/* ------------------------------------------------------------------ processes ---------- */
-
-function startProcess(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  // Only what goes wrong is worth showing; Chromium's own chatter is not.
-  child.stderr?.on('data', (chunk: Buffer) => {
-    if (command === process.execPath) process.stderr.write(chunk);
-  });
-  return child;
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-}
-
-const answers = (url: string) => async () => (await fetch(url).catch(() => undefined))?.ok === true;
 
 /* ------------------------------------------------------------------- lighthouse ---------- */
 
@@ -120,33 +93,16 @@ const loadBefore = os.loadavg()[0]!;
 const results = new Map<string, Run[]>();
 
 try {
-  children.push(
-    startProcess(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'services/gateway/src/main.ts')], {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: db.url,
-      MIGRATION_DATABASE_URL: db.url,
-      AMQP_URL,
-      REDIS_URL,
-      REDIS_PREFIX: redisPrefix,
-      BUS_NAMESPACE: namespace,
-      ...TEST_KEYS,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_USERNAME: `bench_admin_${runId}`,
-      ADMIN_PASSWORD: `bench-password-${runId}`,
-      GATEWAY_PORT: String(gatewayPort),
-      GATEWAY_INTERNAL_PORT: String(await freePort()),
-      PUBLIC_URL: gatewayUrl,
-      WEB_DIST_DIR,
-    }),
-  );
-  await waitFor('the gateway', answers(`${gatewayUrl}/healthz`), { timeoutMs: 60_000, intervalMs: 250 });
+  const env = { NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: db.url, MIGRATION_DATABASE_URL: db.url, AMQP_URL, BUS_NAMESPACE: namespace, ...TEST_KEYS };
+  children.push(await startBenchGateway({ env, port: gatewayPort, runId, redisPrefix, settings: { PUBLIC_URL: gatewayUrl, WEB_DIST_DIR } }));
 
   children.push(
-    startProcess(
+    startCommand(
+      'chromium',
       CHROMIUM_PATH,
       ['--headless=new', '--no-sandbox', `--remote-debugging-port=${chromiumPort}`, `--user-data-dir=${chromiumProfile}`, '--no-first-run', 'about:blank'],
       {},
+      { quiet: true },
     ),
   );
   await waitFor('Chromium', answers(`http://127.0.0.1:${chromiumPort}/json/version`), { timeoutMs: 30_000, intervalMs: 250 });
@@ -158,7 +114,7 @@ try {
     for (let i = 0; i < RUNS; i += 1) {
       const run = await measure(`${gatewayUrl}${page}`, chromiumPort);
       runs.push(run);
-      log(`${page} run ${i + 1}/${RUNS}: score ${run.score}, FCP ${run.fcp.toFixed(0)} ms, LCP ${run.lcp.toFixed(0)} ms, TBT ${run.tbt.toFixed(0)} ms, CLS ${run.cls.toFixed(3)}, CPU index ${run.benchmarkIndex.toFixed(0)}`);
+      say(`${page} run ${i + 1}/${RUNS}: score ${run.score}, FCP ${run.fcp.toFixed(0)} ms, LCP ${run.lcp.toFixed(0)} ms, TBT ${run.tbt.toFixed(0)} ms, CLS ${run.cls.toFixed(3)}, CPU index ${run.benchmarkIndex.toFixed(0)}`);
     }
     results.set(page, runs);
   }
@@ -172,11 +128,11 @@ try {
 
 mkdirSync(REPORTS_DIR, { recursive: true });
 const rows: string[] = [];
-let allMet = true;
+const targets = new Targets('lighthouse');
 for (const [page, runs] of results) {
   const score = median(runs.map((r) => r.score));
   const met = score >= TARGET_SCORE;
-  allMet &&= met;
+  targets.check(`Lighthouse performance score of ${page} ≥ ${TARGET_SCORE} (median of ${runs.length})`, met, `median ${score}`);
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   rows.push(
     `| \`${page}\` | **${score}** (${runs.map((r) => r.score).join(', ')}) | ${met ? 'met' : '**not met**'} | ` +
@@ -196,11 +152,7 @@ const lines = [
   '|---|---|---|---:|---:|---:|---:|---:|---:|',
   ...rows,
 ];
-for (const line of lines) log(line);
-const doc = readFileSync(BENCHMARKS_MD, 'utf8');
-const at = doc.indexOf(START);
-const end = doc.indexOf(END);
-if (at < 0 || end < at) throw new Error(`${BENCHMARKS_MD} has no ${START} … ${END} section to write into`);
-writeFileSync(BENCHMARKS_MD, `${doc.slice(0, at + START.length)}\n${lines.join('\n')}\n${doc.slice(end)}`);
-log(`results written to docs/benchmarks.md; the median runs' reports in ${path.relative(REPO_ROOT, REPORTS_DIR)}/`);
-if (!allMet) process.exitCode = 1;
+for (const line of lines) say(line);
+writeSection('lighthouse', lines);
+say(`the median runs' reports in ${path.relative(REPO_ROOT, REPORTS_DIR)}/`);
+targets.finish();

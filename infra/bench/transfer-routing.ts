@@ -15,83 +15,21 @@
  *   sent twice): p99, and zero double charges (one charge row per charged transfer at most) with
  *   every ledger equal to its rows.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stateOfAreaCode, TRANSFER_ROUTE_PATH, transferOutcomePath, US_STATE_CODES, withinCallingHours, type UsStateCode } from '@warmline/contracts';
 import { createPool } from '@warmline/platform/db/index';
 import { createTestDatabase, freePort, TEST_KEYS, waitFor } from '@warmline/platform/testing/index';
 import { deleteBusNames, deleteRedisKeys } from '@warmline/platform/testing/system';
 import { TRANSFERS_SCHEMA } from '@warmline/transfers/service';
-
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCHMARKS_MD = path.join(REPO_ROOT, 'docs/benchmarks.md');
-const START = '<!-- bench:transfer-routing:start -->';
-const END = '<!-- bench:transfer-routing:end -->';
+import { answers, autocannon, say, startBenchGateway, startService, stopProcess, Targets, writeSection, type CannonRequest } from './kit/index.js';
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 5000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const TARGET_P99_MS = 25;
-
-const log = (message: string) => process.stdout.write(`bench: ${message}\n`);
-
-/** The part of autocannon's API used here (it ships no types). */
-interface CannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-interface CannonResult {
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  latency: { p50: number; p99: number };
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration?: number;
-  amount?: number;
-  requests: Array<{
-    method: string;
-    path: string;
-    headers?: Record<string, string>;
-    setupRequest?: (req: CannonRequest) => CannonRequest;
-    onResponse?: (status: number, body: string) => void;
-  }>;
-}) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-function startProcess(name: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, `services/${name}/src/main.ts`)], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (code !== null && code !== 0) log(`${name} exited with ${code}`);
-  });
-  return child;
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-const healthy = (url: string) => async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true;
 
 /** One area code per state (the first the table names), so a prospect's phone matches its state. */
 const AREA_CODE_OF = new Map<UsStateCode, string>();
@@ -110,28 +48,13 @@ const gatewayPort = await freePort();
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
 const children: ChildProcess[] = [];
 const lines: string[] = [];
+const targets = new Targets('transfer-routing');
 const loadBefore = os.loadavg()[0]!;
 const pool = createPool(db.url, TRANSFERS_SCHEMA, 5);
 try {
-  children.push(startProcess('transfers', { ...shared, TRANSFERS_PORT: new URL(transfersUrl).port, BUSINESS_TIMEZONE: 'America/Chicago' }));
-  await waitFor('the transfers service', healthy(transfersUrl), { timeoutMs: 60_000, intervalMs: 250 });
-  children.push(
-    startProcess('gateway', {
-      ...shared,
-      GATEWAY_PORT: String(gatewayPort),
-      GATEWAY_INTERNAL_PORT: String(await freePort()),
-      REDIS_URL,
-      REDIS_PREFIX: redisPrefix,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_USERNAME: `bench_admin_${runId}`,
-      ADMIN_PASSWORD: `bench-password-${runId}`,
-      WEB_DIST_DIR: path.join(os.tmpdir(), 'no-web-dist'),
-      TRANSFERS_URL: transfersUrl,
-      // Capacity is what is measured here, not the per-key limit.
-      VENDOR_WEBHOOK_CALLS_PER_MINUTE: '1000000',
-    }),
-  );
-  await waitFor('the gateway', healthy(gatewayUrl), { timeoutMs: 60_000, intervalMs: 250 });
+  children.push(startService('transfers', { ...shared, TRANSFERS_PORT: new URL(transfersUrl).port, BUSINESS_TIMEZONE: 'America/Chicago' }));
+  await waitFor('the transfers service', answers(`${transfersUrl}/healthz`), { timeoutMs: 60_000, intervalMs: 250 });
+  children.push(await startBenchGateway({ env: shared, port: gatewayPort, runId, redisPrefix, settings: { TRANSFERS_URL: transfersUrl } }));
 
   /* ---- 5,000 agents with settings and balances, a vendor key ---- */
   const seeded = Date.now();
@@ -156,11 +79,11 @@ try {
   await pool.query('ANALYZE');
   const key = `wlv_${randomBytes(24).toString('base64url')}`;
   await pool.query("INSERT INTO vendor_keys (id, name, key_hash, created_at) VALUES ($1, 'Bench Voice', $2, now())", [randomUUID(), createHash('sha256').update(key).digest('hex')]);
-  log(`seeded ${AGENTS} agents with settings and 50 transfers each in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+  say(`seeded ${AGENTS} agents with settings and 50 transfers each in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
 
   const now = new Date();
   const open = US_STATE_CODES.filter((s) => withinCallingHours(s, `${AREA_CODE_OF.get(s)}5550100`, now));
-  if (open.length === 0) log('no state is inside calling hours now: every decision is a refusal (run it in US daytime)');
+  if (open.length === 0) say('no state is inside calling hours now: every decision is a refusal (run it in US daytime)');
   let sequence = 0;
   const nextProspect = () => {
     sequence += 1;
@@ -178,7 +101,7 @@ try {
   /* ---- /healthz and routing, same connections, same time ---- */
   await autocannon({ url: gatewayUrl, connections: 10, duration: 2, requests: [{ method: 'GET', path: '/healthz' }] });
   const health = await autocannon({ url: gatewayUrl, connections: CONNECTIONS, duration: SECONDS, requests: [{ method: 'GET', path: '/healthz' }] });
-  log(`/healthz, ${CONNECTIONS} connections: p50 ${health.latency.p50} ms, p99 ${health.latency.p99} ms`);
+  say(`/healthz, ${CONNECTIONS} connections: p50 ${health.latency.p50} ms, p99 ${health.latency.p99} ms`);
   const routedIds: string[] = [];
   const reasons = new Map<string, number>();
   const onRoute = (status: number, body: string) => {
@@ -191,12 +114,12 @@ try {
   await autocannon({ url: gatewayUrl, connections: 10, duration: 2, requests: [routeRequest] });
   // One call at a time: what a decision costs without queueing behind others.
   const single = await autocannon({ url: gatewayUrl, connections: 1, duration: Math.max(2, Math.floor(SECONDS / 2)), requests: [routeRequest] });
-  log(`route, 1 connection: p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms`);
+  say(`route, 1 connection: p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms`);
   const warmedUp = routedIds.length;
   const route = await autocannon({ url: gatewayUrl, connections: CONNECTIONS, duration: SECONDS, requests: [routeRequest] });
   const routeRate = route['2xx'] / SECONDS;
   const refusals = [...reasons.entries()].map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
-  log(`route, ${CONNECTIONS} connections: ${routeRate.toFixed(0)}/s, p50 ${route.latency.p50} ms, p99 ${route.latency.p99} ms, non-2xx ${route.non2xx}, routed ${routedIds.length - warmedUp}, refused: ${refusals}`);
+  say(`route, ${CONNECTIONS} connections: ${routeRate.toFixed(0)}/s, p50 ${route.latency.p50} ms, p99 ${route.latency.p99} ms, non-2xx ${route.non2xx}, routed ${routedIds.length - warmedUp}, refused: ${refusals}`);
 
   /* ---- outcomes of every routed transfer, one in five twice ---- */
   const outcomes: Array<{ id: string; body: string }> = [];
@@ -222,7 +145,7 @@ try {
       },
     ],
   });
-  log(`outcomes, ${CONNECTIONS} connections: ${outcomes.length} sent, p50 ${outcome.latency.p50} ms, p99 ${outcome.latency.p99} ms, non-2xx ${outcome.non2xx}`);
+  say(`outcomes, ${CONNECTIONS} connections: ${outcomes.length} sent, p50 ${outcome.latency.p50} ms, p99 ${outcome.latency.p99} ms, non-2xx ${outcome.non2xx}`);
 
   /* ---- zero double charges, every ledger equal to its rows ---- */
   const twice = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM (SELECT cause_id FROM ledger_entries WHERE kind = 'charge' GROUP BY cause_id HAVING count(*) > 1) d")).rows[0]!.n;
@@ -235,11 +158,13 @@ try {
            OR a.balance <> COALESCE((SELECT sum(remaining) FROM credit_lots l WHERE l.agent_id = a.user_id), 0)`,
     )
   ).rows[0]!.n;
-  log(`charged ${charged}, charge rows ${charges}, charged twice ${twice}, ledgers not equal to their rows ${mismatched}`);
+  say(`charged ${charged}, charge rows ${charges}, charged twice ${twice}, ledgers not equal to their rows ${mismatched}`);
 
   const pgVersion = (await pool.query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0]?.v ?? '?';
-  const verdict = (ok: boolean) => (ok ? 'within target' : '**over target**');
   const ratio = route.latency.p99 / Math.max(1, health.latency.p99);
+  const routeMet = targets.check(`transfer route: p99 ≤ ${TARGET_P99_MS} ms at ${CONNECTIONS} connections`, route.latency.p99 <= TARGET_P99_MS, `p99 ${route.latency.p99} ms, ${ratio.toFixed(1)}× /healthz`);
+  const chargedOnceMet = targets.check('transfer outcomes: none charged twice', twice === 0 && charges === charged, `charged ${charged}, charge rows ${charges}, twice ${twice}`);
+  const ledgersMet = targets.check('transfer outcomes: every ledger equal to its rows', mismatched === 0, `${mismatched} not equal`);
   lines.push(
     `Last run: ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU cores shared by PostgreSQL, RabbitMQ, Redis, the gateway and the transfers service (each its own process) and autocannon (this process), ${pgVersion}, Node ${process.version}; ` +
       `${AGENTS} agents (8 states each, every hour, two at once, 50 transfers each); ${SECONDS} s per step after a warm-up; prospects over the ${open.length} states inside calling hours at the time; the machine's 1-minute load average was ${loadBefore.toFixed(1)} before and ${os.loadavg()[0]!.toFixed(1)} after.`,
@@ -247,18 +172,17 @@ try {
     '| measure | value | target |',
     '|---|---|---|',
     `| \`/healthz\` through the gateway, ${CONNECTIONS} connections | p50 ${health.latency.p50} ms, p99 ${health.latency.p99} ms | (baseline) |`,
-    `| **route** through the gateway, ${CONNECTIONS} connections | ${routeRate.toFixed(0)} calls/s, p50 ${route.latency.p50} ms, **p99 ${route.latency.p99} ms** (non-2xx ${route.non2xx}; routed ${routedIds.length - warmedUp}, refused: ${refusals}) | ≤ ${TARGET_P99_MS} ms: ${verdict(route.latency.p99 <= TARGET_P99_MS)} |`,
+    `| **route** through the gateway, ${CONNECTIONS} connections | ${routeRate.toFixed(0)} calls/s, p50 ${route.latency.p50} ms, **p99 ${route.latency.p99} ms** (non-2xx ${route.non2xx}; routed ${routedIds.length - warmedUp}, refused: ${refusals}) | ≤ ${TARGET_P99_MS} ms: ${routeMet} |`,
     `| route through the gateway, 1 connection (no queueing) | p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms | |`,
     `| route p99 ÷ /healthz p99, same run | ${ratio.toFixed(1)}× | |`,
     `| outcomes through the gateway, ${CONNECTIONS} connections (${outcomes.length}, one in five repeated) | p50 ${outcome.latency.p50} ms, p99 ${outcome.latency.p99} ms (non-2xx ${outcome.non2xx}) | |`,
-    `| **charged twice** (charged ${charged}, charge rows ${charges}) | **${twice}** | 0: ${verdict(twice === 0 && charges === charged)} |`,
-    `| ledgers not equal to their rows | ${mismatched} | 0: ${verdict(mismatched === 0)} |`,
+    `| **charged twice** (charged ${charged}, charge rows ${charges}) | **${twice}** | 0: ${chargedOnceMet} |`,
+    `| ledgers not equal to their rows | ${mismatched} | 0: ${ledgersMet} |`,
     '',
     'Database round trips per decision (docs/adr/0031): a routed call 8 (key look-up; BEGIN with the call lock; earlier decision + suppression; candidates; lock; re-check + reserve; transfer.routed; COMMIT), a refusal 5–6; a charged outcome 12 (key; BEGIN; the transfer; the agent lock; the transfer lock; 4 for the charge; settle; transfer.completed; COMMIT).',
     '',
     'Reproduce: `npx tsx infra/bench/transfer-routing.ts` (BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS to vary).',
   );
-  if (twice > 0 || mismatched > 0 || charges !== charged) process.exitCode = 1;
 } finally {
   for (const child of children.reverse()) await stopProcess(child);
   await pool.end();
@@ -267,11 +191,5 @@ try {
   await db.drop();
 }
 
-if (lines.length > 0) {
-  const doc = readFileSync(BENCHMARKS_MD, 'utf8');
-  const at = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (at < 0 || end < at) throw new Error(`${BENCHMARKS_MD} has no ${START} … ${END} section to write into`);
-  writeFileSync(BENCHMARKS_MD, `${doc.slice(0, at + START.length)}\n${lines.join('\n')}\n${doc.slice(end)}`);
-  log('results written to docs/benchmarks.md');
-}
+if (lines.length > 0) writeSection('transfer-routing', lines);
+targets.finish();
