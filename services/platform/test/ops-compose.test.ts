@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { brokerManifest, COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { ANALYST_QUEUE_PREFIX, refusedDurableQueue } from '../src/bus/tap';
 import { TEST_KEYS } from '../src/testing/index';
@@ -197,6 +197,29 @@ describe('docker-compose.yml', () => {
     const replicas = Math.max(...listed.map(({ name }) => services[name]?.deploy?.replicas ?? 1));
     // Besides: a migration and a start-up check per process, a backup, operators, the superuser's reserve.
     expect(maxConnections).toBeGreaterThanOrEqual(replicas * perReplica + 2 * listed.length + 10);
+  });
+
+  it('when read, then PostgreSQL is sized for the aged-lead inventory, with the settings the Kubernetes Cluster sets too (docs/adr/0052)', () => {
+    const command = resolvedConfig().postgres?.command ?? [];
+    const settings = new Map(
+      (Array.isArray(command) ? command : command.split(' '))
+        .filter((arg, i, args) => args[i - 1] === '-c')
+        .map((arg) => arg.split('=') as [string, string]),
+    );
+    const gb = (size: string | undefined) => {
+      const parts = /^(\d+)(MB|GB)$/.exec(size ?? '');
+      return parts ? Number(parts[1]) / (parts[2] === 'MB' ? 1024 : 1) : Number.NaN;
+    };
+    // The market's indexes at a million leads and more in PostgreSQL's cache, not its default 128 MB.
+    expect(gb(settings.get('shared_buffers'))).toBeGreaterThanOrEqual(1);
+    // A million-row import (~1.5 GB of WAL) within about one checkpoint, its full-page images compressed.
+    expect(gb(settings.get('max_wal_size'))).toBeGreaterThanOrEqual(4);
+    expect(settings.get('wal_compression')).toMatch(/^(lz4|zstd|pglz|on)$/);
+    const cluster = parseAllDocuments(readFileSync(path.join(ROOT, 'infra/k8s/base/postgres.yaml'), 'utf8'))
+      .map((doc) => doc.toJSON() as { kind: string; spec?: { postgresql?: { parameters?: Record<string, string> } } })
+      .find((doc) => doc.kind === 'Cluster');
+    const parameters = Object.keys(cluster?.spec?.postgresql?.parameters ?? {});
+    expect(parameters.sort()).toEqual([...settings.keys()].sort());
   });
 
   it('when read, then Mailpit runs only in the dev profile and notifications sends to the SMTP server the environment names', () => {

@@ -101,12 +101,23 @@ interface Manifest {
     permissions?: Record<string, string>;
     importCredentialsSecret?: { name: string };
     backup?: { barmanObjectStore?: { destinationPath?: string } };
+    postgresql?: { parameters?: Record<string, string> };
+    resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+    storage?: { size?: string };
     cluster?: { name: string };
     schedule?: string;
     enableSuperuserAccess?: boolean;
     superuserSecret?: { name: string };
     managed?: { roles?: Array<{ name: string; login?: boolean; passwordSecret?: { name: string } }> };
   };
+}
+
+/** Bytes of a Kubernetes quantity (2Gi, 512Mi) or a PostgreSQL size (2GB, 512MB, 8kB); NaN when neither. */
+function bytesOf(size: string | undefined): number {
+  const parts = /^(\d+)\s*(k|K|M|G|T)?(i|B)?$/.exec(size ?? '');
+  if (!parts) return Number.NaN;
+  const power = { '': 0, k: 1, K: 1, M: 2, G: 3, T: 4 }[parts[2] ?? '']!;
+  return Number(parts[1]) * 1024 ** power;
 }
 
 function kubectl(args: string[]) {
@@ -509,6 +520,17 @@ describe('the Kubernetes manifests (infra/k8s)', () => {
     expect(postgres.spec!.instances).toBeGreaterThanOrEqual(2);
     expect(postgres.spec!.backup?.barmanObjectStore?.destinationPath).toMatch(/^s3:\/\//);
     expect(all('ScheduledBackup').map((b) => b.spec!.cluster?.name)).toContain('warmline-postgres');
+    // Sized for the aged-lead inventory (docs/adr/0052): shared_buffers a quarter of the memory
+    // the pod may use (the rest is the OS cache effective_cache_size counts on, and the
+    // backends'), and the WAL a large import writes between checkpoints well inside the volume.
+    const parameters = postgres.spec!.postgresql?.parameters ?? {};
+    const memory = bytesOf(postgres.spec!.resources?.limits?.memory);
+    expect(bytesOf(parameters.shared_buffers)).toBeGreaterThanOrEqual(memory / 5);
+    expect(bytesOf(parameters.shared_buffers)).toBeLessThanOrEqual(memory / 3);
+    expect(bytesOf(parameters.effective_cache_size)).toBeLessThanOrEqual(memory);
+    expect(bytesOf(parameters.max_wal_size)).toBeGreaterThanOrEqual(4 * 2 ** 30);
+    expect(bytesOf(parameters.max_wal_size)).toBeLessThanOrEqual(bytesOf(postgres.spec!.storage?.size) / 4);
+    expect(parameters.wal_compression).toMatch(/^(lz4|zstd|pglz|on)$/);
 
     // The migration step (docs/adr/0043, 0038): the superuser, every app role's password, the broker's admin.
     const migrate = containerOf(one('Job', 'migrate'));

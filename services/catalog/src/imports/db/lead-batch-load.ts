@@ -7,12 +7,15 @@ import type { ImportedLead } from '@warmline/contracts';
 
 /**
  * Loads a batch of validated leads into the inventory (issue 13), inside the caller's
- * transaction: COPY into a temporary table, then one INSERT … SELECT that skips suppressed
- * phones and duplicates — the same phone on the same form-fill day (in the business time zone)
- * as a lead already stored, sold or not, or earlier in the batch. Earlier batches of the same
- * file are already stored, so a duplicate across batches is caught the same way, and running a
- * file again imports nothing. Loads take one advisory lock, so two imports (or an import and the
- * JSON API) never let the same duplicate in at once.
+ * transaction: skips suppressed phones and duplicates — the same phone on the same form-fill day
+ * (in the business time zone) as a lead already stored, sold or not, or earlier in the batch.
+ * Earlier batches of the same file are already stored, so a duplicate across batches is caught
+ * the same way, and running a file again imports nothing. Loads take one advisory lock, so two
+ * imports (or an import and the JSON API) never let the same duplicate in at once.
+ *
+ * Issue 27: one query finds the rows to skip (it sends back only those), and the rest are
+ * COPY'd straight into aged_leads — no temporary table written and read again, no INSERT …
+ * SELECT row by row, no result row per lead: what is left is COPY's own work (docs/adr/0052).
  */
 
 const LOAD_LOCK_KEY = 'catalog.lead-batch-load';
@@ -43,73 +46,71 @@ export async function loadLeadBatch(
   leads: BatchLead[],
   options: { importId: string | null; timeZone: string },
 ): Promise<BatchOutcome> {
-  if (leads.length === 0) return { insertedRows: [], insertedIds: [], suppressedRows: [], duplicateRows: [] };
-  await lockLeadLoads(client);
-  await client.query(
-    `CREATE TEMP TABLE IF NOT EXISTS lead_batch (
-       row_number integer NOT NULL, id uuid NOT NULL, name text NOT NULL, phone text NOT NULL, email text,
-       state text NOT NULL, zip text, form_fill_time timestamptz NOT NULL, source text NOT NULL,
-       consent_certificate text, consent_time timestamptz, consent_ip inet
-     ) ON COMMIT DELETE ROWS`,
-  );
-  await client.query('TRUNCATE lead_batch');
-  const copy = client.query(
-    copyFrom(
-      'COPY lead_batch (row_number, id, name, phone, email, state, zip, form_fill_time, source, consent_certificate, consent_time, consent_ip) FROM STDIN',
-    ),
-  );
-  await pipeline(Readable.from(copyLines(leads)), copy);
-
-  const { rows } = await client.query<{ row_number: number; id: string; outcome: 'inserted' | 'suppressed' | 'duplicate' }>(
-    `WITH batch AS (
-       SELECT b.*, (b.form_fill_time AT TIME ZONE $2)::date AS fill_day,
-              EXISTS (SELECT 1 FROM lead_suppressions s WHERE s.phone = b.phone) AS suppressed
-         FROM lead_batch b
-     ), firsts AS (
-       SELECT DISTINCT ON (phone, fill_day) * FROM batch WHERE NOT suppressed ORDER BY phone, fill_day, row_number
-     ), fresh AS (
-       SELECT f.* FROM firsts f
-        WHERE NOT EXISTS (
-          SELECT 1 FROM aged_leads a
-           WHERE a.phone = f.phone
-             AND a.form_fill_time >= (f.fill_day::timestamp AT TIME ZONE $2)
-             AND a.form_fill_time < ((f.fill_day + 1)::timestamp AT TIME ZONE $2))
-     ), inserted AS (
-       INSERT INTO aged_leads (id, name, phone, email, state, zip, form_fill_time, source,
-                               consent_certificate, consent_time, consent_ip, import_id)
-       SELECT id, name, phone, email, state, zip, form_fill_time, source,
-              consent_certificate, consent_time, consent_ip, $1
-         FROM fresh ORDER BY row_number
-       RETURNING id
-     )
-     SELECT b.row_number, b.id,
-            CASE WHEN b.suppressed THEN 'suppressed'
-                 WHEN b.id IN (SELECT id FROM inserted) THEN 'inserted'
-                 ELSE 'duplicate' END AS outcome
-       FROM batch b ORDER BY b.row_number`,
-    [options.importId, options.timeZone],
-  );
   const outcome: BatchOutcome = { insertedRows: [], insertedIds: [], suppressedRows: [], duplicateRows: [] };
-  for (const r of rows) {
-    if (r.outcome === 'inserted') {
-      outcome.insertedRows.push(r.row_number);
-      outcome.insertedIds.push(r.id);
+  if (leads.length === 0) return outcome;
+  await lockLeadLoads(client);
+  const skipped = await rowsToSkip(client, leads, options.timeZone);
+  const fresh: Array<BatchLead & { id: string }> = [];
+  leads.forEach((batchLead, i) => {
+    const skip = skipped.get(i + 1);
+    if (skip === 'suppressed') outcome.suppressedRows.push(batchLead.rowNumber);
+    else if (skip === 'duplicate') outcome.duplicateRows.push(batchLead.rowNumber);
+    else {
+      // Time-ordered: a batch lands at the edge of the primary key, not on random pages.
+      const id = timeOrderedUuid();
+      fresh.push({ ...batchLead, id });
+      outcome.insertedRows.push(batchLead.rowNumber);
+      outcome.insertedIds.push(id);
     }
-    else if (r.outcome === 'suppressed') outcome.suppressedRows.push(r.row_number);
-    else outcome.duplicateRows.push(r.row_number);
+  });
+  if (fresh.length > 0) {
+    const copy = client.query(
+      copyFrom(
+        `COPY aged_leads (id, name, phone, email, state, zip, form_fill_time, source,
+                          consent_certificate, consent_time, consent_ip, import_id) FROM STDIN`,
+      ),
+    );
+    await pipeline(Readable.from(copyLines(fresh, options.importId)), copy);
   }
   return outcome;
 }
 
+/**
+ * The batch's rows not to store, by their place in the batch (1-based): suppressed phones, and
+ * duplicates of a stored lead or of an earlier row of the batch. Most rows are neither, and
+ * only the others come back.
+ */
+async function rowsToSkip(client: PoolClient, leads: BatchLead[], timeZone: string): Promise<Map<number, 'suppressed' | 'duplicate'>> {
+  const { rows } = await client.query<{ ord: number; outcome: 'suppressed' | 'duplicate' }>(
+    `WITH batch AS (
+       SELECT p.ord::int AS ord, p.phone, (p.fill AT TIME ZONE $3)::date AS fill_day
+         FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS p(phone, fill, ord)
+     ), marked AS (
+       SELECT b.ord, b.phone, b.fill_day,
+              EXISTS (SELECT 1 FROM lead_suppressions s WHERE s.phone = b.phone) AS suppressed,
+              row_number() OVER (PARTITION BY b.phone, b.fill_day ORDER BY b.ord) > 1 AS repeated
+         FROM batch b
+     )
+     SELECT m.ord, CASE WHEN m.suppressed THEN 'suppressed' ELSE 'duplicate' END AS outcome
+       FROM marked m
+      WHERE m.suppressed OR m.repeated OR EXISTS (
+        SELECT 1 FROM aged_leads a
+         WHERE a.phone = m.phone
+           AND a.form_fill_time >= (m.fill_day::timestamp AT TIME ZONE $3)
+           AND a.form_fill_time < ((m.fill_day + 1)::timestamp AT TIME ZONE $3))`,
+    [leads.map((l) => l.lead.phone), leads.map((l) => l.lead.formFillTime.toISOString()), timeZone],
+  );
+  return new Map(rows.map((r) => [r.ord, r.outcome]));
+}
+
 /** COPY's text format, a line per lead, built in chunks so a batch is never one huge string. */
-function* copyLines(leads: BatchLead[]): Generator<string> {
+function* copyLines(leads: Array<BatchLead & { id: string }>, importId: string | null): Generator<string> {
+  const importColumn = importId ?? '\\N';
   let chunk = '';
-  for (const { rowNumber, lead } of leads) {
+  for (const { id, lead } of leads) {
     chunk +=
       [
-        String(rowNumber),
-        // Time-ordered: a batch lands at the edge of the primary key, not on random pages.
-        timeOrderedUuid(),
+        id,
         text(lead.name),
         lead.phone,
         text(lead.email),
@@ -120,6 +121,7 @@ function* copyLines(leads: BatchLead[]): Generator<string> {
         text(lead.consentCertificate),
         lead.consentTime ? lead.consentTime.toISOString() : '\\N',
         text(lead.consentIp),
+        importColumn,
       ].join('\t') + '\n';
     if (chunk.length > 64 * 1024) {
       yield chunk;
