@@ -13,6 +13,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { stateOfAreaCode } from '@warmline/contracts';
 import { timeOrderedUuid } from '@warmline/platform/ids';
+import { SKIP_PROBE } from '@warmline/catalog/imports/db/lead-batch-load';
 import { cpuSeconds, say } from './kit/index.js';
 
 const DATABASE_URL = process.env.BENCH_IMPORT_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/warmline_bench_import';
@@ -23,22 +24,6 @@ const DAY_MS = 86_400_000;
 const AREA_CODES = Array.from({ length: 700 }, (_, k) => String(200 + k)).filter((code) => stateOfAreaCode(`${code}5550000`) !== null);
 const STATES = ['TX', 'CA', 'FL', 'NY', 'OH', 'GA', 'AZ', 'NC', 'PA', 'IL'];
 
-// The probe of services/catalog/src/imports/db/lead-batch-load.ts.
-const PROBE = `WITH batch AS (
-    SELECT p.ord::int AS ord, p.phone, (p.fill AT TIME ZONE $3)::date AS fill_day
-      FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS p(phone, fill, ord)
-  ), marked AS (
-    SELECT b.ord, b.phone, b.fill_day,
-           EXISTS (SELECT 1 FROM lead_suppressions s WHERE s.phone = b.phone) AS suppressed,
-           row_number() OVER (PARTITION BY b.phone, b.fill_day ORDER BY b.ord) > 1 AS repeated
-      FROM batch b
-  )
-  SELECT m.ord FROM marked m
-   WHERE m.suppressed OR m.repeated OR EXISTS (
-     SELECT 1 FROM aged_leads a
-      WHERE a.phone = m.phone
-        AND a.form_fill_time >= (m.fill_day::timestamp AT TIME ZONE $3)
-        AND a.form_fill_time < ((m.fill_day + 1)::timestamp AT TIME ZONE $3))`;
 const COPY = 'COPY aged_leads (id, name, phone, email, state, zip, form_fill_time, source, consent_certificate, consent_time, consent_ip) FROM STDIN';
 
 interface Lead {
@@ -70,7 +55,7 @@ try {
       if (!trigger) await db.query('ALTER TABLE aged_leads DISABLE TRIGGER aged_leads_stock_insert');
       let at = cpuMs();
       if (trigger) {
-        await db.query(PROBE, [leads.map((l) => l.phone), leads.map((l) => l.fill), 'America/New_York']);
+        await db.query(SKIP_PROBE, [leads.map((l) => l.phone), leads.map((l) => l.fill), 'America/New_York']);
         spent.probe.push(cpuMs() - at);
         at = cpuMs();
       }

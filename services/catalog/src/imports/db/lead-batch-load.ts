@@ -76,13 +76,11 @@ export async function loadLeadBatch(
 }
 
 /**
- * The batch's rows not to store, by their place in the batch (1-based): suppressed phones, and
- * duplicates of a stored lead or of an earlier row of the batch. Most rows are neither, and
- * only the others come back.
+ * The probe of a batch's rows ($1 phones, $2 form-fill times, $3 the business zone): the place
+ * (1-based) and outcome of each row not to store. Exported for the import's CPU breakdown bench
+ * (infra/bench/lead-import-breakdown.ts), which times exactly this statement.
  */
-async function rowsToSkip(client: PoolClient, leads: BatchLead[], timeZone: string): Promise<Map<number, 'suppressed' | 'duplicate'>> {
-  const { rows } = await client.query<{ ord: number; outcome: 'suppressed' | 'duplicate' }>(
-    `WITH batch AS (
+export const SKIP_PROBE = `WITH batch AS (
        SELECT p.ord::int AS ord, p.phone, (p.fill AT TIME ZONE $3)::date AS fill_day
          FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS p(phone, fill, ord)
      ), marked AS (
@@ -97,7 +95,16 @@ async function rowsToSkip(client: PoolClient, leads: BatchLead[], timeZone: stri
         SELECT 1 FROM aged_leads a
          WHERE a.phone = m.phone
            AND a.form_fill_time >= (m.fill_day::timestamp AT TIME ZONE $3)
-           AND a.form_fill_time < ((m.fill_day + 1)::timestamp AT TIME ZONE $3))`,
+           AND a.form_fill_time < ((m.fill_day + 1)::timestamp AT TIME ZONE $3))`;
+
+/**
+ * The batch's rows not to store, by their place in the batch (1-based): suppressed phones, and
+ * duplicates of a stored lead or of an earlier row of the batch. Most rows are neither, and
+ * only the others come back.
+ */
+async function rowsToSkip(client: PoolClient, leads: BatchLead[], timeZone: string): Promise<Map<number, 'suppressed' | 'duplicate'>> {
+  const { rows } = await client.query<{ ord: number; outcome: 'suppressed' | 'duplicate' }>(
+    SKIP_PROBE,
     [leads.map((l) => l.lead.phone), leads.map((l) => l.lead.formFillTime.toISOString()), timeZone],
   );
   return new Map(rows.map((r) => [r.ord, r.outcome]));
