@@ -134,7 +134,8 @@ try {
   });
   let next = 0;
   const outcomeCpu = cpuMeter({ transfers: transfersProcess.pid, gateway: gatewayProcess.pid }, database);
-  const outcome = await autocannon({
+  // None routed (no state inside calling hours at this hour, 07:00–12:00 UTC): no outcome to send.
+  const outcome = outcomes.length === 0 ? null : await autocannon({
     url: gatewayUrl,
     connections: CONNECTIONS,
     amount: outcomes.length,
@@ -150,9 +151,12 @@ try {
       },
     ],
   });
-  const outcomeCpuPerCall = outcomeCpu.perOperation(outcome['2xx']);
-  say(`CPU per route call: ${cpuText(routeCpuPerCall)}; per outcome call: ${cpuText(outcomeCpuPerCall)}`);
-  say(`outcomes, ${CONNECTIONS} connections: ${outcomes.length} sent, p50 ${outcome.latency.p50} ms, p99 ${outcome.latency.p99} ms, non-2xx ${outcome.non2xx}`);
+  const outcomeCpuPerCall = outcome ? outcomeCpu.perOperation(outcome['2xx']) : null;
+  const outcomeText = outcome
+    ? `p50 ${outcome.latency.p50} ms, p99 ${outcome.latency.p99} ms (non-2xx ${outcome.non2xx})`
+    : 'not measured: no transfer was routed (no state inside calling hours now; run between 12:00 and 07:00 UTC)';
+  say(`CPU per route call: ${cpuText(routeCpuPerCall)}; per outcome call: ${outcomeCpuPerCall ? cpuText(outcomeCpuPerCall) : '–'}`);
+  say(`outcomes, ${CONNECTIONS} connections: ${outcomes.length} sent, ${outcomeText}`);
 
   /* ---- zero double charges, every ledger equal to its rows ---- */
   const twice = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM (SELECT cause_id FROM ledger_entries WHERE kind = 'charge' GROUP BY cause_id HAVING count(*) > 1) d")).rows[0]!.n;
@@ -169,7 +173,13 @@ try {
 
   const pgVersion = (await pool.query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0]?.v ?? '?';
   const ratio = route.latency.p99 / Math.max(1, health.latency.p99);
-  const routeMet = targets.check(`transfer route: p99 ≤ ${TARGET_P99_MS} ms at ${CONNECTIONS} connections`, route.latency.p99 <= TARGET_P99_MS, `p99 ${route.latency.p99} ms, ${ratio.toFixed(1)}× /healthz`);
+  // A run that routed nothing measured refusals only: its target is not shown met.
+  const routed = routedIds.length - warmedUp;
+  const routeMet = targets.check(
+    `transfer route: p99 ≤ ${TARGET_P99_MS} ms at ${CONNECTIONS} connections`,
+    routed > 0 && route.latency.p99 <= TARGET_P99_MS,
+    routed > 0 ? `p99 ${route.latency.p99} ms, ${ratio.toFixed(1)}× /healthz` : `not measured: none routed (refusals p99 ${route.latency.p99} ms)`,
+  );
   const chargedOnceMet = targets.check('transfer outcomes: none charged twice', twice === 0 && charges === charged, `charged ${charged}, charge rows ${charges}, twice ${twice}`);
   const ledgersMet = targets.check('transfer outcomes: every ledger equal to its rows', mismatched === 0, `${mismatched} not equal`);
   lines.push(
@@ -182,9 +192,9 @@ try {
     `| **route** through the gateway, ${CONNECTIONS} connections | ${routeRate.toFixed(0)} calls/s, p50 ${route.latency.p50} ms, **p99 ${route.latency.p99} ms** (non-2xx ${route.non2xx}; routed ${routedIds.length - warmedUp}, refused: ${refusals}) | ≤ ${TARGET_P99_MS} ms: ${routeMet} |`,
     `| route through the gateway, 1 connection (no queueing) | p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms | |`,
     `| route p99 ÷ /healthz p99, same run | ${ratio.toFixed(1)}× | |`,
-    `| outcomes through the gateway, ${CONNECTIONS} connections (${outcomes.length}, one in five repeated) | p50 ${outcome.latency.p50} ms, p99 ${outcome.latency.p99} ms (non-2xx ${outcome.non2xx}) | |`,
+    `| outcomes through the gateway, ${CONNECTIONS} connections (${outcomes.length}, one in five repeated) | ${outcomeText} | |`,
     `| CPU per route call (user + system, ${route['2xx']} calls; RabbitMQ, Redis and autocannon not counted) | ${cpuText(routeCpuPerCall)} | |`,
-    `| CPU per outcome call (${outcome['2xx']} calls) | ${cpuText(outcomeCpuPerCall)} | |`,
+    `| CPU per outcome call (${outcome?.['2xx'] ?? 0} calls) | ${outcomeCpuPerCall ? cpuText(outcomeCpuPerCall) : '–'} | |`,
     `| **charged twice** (charged ${charged}, charge rows ${charges}) | **${twice}** | 0: ${chargedOnceMet} |`,
     `| ledgers not equal to their rows | ${mismatched} | 0: ${ledgersMet} |`,
     '',
