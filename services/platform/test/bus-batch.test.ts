@@ -7,7 +7,7 @@ import type { Message } from 'amqplib';
 import { withTransaction } from '../src/db/index';
 import { DeliveryAcks } from '../src/bus/delivery-acks';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
-import { publishRaw, startBusFixture, userDeletedEnvelope, type BusFixture } from './bus-fixture';
+import { countDeliveries, publishRaw, startBusFixture, userDeletedEnvelope, type BusFixture } from './bus-fixture';
 
 /**
  * Batched consumers and the pipelined relay (docs/adr/0050): one transaction per batch with a
@@ -237,15 +237,7 @@ describe('pipelined relay', () => {
     const slowBus = createBus({ developmentBroker: true, url: proxy.url, log: f.log, connectionName: 'bus-batch-test-slow', namespace: f.namespace, topology: { queues: [] }, allowQueuesOutsideTopology: true });
     closers.push(() => slowBus.close());
     await slowBus.ready();
-    const received = new Map<string, number>();
-    const { queue } = await f.channel.assertQueue('', { exclusive: true, autoDelete: true });
-    await f.channel.bindQueue(queue, f.name(EVENTS_EXCHANGE), 'user.deleted');
-    await f.channel.consume(queue, (msg) => {
-      if (!msg) return;
-      const id = String(msg.properties.messageId);
-      received.set(id, (received.get(id) ?? 0) + 1);
-      f.channel.ack(msg);
-    });
+    const received = await countDeliveries(f, 'user.deleted');
     const ids = await withTransaction(f.pool, async (tx) =>
       (
         await enqueueAll(

@@ -93,6 +93,23 @@ export function userDeletedEnvelope(overrides: Partial<Envelope<MessageData<'use
   };
 }
 
+/**
+ * An analyst-style tap on the test's own direct connection: how many times each message id of
+ * `routingKey` reached the events exchange (a relay that publishes a row twice shows as 2).
+ */
+export async function countDeliveries(f: BusFixture, routingKey: string): Promise<Map<string, number>> {
+  const received = new Map<string, number>();
+  const { queue } = await f.channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await f.channel.bindQueue(queue, f.name(EVENTS_EXCHANGE), routingKey);
+  await f.channel.consume(queue, (msg) => {
+    if (!msg) return;
+    const id = String(msg.properties.messageId);
+    received.set(id, (received.get(id) ?? 0) + 1);
+    f.channel.ack(msg);
+  });
+  return received;
+}
+
 /** Publishes raw bytes the way a producer would, straight onto the events exchange. */
 export function publishRaw(f: BusFixture, routingKey: string, body: Buffer | object, messageId?: string): void {
   const content = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));

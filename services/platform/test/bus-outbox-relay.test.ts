@@ -6,13 +6,13 @@ import { createBus, enqueue, startConsumer, startOutboxRelay, subscribe, type Bu
 import { withTransaction } from '../src/db/index';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy';
-import { startBusFixture, type BusFixture } from './bus-fixture';
+import { countDeliveries, startBusFixture, type BusFixture } from './bus-fixture';
 
 let f: BusFixture;
 let proxy: TcpProxy;
 let bus: Bus;
 let relay: { stop(): Promise<void> };
-const received = new Map<string, number>();
+let received: Map<string, number>;
 
 beforeAll(async () => {
   f = await startBusFixture();
@@ -30,14 +30,7 @@ beforeAll(async () => {
   await bus.ready();
 
   // An analyst-style tap, on the test's own direct connection, counts what arrives.
-  const { queue } = await f.channel.assertQueue('', { exclusive: true, autoDelete: true });
-  await f.channel.bindQueue(queue, f.name(EVENTS_EXCHANGE), 'user.deleted');
-  await f.channel.consume(queue, (msg) => {
-    if (!msg) return;
-    const id = String(msg.properties.messageId);
-    received.set(id, (received.get(id) ?? 0) + 1);
-    f.channel.ack(msg);
-  });
+  received = await countDeliveries(f, 'user.deleted');
 
   relay = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log });
 });
