@@ -18,3 +18,23 @@ export async function ensureDatabase(url: string): Promise<void> {
     await client.end();
   }
 }
+
+let roundTrips = 0;
+let counting = false;
+
+/**
+ * Round trips this process makes to PostgreSQL (every `query` of every pg client, a simple query
+ * of several statements counting once), from the first call on: a figure the machine's load does
+ * not move, unlike time and CPU. Call it before any pool connects.
+ */
+export function countRoundTrips(): { sofar(): number } {
+  if (!counting) {
+    counting = true;
+    const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+    (pg.Client.prototype as unknown as { query: typeof query }).query = function (this: pg.Client, ...args: unknown[]) {
+      roundTrips++;
+      return query.apply(this, args);
+    };
+  }
+  return { sofar: () => roundTrips };
+}

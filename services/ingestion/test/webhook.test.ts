@@ -145,9 +145,9 @@ describe('the body', () => {
 });
 
 describe('a valid call', () => {
-  it("has its outbox rows made by the bus for the call's one statement, and this process's relay is told", () => {
+  it("has its outbox rows made by the bus for the call's one statement, and this process's relay is told once they commit", () => {
     const rows = outboxRowsOf([{ type: 'callback.received', source: 'ingestion', correlationId: 'test', data: { callbackId: crypto.randomUUID(), vendorKeyId: vendor.id, outcome: null, disposition: 'stored', state: null, leadQuality: null, receivedAt: new Date().toISOString() } }]);
-    expect(rows).toMatchObject({ ids: [expect.any(String)], exchanges: [expect.any(String)], routingKeys: ['callback.received'], envelopes: [expect.any(String)], inProcessWake: true });
+    expect(rows).toMatchObject({ ids: [expect.any(String)], exchanges: [expect.any(String)], routingKeys: ['callback.received'], envelopes: [expect.any(String)], inProcessWake: true, committed: expect.any(Function) });
   });
 
   it('is answered with a callback_id, stored, and sent on as callback_opportunity.create and a thin callback.received', async () => {

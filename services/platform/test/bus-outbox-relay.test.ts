@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_EXCHANGE } from '@warmline/contracts';
-import { createBus, enqueue, startConsumer, startOutboxRelay, subscribe, type Bus } from '../src/bus/index';
-import { withTransaction } from '../src/db/index';
+import { createBus, enqueue, outboxRowsOf, startConsumer, startOutboxRelay, subscribe, type Bus } from '../src/bus/index';
+import { afterCommit, withTransaction } from '../src/db/index';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy';
 import { countDeliveries, startBusFixture, type BusFixture } from './bus-fixture';
@@ -203,6 +203,117 @@ describe('outbox relay', () => {
       await listener.end();
       await inProcess.stop();
     }
+  });
+
+  describe('woken by its writers\' commits (docs/adr/0057)', () => {
+    // The sweep is an hour away and these rows NOTIFY nobody: only the commit can wake the relay.
+    let woken: { stop(): Promise<void> };
+    beforeAll(async () => {
+      await relay.stop();
+      woken = startOutboxRelay({ pool: f.pool, databaseUrl: f.db.url, schema: f.schema, bus, log: f.log, sweepMs: 3_600_000 });
+    });
+    afterAll(async () => {
+      await woken.stop();
+    });
+
+    it('when a transaction holds its row past the time the relay would poll for it, then the row is published as the transaction commits', async () => {
+      const id = await withTransaction(f.pool, async (tx) => {
+        const envelope = await enqueue(tx, { type: 'user.deleted', data: { userId: randomUUID(), deletedBy: randomUUID() }, correlationId: randomUUID(), source: 'bus-test' });
+        // Longer than the relay keeps polling for an uncommitted row of its process (HOT_MS).
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        return envelope.id;
+      });
+      expect(received.has(id)).toBe(false);
+
+      await waitFor('the event to arrive after its commit', () => received.has(id), { timeoutMs: 1_500 });
+    });
+
+    it('when a transaction that wrote a row rolls back, then nothing is published and its commit hooks are gone', async () => {
+      let written: string | undefined;
+      let client: pg.PoolClient | undefined;
+      await expect(
+        withTransaction(f.pool, async (tx) => {
+          client = tx;
+          written = (await enqueue(tx, { type: 'user.deleted', data: { userId: randomUUID(), deletedBy: randomUUID() }, correlationId: randomUUID(), source: 'bus-test' })).id;
+          throw new Error('changed its mind');
+        }),
+      ).rejects.toThrow('changed its mind');
+
+      expect(afterCommit(client!, () => undefined)).toBe(false);
+      const after = await writeUserDeleted();
+      await waitFor('the next event to arrive', () => received.has(after), { timeoutMs: 1_500 });
+      expect(received.has(written!)).toBe(false);
+      const { rows } = await f.pool.query('SELECT 1 FROM outbox WHERE id = $1', [written]);
+      expect(rows).toHaveLength(0);
+    });
+
+    it('when a row is written on the pool, with no transaction around it, then it is published at once', async () => {
+      const envelope = await enqueue(f.pool, { type: 'user.deleted', data: { userId: randomUUID(), deletedBy: randomUUID() }, correlationId: randomUUID(), source: 'bus-test' });
+
+      await waitFor('the event to arrive', () => received.has(envelope.id), { timeoutMs: 1_500 });
+    });
+
+    it('when a service writes outbox rows in its own statement, then the relay publishes them when told they committed, and not before', async () => {
+      const rows = outboxRowsOf([{ type: 'user.deleted', data: { userId: randomUUID(), deletedBy: randomUUID() }, correlationId: randomUUID(), source: 'bus-test' }]);
+      expect(rows.inProcessWake).toBe(true);
+      // As the vendor webhook's SQL function writes them: with the in-process wake, so no NOTIFY.
+      await f.pool.query(
+        `INSERT INTO outbox (id, exchange, routing_key, envelope)
+         SELECT r.* FROM (SELECT set_config('warmline.outbox_wake', 'in-process', true)) AS wake,
+                unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[]) AS r`,
+        [rows.ids, rows.exchanges, rows.routingKeys, rows.envelopes],
+      );
+      const id = rows.ids[0]!;
+      // Nothing else is written meanwhile (any drain would take this row too).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(received.has(id)).toBe(false);
+
+      rows.committed();
+      await waitFor('the event to arrive once told', () => received.has(id), { timeoutMs: 1_500 });
+    });
+
+    it('when a caller sends BEGIN and COMMIT itself, then the relay polls for its row and publishes it after the commit', async () => {
+      const client = await f.pool.connect();
+      try {
+        await client.query('BEGIN');
+        expect(afterCommit(client, () => undefined)).toBe(false);
+        const envelope = await enqueue(client, { type: 'user.deleted', data: { userId: randomUUID(), deletedBy: randomUUID() }, correlationId: randomUUID(), source: 'bus-test' });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(received.has(envelope.id)).toBe(false);
+        await client.query('COMMIT');
+
+        await waitFor('the event to arrive', () => received.has(envelope.id), { timeoutMs: 1_500 });
+      } finally {
+        client.release();
+      }
+    });
+
+    it('when a handler writes a row and its batch commits later than the relay would poll, then the row is published at the commit', async () => {
+      const queue = f.name('relay-commit-wake');
+      f.consumerQueues.add('relay-commit-wake');
+      const written: string[] = [];
+      const consumer = await startConsumer({
+        bus,
+        pool: f.pool,
+        queue,
+        log: f.log,
+        batch: { size: 10 },
+        subscriptions: [
+          subscribe('password_reset.completed', async (_data, { db }) => {
+            written.push((await enqueue(db, { type: 'user.deleted', data: { userId: randomUUID(), deletedBy: randomUUID() }, correlationId: randomUUID(), source: 'bus-test' })).id);
+            await new Promise((resolve) => setTimeout(resolve, 2_500));
+          }),
+        ],
+      });
+      try {
+        await enqueue(f.pool, { type: 'password_reset.completed', data: { userId: randomUUID() }, correlationId: randomUUID(), source: 'bus-test' });
+        await waitFor('the handler to write its row', () => written.length === 1, { timeoutMs: 5_000 });
+
+        await waitFor('the handler\'s event to arrive after its batch commits', () => received.has(written[0]!), { timeoutMs: 4_500 });
+      } finally {
+        await consumer.stop();
+      }
+    });
   });
 });
 

@@ -67,7 +67,10 @@ export async function receiveCall(
   // The messages a stored call sends, made before it is known whether it is stored: they go in
   // the call's one statement (docs/adr/0051), which writes them only if it stores the call.
   const messages = callMessages(vendor, row, correlationId);
-  const found = await receiveVendorCall(ctx.pool, row, locks, outboxRowsOf(messages));
+  const outbox = outboxRowsOf(messages);
+  const found = await receiveVendorCall(ctx.pool, row, locks, outbox);
+  // The statement committed on its own; its outbox rows exist only when it stored the call.
+  if (found.storedId !== null) outbox.committed();
   // Rule 1: a key sent before answers what it answered then, for the same call only.
   if (found.keyedId !== null) {
     if (found.keyedHash !== null && found.keyedHash !== row.requestHash) return { outcome: 'key reused', callbackId: found.keyedId };

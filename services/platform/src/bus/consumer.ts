@@ -8,7 +8,7 @@ import {
   type MessageData,
   type MessageType,
 } from '@warmline/contracts';
-import { begin, type Pool, type PoolClient } from '../db/index';
+import { begin, transactionEnd, type Pool, type PoolClient, type TransactionEnd } from '../db/index';
 import { unavailableDependency } from '../faults';
 import type { Logger } from '../log';
 import { internalsOf, type Bus } from './connection';
@@ -461,6 +461,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       return { kind: 'dependency-away', error };
     }
     let broken = false;
+    // Handlers' outbox rows are published once the batch commits (docs/adr/0057).
+    const end = transactionEnd(client);
     try {
       // Literals escaped by the driver: the queue's name is the service's own, each id passed
       // the envelope's uuid check. Sorted, so two batches lock their rows in the same order.
@@ -488,6 +490,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
           savepointHeld = true;
           return statement;
         });
+        end.lend(db);
         const started = process.hrtime.bigint();
         try {
           await parsed.subscription.handler(parsed.envelope.data, { envelope: parsed.envelope, db, log: handlerLog });
@@ -504,8 +507,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
         }
       }
       await client.query('COMMIT');
+      end.committed();
       return outcomes;
     } catch (error) {
+      end.ended();
       await client.query('ROLLBACK').catch(() => undefined);
       if (unavailableDependency(error) === 'postgres') {
         broken = true;
@@ -566,6 +571,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
     const handlerLog = log.child({ correlationId: envelope.correlationId, eventId: envelope.id, type: envelope.type });
     const started = process.hrtime.bigint();
     let inTransaction = false;
+    let end: TransactionEnd | undefined;
     try {
       if (redelivered) {
         const done = await client.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [queue, envelope.id]);
@@ -581,6 +587,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
         if (starts > maxDeliveries) return { kind: 'over-delivery-limit', starts };
       }
       inTransaction = true;
+      end = transactionEnd(client);
       // In BEGIN's round trip (docs/adr/0025): both values are literals, escaped by the driver
       // (the queue's name is the service's own, the id passed the envelope's uuid check).
       const fresh = await begin(client, {
@@ -588,15 +595,18 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       });
       if (fresh?.rowCount === 0) {
         await client.query('COMMIT');
+        end.ended();
         return { kind: 'done', duplicate: true };
       }
       await subscription.handler(envelope.data, { envelope, db: client, log: handlerLog });
       if (redelivered) await client.query('DELETE FROM delivery_attempts WHERE consumer = $1 AND event_id = $2', [queue, envelope.id]);
       await client.query('COMMIT');
+      end.committed();
       metrics.handlerSeconds.observe({ queue }, Number(process.hrtime.bigint() - started) / 1e9);
       handlerLog.debug('handled');
       return { kind: 'done', duplicate: false };
     } catch (error) {
+      end?.ended();
       if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
       metrics.handlerSeconds.observe({ queue }, Number(process.hrtime.bigint() - started) / 1e9);
       if (unavailableDependency(error) === 'postgres') return { kind: 'dependency-away', error };

@@ -6,7 +6,8 @@ import {
   type MessageData,
   type MessageType,
 } from '@warmline/contracts';
-import type { Queryable } from '../db/index';
+import pg from 'pg';
+import { afterCommit, type Queryable } from '../db/index';
 import type { z } from 'zod';
 
 export interface OutgoingMessage<T extends MessageType> {
@@ -48,7 +49,7 @@ export async function enqueueAll(db: Queryable, messages: ReadonlyArray<Outgoing
   // A named statement: PostgreSQL parses and plans it once per connection instead of on every
   // write, a third of the insert's CPU in the bench (docs/adr/0050). Four fixed texts.
   await db.query({ name: `warmline-outbox-${single ? 'one' : 'many'}${wake ? '-wake' : ''}`, text: insertStatement(single !== undefined, wake), values: columns });
-  tellRelay();
+  if (wake) tellRelayOnCommit(db);
   return envelopes;
 }
 
@@ -59,27 +60,32 @@ export interface OutboxRows {
   routingKeys: string[];
   envelopes: string[];
   /**
-   * This process's relay has been told of the rows: the statement that writes them sets
-   * `warmline.outbox_wake` to 'in-process' in its transaction, so the outbox trigger skips its
-   * NOTIFY (docs/adr/0021), as enqueueAll's INSERT does.
+   * This process's relay hears of the rows from the caller (`committed`): the statement that
+   * writes them sets `warmline.outbox_wake` to 'in-process' in its transaction, so the outbox
+   * trigger skips its NOTIFY (docs/adr/0021), as enqueueAll's INSERT does.
    */
   inProcessWake: boolean;
+  /**
+   * The statement that wrote the rows has committed: this process's relay publishes them now.
+   * Not called (the rows were not written, or the caller forgot), the relay's sweep finds them.
+   */
+  committed(): void;
 }
 
 /**
  * The rows `enqueueAll` would write for `messages` (envelopes made and checked against their
  * contracts), for a service whose own statement writes them with its state change — a SQL
  * function doing the whole of a call in one round trip (the vendor's webhook, docs/adr/0051).
- * This process's relay is told now, as enqueueAll tells it; a row that never commits costs it
- * one poll.
  */
 export function outboxRowsOf(messages: ReadonlyArray<OutgoingMessage<MessageType>>): OutboxRows {
-  const rows = { ...columnsOf(messages.map(toEnvelope)), inProcessWake: outboxWriteListeners.size > 0 };
-  tellRelay();
-  return rows;
+  const inProcessWake = outboxWriteListeners.size > 0;
+  const committed = () => {
+    if (inProcessWake) tellRelay(true);
+  };
+  return { ...columnsOf(messages.map(toEnvelope)), inProcessWake, committed };
 }
 
-function columnsOf(envelopes: readonly Envelope[]): Omit<OutboxRows, 'inProcessWake'> {
+function columnsOf(envelopes: readonly Envelope[]): Omit<OutboxRows, 'inProcessWake' | 'committed'> {
   return {
     ids: envelopes.map((e) => e.id),
     exchanges: envelopes.map((e) => exchangeFor(e.type as MessageType)),
@@ -88,8 +94,19 @@ function columnsOf(envelopes: readonly Envelope[]): Omit<OutboxRows, 'inProcessW
   };
 }
 
-function tellRelay(): void {
-  for (const listener of outboxWriteListeners) listener();
+/**
+ * This process's relay publishes the rows once they commit (docs/adr/0057): told at once when
+ * `db` is the pool (the INSERT committed on its own), at the COMMIT of a transaction run by
+ * withTransaction, inTransaction or a consumer, and otherwise (a client on which the caller
+ * sent BEGIN itself) told now that uncommitted rows exist, so it polls for them.
+ */
+function tellRelayOnCommit(db: Queryable): void {
+  if (afterCommit(db, () => tellRelay(true))) return;
+  tellRelay(db instanceof pg.Pool);
+}
+
+function tellRelay(committed: boolean): void {
+  for (const listener of outboxWriteListeners) listener(committed);
 }
 
 /**
@@ -123,14 +140,18 @@ function toEnvelope(message: OutgoingMessage<MessageType>): Envelope {
   };
 }
 
-const outboxWriteListeners = new Set<() => void>();
+/** Told `committed` true when the rows have committed, false when they may commit later or never. */
+export type OutboxWriteListener = (committed: boolean) => void;
+
+const outboxWriteListeners = new Set<OutboxWriteListener>();
 
 /**
- * Calls `listener` whenever this process writes an outbox row (not yet committed: it may
- * commit in a moment, later, or never). The outbox relay of this process listens, which
- * makes that process's writes skip their NOTIFY. Returns the function that stops listening.
+ * Calls `listener` whenever this process writes outbox rows: once they have committed when
+ * that is known here, else as they are written (they may commit in a moment, later, or never).
+ * The outbox relay of this process listens, which makes that process's writes skip their
+ * NOTIFY. Returns the function that stops listening.
  */
-export function onOutboxWrite(listener: () => void): () => void {
+export function onOutboxWrite(listener: OutboxWriteListener): () => void {
   outboxWriteListeners.add(listener);
   return () => outboxWriteListeners.delete(listener);
 }

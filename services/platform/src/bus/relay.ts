@@ -41,6 +41,12 @@ const LISTENER_MAX_RETRY_MS = 10_000;
 const HOT_MS = 2_000;
 const POLL_FIRST_MS = 3;
 const POLL_MAX_MS = 200;
+/**
+ * Claims woken by commits start at least this long apart (docs/adr/0057): a bound of ~200 claims
+ * a second, each with its two round trips, however fast rows commit, for at most this much of
+ * latency.
+ */
+const LINGER_MS = 5;
 
 /**
  * The relay's claim: the next `batchSize` unsent rows, read in the order of outbox_claim_idx
@@ -80,6 +86,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   let pollDelay = POLL_FIRST_MS;
   let pollTimer: NodeJS.Timeout | undefined;
   let pollDue = 0;
+  let wakeQueued = false;
+  let lastClaimAt = -Infinity;
   // basic.return arrives before the confirm of the same message, so the confirm callback
   // can tell that its message was returned.
   const returned = new Set<string>();
@@ -101,6 +109,25 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
         draining = undefined;
         schedulePoll();
       });
+  }
+
+  /**
+   * Rows written in this process have committed (docs/adr/0057): drained now, with no poll, or
+   * LINGER_MS after the last claim began if that is later. The commits that land meanwhile (or
+   * while a drain runs) go in one claim, so at a steady rate the relay claims at most every
+   * LINGER_MS and its round trips per row fall as the rate grows; an event after a quiet spell
+   * goes at once.
+   */
+  function committedRows(): void {
+    if (wakeQueued || stopped) return;
+    wakeQueued = true;
+    const go = () => {
+      wakeQueued = false;
+      wake();
+    };
+    const wait = lastClaimAt + LINGER_MS - performance.now();
+    if (wait > 0) setTimeout(go, wait);
+    else setImmediate(go);
   }
 
   /** A row was written in this process: look for it until it commits (it NOTIFYs nobody). */
@@ -198,6 +225,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
     let markPublished: (tried: number) => void = () => undefined;
     const published = new Promise<number>((resolve) => (markPublished = resolve));
     const finished = (async () => {
+      lastClaimAt = performance.now();
       const client = await pool.connect();
       let lost = false;
       try {
@@ -365,7 +393,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
     return { backlog: rows[0]?.backlog ?? 0, oldestSeconds: rows[0]?.oldest_seconds ?? 0 };
   });
   const unregister = internals.onConnect(async () => wake());
-  const unhook = onOutboxWrite(nudged);
+  const unhook = onOutboxWrite((committed) => (committed ? committedRows() : nudged()));
   const sweep = setInterval(wake, options.sweepMs ?? 2000);
   void listen();
   wake();

@@ -117,6 +117,59 @@ export interface TransactionOptions {
 }
 
 /**
+ * What to do once a transaction commits, for the transactions this module runs (withTransaction,
+ * inTransaction) and those the bus's consumers run: keyed by the client, and by any stand-in the
+ * client is lent as. The outbox relay hears its writers' commits this way instead of polling for
+ * rows that have not committed yet (docs/adr/0057).
+ */
+const commitHooks = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs `hook` once the transaction `db` is in commits (never if it rolls back). False when `db`
+ * is not in a transaction whose end is known here: the pool (each query commits on its own), or
+ * a client on which the caller sent BEGIN itself.
+ */
+export function afterCommit(db: Queryable, hook: () => void): boolean {
+  const hooks = commitHooks.get(db);
+  if (!hooks) return false;
+  hooks.push(hook);
+  return true;
+}
+
+/** The commit hooks of one transaction, for code that sends its own BEGIN and COMMIT (the bus's consumers). */
+export interface TransactionEnd {
+  /** A stand-in for the client (a wrapper lent to a handler) that belongs to the same transaction. */
+  lend(db: object): void;
+  /** COMMIT succeeded: the hooks run (once). */
+  committed(): void;
+  /** Rolled back, or lost: the hooks are dropped. */
+  ended(): void;
+}
+
+export function transactionEnd(client: pg.ClientBase): TransactionEnd {
+  const hooks: Array<() => void> = [];
+  const keys: object[] = [client];
+  commitHooks.set(client, hooks);
+  const forget = () => {
+    for (const key of keys) if (commitHooks.get(key) === hooks) commitHooks.delete(key);
+  };
+  return {
+    lend(db) {
+      keys.push(db);
+      commitHooks.set(db, hooks);
+    },
+    committed() {
+      forget();
+      for (const hook of hooks.splice(0)) hook();
+    },
+    ended() {
+      forget();
+      hooks.length = 0;
+    },
+  };
+}
+
+/**
  * Runs `work` in one transaction on one connection: committed when it resolves, rolled back
  * when it throws (and the error rethrown).
  */
@@ -127,12 +180,15 @@ export async function withTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let released = false;
+  const end = transactionEnd(client);
   try {
     const atBegin = await begin(client, options);
     const result = await work(client, atBegin);
     await client.query('COMMIT');
+    end.committed();
     return result;
   } catch (err) {
+    end.ended();
     const lost = unavailableDependency(markPostgres(err)) === 'postgres';
     // A connection that is gone is not rolled back (it cannot be) and not put back in the pool.
     if (!lost) await client.query('ROLLBACK').catch(() => undefined);
@@ -168,11 +224,14 @@ export async function withSavepoint<T>(db: Queryable, name: string, work: () => 
  */
 export async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
+  const end = transactionEnd(client);
   try {
     const result = await work();
     await client.query('COMMIT');
+    end.committed();
     return result;
   } catch (err) {
+    end.ended();
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
