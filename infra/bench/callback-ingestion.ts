@@ -119,6 +119,35 @@ async function serveBareInserts(): Promise<void> {
   });
 }
 
+/**
+ * The architecture's floor (issue 27's "why no design gets closer"): the bare server behind a
+ * bare Node proxy, so a call crosses two Node processes as a vendor's call crosses the gateway
+ * and its service — the body piped on a keep-alive connection, nothing else (no throttle, no
+ * identity, no headers dropped). BENCH_ROLE=bare-proxy, its own process.
+ */
+function serveBareProxy(): void {
+  const target = Number(process.env.BENCH_TARGET_PORT);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const server = http.createServer((req, res) => {
+    const upstream = http.request({ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => {
+      res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(Number(process.env.BENCH_PORT), '127.0.0.1');
+  process.on('SIGTERM', () => {
+    server.close();
+    agent.destroy();
+    process.exit(0);
+  });
+}
+
 /* ---------------------------------------------------- CPU of other processes ---------- */
 
 const ownCheckout = (pid: number): boolean => {
@@ -171,6 +200,8 @@ async function idleRates(pids: Record<SharedName, number[]>, seconds = 3): Promi
 
 if (process.env.BENCH_ROLE === 'bare-server') {
   await serveBareInserts();
+} else if (process.env.BENCH_ROLE === 'bare-proxy') {
+  serveBareProxy();
 } else if (process.env.BENCH_SYSTEM) {
   await measureRunningSystem();
 } else {
@@ -186,6 +217,8 @@ async function benchmark(): Promise<void> {
   const ingestionPort = await freePort();
   const gatewayPort = await freePort();
   const barePort = await freePort();
+  const proxyPort = await freePort();
+  const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   const ingestionUrl = `http://127.0.0.1:${ingestionPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
@@ -221,6 +254,16 @@ async function benchmark(): Promise<void> {
       timeoutMs: 60_000,
       intervalMs: 250,
     });
+    const bareProxy = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, BENCH_ROLE: 'bare-proxy', BENCH_PORT: String(proxyPort), BENCH_TARGET_PORT: String(barePort) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(bareProxy);
+    await waitFor('the bare proxy', async () => (await fetch(proxyUrl, { method: 'POST', body: JSON.stringify(nextCall()) }).catch(() => undefined))?.ok === true, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+    });
 
     // Every callback.received of the run, counted off a queue bound for it.
     const channel = await broker.createChannel();
@@ -238,6 +281,7 @@ async function benchmark(): Promise<void> {
     };
     const database = new URL(db.url).pathname.slice(1);
     const [ingestionProcess, gatewayProcess] = children as [ChildProcess, ChildProcess];
+    const serverNames = new Map([[bareUrl, 'bare server'], [proxyUrl, 'bare proxy → bare server'], [gatewayUrl, 'webhook']]);
     const shares = sharedPids();
 
     /** CPU per call (ms) of each process over `work`, which answers `calls()` calls. */
@@ -270,12 +314,13 @@ async function benchmark(): Promise<void> {
         const measured = await cpuPerCallOver(pids, () => autocannon({ url, connections, duration: SECONDS, requests: [{ ...request, path: pathName }] }), (r) => r['2xx']);
         const result = measured.result;
         steps.push({ connections, rate: result['2xx'] / SECONDS, result, cpu: measured.total, perCall: measured.perCall });
-        log(`${url === bareUrl ? 'bare server' : 'webhook'}, ${connections} connections: ${(result['2xx'] / SECONDS).toFixed(0)}/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}; CPU per call ${measured.total.toFixed(2)} ms (${cpuText(measured.perCall)})`);
+        log(`${serverNames.get(url)}, ${connections} connections: ${(result['2xx'] / SECONDS).toFixed(0)}/s, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}; CPU per call ${measured.total.toFixed(2)} ms (${cpuText(measured.perCall)})`);
       }
       const clean = steps.filter((s) => s.result.non2xx === 0 && s.result.errors === 0 && s.result.timeouts === 0);
       return { steps, best: (clean.length > 0 ? clean : steps).reduce((a, b) => (b.rate > a.rate ? b : a)) };
     };
     const bare = await maxRate(bareUrl, '/', { 'bare server': bareServer.pid });
+    const twoHops = await maxRate(proxyUrl, '/', { 'bare proxy': bareProxy.pid, 'bare server': bareServer.pid });
     const webhook = await maxRate(gatewayUrl, CALLBACK_WEBHOOK_PATH, { gateway: gatewayProcess.pid, ingestion: ingestionProcess.pid });
     answered2xx += webhook.steps.reduce((n, s) => n + s.result['2xx'], 0);
     const ratio = webhook.best.rate / bare.best.rate;
@@ -309,17 +354,20 @@ async function benchmark(): Promise<void> {
     const check = (name: string, ok: boolean, measured: string) => targets.check(name, ok, measured);
     const cpuRow = (label: string, cpu: { total: number; perCall: Record<string, number> }) => `| ${label} | ${cpu.total.toFixed(2)} ms: ${cpuText(cpu.perCall)} | |`;
     lines.push(
-      `Last run: ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU cores shared by PostgreSQL, RabbitMQ, Redis, the gateway, the ingestion service and the bare server (each its own process) and the load generators (this process: autocannon 9 for the closed-loop maximum, infra/bench/kit/paced-load.ts for the paced run), ${pgVersion}, Node ${process.version}; ` +
+      `Last run: ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU cores shared by PostgreSQL, RabbitMQ, Redis, the gateway, the ingestion service, the bare server and the bare proxy (each its own process) and the load generators (this process: autocannon 9 for the closed-loop maximum, infra/bench/kit/paced-load.ts for the paced run), ${pgVersion}, Node ${process.version}; ` +
         `pool of ${POOL_SIZE} connections in both servers; ${SECONDS} s per step after a 3 s warm-up; every call distinct (no repeats); the machine's 1-minute load average was ${loadBefore.toFixed(1)} before and ${os.loadavg()[0]!.toFixed(1)} after. ` +
         'CPU from /proc (user + system); RabbitMQ, Redis and PostgreSQL\'s shared workers net of their idle rate measured just before each step (other helpers use them too).',
       '',
       '| measure | value | target |',
       '|---|---|---|',
       ...bare.steps.map((s) => `| bare Node HTTP server, one-statement INSERT, ${s.connections} connections | ${s.rate.toFixed(0)} calls/s (p99 ${s.result.latency.p99} ms), CPU ${s.cpu.toFixed(2)} ms per call | |`),
+      ...twoHops.steps.map((s) => `| diagnostic, two Node hops: the bare server behind a bare Node proxy (body piped, keep-alive), ${s.connections} connections | ${s.rate.toFixed(0)} calls/s (p99 ${s.result.latency.p99} ms), CPU ${s.cpu.toFixed(2)} ms per call | |`),
       ...webhook.steps.map((s) => `| webhook through the gateway, ${s.connections} connections | ${s.rate.toFixed(0)} calls/s (p99 ${s.result.latency.p99} ms, non-2xx ${s.result.non2xx}), CPU ${s.cpu.toFixed(2)} ms per call | |`),
       `| **maximum webhook rate ÷ bare server** | **${(ratio * 100).toFixed(0)} %** (${webhook.best.rate.toFixed(0)}/s ÷ ${bare.best.rate.toFixed(0)}/s) | ≥ ${TARGET_RATIO * 100} %: ${check('webhook rate ≥ 50 % of the bare server', ratio >= TARGET_RATIO, `${webhook.best.rate.toFixed(0)}/s = ${(ratio * 100).toFixed(0)} % of ${bare.best.rate.toFixed(0)}/s`)} |`,
       cpuRow(`CPU per call, bare server at its best (${bare.best.connections} connections)`, { total: bare.best.cpu, perCall: bare.best.perCall }),
+      cpuRow(`CPU per call, two Node hops at their best (${twoHops.best.connections} connections)`, { total: twoHops.best.cpu, perCall: twoHops.best.perCall }),
       cpuRow(`CPU per call, webhook at its best (${webhook.best.connections} connections)`, { total: webhook.best.cpu, perCall: webhook.best.perCall }),
+      `| maximum webhook rate ÷ the two Node hops (diagnostic: how much of the gap the second process alone makes) | ${((webhook.best.rate / twoHops.best.rate) * 100).toFixed(0)} % (${webhook.best.rate.toFixed(0)}/s ÷ ${twoHops.best.rate.toFixed(0)}/s; the two hops alone are ${((twoHops.best.rate / bare.best.rate) * 100).toFixed(0)} % of the bare server) | |`,
       `| **CPU per call, webhook paced at ${halfRate}/s** (${paced.calls} calls) | **${paced.total.toFixed(2)} ms**: ${cpuText(paced.perCall)} | ≤ ${TARGET_CPU_MS} ms: ${check(`CPU per call ≤ ${TARGET_CPU_MS} ms`, paced.total <= TARGET_CPU_MS, `${paced.total.toFixed(2)} ms paced at ${halfRate}/s (bare server ${bare.best.cpu.toFixed(2)} ms)`)} |`,
       `| **p99 at half the maximum, paced** (${halfRate}/s for ${pacedSeconds} s, open model, from the scheduled send; sender lag ≤ ${paced.result.maxSendLagMs} ms) | **${paced.result.latency.p99} ms** (p50 ${paced.result.latency.p50} ms, max ${paced.result.latency.max} ms, ${JSON.stringify(paced.result.statuses)}) | ≤ ${TARGET_P99_MS} ms: ${check(`p99 ≤ ${TARGET_P99_MS} ms at half rate, paced`, paced.result.latency.p99 <= TARGET_P99_MS && paced.result.ok === paced.result.sent, `p99 ${paced.result.latency.p99} ms at ${halfRate}/s, ${paced.result.ok} of ${paced.result.sent} 2xx`)} |`,
       // autocannon stops a step with calls in flight: those are stored (and delivered) without a counted answer.
