@@ -29,6 +29,8 @@ export interface PacedLoadOptions {
   request: () => PacedRequest;
   /** A request not answered in this long counts as a timeout (default 10 s). */
   timeoutMs?: number;
+  /** Each answer's status and body, as it arrives (bodies are only kept when this is given). */
+  onResponse?: (status: number, body: string) => void;
 }
 
 export interface PacedLoadResult {
@@ -76,9 +78,13 @@ export async function pacedLoad(options: PacedLoadOptions): Promise<PacedLoadRes
     const req = http.request(
       { hostname: target.hostname, port: target.port, method, path, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
       (res) => {
-        res.on('data', () => undefined);
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => {
+          if (options.onResponse) chunks.push(chunk);
+        });
         res.on('end', () => {
           const now = performance.now();
+          options.onResponse?.(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'));
           lastAnswerAt = now;
           latencies[answered] = now - scheduledAt;
           answered += 1;
