@@ -1,6 +1,9 @@
+import type { Socket } from 'node:net';
+import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS_EXCHANGE, EVENTS_EXCHANGE } from '@warmline/contracts';
 import { createBus } from '../src/bus/index';
+import { writeFramesTogether } from '../src/bus/connection';
 import { TEST_AMQP_URL, waitFor } from '../src/testing/index';
 import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy';
 import { startBusFixture, type BusFixture } from './bus-fixture';
@@ -66,5 +69,47 @@ describe('bus connection', () => {
     } finally {
       await proxy.restore();
     }
+  });
+});
+
+describe('frames written together (issue 27)', () => {
+  /** Publishes `count` messages in one turn of the event loop; how many writes reached the socket. */
+  async function socketWritesFor(count: number, together: boolean): Promise<number> {
+    const model = await amqp.connect(TEST_AMQP_URL, { noDelay: true });
+    try {
+      if (together) expect(writeFramesTogether(model)).toBe(true);
+      const socket = (model as unknown as { connection: { stream: Socket } }).connection.stream;
+      let writes = 0;
+      const write = socket._write.bind(socket);
+      const writev = socket._writev?.bind(socket);
+      socket._write = (...args: Parameters<Socket['_write']>) => {
+        writes++;
+        write(...args);
+      };
+      if (writev) {
+        socket._writev = (...args: Parameters<NonNullable<Socket['_writev']>>) => {
+          writes++;
+          writev(...args);
+        };
+      }
+      const channel = await model.createConfirmChannel();
+      const queue = (await channel.assertQueue('', { exclusive: true })).queue;
+      writes = 0;
+      for (let i = 0; i < count; i++) channel.sendToQueue(queue, Buffer.from(`{"n":${i}}`));
+      await channel.waitForConfirms();
+      const published = writes;
+      expect((await channel.checkQueue(queue)).messageCount).toBe(count);
+      return published;
+    } finally {
+      await model.close();
+    }
+  }
+
+  it('when a batch of messages is published in one turn, then they leave in one write instead of one write each', async () => {
+    const apart = await socketWritesFor(50, false);
+    const together = await socketWritesFor(50, true);
+
+    expect(apart).toBeGreaterThanOrEqual(25);
+    expect(together).toBeLessThanOrEqual(3);
   });
 });

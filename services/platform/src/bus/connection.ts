@@ -130,6 +130,7 @@ export function createBus(options: BusOptions): Bus {
         await connection.close().catch(() => undefined);
         return;
       }
+      writeFramesTogether(connection);
       connection.on('error', (err: Error) => log.warn({ err }, 'RabbitMQ connection error'));
       connection.on('blocked', (reason: string) => log.warn({ reason }, 'RabbitMQ blocked this connection'));
       connection.on('unblocked', () => log.info('RabbitMQ unblocked this connection'));
@@ -244,4 +245,32 @@ function withHeartbeat(url: string, seconds: number): string {
 function describe(url: string): string {
   const parsed = new URL(url);
   return `${parsed.hostname}:${parsed.port || 5672}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+}
+
+/** The parts of amqplib's connection (2.x, not typed) that write frames to the socket. */
+interface FrameWriter {
+  connection?: { muxer?: { _readIncoming?: () => void; out?: { cork?: () => void; uncork?: () => void } } };
+}
+
+/**
+ * amqplib's multiplexer writes each message (and each ack) to the socket with a write of its
+ * own, in one loop per turn of the event loop: a relay batch of 100 events was 100 syscalls.
+ * Corked around that loop, what one turn produced leaves in one writev (issue 27: the relay's
+ * writes were most of the webhook's syscalls at moderate rates). Backpressure is unchanged —
+ * a corked socket still says when its buffer is full. Left alone if amqplib's insides differ.
+ */
+export function writeFramesTogether(model: ChannelModel): boolean {
+  const muxer = (model as unknown as FrameWriter).connection?.muxer;
+  const out = muxer?.out;
+  if (!muxer || typeof muxer._readIncoming !== 'function' || typeof out?.cork !== 'function' || typeof out.uncork !== 'function') return false;
+  const readIncoming = muxer._readIncoming.bind(muxer);
+  muxer._readIncoming = () => {
+    out.cork!();
+    try {
+      readIncoming();
+    } finally {
+      out.uncork!();
+    }
+  };
+  return true;
 }
