@@ -13,3 +13,10 @@ export function endOfUtcDay(day: string): Date {
 export function startOfUtcDay(day: string): Date {
   return new Date(Date.parse(`${day}T00:00:00.000Z`));
 }
+
+/** The start of the UTC hour `at` is in, as the database's hourly stock buckets it. */
+export function startOfUtcHour(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+}
+
+export const HOUR_MS = 3_600_000;

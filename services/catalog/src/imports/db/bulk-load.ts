@@ -33,18 +33,29 @@ export async function setStockTriggerEnabled(pool: Pool, enabled: boolean): Prom
   await pool.query(`ALTER TABLE aged_leads ${enabled ? 'ENABLE' : 'DISABLE'} TRIGGER aged_leads_stock_insert`);
 }
 
-/** Recounts lead_stock and lead_stock_daily from the leads themselves (after a load that bypassed its trigger). */
+/**
+ * Recounts the stock tables (per day, state and area code; per day; per hour and state; per
+ * hour) from the leads themselves, after a load that bypassed their trigger.
+ */
 export async function rebuildLeadStock(pool: Pool): Promise<void> {
   await withTransaction(pool, async (client) => {
     await client.query('LOCK TABLE aged_leads IN SHARE MODE');
-    await client.query('DELETE FROM lead_stock');
-    await client.query('DELETE FROM lead_stock_daily');
+    for (const table of ['lead_stock', 'lead_stock_daily', 'lead_stock_state_hourly', 'lead_stock_hourly']) {
+      await client.query(`DELETE FROM ${table}`);
+    }
     await client.query(
       `INSERT INTO lead_stock (fill_day, state, area_code, leads)
        SELECT (form_fill_time AT TIME ZONE 'UTC')::date, state, area_code, count(*)
          FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2, 3`,
     );
     await client.query('INSERT INTO lead_stock_daily (fill_day, leads) SELECT fill_day, sum(leads) FROM lead_stock GROUP BY 1');
+    // In key order, so a state's hours of one day share a page or two (docs/adr/0054).
+    await client.query(
+      `INSERT INTO lead_stock_state_hourly (state, fill_hour, leads)
+       SELECT state, date_trunc('hour', form_fill_time, 'UTC'), count(*)
+         FROM aged_leads WHERE sold_at IS NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    await client.query('INSERT INTO lead_stock_hourly (fill_hour, leads) SELECT fill_hour, sum(leads) FROM lead_stock_state_hourly GROUP BY 1 ORDER BY 1');
   });
 }
 

@@ -16,7 +16,7 @@ import type { CatalogContext } from '../../domain/context';
 import { listingWindow, priceLead } from './lead-age';
 import { canMatch, matchesLeadFilter, matchesStateOrAreaCode, parseLeadFilter } from './lead-filter';
 import type { LeadFilter } from '../db/my-leads';
-import { utcDay } from '../../db/utc-days';
+import { startOfUtcHour, utcDay } from '../../db/utc-days';
 import { combineDayCounts, locatePage, totalOf } from './market-pages';
 import { maskName, maskPhone } from './masking';
 
@@ -103,17 +103,24 @@ async function openListing(db: Queryable, p: { now: Date; viewerId: string; filt
   // The day counts know nothing of holds and zip codes: correct them lead by lead.
   const zipOnly = new Map<string, number>();
   const hidden = new Map<string, number>();
+  // The same corrections per UTC hour, for a page that starts within a day (db/market.ts).
+  const hourCorrections = new Map<number, number>();
+  const correct = (day: Map<string, number>, at: Date, delta: number) => {
+    const d = utcDay(at);
+    day.set(d, (day.get(d) ?? 0) + delta);
+    const hour = startOfUtcHour(at).getTime();
+    hourCorrections.set(hour, (hourCorrections.get(hour) ?? 0) + delta);
+  };
   const zipMatchIds: string[] = [];
   const excludedIds: string[] = [];
   for (const lead of exceptions) {
-    const day = utcDay(lead.formFillTime);
     if (lead.kind === 'zip' && !matchesStateOrAreaCode(filter, lead)) {
-      zipOnly.set(day, (zipOnly.get(day) ?? 0) + 1);
+      correct(zipOnly, lead.formFillTime, 1);
       zipMatchIds.push(lead.id);
     }
     if (lead.kind === 'held') {
       excludedIds.push(lead.id);
-      if (matchesLeadFilter(filter, lead)) hidden.set(day, (hidden.get(day) ?? 0) - 1);
+      if (matchesLeadFilter(filter, lead)) correct(hidden, lead.formFillTime, -1);
     }
   }
   // Leads the DNC registry keeps off (docs/adr/0033), counted once even when also held. A few
@@ -124,8 +131,7 @@ async function openListing(db: Queryable, p: { now: Date; viewerId: string; filt
     if (lead.kind !== 'dnc' || held.has(lead.id)) continue;
     registryHiddenIds.push(lead.id);
     if (!matchesLeadFilter(filter, lead)) continue;
-    const day = utcDay(lead.formFillTime);
-    hidden.set(day, (hidden.get(day) ?? 0) - 1);
+    correct(hidden, lead.formFillTime, -1);
   }
   const registryProbe = registryHiddenIds.length > MAX_EXCLUDED_BY_ID ? { hideDncMatches } : false;
   if (!registryProbe) excludedIds.push(...registryHiddenIds);
@@ -135,7 +141,7 @@ async function openListing(db: Queryable, p: { now: Date; viewerId: string; filt
     rows: async (offset, limit) => {
       const start = locatePage(days, offset);
       if (!start) return [];
-      return marketPage(db, { window, startDay: start.day, skip: start.skip, limit, filter: stateOrArea, zipMatchIds, excludedIds, registryProbe });
+      return marketPage(db, { window, startDay: start.day, skip: start.skip, limit, filter: stateOrArea, zipMatchIds, excludedIds, registryProbe, hourCorrections });
     },
   };
 }
