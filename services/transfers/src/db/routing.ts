@@ -62,28 +62,49 @@ export async function earlierDecisionAndSuppression(
   return { earlier, suppressed: row.suppressed, recentTransfers: row.recentTransfers };
 }
 
+/** The conditions that change only with a write to the agent's row (agent_rotation holds them too). */
+const ROUTABLE = `balance > 0 AND NOT paused AND deleted_at IS NULL
+             AND states @> ARRAY[$2::text] AND transfer_phone IS NOT NULL AND time_zone IS NOT NULL`;
+const AGENT_COLUMNS = 'user_id, display_name, transfer_phone, time_zone, hours, states, balance, at_once, daily_cap';
+
+/**
+ * Every routable agent of the prospect's state ($2), the longest waiting (never routed first)
+ * first, ties by id: agent_rotation's index (state, last_routed_at, agent_id) hands them over in
+ * that order, each agent's row read by its key as it is needed, so a LIMIT above stops the scan
+ * (docs/adr/0058). The table is kept by a trigger on agents in the writer's statement; the
+ * conditions are checked on the agent's row as well, so a row it might wrongly hold adds nobody.
+ * OFFSET 0 keeps the agent's read a lookup per row instead of a join the planner could hash.
+ * `LIMIT (SELECT NULL::bigint)` is no limit at all: a limit the planner cannot estimate makes it
+ * plan this walk for a fraction of its rows, so it keeps the index's order instead of reading the
+ * whole state and sorting it (which it chose for the statement's first, custom plans).
+ */
+const ROTATION = `SELECT a.* FROM agent_rotation r
+           CROSS JOIN LATERAL (SELECT ${AGENT_COLUMNS} FROM agents WHERE user_id = r.agent_id AND ${ROUTABLE} OFFSET 0) a
+           WHERE r.state = $2::text
+           ORDER BY r.last_routed_at ASC NULLS FIRST, r.agent_id
+           LIMIT (SELECT NULL::bigint)`;
+
+/** The one agent $5 if the same conditions hold (the re-check under their row's lock). */
+const ONE_AGENT = `SELECT ${AGENT_COLUMNS} FROM agents WHERE user_id = $5::uuid AND ${ROUTABLE}`;
+
 /**
  * The agents who may take this prospect now ($1 now, $2 state, $3 phone, $4 the repeat window's
- * start; $5 one agent or null for all): balance beyond their live reservations, the state, now
- * inside their weekly hours in their zone (DST by PostgreSQL's zone data), today's transfers in
- * their own day under the cap, not paused or deleted, under their at-once limit, and not sent
- * this phone within the repeat window. An expired reservation no longer counts as in flight;
- * today's count leaves out calls that never connected and reservations that lapsed.
+ * start), of `routable` (ROTATION or ONE_AGENT): balance beyond their live reservations, the
+ * state, now inside their weekly hours in their zone (DST by PostgreSQL's zone data), today's
+ * transfers in their own day under the cap, not paused or deleted, under their at-once limit,
+ * and not sent this phone within the repeat window. An expired reservation no longer counts as
+ * in flight; today's count leaves out calls that never connected and reservations that lapsed.
  *
- * The cheap conditions (indexed state, balance, pause) pick and order the agents in a subquery
- * kept apart (OFFSET 0); the rest are checked on them in that order only until the LIMIT is
- * met, so a state with thousands of agents costs a few dozen checks, not thousands.
+ * The cheap conditions (state, balance, pause) pick and order the agents in a subquery kept
+ * apart (OFFSET 0); the rest are checked on them in that order only until the LIMIT is met, so
+ * a state with thousands of agents costs a few dozen checks, not thousands.
  */
-function eligibleSql(tail: string): string {
+function eligibleSql(routable: string, tail: string): string {
   return `
   SELECT a.user_id AS "userId", a.display_name AS "displayName", a.transfer_phone AS "transferPhone",
          (($1::timestamptz AT TIME ZONE a.time_zone)::date)::text AS "agentDate",
          a.states AS "agentStates", a.hours AS "agentHours", a.time_zone AS "agentTimeZone"
-    FROM (SELECT user_id, display_name, transfer_phone, time_zone, hours, states, balance, at_once, daily_cap FROM agents
-           WHERE ($5::uuid IS NULL OR user_id = $5::uuid)
-             AND balance > 0 AND NOT paused AND deleted_at IS NULL
-             AND states @> ARRAY[$2::text] AND transfer_phone IS NOT NULL AND time_zone IS NOT NULL
-           ORDER BY last_routed_at ASC NULLS FIRST, user_id
+    FROM (${routable}
           OFFSET 0) a
    CROSS JOIN LATERAL (SELECT $1::timestamptz AT TIME ZONE a.time_zone AS local) l
    WHERE EXISTS (
@@ -109,7 +130,7 @@ export interface RoutingAsk {
   repeatSince: Date;
 }
 
-const askParams = (ask: RoutingAsk, agentId: string | null) => [ask.now, ask.state, ask.phone, ask.repeatSince, agentId];
+const askParams = (ask: RoutingAsk) => [ask.now, ask.state, ask.phone, ask.repeatSince];
 
 /**
  * Up to `limit` eligible agents, the longest waiting (never routed first) first, ties by id, less
@@ -121,14 +142,14 @@ export async function lookAndLock(db: Queryable, ask: RoutingAsk, limit: number,
   const { rows } = await db.query<{ candidates: string[]; locked: string | null }>({
     name: 'transfers.look-and-lock',
     text: `WITH looked AS (
-             SELECT e."userId", row_number() OVER () AS n FROM (${eligibleSql('LIMIT $6')}) e),
+             SELECT e."userId", row_number() OVER () AS n FROM (${eligibleSql(ROTATION, 'LIMIT $5')}) e),
            candidates AS (
-             SELECT COALESCE(array_agg("userId" ORDER BY n), '{}') AS ids FROM looked WHERE "userId" <> ALL($7::uuid[])),
+             SELECT COALESCE(array_agg("userId" ORDER BY n), '{}') AS ids FROM looked WHERE "userId" <> ALL($6::uuid[])),
            locked AS (
              SELECT user_id FROM agents WHERE user_id = ANY((SELECT ids FROM candidates)::uuid[])
               ORDER BY array_position((SELECT ids FROM candidates), user_id) LIMIT 1 FOR UPDATE SKIP LOCKED)
            SELECT (SELECT ids FROM candidates)::text[] AS candidates, (SELECT user_id FROM locked)::text AS locked`,
-    values: [...askParams(ask, null), Math.trunc(limit), tried],
+    values: [...askParams(ask), Math.trunc(limit), tried],
   });
   return { candidates: rows[0]?.candidates ?? [], locked: rows[0]?.locked ?? null };
 }
@@ -170,7 +191,7 @@ export async function reserveAgent(
   transfer: NewTransfer,
 ): Promise<{ displayName: string; transferPhone: string } | null> {
   const { rows } = await db.query<{ displayName: string; transferPhone: string }>(
-    `WITH e AS (${eligibleSql('')}),
+    `WITH e AS (${eligibleSql(ONE_AGENT, '')}),
      inserted AS (
        INSERT INTO transfers (id, vendor_key_id, call_id, agent_id, first_name, last_name, phone, state, lead_type, status, routed_at, expires_at, agent_date,
                               agent_states, agent_hours, agent_time_zone)
@@ -179,7 +200,7 @@ export async function reserveAgent(
        RETURNING agent_id),
      rotated AS (UPDATE agents SET last_routed_at = $1 WHERE user_id = (SELECT agent_id FROM inserted))
      SELECT e."displayName", e."transferPhone" FROM e JOIN inserted ON inserted.agent_id = e."userId"`,
-    [...askParams(ask, agentId), transfer.id, transfer.vendorKeyId, transfer.callId, transfer.firstName, transfer.lastName, transfer.leadType, transfer.expiresAt],
+    [...askParams(ask), agentId, transfer.id, transfer.vendorKeyId, transfer.callId, transfer.firstName, transfer.lastName, transfer.leadType, transfer.expiresAt],
   );
   return rows[0] ?? null;
 }
