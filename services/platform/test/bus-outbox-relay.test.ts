@@ -205,7 +205,7 @@ describe('outbox relay', () => {
     }
   });
 
-  describe('woken by its writers\' commits (docs/adr/0057)', () => {
+  describe('woken by its writers\' commits (docs/adr/0055)', () => {
     // The sweep is an hour away and these rows NOTIFY nobody: only the commit can wake the relay.
     let woken: { stop(): Promise<void> };
     beforeAll(async () => {

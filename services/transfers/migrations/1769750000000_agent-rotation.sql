@@ -1,6 +1,6 @@
 -- Up Migration
 -- The candidates look reads only the agents who can take a prospect of this state, already in
--- rotation order (issue 27, docs/adr/0058). The partial GIN index on agents.states found the
+-- rotation order (issue 27, docs/adr/0056). The partial GIN index on agents.states found the
 -- state's agents scattered over nearly every page of agents and left them to be sorted by
 -- last_routed_at on every decision; a row per routable agent and state, indexed by
 -- (state, last_routed_at, agent_id), hands them over in order and stops at the LIMIT.

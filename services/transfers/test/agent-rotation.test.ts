@@ -7,7 +7,7 @@ import { saveAgentSettings, setAgentPaused } from '../src/db/settings';
 import { ALL_WEEK, prospect, startTransfersFixture, type TransfersFixture } from './transfers-fixture';
 
 /**
- * The candidates look reads agent_rotation (docs/adr/0058): a row per routable agent and state,
+ * The candidates look reads agent_rotation (docs/adr/0056): a row per routable agent and state,
  * kept by a trigger on agents. It must hold exactly what agents says after every kind of write,
  * and hand the state's agents over in the rotation's order without reading or sorting the rest.
  */

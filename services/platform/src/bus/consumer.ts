@@ -461,7 +461,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop():
       return { kind: 'dependency-away', error };
     }
     let broken = false;
-    // Handlers' outbox rows are published once the batch commits (docs/adr/0057).
+    // Handlers' outbox rows are published once the batch commits (docs/adr/0055).
     const end = transactionEnd(client);
     try {
       // Literals escaped by the driver: the queue's name is the service's own, each id passed

@@ -95,7 +95,7 @@ function columnsOf(envelopes: readonly Envelope[]): Omit<OutboxRows, 'inProcessW
 }
 
 /**
- * This process's relay publishes the rows once they commit (docs/adr/0057): told at once when
+ * This process's relay publishes the rows once they commit (docs/adr/0055): told at once when
  * `db` is the pool (the INSERT committed on its own), at the COMMIT of a transaction run by
  * withTransaction, inTransaction or a consumer, and otherwise (a client on which the caller
  * sent BEGIN itself) told now that uncommitted rows exist, so it polls for them.

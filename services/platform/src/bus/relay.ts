@@ -42,7 +42,7 @@ const HOT_MS = 2_000;
 const POLL_FIRST_MS = 3;
 const POLL_MAX_MS = 200;
 /**
- * Claims woken by commits start at least this long apart (docs/adr/0057): a bound of ~200 claims
+ * Claims woken by commits start at least this long apart (docs/adr/0055): a bound of ~200 claims
  * a second, each with its two round trips, however fast rows commit, for at most this much of
  * latency.
  */
@@ -112,7 +112,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
   }
 
   /**
-   * Rows written in this process have committed (docs/adr/0057): drained now, with no poll, or
+   * Rows written in this process have committed (docs/adr/0055): drained now, with no poll, or
    * LINGER_MS after the last claim began if that is later. The commits that land meanwhile (or
    * while a drain runs) go in one claim, so at a steady rate the relay claims at most every
    * LINGER_MS and its round trips per row fall as the rate grows; an event after a quiet spell

@@ -120,7 +120,7 @@ export interface TransactionOptions {
  * What to do once a transaction commits, for the transactions this module runs (withTransaction,
  * inTransaction) and those the bus's consumers run: keyed by the client, and by any stand-in the
  * client is lent as. The outbox relay hears its writers' commits this way instead of polling for
- * rows that have not committed yet (docs/adr/0057).
+ * rows that have not committed yet (docs/adr/0055).
  */
 const commitHooks = new WeakMap<object, Array<() => void>>();
 

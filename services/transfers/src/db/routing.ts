@@ -71,7 +71,7 @@ const AGENT_COLUMNS = 'user_id, display_name, transfer_phone, time_zone, hours, 
  * Every routable agent of the prospect's state ($2), the longest waiting (never routed first)
  * first, ties by id: agent_rotation's index (state, last_routed_at, agent_id) hands them over in
  * that order, each agent's row read by its key as it is needed, so a LIMIT above stops the scan
- * (docs/adr/0058). The table is kept by a trigger on agents in the writer's statement; the
+ * (docs/adr/0056). The table is kept by a trigger on agents in the writer's statement; the
  * conditions are checked on the agent's row as well, so a row it might wrongly hold adds nobody.
  * OFFSET 0 keeps the agent's read a lookup per row instead of a join the planner could hash.
  * `LIMIT (SELECT NULL::bigint)` is no limit at all: a limit the planner cannot estimate makes it
