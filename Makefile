@@ -56,6 +56,8 @@ test-tools:
 # any hour without a clock setting in the product (infra/bench/transfer-routing.ts).
 bench-tools:
 	@if ! command -v faketime >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime; fi
+	@# Lighthouse drives Debian's chromium (infra/bench/lighthouse.ts), as the end-to-end tests do.
+	@if [ ! -x /usr/bin/chromium ]; then $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; fi
 
 # The SPA is built once here, so the end-to-end files find it fresh instead of building it
 # themselves (e2e/harness.ts still rebuilds a stale build when run alone).

@@ -130,6 +130,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
     else setImmediate(go);
   }
 
+  function lingerAfterClaim(): Promise<void> {
+    const wait = lastClaimAt + LINGER_MS - performance.now();
+    return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
+  }
+
   /** A row was written in this process: look for it until it commits (it NOTIFYs nobody). */
   function nudged(): void {
     hotUntil = Date.now() + HOT_MS;
@@ -208,6 +213,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): { stop(): Promise
         const left = [previous, current].filter((p): p is Promise<BatchResult> => p !== undefined);
         for (const result of await Promise.all(left)) outcome(result);
       }
+      // Woken meanwhile (rows committed while this drain ran): the next claim waits out the
+      // linger too, so a steady stream is claimed ~every LINGER_MS, not back to back a row or two
+      // at a time (docs/adr/0055).
+      if (wakeAgain && !stopped) await lingerAfterClaim();
     } while (wakeAgain && !stopped);
   }
 
