@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import { EXPECTED_EMAILS, tallyEmails, type LoggedEmail } from './emails';
 import { LOAD_EMAIL_DOMAIN, type ClientTransfer } from './load';
@@ -49,6 +51,8 @@ export interface ClientView {
   transfers: ClientTransfer[];
   /** Routes or outcomes whose repeat was answered differently from the first time. */
   transferRepeatMismatches: string[];
+  /** The run's mail folder: the file transport's .eml files, each named with its command id. */
+  mailDir: string;
 }
 
 export const lostCount = (i: Integrity) => i.unpublished.reduce((n, u) => n + u.count, 0) + i.missing.reduce((n, f) => n + f.count, 0);
@@ -160,12 +164,21 @@ async function checkIntegrity(pool: pg.Pool, schemas: string[], client: ClientVi
     `SELECT count(*)::int AS routed, count(*) FILTER (WHERE status = 'charged')::int AS charged FROM transfers.transfers`,
   );
 
-  // E-mails, tied to sign-ups and orders by what the log and the .eml files hold.
-  const emails = await rows<LoggedEmail>(
+  // E-mails, tied to sign-ups and orders by what the log and the .eml files hold. 'sending': the
+  // worker claimed the e-mail and stopped (killed, or its database went away) before recording
+  // the send; it is never sent again, and an alert says its outcome is unknown (docs/adr/0041).
+  // The run's file transport leaves the truth on disk: such an e-mail went out when its .eml,
+  // named with its command id, is in the run's mail folder, and is missing when it is not.
+  const logged = await rows<LoggedEmail & { state: string }>(
     pool,
-    // 'sending': claimed, but the worker died before the send committed (docs/adr/0041): not sent for sure.
-    `SELECT command_id::text AS "commandId", recipient, subject, location FROM notifications.email_log WHERE state = 'sent'`,
+    `SELECT command_id::text AS "commandId", recipient, subject, location, state FROM notifications.email_log WHERE state IN ('sent', 'sending')`,
   );
+  const mailFiles = await readdir(client.mailDir).catch(() => [] as string[]);
+  const emails = logged.flatMap(({ state, ...email }): LoggedEmail[] => {
+    if (state === 'sent') return [email];
+    const file = mailFiles.find((name) => name.includes(email.commandId) && name.endsWith('.eml'));
+    return file ? [{ ...email, location: path.join(client.mailDir, file) }] : [];
+  });
   const expected = new Map<string, number>();
   for (const { email } of signUps) expected.set(email, EXPECTED_EMAILS.signUp);
   for (const { id } of paidPackages) expected.set(id, EXPECTED_EMAILS.packagePaid);

@@ -273,7 +273,7 @@ say(`waiting for the outboxes to drain and every effect to arrive (at most ${dra
 const { integrity, drainedAfterMs } = await drainAndCheck(
   pool,
   schemas,
-  { acceptedCalls: load.acceptedCalls, repeatMismatches: load.repeatMismatches, transfers: load.transfers, transferRepeatMismatches: load.transferRepeatMismatches },
+  { acceptedCalls: load.acceptedCalls, repeatMismatches: load.repeatMismatches, transfers: load.transfers, transferRepeatMismatches: load.transferRepeatMismatches, mailDir: isolation.mailDir },
   drainSeconds * 1000,
   say,
 );
