@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, MessageData } from '@warmline/contracts';
 import { createPool, runMigrations, withTransaction, type Pool } from '@warmline/platform/db/index';
 import { createLogger } from '@warmline/platform/log';
 import { createTestDatabase, type TestDatabase } from '@warmline/platform/testing/index';
-import type { Mailer } from '../src/domain/mailer';
+import { createMailer, type Mailer } from '../src/domain/mailer';
 import { sendEmailHandler } from '../src/events/send-email';
 import { NOTIFICATIONS_MIGRATIONS_DIR, NOTIFICATIONS_SCHEMA } from '../src/service';
 
@@ -46,6 +49,8 @@ function countingMailer(failures = 0): Mailer & { sent: string[] } {
       sent.push(message.id);
       return { transport: 'file', location: `/tmp/${message.id}.eml` };
     },
+    // As SMTP: whether an unrecorded claim's message went out cannot be told.
+    deliveryOf: () => Promise.resolve('unknown'),
     close: () => undefined,
   };
 }
@@ -102,3 +107,52 @@ describe('an e-mail and a crash between its send and the commit', () => {
     expect(await logRows(envelope.id)).toEqual(['sent']);
   });
 });
+
+describe('the file mailer and a run that stopped with its claim unrecorded', () => {
+  const from = { WarmLine: 'WarmLine <hello@warmline.local>', RingCloud: 'RingCloud <hello@ringcloud.local>' };
+  let mailDir: string;
+  beforeAll(async () => {
+    mailDir = await mkdtemp(path.join(os.tmpdir(), 'wl-email-once-'));
+  });
+  afterAll(async () => {
+    await rm(mailDir, { recursive: true, force: true });
+  });
+  const emlsOf = async (id: string) => (await readdir(mailDir)).filter((name) => name.includes(id));
+
+  it('when the run died after writing the e-mail and before its commit, then the redelivery records it sent and writes no second copy', async () => {
+    const handler = sendEmailHandler(createMailer({ from, mailDir }), claims);
+    const envelope = command();
+    await deliver(handler, envelope, true);
+    expect(await logRows(envelope.id)).toEqual(['sending']);
+
+    await deliver(handler, envelope);
+
+    expect(await emlsOf(envelope.id)).toHaveLength(1);
+    expect(await logRows(envelope.id)).toEqual(['sent']);
+  });
+
+  it('when the run died before its e-mail was whole on disk, then the redelivery sends it', async () => {
+    const mailer = createMailer({ from, mailDir });
+    const envelope = command();
+    // The claim committed, then the process died mid-write: only a partial file is left.
+    const dying = sendEmailHandler({ ...mailer, send: () => Promise.reject(new Error('killed mid-write')) }, claims);
+    await withTransaction(pool, (tx) => dying(envelope.data, { envelope, db: tx, log })).catch(() => undefined);
+    await claimedAsAnEarlierRunLeftIt(envelope);
+    await writeFile(path.join(mailDir, `2026-11-28T10-14-19.518Z-${envelope.id}.eml.part`), '');
+
+    await deliver(sendEmailHandler(mailer, claims), envelope);
+
+    const written = (await emlsOf(envelope.id)).filter((name) => name.endsWith('.eml'));
+    expect(written).toHaveLength(1);
+    expect(await readFile(path.join(mailDir, written[0]!), 'utf8')).toContain('Your order is paid');
+    expect(await logRows(envelope.id)).toEqual(['sent']);
+  });
+});
+
+/** A claim ('sending') as a run that died after claiming leaves it: the failed send above gave it back. */
+async function claimedAsAnEarlierRunLeftIt(envelope: Envelope<MessageData<'email.send'>>) {
+  await claims.query(
+    `INSERT INTO email_log (command_id, recipient, subject, template, transport, state) VALUES ($1, $2, $3, $4, 'file', 'sending')`,
+    [envelope.id, envelope.data.to, envelope.data.subject, envelope.data.template],
+  );
+}

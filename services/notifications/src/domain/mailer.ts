@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { MailTransportKind } from '../db/email-log';
@@ -28,6 +28,12 @@ interface Delivery {
 export interface Mailer {
   readonly transport: MailTransportKind;
   send(message: OutgoingEmail): Promise<Delivery>;
+  /**
+   * Whether the message of command `id` went out, asked for a claim an earlier run left
+   * unrecorded (docs/adr/0041): its location when it did, undefined when it certainly did not,
+   * 'unknown' when the transport cannot tell (an SMTP server's acceptance is not kept here).
+   */
+  deliveryOf(id: string): Promise<string | undefined | 'unknown'>;
   close(): void;
 }
 
@@ -47,6 +53,7 @@ function smtpMailer(smtpUrl: string, from: SenderByBrand): Mailer {
       const info = await transporter.sendMail({ from: from[message.brand ?? 'WarmLine'], ...mailFields(message) });
       return { transport: 'smtp', location: info.messageId };
     },
+    deliveryOf: () => Promise.resolve('unknown'),
     close: () => transporter.close(),
   };
 }
@@ -60,9 +67,17 @@ function fileMailer(mailDir: string, from: SenderByBrand): Mailer {
       const info = await renderer.sendMail({ from: from[message.brand ?? 'WarmLine'], ...mailFields(message) });
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, emlFileName(new Date(), message.id));
-      // 'wx': never overwrite a message already on disk.
-      await writeFile(file, info.message as Buffer, { flag: 'wx' });
+      // Written under another name and renamed: an .eml is on disk whole or not at all, so a
+      // run stopped mid-write leaves no message that looks sent ('wx': never overwrite one).
+      const partial = `${file}.part`;
+      await writeFile(partial, info.message as Buffer, { flag: 'wx' });
+      await rename(partial, file);
       return { transport: 'file', location: file };
+    },
+    async deliveryOf(id) {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      const name = names.find((n) => n.endsWith(`-${id}.eml`));
+      return name === undefined ? undefined : path.join(dir, name);
     },
     close: () => renderer.close(),
   };
