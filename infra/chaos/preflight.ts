@@ -82,8 +82,23 @@ export function answers(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-/** A port nothing listens on right now (the kernel's choice). */
-export function freePort(): Promise<number> {
+/** Ports this run has handed out: the kernel may offer a released port again before its process listens. */
+const handedOut = new Set<number>();
+
+/**
+ * A port nothing listens on right now (the kernel's choice), never one this run handed out
+ * before: two processes once got the same port and the second exited with EADDRINUSE.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await kernelPort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
