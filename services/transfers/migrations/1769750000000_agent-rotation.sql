@@ -44,6 +44,10 @@ BEGIN
   RETURN NULL;
 END
 $$;
+-- The function runs with the schema of this migration, whatever the writer's search_path: a
+-- session that names transfers.agents without the schema on its path (psql, the seed's tests)
+-- still finds agent_rotation.
+ALTER FUNCTION agent_rotation_keep() SET search_path FROM CURRENT;
 
 CREATE TRIGGER agent_rotation_on_insert AFTER INSERT ON agents
   FOR EACH ROW WHEN (NEW.balance > 0 AND NOT NEW.paused AND NEW.deleted_at IS NULL AND NEW.transfer_phone IS NOT NULL AND NEW.time_zone IS NOT NULL)
